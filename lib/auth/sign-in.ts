@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { AppError } from '../errors';
+import { writeAudit } from '../db/audit';
+import { db } from '../db/client';
+import { findActiveUser } from '../db/users';
+import type { SessionUser } from './session-user';
+import { auth } from './better-auth';
+
+export const signInInput = z.object({
+  email: z.email('Enter your email address').transform((e) => e.trim().toLowerCase()),
+  password: z.string().min(1, 'Enter your password').max(200),
+});
+
+/**
+ * Checks email + password through better-auth, which creates the session row and answers
+ * with the Set-Cookie headers for the caller's edge to pass on. Wrong credentials give one
+ * message that does not say which part was wrong, and no session.
+ */
+export async function signIn(
+  input: unknown,
+  requestHeaders: Headers,
+): Promise<{ user: SessionUser; setCookies: string[] }> {
+  const parsed = signInInput.safeParse(input);
+  if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  let result;
+  try {
+    result = await auth().api.signInEmail({ body: parsed.data, headers: requestHeaders, returnHeaders: true });
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 401 || status === 400 || status === 403) throw new AppError('UNAUTHENTICATED', 'Wrong email or password.');
+    throw error;
+  }
+  const user = await findActiveUser(result.response.user.id);
+  if (!user) {
+    await auth().api.signOut({ headers: cookieHeaders(result.headers.getSetCookie()) }).catch(() => {});
+    throw new AppError('UNAUTHENTICATED', 'This account is disabled. Ask an admin.');
+  }
+  await db().$transaction((tx) => writeAudit(tx, { actorId: user.id, action: 'session.sign_in', targetType: 'user', targetId: user.id }));
+  return { user, setCookies: result.headers.getSetCookie() };
+}
+
+function cookieHeaders(setCookies: string[]): Headers {
+  const cookie = setCookies.map((c) => c.split(';')[0]).join('; ');
+  return new Headers({ cookie });
+}
+
+/** Ends the session named by the request's cookie (deletes its row). */
+export async function signOut(requestHeaders: Headers): Promise<string[]> {
+  try {
+    const result = await auth().api.signOut({ headers: requestHeaders, returnHeaders: true });
+    return result.headers.getSetCookie();
+  } catch {
+    return [];
+  }
+}
+
+/** The signed-in user for a request's cookies, or null. */
+export async function sessionUserFromHeaders(requestHeaders: Headers): Promise<SessionUser | null> {
+  const session = await auth().api.getSession({ headers: requestHeaders });
+  if (!session) return null;
+  return findActiveUser(session.user.id);
+}

@@ -1,0 +1,10 @@
+import { db } from '../client';
+
+/** Empties every table (but the migrations ledger) so each db test file starts clean. */
+export async function resetDatabase(): Promise<void> {
+  const tables = await db().$queryRaw<{ tablename: string }[]>`
+    SELECT tablename::text AS tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
+  if (tables.length === 0) return;
+  const list = tables.map((t) => `"public"."${t.tablename}"`).join(', ');
+  await db().$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env (ESLint forbids it elsewhere). Parsed once per process.
+ * Every process (web, worker, CLI) uses this module; the web server gets the values that
+ * `witness start` resolved (embedded database URL, secret) through its environment.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** an external PostgreSQL; when absent, Witness runs an embedded one under the data dir */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// or postgresql:// URL' }).optional(),
+  WITNESS_DATA_DIR: z.string().min(1).default('.data'),
+  WITNESS_DB_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  WITNESS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** the public URL of the studio (for links and auth origin checks); defaults to http://localhost:PORT */
+  WITNESS_BASE_URL: z.url().optional(),
+  /** secret for sessions and signatures; generated into the data dir when absent */
+  WITNESS_SECRET: z.string().min(32, 'WITNESS_SECRET must be at least 32 characters').optional(),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** seed the demo project and users on start */
+  WITNESS_DEMO: z.enum(['0', '1']).default('1'),
+  /** extra trusted origins for sign-in (comma separated) */
+  WITNESS_TRUSTED_ORIGINS: z.string().default(''),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0]!;
+      throw new Error(`Invalid environment: ${first.path.join('.')}: ${first.message}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Forget the parsed values (the CLI sets variables for child processes, tests override). */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+/** Set a variable for this process and its children, and re-parse on next read. */
+export function setEnv(name: keyof Env, value: string): void {
+  process.env[name] = value;
+  cached = undefined;
+}
+
+export function dataDir(): string {
+  return path.resolve(env().WITNESS_DATA_DIR);
+}
+
+export function baseUrl(): string {
+  const e = env();
+  return e.WITNESS_BASE_URL ?? `http://localhost:${e.PORT}`;
+}
+
+/** The process's full environment, for spawning children that must see the same settings. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
