@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * A job's contract: what the app (producer) and the worker (consumer) agree on. Lives in
+ * workers/jobs/<job>/contract.ts and is importable by the app; the handler is worker-only.
+ * Payloads carry ids, never rows: the handler re-reads current state.
+ */
+export interface RetryPolicy {
+  /** retries after the first attempt */
+  limit: number;
+  /** seconds before the first retry; doubles each time with jitter when backoff */
+  delaySeconds: number;
+  backoff: boolean;
+  /** cap for backoff delays */
+  maxDelaySeconds?: number;
+}
+
+export interface JobContract<S extends z.ZodType = z.ZodType> {
+  name: string;
+  payload: S;
+  retry: RetryPolicy;
+  /** seconds a running attempt may take before it is considered lost and retried */
+  expireInSeconds: number;
+  /** deterministic key: a second send with the same key while one is queued/active is a no-op */
+  key: (payload: z.infer<S>) => string;
+  /** optional cron schedule (the worker registers it) */
+  cron?: string;
+  /** jobs a worker takes at once (per process) */
+  concurrency?: number;
+}
+
+export function defineJob<S extends z.ZodType>(contract: JobContract<S>): JobContract<S> {
+  if (!/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(contract.name)) {
+    throw new Error(`Job name ${contract.name} must be dotted lowercase, e.g. video.render`);
+  }
+  return contract;
+}
+
+export type JobPayload<C extends JobContract> = z.infer<C['payload']>;

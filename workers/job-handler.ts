@@ -1,0 +1,25 @@
+import type { JobContract, JobPayload } from '../lib/queue/job-contract';
+
+export interface JobContext {
+  jobId: string;
+  /** 0 on the first attempt */
+  attempt: number;
+  /** aborted when the worker shuts down or the attempt expires */
+  signal: AbortSignal;
+  log: (message: string) => void;
+  now: () => Date;
+}
+
+/** The worker-only half of a job. Handlers must be idempotent: re-read rows, conditional updates. */
+export interface JobHandler<C extends JobContract = JobContract> {
+  contract: C;
+  handle: (payload: JobPayload<C>, ctx: JobContext) => Promise<Record<string, unknown> | void>;
+}
+
+/** Thrown by a handler for a failure that retrying cannot fix (bad payload, row gone): no retry. */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}

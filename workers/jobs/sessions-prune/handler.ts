@@ -1,0 +1,13 @@
+import { pruneExpiredSessions } from '../../../lib/db/sessions';
+import type { JobHandler } from '../../job-handler';
+import { sessionsPruneJob } from './contract';
+
+/** Idempotent: deleting what has expired twice deletes nothing the second time. */
+export const sessionsPruneHandler: JobHandler<typeof sessionsPruneJob> = {
+  contract: sessionsPruneJob,
+  async handle(_payload, ctx) {
+    const deleted = await pruneExpiredSessions(ctx.now());
+    ctx.log(`deleted ${deleted} expired session(s)`);
+    return { deleted };
+  },
+};
