@@ -1,0 +1,29 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { expertiseTagSchema, roleSchema } from '@/lib/auth/roles';
+import { createInvite } from '@/lib/db/invites';
+import { baseUrl } from '@/lib/env';
+import { defineAction } from '../../_server/action';
+
+export const inviteUserAction = defineAction(
+  'admin',
+  z.object({
+    email: z.email('Enter a valid email address'),
+    role: roleSchema,
+    expertise: z.string().max(400).transform((s, ctx) => {
+      const tags = s.split(',').map((t) => t.trim()).filter(Boolean);
+      for (const tag of tags) {
+        const r = expertiseTagSchema.safeParse(tag);
+        if (!r.success) ctx.addIssue({ code: 'custom', message: `"${tag}": ${r.error.issues[0]!.message}` });
+      }
+      return tags.map((t) => t.toLowerCase());
+    }),
+  }),
+  async (input, user) => {
+    const invite = await createInvite(user.id, input);
+    revalidatePath('/admin');
+    return { email: invite.email, link: `${baseUrl()}/invite/${invite.token}`, expiresAt: invite.expiresAt.toISOString() };
+  },
+);

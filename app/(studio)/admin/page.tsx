@@ -1,0 +1,73 @@
+import { InviteForm } from '@/components/admin/invite-form';
+import { PageHeader } from '@/components/ui/page-header';
+import { roleLabel } from '@/lib/auth/roles';
+import { listOpenInvites } from '@/lib/db/invites';
+import { listUsers } from '@/lib/db/users';
+import { liveWorkers } from '@/lib/db/worker-heartbeats';
+import { requirePageUser } from '../../_server/current-user';
+import { inviteUserAction } from './actions';
+
+export const metadata = { title: 'Admin' };
+
+export default async function AdminHome() {
+  await requirePageUser('admin');
+  const [users, invites, workers] = await Promise.all([listUsers(), listOpenInvites(), liveWorkers(new Date())]);
+  return (
+    <>
+      <PageHeader title="Admin" description="People, invitations and the studio's workers." />
+      <section className="mb-8 rounded-xl border border-zinc-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-3 font-semibold">Invite someone</h2>
+        <p className="mb-4 text-sm text-zinc-600">Sign-up is by invitation only. The link lets them choose a password.</p>
+        <InviteForm invite={inviteUserAction} />
+        {invites.length > 0 ? (
+          <p className="mt-4 text-xs text-zinc-500">
+            Open invitations: {invites.map((i) => `${i.email} (${roleLabel[i.role]})`).join(', ')}
+          </p>
+        ) : null}
+      </section>
+      <section className="mb-8">
+        <h2 className="mb-3 font-semibold">People ({users.length})</h2>
+        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+              <tr>
+                <th className="px-4 py-2">Name</th>
+                <th className="px-4 py-2">Email</th>
+                <th className="px-4 py-2">Role</th>
+                <th className="px-4 py-2">Expertise</th>
+                <th className="px-4 py-2">Since</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100">
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td className="px-4 py-2">{u.name}</td>
+                  <td className="px-4 py-2 font-mono text-xs">{u.email}</td>
+                  <td className="px-4 py-2">{roleLabel[u.role]}</td>
+                  <td className="px-4 py-2">{u.expertise.join(', ') || '—'}</td>
+                  <td className="px-4 py-2 text-zinc-500">{u.createdAt.toISOString().slice(0, 10)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section>
+        <h2 className="mb-3 font-semibold">Workers</h2>
+        {workers.length === 0 ? (
+          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            No worker is running: jobs wait in the queue. Start one with <code className="font-mono">npm run -s witness -- worker</code>.
+          </p>
+        ) : (
+          <ul className="space-y-1 text-sm">
+            {workers.map((w) => (
+              <li key={w.id} className="font-mono text-xs">
+                {w.id} · {w.queues.join(', ')} · seen {Math.round((Date.now() - w.seenAt.getTime()) / 1000)} s ago
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { ProjectCards } from '@/components/projects/project-cards';
+import { projectsQueryKey } from '@/components/projects/projects-query';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { listProjectSummaries } from '@/lib/db/projects';
+import { requirePageUser } from '../../_server/current-user';
+import { serverQueryClient } from '../../_server/query-client';
+
+export const metadata = { title: 'Campaigns' };
+
+export default async function LeadHome() {
+  await requirePageUser('lead');
+  const queryClient = serverQueryClient();
+  await queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries });
+  return (
+    <>
+      <PageHeader title="Campaigns" description="Review campaigns, agreement and datasets for your projects." />
+      <section aria-labelledby="projects" className="mb-10">
+        <h2 id="projects" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Projects
+        </h2>
+        <HydrationBoundary state={dehydrate(queryClient)}>
+          <ProjectCards />
+        </HydrationBoundary>
+      </section>
+      <section aria-labelledby="campaigns">
+        <h2 id="campaigns" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Review campaigns
+        </h2>
+        <EmptyState title="No review campaigns yet">
+          Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so
+          several reviewers grade each item.
+        </EmptyState>
+      </section>
+    </>
+  );
+}

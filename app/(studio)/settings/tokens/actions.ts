@@ -1,0 +1,22 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { createApiToken, revokeApiToken } from '@/lib/db/api-tokens';
+import { defineAction } from '../../../_server/action';
+
+export const createTokenAction = defineAction(
+  'studio',
+  z.object({ name: z.string().trim().min(1, 'Give the token a name').max(80) }),
+  async (input, user) => {
+    const created = await createApiToken(user.id, { name: input.name });
+    revalidatePath('/settings/tokens');
+    return { token: created.token };
+  },
+);
+
+export const revokeTokenAction = defineAction('studio', z.object({ id: z.string().min(1) }), async (input, user) => {
+  await revokeApiToken(user.id, input.id);
+  revalidatePath('/settings/tokens');
+  return { revoked: input.id };
+});

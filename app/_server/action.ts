@@ -1,0 +1,35 @@
+import 'server-only';
+import type { z } from 'zod';
+import type { Area } from '@/lib/auth/roles';
+import type { SessionUser } from '@/lib/auth/session-user';
+import { AppError, publicError } from '@/lib/errors';
+import { requireActionUser } from './current-user';
+
+/** What every server action returns: never a raw internal message. */
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string; field?: string } };
+
+/**
+ * Wraps a server action: checks the role on the server, validates input with zod, and maps
+ * errors once (AppError -> its message; anything else -> a generic message, logged).
+ */
+export function defineAction<S extends z.ZodType, T>(
+  area: Area,
+  schema: S,
+  run: (input: z.infer<S>, user: SessionUser) => Promise<T>,
+): (input: unknown) => Promise<ActionResult<T>> {
+  return async (input: unknown) => {
+    try {
+      const user = await requireActionUser(area);
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return { ok: false, error: { code: 'BAD_INPUT', message: issue.message, field: issue.path.join('.') || undefined } };
+      }
+      return { ok: true, data: await run(parsed.data, user) };
+    } catch (error) {
+      if (!(error instanceof AppError)) console.error('[action]', error);
+      const { code, message } = publicError(error);
+      return { ok: false, error: { code, message } };
+    }
+  };
+}

@@ -1,0 +1,5 @@
+import { listProjectSummaries } from '@/lib/db/projects';
+import { apiRoute } from '../../../_server/api-route';
+
+/** GET /api/v1/projects: projects with counts. */
+export const GET = apiRoute('studio', async () => Response.json({ projects: await listProjectSummaries() }));

@@ -1,0 +1,208 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureInstanceSecret } from '../../lib/auth/instance-secret';
+import { disconnectDb } from '../../lib/db/client';
+import { portInUse } from '../../lib/db/embedded-postgres';
+import { baseUrl, dataDir, env, setEnv } from '../../lib/env';
+import { stopQueueClient } from '../../lib/queue/boss';
+import { demoUsers } from '../../prisma/seed/demo-users';
+import { seedDemo } from '../../prisma/seed/seed-demo';
+import { CliError, type CliCommand, type CliIo } from '../command';
+import { openDatabase } from '../database';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export const startCommand: CliCommand = {
+  name: 'start',
+  summary: 'start the studio: database, migrations, demo data, web server and a worker',
+  help: `Usage: witness start [--port N] [--no-worker] [--no-demo] [--rebuild]
+
+Starts everything a studio needs, in this order: the database (DATABASE_URL, or the
+embedded PostgreSQL under WITNESS_DATA_DIR, default .data/), migrations, the demo project
+and users (unless --no-demo or WITNESS_DEMO=0), the web server (a production build,
+made first when missing or older than the sources) and one job worker beside it.
+Ctrl-C or SIGTERM stops web, worker and database cleanly.
+
+  --port N      web port (default PORT or 3000)
+  --no-worker   do not start a worker (run \`witness worker\` elsewhere)
+  --no-demo     do not seed demo data
+  --rebuild     make a fresh production build first`,
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        'no-worker': { type: 'boolean', default: false },
+        'no-demo': { type: 'boolean', default: false },
+        rebuild: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    const t0 = performance.now();
+    if (values.port) setEnv('PORT', values.port);
+    const e = env();
+    const log = (line: string) => io.stdout(`${line}\n`);
+
+    // fail fast, before touching anything, on what the user must fix
+    if (await portInUse(e.PORT, e.WITNESS_HOST)) {
+      throw new CliError(`Port ${e.PORT} is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).`);
+    }
+    if (!existsSync(e.CHROMIUM_PATH)) {
+      throw new CliError(
+        `Chromium not found at ${e.CHROMIUM_PATH} (Witness renders videos and runs its browser tests with it): install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH.`,
+      );
+    }
+    await ensureBuild(values.rebuild, log);
+
+    const secret = await ensureInstanceSecret(dataDir(), e.WITNESS_SECRET);
+    setEnv('WITNESS_SECRET', secret);
+    setEnv('NODE_ENV', 'production');
+
+    const database = await openDatabase({ log });
+    log(`database: ${database.embedded ? `embedded PostgreSQL on port ${e.WITNESS_DB_PORT} (${path.relative(process.cwd(), dataDir()) || dataDir()}/pg)` : 'DATABASE_URL'}`);
+
+    let worker: ChildProcess | undefined;
+    let server: http.Server | undefined;
+    let shuttingDown = false;
+    const shutdown = async (signal: string) => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      log(`\n${signal}: stopping web, worker and database...`);
+      const closing = server ? new Promise<void>((r) => server!.close(() => r())) : Promise.resolve();
+      server?.closeIdleConnections();
+      setTimeout(() => server?.closeAllConnections(), 3000).unref();
+      await stopChild(worker);
+      await closing;
+      await stopQueueClient().catch(() => {});
+      await disconnectDb().catch(() => {});
+      await database.stop();
+      log('stopped.');
+    };
+    let resolveDone: () => void = () => {};
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (shuttingDown) {
+        io.stderr('second signal: exiting now\n');
+        process.exit(130);
+      }
+      void shutdown(signal).then(resolveDone);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+
+    try {
+      if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
+        const report = await seedDemo();
+        log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}`);
+      }
+      if (!values['no-worker']) worker = startWorkerChild(io);
+      server = await startWeb(e.PORT, e.WITNESS_HOST);
+    } catch (error) {
+      await shutdown('error');
+      throw error;
+    }
+
+    log(`\nWitness is running at ${baseUrl()}  (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
+      log('Demo sign-ins (local demo only):');
+      for (const u of demoUsers) log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password}${u.expertise.length ? `   (${u.expertise.join(', ')})` : ''}`);
+    }
+    log('Press Ctrl-C to stop.');
+    await done;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    return 0;
+  },
+};
+
+async function startWeb(port: number, hostname: string): Promise<http.Server> {
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: root, hostname, port, quiet: true });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CliError(`Port ${port} is already in use: stop what uses it, or start on another port (--port ${port + 1}).`)
+          : error,
+      ),
+    );
+    server.listen(port, hostname, () => resolve());
+  });
+  return server;
+}
+
+function startWorkerChild(io: CliIo): ChildProcess {
+  const child = fork(path.join(root, 'cli', 'main.ts'), ['worker'], {
+    cwd: root,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') io.stderr(`[worker] exited (${code ?? signal}); run \`witness worker\` to start another\n`);
+  });
+  return child;
+}
+
+function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 35_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const sourceDirs = ['app', 'components', 'lib', 'render'];
+const sourceFiles = ['next.config.ts', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
+
+async function newestSourceMtime(): Promise<number> {
+  let newest = 0;
+  for (const dir of sourceDirs) {
+    const full = path.join(root, dir);
+    if (!existsSync(full)) continue;
+    for (const entry of await readdir(full, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || entry.name.endsWith('.test.ts')) continue;
+      const s = await stat(path.join(entry.parentPath, entry.name));
+      newest = Math.max(newest, s.mtimeMs);
+    }
+  }
+  for (const file of sourceFiles) if (existsSync(path.join(root, file))) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
+  return newest;
+}
+
+/** Makes a production build when there is none, or when sources changed since the last one. */
+async function ensureBuild(force: boolean, log: (line: string) => void): Promise<void> {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  if (!force && existsSync(buildId) && statSync(buildId).mtimeMs >= (await newestSourceMtime())) return;
+  log('building the web app (first start, or sources changed)...');
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new CliError(`next build failed:\n${output.trim().split('\n').slice(-25).join('\n')}`)),
+    );
+  });
+  log(`built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}

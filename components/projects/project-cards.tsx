@@ -1,0 +1,45 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../ui/empty-state';
+import { fetchProjects, projectsQueryKey } from './projects-query';
+
+/** Projects with their counts. Data arrives prefetched from the server (hydrated), then refreshes in the browser. */
+export function ProjectCards() {
+  const { data, error } = useQuery({ queryKey: projectsQueryKey, queryFn: fetchProjects });
+  if (error) return <p role="alert" className="text-sm text-red-700">{error.message}</p>;
+  if (!data) return null;
+  if (data.length === 0) {
+    return (
+      <EmptyState title="No projects yet">
+        Import trajectories with <code className="font-mono">npm run -s witness -- import PATH --project NAME</code> to create one.
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      {data.map((p) => (
+        <li key={p.id} className="rounded-xl border border-zinc-200 bg-white p-5 shadow-sm" data-testid="project-card">
+          <p className="font-mono text-xs text-zinc-500">{p.slug}</p>
+          <h3 className="mt-1 font-semibold">{p.name}</h3>
+          {p.description ? <p className="mt-1 text-sm text-zinc-600">{p.description}</p> : null}
+          <dl className="mt-4 grid grid-cols-4 gap-2 text-center">
+            {(
+              [
+                ['Environments', p.counts.environments],
+                ['Tasks', p.counts.tasks],
+                ['Trajectories', p.counts.trajectories],
+                ['Campaigns', p.counts.campaigns],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="rounded-md bg-zinc-50 py-2">
+                <dt className="text-[10px] uppercase tracking-wide text-zinc-500">{label}</dt>
+                <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}

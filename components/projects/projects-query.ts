@@ -1,0 +1,11 @@
+import type { ProjectSummary } from '@/lib/db/projects';
+
+/** Shared by the server prefetch and the client: one key, one shape. */
+export const projectsQueryKey = ['projects'] as const;
+
+export async function fetchProjects(): Promise<ProjectSummary[]> {
+  const response = await fetch('/api/v1/projects', { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Could not load projects (${response.status})`);
+  const body = (await response.json()) as { projects: ProjectSummary[] };
+  return body.projects;
+}

@@ -1,0 +1,98 @@
+'use client';
+
+import { useState, useTransition } from 'react';
+
+type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+interface TokenRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function TokenManager({
+  tokens,
+  create,
+  revoke,
+}: {
+  tokens: TokenRow[];
+  create: (input: unknown) => Promise<Result<{ token: string }>>;
+  revoke: (input: unknown) => Promise<Result<{ revoked: string }>>;
+}) {
+  const [shown, setShown] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  return (
+    <div className="space-y-6">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const name = new FormData(event.currentTarget).get('name');
+          start(async () => {
+            const result = await create({ name });
+            if (result.ok) {
+              setShown(result.data.token);
+              setError(null);
+            } else setError(result.error.message);
+          });
+        }}
+      >
+        <label className="text-sm">
+          <span className="font-medium text-zinc-700">Token name</span>
+          <input name="name" required placeholder="trainer on gpu-01" className="mt-1 block w-72 rounded-md border border-zinc-300 px-3 py-2" />
+        </label>
+        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60">
+          Create token
+        </button>
+      </form>
+      {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+      {shown ? (
+        <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm">
+          Copy this token now; it is shown once and stored only as a hash:
+          <input readOnly value={shown} data-testid="new-token" className="mt-2 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      ) : null}
+      {tokens.length === 0 ? (
+        <p className="text-sm text-zinc-600">No tokens yet. Machine clients of /api/v1 send one as <code className="font-mono">Authorization: Bearer wit_…</code>.</p>
+      ) : (
+        <table className="w-full overflow-hidden rounded-xl border border-zinc-200 bg-white text-left text-sm">
+          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+            <tr>
+              <th className="px-4 py-2">Name</th>
+              <th className="px-4 py-2">Token</th>
+              <th className="px-4 py-2">Created</th>
+              <th className="px-4 py-2">Last used</th>
+              <th className="px-4 py-2" />
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {tokens.map((t) => (
+              <tr key={t.id}>
+                <td className="px-4 py-2">{t.name}</td>
+                <td className="px-4 py-2 font-mono text-xs">{t.prefix}…</td>
+                <td className="px-4 py-2 text-zinc-500">{t.createdAt.slice(0, 10)}</td>
+                <td className="px-4 py-2 text-zinc-500">{t.lastUsedAt ? t.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
+                <td className="px-4 py-2 text-right">
+                  {t.revokedAt ? (
+                    <span className="text-xs text-zinc-400">revoked</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="text-xs text-red-700 hover:underline"
+                      onClick={() => start(async () => void (await revoke({ id: t.id })))}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
