@@ -1,12 +1,14 @@
 import { isAppError } from '../lib/errors';
 import { CliError, type CliCommand, type CliIo } from './command';
+import { agreementCommand } from './commands/agreement';
 import { migrateCommand } from './commands/migrate';
+import { rankCommand } from './commands/rank';
 import { startCommand } from './commands/start';
 import { userCommand } from './commands/user';
 import { workerCommand } from './commands/worker';
 
 /** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand];
+const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, agreementCommand, rankCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -71,6 +73,8 @@ if (isEntry) {
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
+      // a command is done: don't let a stray handle (a pool a library left open) keep the process alive
+      setTimeout(() => process.exit(code), 3000).unref();
     },
     (error) => {
       process.stderr.write(`error: ${(error as Error).message}\n`);

@@ -48,7 +48,7 @@ export function resetEnvCache(): void {
 
 /** Set a variable for this process and its children, and re-parse on next read. */
 export function setEnv(name: keyof Env, value: string): void {
-  process.env[name] = value;
+  (process.env as Record<string, string>)[name] = value;
   cached = undefined;
 }
 

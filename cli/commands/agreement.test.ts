@@ -55,7 +55,7 @@ describe('witness agreement', () => {
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['metric', 'level', 'weights', 'value', 'n_units', 'n_raters', 'n_ratings', 'ci']);
-    expect(doc).toMatchObject({ metric: 'alpha', level: 'interval', weights: null, n_units: 11, n_raters: 4, n_ratings: 41 });
+    expect(doc).toMatchObject({ metric: 'alpha', level: 'interval', weights: 'none', n_units: 11, n_raters: 4, n_ratings: 41 });
     expect(doc.value).toBeCloseTo(0.849, 3);
     expect(doc.ci).toHaveLength(2);
     expect(doc.ci[0]).toBeLessThan(doc.value);

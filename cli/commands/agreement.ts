@@ -174,7 +174,7 @@ export const agreementCommand: CliCommand = {
           `${JSON.stringify({
             metric: report.metric,
             level: report.level,
-            weights: report.weights,
+            weights: report.weights ?? 'none',
             value: Number.isNaN(report.value) ? null : report.value,
             n_units: report.nUnits,
             n_raters: report.nRaters,

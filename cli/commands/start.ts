@@ -68,10 +68,13 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     let worker: ChildProcess | undefined;
     let server: http.Server | undefined;
     let shuttingDown = false;
+    let startup: Promise<unknown> = Promise.resolve();
     const shutdown = async (signal: string) => {
       if (shuttingDown) return;
       shuttingDown = true;
       log(`\n${signal}: stopping web, worker and database...`);
+      // a signal during start-up: let the start-up steps settle first, so nothing reopens what we close
+      await startup.catch(() => {});
       const closing = server ? new Promise<void>((r) => server!.close(() => r())) : Promise.resolve();
       server?.closeIdleConnections();
       setTimeout(() => server?.closeAllConnections(), 3000).unref();
@@ -94,16 +97,29 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
 
+    const steps = async () => {
+      // seed and web start overlap; the worker starts once the web answers (2 cores: don't compete)
+      const seeding =
+        e.WITNESS_DEMO === '1' && !values['no-demo']
+          ? seedDemo().then((report) => log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}`))
+          : Promise.resolve();
+      const [web] = await Promise.allSettled([startWeb(e.PORT, e.WITNESS_HOST), seeding]).then(async (results) => {
+        for (const r of results) if (r.status === 'rejected') throw r.reason;
+        return [(results[0] as PromiseFulfilledResult<http.Server>).value];
+      });
+      server = web;
+      if (!values['no-worker'] && !shuttingDown) worker = startWorkerChild(io);
+    };
+    startup = steps();
     try {
-      if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
-        const report = await seedDemo();
-        log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}`);
-      }
-      if (!values['no-worker']) worker = startWorkerChild(io);
-      server = await startWeb(e.PORT, e.WITNESS_HOST);
+      await startup;
     } catch (error) {
-      await shutdown('error');
+      if (!shuttingDown) await shutdown('error');
       throw error;
+    }
+    if (shuttingDown) {
+      await done;
+      return 0;
     }
 
     log(`\nWitness is running at ${baseUrl()}  (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);

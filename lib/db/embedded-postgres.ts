@@ -4,6 +4,7 @@ import { chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { childEnv } from '../env';
 import { AppError } from '../errors';
 
 /**
@@ -151,7 +152,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const child = spawn(
     bins.postgres,
     ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `unix_socket_directories=`],
-    { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: childEnv({ LC_MESSAGES: 'C' }) },
   );
   await waitReady(child, log);
 
@@ -172,7 +173,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
 function runToEnd(cmd: string, args: string[], ids: { uid: number; gid: number } | null): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+    const child = spawn(cmd, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: childEnv({ LC_MESSAGES: 'C' }) });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

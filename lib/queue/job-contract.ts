@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 
 /**
  * A job's contract: what the app (producer) and the worker (consumer) agree on. Lives in

@@ -1,0 +1,169 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import type { Battle, BattleWinner } from '../lib/stats/battles';
+import { bradleyTerryRatings } from '../lib/stats/bradley-terry';
+import { krippendorffAlpha } from '../lib/stats/krippendorff-alpha';
+import { mulberry32 } from '../lib/stats/prng';
+import { encodeRatings, type MeasurementLevel } from '../lib/stats/ratings';
+import { readRatingsFile } from '../lib/stats/read-ratings-file';
+import type { BenchFigure } from './figure';
+
+/**
+ * Agreement benchmarks.
+ * - Krippendorff's alpha on 1,000,000 ratings (100,000 units x 10 raters, 10% missing, values
+ *   1..5) versus a vectorised numpy implementation (bench/agreement_numpy.py) on the same file in
+ *   the same run. Both sides are timed from memory (median of 7): Witness from the Rating[] the
+ *   file reader returns (encoding included, after 3 warm-up runs for the JIT), numpy from its
+ *   loaded arrays (np.unique included).
+ *   File loading is reported separately. The two alphas must agree within 1e-9.
+ * - Bradley-Terry with 1,000 bootstrap rounds on 100,000 battles among 20 models.
+ */
+const execFileAsync = promisify(execFile);
+const REPEATS = 7;
+const WARMUPS = 3;
+const GROUP = 'agreement';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+async function writeRatingsCsv(file: string): Promise<number> {
+  const random = mulberry32(20240501);
+  await writeFile(file, 'unit,rater,value\n');
+  let written = 0;
+  let chunk: string[] = [];
+  for (let u = 0; u < 100_000; u++) {
+    const truth = 1 + Math.floor(random() * 5);
+    for (let r = 0; r < 10; r++) {
+      if (random() < 0.1) continue;
+      const value = random() < 0.7 ? truth : 1 + Math.floor(random() * 5);
+      chunk.push(`${u},${r},${value}`);
+      written++;
+    }
+    if (chunk.length >= 100_000) {
+      await appendFile(file, `${chunk.join('\n')}\n`);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await appendFile(file, `${chunk.join('\n')}\n`);
+  return written;
+}
+
+async function numpyAvailable(): Promise<boolean> {
+  try {
+    await execFileAsync('python3', ['-c', 'import numpy'], { env: childEnv() });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  return env;
+}
+
+interface NumpyReport {
+  n_ratings: number;
+  load_ms: number;
+  alpha: Record<string, number>;
+  compute_ms: Record<string, number>;
+}
+
+function battles(n: number, models: number, seed: number): Battle[] {
+  const random = mulberry32(seed);
+  const strength = Array.from({ length: models }, () => random() * 2 - 1);
+  const out: Battle[] = [];
+  for (let k = 0; k < n; k++) {
+    const a = Math.floor(random() * models);
+    const b = (a + 1 + Math.floor(random() * (models - 1))) % models;
+    const p = 1 / (1 + 10 ** (strength[b]! - strength[a]!));
+    const u = random();
+    const winner: BattleWinner = u < 0.08 ? 'tie' : u < 0.12 ? 'tie (bothbad)' : random() < p ? 'model_a' : 'model_b';
+    out.push({ model_a: `model-${a}`, model_b: `model-${b}`, winner });
+  }
+  return out;
+}
+
+export async function run(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const dir = await mkdtemp(path.join(tmpdir(), 'witness-bench-agreement-'));
+  try {
+    const file = path.join(dir, 'ratings.csv');
+    const nRatings = await writeRatingsCsv(file);
+
+    let t = performance.now();
+    const ratings = await readRatingsFile(file);
+    const loadMs = performance.now() - t;
+    if (ratings.length !== nRatings) throw new Error(`read ${ratings.length} ratings, wrote ${nRatings}`);
+
+    const hasNumpy = await numpyAvailable();
+    let numpy: NumpyReport | null = null;
+    if (hasNumpy) {
+      const { stdout } = await execFileAsync('python3', [path.join(import.meta.dirname, 'agreement_numpy.py'), file, String(REPEATS)], {
+        env: childEnv(),
+        maxBuffer: 1 << 20,
+      });
+      numpy = JSON.parse(stdout) as NumpyReport;
+      if (numpy.n_ratings !== nRatings) throw new Error(`numpy read ${numpy.n_ratings} ratings, wrote ${nRatings}`);
+    }
+
+    for (const level of ['interval', 'nominal'] as MeasurementLevel[]) {
+      for (let i = 0; i < WARMUPS; i++) krippendorffAlpha(encodeRatings(ratings), level); // JIT warm-up
+      const times: number[] = [];
+      let value = Number.NaN;
+      for (let i = 0; i < REPEATS; i++) {
+        t = performance.now();
+        value = krippendorffAlpha(encodeRatings(ratings), level).value;
+        times.push(performance.now() - t);
+      }
+      if (numpy) {
+        const theirs = numpy.alpha[level]!;
+        if (!(Math.abs(value - theirs) <= 1e-9)) {
+          throw new Error(`alpha (${level}) differs: Witness ${value}, numpy ${theirs}`);
+        }
+      }
+      figures.push({
+        group: GROUP,
+        name: `Krippendorff alpha ${level}, 1M ratings (compute from memory)`,
+        value: median(times),
+        unit: 'ms',
+        higherIsBetter: false,
+        ...(numpy ? { comparator: { name: 'numpy (vectorised)', value: numpy.compute_ms[level]! } } : {}),
+        goal: numpy ? '<= 1.0x numpy' : '<= 1.0x numpy (numpy not installed: no comparator)',
+      });
+    }
+    figures.push({
+      group: GROUP,
+      name: 'load 1M ratings CSV (readRatingsFile, streamed)',
+      value: loadMs,
+      unit: 'ms',
+      higherIsBetter: false,
+      ...(numpy ? { comparator: { name: 'np.loadtxt (numeric only)', value: numpy.load_ms } } : {}),
+    });
+
+    const arena = battles(100_000, 20, 7);
+    t = performance.now();
+    const ranked = bradleyTerryRatings(arena, { bootstrap: 1000, seed: 1 });
+    const btMs = performance.now() - t;
+    if (ranked.ratings.length !== 20 || ranked.ratings.some((r) => !r.ci)) throw new Error('Bradley-Terry bench: bad result');
+    figures.push({
+      group: GROUP,
+      name: 'Bradley-Terry, 100k battles x 20 models, 1,000 bootstrap rounds',
+      value: btMs,
+      unit: 'ms',
+      higherIsBetter: false,
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return figures;
+}

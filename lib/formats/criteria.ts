@@ -1,0 +1,47 @@
+import type { Criterion } from './trajectory';
+
+/**
+ * Stable criterion keys: a slug of the text (lowercase ASCII letters, digits and `-`, at most
+ * 64 characters). Text with nothing sluggable (e.g. only CJK) keys as `criterion`; duplicates
+ * within a task get `-2`, `-3`, ... in order of appearance.
+ */
+export function slugKey(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug === '' ? 'criterion' : slug;
+}
+
+/** Makes keys unique in order: the second `x` becomes `x-2`. */
+export function uniqueKeys(criteria: Criterion[]): Criterion[] {
+  const seen = new Map<string, number>();
+  const used = new Set<string>();
+  return criteria.map((c) => {
+    let key = c.key;
+    if (used.has(key)) {
+      let n = seen.get(c.key) ?? 1;
+      do {
+        n++;
+        key = `${c.key}-${n}`;
+      } while (used.has(key));
+      seen.set(c.key, n);
+    }
+    used.add(key);
+    return key === c.key ? c : { ...c, key };
+  });
+}
+
+/** Criteria from free texts (task metadata, Inspect targets): key = slug of the text. */
+export function criteriaFromTexts(texts: string[], origin: Criterion['origin'], verdict: boolean | null = null): Criterion[] {
+  return uniqueKeys(
+    texts
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+      .map((text) => ({ key: slugKey(text), text, origin, verdict })),
+  );
+}

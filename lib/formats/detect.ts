@@ -1,0 +1,51 @@
+import type { Importer, Probe } from './importer';
+import { importers } from './registry';
+import type { FormatName } from './trajectory';
+
+/**
+ * Which importer reads a probe. Detectors are tried most specific first, so a generic
+ * sniffer (a chat-message list) never claims a file a specific one recognises:
+ *
+ * 1. harbor          directory: a trial (config.json/result.json + agent/ or verifier/) or a job of trials
+ * 2. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
+ * 3. asciinema       first line is an asciicast v2/v3 header
+ * 4. atif            "schema_version": "ATIF-v..."
+ * 5. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
+ * 6. swe-agent       .traj: trajectory/history/info
+ * 7. tau2            simulations / tasks of a tau2 results file
+ * 8. tau-bench       a list of task results with traj
+ * 9. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
+ * 10. openai         Chat Completions messages (the most generic: last)
+ *
+ * Detection reads content only (head text, zip magic, directory entries), never the name.
+ */
+export const detectionOrder: readonly FormatName[] = [
+  'harbor',
+  'inspect',
+  'asciinema',
+  'atif',
+  'mini-swe-agent',
+  'swe-agent',
+  'tau2',
+  'tau-bench',
+  'anthropic',
+  'openai',
+];
+
+/** The first format in `detectionOrder` whose importer (from `available`) claims the probe. */
+export function detectWith(probe: Probe, available: Partial<Record<FormatName, Importer>>): FormatName | null {
+  for (const format of detectionOrder) {
+    const importer = available[format];
+    if (!importer) continue;
+    try {
+      if (importer.detect(probe)) return format;
+    } catch {
+      // a detector that throws on odd input simply does not claim it
+    }
+  }
+  return null;
+}
+
+export function detectFormat(probe: Probe): FormatName | null {
+  return detectWith(probe, importers);
+}

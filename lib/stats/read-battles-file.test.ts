@@ -1,0 +1,48 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBattlesFile } from './read-battles-file';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'witness-battles-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+async function file(name: string, text: string): Promise<string> {
+  const p = path.join(dir, name);
+  await writeFile(p, text);
+  return p;
+}
+
+describe('readBattlesFile', () => {
+  it('reads JSONL (ignoring extra keys) and CSV', async () => {
+    const jsonl = await file(
+      'a.jsonl',
+      '{"model_a":"x","model_b":"y","winner":"model_a","turn":1}\n{"model_a":"y","model_b":"x","winner":"tie (bothbad)"}\n',
+    );
+    expect(await readBattlesFile(jsonl)).toEqual([
+      { model_a: 'x', model_b: 'y', winner: 'model_a' },
+      { model_a: 'y', model_b: 'x', winner: 'tie (bothbad)' },
+    ]);
+    const csv = await file('a.csv', 'model_a,model_b,winner\nx,y,tie\n"y, v2",x,model_b\n');
+    expect(await readBattlesFile(csv)).toEqual([
+      { model_a: 'x', model_b: 'y', winner: 'tie' },
+      { model_a: 'y, v2', model_b: 'x', winner: 'model_b' },
+    ]);
+  });
+
+  it('says the line and what was expected', async () => {
+    await expect(readBattlesFile(await file('b.jsonl', '{"model_a":"x","model_b":"y","winner":"draw"}\n'))).rejects.toThrow(
+      'b.jsonl line 1: expected "winner" to be one of "model_a", "model_b", "tie", "tie (bothbad)", got "draw"',
+    );
+    await expect(readBattlesFile(await file('c.csv', 'model_a,model_b,winner\nx,,tie\n'))).rejects.toThrow(
+      /c\.csv line 2: expected "model_b" to be a non-empty string/,
+    );
+    await expect(readBattlesFile(await file('d.jsonl', '{"model_a":"x","model_b":"x","winner":"tie"}\n'))).rejects.toThrow(
+      /d\.jsonl line 1: expected two different models/,
+    );
+  });
+});

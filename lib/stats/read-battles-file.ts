@@ -1,0 +1,40 @@
+import { AppError } from '../errors';
+import { type Battle, type BattleWinner, battleWinners } from './battles';
+import { forEachRecord } from './read-records';
+
+/**
+ * Reads pairwise battles from JSONL (`{"model_a": …, "model_b": …, "winner": …}` per line; other
+ * keys ignored) or CSV with those columns, streaming line by line. `winner` is one of model_a,
+ * model_b, tie, tie (bothbad).
+ */
+export async function readBattlesFile(filePath: string, label: string = filePath): Promise<Battle[]> {
+  const battles: Battle[] = [];
+  const fail = (line: number, message: string): never => {
+    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
+  };
+  const names = new Map<string, string>();
+  const intern = (name: string) => {
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, name);
+    return name;
+  };
+  const visit = ({ line, fields }: { line: number; fields: Record<string, unknown> }) => {
+    const a = typeof fields.model_a === 'string' ? fields.model_a.trim() : '';
+    const b = typeof fields.model_b === 'string' ? fields.model_b.trim() : '';
+    const winner = typeof fields.winner === 'string' ? fields.winner.trim() : fields.winner;
+    if (a === '') fail(line, 'expected "model_a" to be a non-empty string');
+    if (b === '') fail(line, 'expected "model_b" to be a non-empty string');
+    if (a === b) fail(line, `expected two different models, got ${JSON.stringify(a)} twice`);
+    if (!battleWinners.includes(winner as BattleWinner)) {
+      fail(
+        line,
+        `expected "winner" to be one of ${battleWinners.map((w) => JSON.stringify(w)).join(', ')}, got ${JSON.stringify(winner)}`,
+      );
+    }
+    battles.push({ model_a: intern(a), model_b: intern(b), winner: winner as BattleWinner });
+  };
+  await forEachRecord(filePath, ['model_a', 'model_b', 'winner'], visit, label);
+  if (battles.length === 0) throw new AppError('BAD_INPUT', `${label}: no battles found`);
+  return battles;
+}

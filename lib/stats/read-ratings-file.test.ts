@@ -1,0 +1,74 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRatingsFile } from './read-ratings-file';
+import { splitCsv } from './read-records';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'witness-ratings-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+async function file(name: string, text: string): Promise<string> {
+  const p = path.join(dir, name);
+  await writeFile(p, text);
+  return p;
+}
+
+describe('readRatingsFile', () => {
+  it('reads JSONL, keeping JSON types and skipping null values and blank lines', async () => {
+    const p = await file(
+      'a.jsonl',
+      '{"unit": 1, "rater": "a", "value": 3}\n\n{"unit": 1, "rater": "b", "value": null}\n{"unit": "u2", "rater": 7, "value": "x"}\n',
+    );
+    expect(await readRatingsFile(p)).toEqual([
+      { unit: 1, rater: 'a', value: 3 },
+      { unit: 'u2', rater: 7, value: 'x' },
+    ]);
+  });
+
+  it('reads CSV with quoted fields, CRLF, a BOM, any column order, missing markers and integer ids', async () => {
+    const p = await file(
+      'a.csv',
+      '\ufeffrater,unit,value,note\r\n"Smith, J",1,4,ok\r\nb,1,NA,\r\nb,"unit ""2""",yes,"two\nlines"\r\nc,017,-1.5e0,\r\n',
+    );
+    expect(await readRatingsFile(p)).toEqual([
+      { unit: 1, rater: 'Smith, J', value: 4 },
+      { unit: 'unit "2"', rater: 'b', value: 'yes' },
+      { unit: '017', rater: 'c', value: -1.5 },
+    ]);
+  });
+
+  it('sniffs the format when the extension says nothing', async () => {
+    const p = await file('ratings.txt', 'unit,rater,value\n1,a,2\n');
+    expect(await readRatingsFile(p)).toEqual([{ unit: 1, rater: 'a', value: 2 }]);
+  });
+
+  it('says the line and what was expected', async () => {
+    await expect(readRatingsFile(await file('b.jsonl', '{"unit":1,"rater":"a","value":1}\n{"unit":1,"rater":"a"\n'))).rejects.toThrow(
+      /b\.jsonl line 2: expected a JSON object with "unit", "rater", "value"; the line is not valid JSON/,
+    );
+    await expect(readRatingsFile(await file('c.jsonl', '{"unit":[1],"rater":"a","value":1}\n'))).rejects.toThrow(
+      /c\.jsonl line 1: expected "unit" to be a string or a number/,
+    );
+    await expect(readRatingsFile(await file('d.csv', 'unit,coder,value\n1,a,1\n'))).rejects.toThrow(
+      /d\.csv line 1: expected a CSV header with columns unit, rater, value; missing rater/,
+    );
+    await expect(readRatingsFile(await file('e.csv', 'unit,rater,value\n1,a,1\n\n2,b\n'))).rejects.toThrow(
+      /e\.csv line 4: expected 3 fields \(unit, rater, value\), got 2/,
+    );
+    await expect(readRatingsFile(await file('f.csv', 'unit,rater,value\n1,"a,1\n'))).rejects.toThrow(/f\.csv line 2: a quoted CSV field is never closed/);
+    await expect(readRatingsFile(await file('g.csv', 'unit,rater,value\n'))).rejects.toThrow(/no ratings found/);
+    await expect(readRatingsFile(path.join(dir, 'absent.csv'))).rejects.toThrow(/Cannot read .*absent\.csv: no such file/);
+  });
+});
+
+describe('splitCsv', () => {
+  it('splits quoted and unquoted fields', () => {
+    expect(splitCsv('a,"b,c","d""e",')).toEqual(['a', 'b,c', 'd"e', '']);
+    expect(splitCsv('a,"open')).toBeNull();
+  });
+});
