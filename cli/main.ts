@@ -1,6 +1,7 @@
 import { isAppError } from '../lib/errors';
 import { CliError, type CliCommand, type CliIo } from './command';
 import { agreementCommand } from './commands/agreement';
+import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
 import { rankCommand } from './commands/rank';
 import { startCommand } from './commands/start';
@@ -8,7 +9,7 @@ import { userCommand } from './commands/user';
 import { workerCommand } from './commands/worker';
 
 /** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, agreementCommand, rankCommand];
+const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, agreementCommand, rankCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -21,6 +21,10 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** seed the demo project and users on start */
   WITNESS_DEMO: z.enum(['0', '1']).default('1'),
+  /** largest file `witness import` reads (MiB) */
+  WITNESS_IMPORT_MAX_MB: z.coerce.number().int().positive().default(256),
+  /** largest request body POST /api/v1/trajectories accepts (MiB) */
+  WITNESS_API_MAX_MB: z.coerce.number().int().positive().default(64),
   /** extra trusted origins for sign-in (comma separated) */
   WITNESS_TRUSTED_ORIGINS: z.string().default(''),
 });

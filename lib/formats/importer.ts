@@ -14,6 +14,8 @@ export interface SourceFile {
   readBytes(): Promise<Uint8Array>;
   /** the first `n` bytes (for detection) without reading the rest */
   head(n: number): Promise<Uint8Array>;
+  /** the raw bytes, streamed */
+  chunks(): AsyncIterable<Uint8Array>;
   /** the file as text lines, streamed (no trailing '\n'; a final empty line is not yielded) */
   lines(): AsyncIterable<string>;
 }

@@ -21,6 +21,7 @@ export function fileSource(filePath: string, size: number): SourceFile {
         await handle.close();
       }
     },
+    chunks: () => createReadStream(filePath) as AsyncIterable<Uint8Array>,
     lines: () => streamLines(filePath),
   };
 }
@@ -40,6 +41,9 @@ export function memorySource(name: string, content: string | Uint8Array): Source
     readText: async () => text(),
     readBytes: async () => bytes,
     head: async (n) => bytes.subarray(0, n),
+    chunks: async function* () {
+      yield bytes;
+    },
     lines: async function* () {
       const all = text().split(/\r?\n/);
       if (all.length > 0 && all[all.length - 1] === '') all.pop();

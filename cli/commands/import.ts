@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { disconnectDb } from '../../lib/db/client';
+import { ensureProject, projectSlugSchema } from '../../lib/db/projects';
+import { env } from '../../lib/env';
+import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
+import { collectInputs } from '../../lib/ingest/collect-inputs';
+import { importTrajectories } from '../../lib/ingest/import-trajectories';
+import { CliError, type CliCommand } from '../command';
+import { openDatabase } from '../database';
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  summary: 'import agent trajectories (Harbor, ATIF, asciinema, Inspect, SWE-agent, tau, OpenAI, Anthropic)',
+  help: `Usage: witness import <path…> [--format auto|${formatNames.join('|')}]
+                      [--project NAME] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
+
+Paths may be files, directories (walked; a Harbor trial or job directory is read as a
+unit) or - for stdin. --format auto (default) detects each input's format from its
+content, not its name. Each trajectory is stored in its own transaction; re-importing the
+same content creates nothing (it is counted as skipped). One bad file or item does not stop
+the others; each error says the file, where in it (line, JSON pointer, zip entry) and what
+was expected. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
+
+  --project NAME       project to import into (created when absent; default "default")
+  --environment NAME   file every task under this environment (default: from the source)
+  --policy NAME        file every trajectory under this policy (default: model@checkpoint / agent)
+  --split train|eval   split of new tasks (eval tasks never reach training exports)
+  --json               print {"imported", "skipped", "failed", "trajectories": [{"id", "format",
+                       "steps", "task", "policy"}], "errors": [{"path", "where", "message"}]}
+
+Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', default: 'auto' },
+        project: { type: 'string', default: 'default' },
+        environment: { type: 'string' },
+        policy: { type: 'string' },
+        split: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    if (positionals.length === 0) throw new CliError('give at least one path (a file, a directory, or - for stdin)', 2);
+    const format = values.format as FormatName | 'auto';
+    if (format !== 'auto' && !(formatNames as readonly string[]).includes(format)) {
+      throw new CliError(`--format must be auto or one of ${formatNames.join(', ')}`, 2);
+    }
+    const split = values.split === undefined ? null : splitSchema.safeParse(values.split);
+    if (split && !split.success) throw new CliError('--split must be train or eval', 2);
+    const slug = projectSlugSchema.safeParse(values.project);
+    if (!slug.success) throw new CliError(`--project: ${slug.error.issues[0]!.message}`, 2);
+
+    const database = await openDatabase();
+    try {
+      const project = await ensureProject({ slug: slug.data, name: slug.data });
+      const report = await importTrajectories(
+        collectInputs(positionals, { format, maxBytes: env().WITNESS_IMPORT_MAX_MB * 1024 * 1024, readStdin: io.readStdin }),
+        {
+          projectId: project.id,
+          format,
+          environment: values.environment ?? null,
+          policy: values.policy ?? null,
+          split: split?.success ? split.data : null,
+          importedById: null,
+          onItem: values.json
+            ? undefined
+            : (item) => {
+                if (item.ok) {
+                  const t = item.trajectory;
+                  io.stdout(`${t.created ? 'imported' : 'skipped '} ${t.id}  ${t.format}  ${t.steps} steps  task ${t.task}  policy ${t.policy}${t.created ? '' : '  (same content already imported)'}\n`);
+                } else io.stderr(`failed   ${item.error.path}: ${item.error.where}: ${item.error.message}\n`);
+              },
+        },
+      );
+      if (values.json) {
+        io.stdout(
+          JSON.stringify({
+            imported: report.imported,
+            skipped: report.skipped,
+            failed: report.failed,
+            trajectories: report.trajectories.map(({ id, format: f, steps, task, policy }) => ({ id, format: f, steps, task, policy })),
+            errors: report.errors,
+          }) + '\n',
+        );
+      } else {
+        io.stdout(`\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${project.slug}\n`);
+      }
+      return report.failed > 0 ? 1 : 0;
+    } finally {
+      await disconnectDb();
+      await database.stop();
+    }
+  },
+};

@@ -1,0 +1,70 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { detectFormat } from '../formats/detect';
+import { getImporter } from '../formats/registry';
+import type { ImportInput } from '../formats/importer';
+import { dirSource, fileSource, memorySource, probeDir } from '../formats/source';
+import type { FormatName } from '../formats/trajectory';
+
+/** One thing to import (a file, a Harbor trial/job directory, stdin) or a reason it cannot be read. */
+export type CollectedInput = { ok: true; path: string; input: ImportInput } | { ok: false; path: string; where: string; message: string };
+
+const SKIP = new Set(['.DS_Store', 'Thumbs.db']);
+
+/**
+ * Expands the paths given to `witness import`: files as they are, `-` as stdin, and
+ * directories walked (a directory an importer reads whole, such as a Harbor trial or job or a
+ * tau2 run directory, is one input).
+ * Files over the size limit are reported, not read.
+ */
+export async function* collectInputs(
+  paths: string[],
+  options: { format: FormatName | 'auto'; maxBytes: number; readStdin: () => Promise<string> },
+): AsyncIterable<CollectedInput> {
+  for (const given of paths) {
+    if (given === '-') {
+      const text = await options.readStdin();
+      if (Buffer.byteLength(text) > options.maxBytes) {
+        yield { ok: false, path: 'stdin', where: 'stdin', message: tooLarge(Buffer.byteLength(text), options.maxBytes) };
+      } else yield { ok: true, path: 'stdin', input: { kind: 'file', file: memorySource('stdin', text) } };
+      continue;
+    }
+    let info;
+    try {
+      info = await stat(given);
+    } catch {
+      yield { ok: false, path: given, where: given, message: 'no such file or directory' };
+      continue;
+    }
+    if (info.isDirectory()) yield* walk(given, options);
+    else yield fileInput(given, info.size, options.maxBytes);
+  }
+}
+
+function fileInput(filePath: string, size: number, maxBytes: number): CollectedInput {
+  if (size > maxBytes) return { ok: false, path: filePath, where: filePath, message: tooLarge(size, maxBytes) };
+  return { ok: true, path: filePath, input: { kind: 'file', file: fileSource(filePath, size) } };
+}
+
+async function* walk(dir: string, options: { format: FormatName | 'auto'; maxBytes: number }): AsyncIterable<CollectedInput> {
+  // a directory some importer reads as a unit (a Harbor trial or job, a tau2 run directory)
+  const source = dirSource(dir);
+  const probe = await probeDir(source);
+  const claimed = options.format === 'auto' ? detectFormat(probe) : getImporter(options.format).detect(probe) ? options.format : null;
+  if (claimed) {
+    yield { ok: true, path: dir, input: { kind: 'dir', dir: source } };
+    return;
+  }
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (SKIP.has(entry.name) || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full, options);
+    else if (entry.isFile()) yield fileInput(full, (await stat(full)).size, options.maxBytes);
+  }
+}
+
+export function tooLarge(size: number, maxBytes: number): string {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `file is ${mb(size)}, over the import limit of ${mb(maxBytes)} (raise WITNESS_IMPORT_MAX_MB, or split the file)`;
+}
