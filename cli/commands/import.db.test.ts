@@ -1,0 +1,84 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetDatabase } from '../../lib/db/test/reset';
+import type { CliIo } from '../command';
+import { main } from '../main';
+
+function fakeIo(stdin = ''): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    readStdin: async () => stdin,
+    cwd: process.cwd(),
+  };
+  return io;
+}
+
+const fixtures = 'lib/formats/fixtures';
+
+describe('witness import', () => {
+  beforeEach(resetDatabase);
+
+  it('imports every format from a directory walk, reports each failure with where and what, and is idempotent', async () => {
+    const io = fakeIo();
+    const code = await main(['import', fixtures, '--project', 'cli-test', '--json'], io);
+    const report = JSON.parse(io.out);
+    expect(Object.keys(report).sort()).toEqual(['errors', 'failed', 'imported', 'skipped', 'trajectories']);
+    expect(code).toBe(1); // the fixtures include broken files on purpose
+    expect(new Set(report.trajectories.map((t: { format: string }) => t.format))).toEqual(
+      new Set(['harbor', 'atif', 'asciinema', 'inspect', 'swe-agent', 'mini-swe-agent', 'tau-bench', 'tau2', 'openai', 'anthropic']),
+    );
+    for (const t of report.trajectories) expect(Object.keys(t).sort()).toEqual(['format', 'id', 'policy', 'steps', 'task']);
+    expect(report.imported).toBeGreaterThan(20);
+    expect(report.errors).toContainEqual({ path: `${fixtures}/atif/truncated.json`, where: 'line 7', message: 'invalid JSON at line 7, column 47: unexpected end of input' });
+    expect(report.errors).toContainEqual({ path: `${fixtures}/atif/bad-arguments.json`, where: '/steps/3/tool_calls/0/arguments', message: 'expected object, received string' });
+    expect(report.errors).toContainEqual({ path: `${fixtures}/asciinema/bad-event.cast`, where: 'line 4', message: 'invalid event: expected [time, code, data]' });
+    expect(report.errors).toContainEqual(expect.objectContaining({ path: `${fixtures}/atif/empty.json`, message: 'empty file: nothing to import' }));
+    expect(report.failed).toBe(report.errors.length);
+
+    const again = fakeIo();
+    await main(['import', fixtures, '--project', 'cli-test', '--json'], again);
+    const second = JSON.parse(again.out);
+    expect(second.imported).toBe(0);
+    expect(second.skipped).toBe(report.imported + report.skipped);
+  });
+
+  it('reads stdin with -, forces a format, and exits 0 when nothing failed', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(`${fixtures}/openai/weather-conversation.json`, 'utf8');
+    const io = fakeIo(text);
+    const code = await main(['import', '-', '--format', 'openai', '--project', 'stdin-test', '--split', 'eval', '--environment', 'chat', '--json'], io);
+    expect(code).toBe(0);
+    const report = JSON.parse(io.out);
+    expect(report).toMatchObject({ imported: 1, skipped: 0, failed: 0, errors: [] });
+    expect(report.trajectories[0].format).toBe('openai');
+  });
+
+  it('refuses a forced format that does not fit, and usage errors exit 2', async () => {
+    const io = fakeIo();
+    expect(await main(['import', `${fixtures}/atif/basic.json`, '--format', 'asciinema', '--project', 'x', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out).failed).toBe(1);
+    const usage = fakeIo();
+    expect(await main(['import', '--format', 'nope', 'x'], usage)).toBe(2);
+    expect(usage.err).toContain('--format must be auto or one of');
+    expect(await main(['import', 'no/such/path', '--project', 'x', '--json'], fakeIo())).toBe(1);
+  });
+});
+
+describe('witness user create', () => {
+  beforeEach(resetDatabase);
+
+  it('creates a user with a generated password shown once, and refuses a duplicate', async () => {
+    const io = fakeIo();
+    expect(await main(['user', 'create', '--email', 'Phys@Example.com', '--role', 'reviewer', '--expertise', 'physics,optics', '--json'], io)).toBe(0);
+    const created = JSON.parse(io.out);
+    expect(created).toMatchObject({ email: 'phys@example.com', role: 'reviewer', expertise: ['physics', 'optics'] });
+    expect(created.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const dup = fakeIo();
+    expect(await main(['user', 'create', '--email', 'phys@example.com', '--role', 'lead'], dup)).toBe(1);
+    expect(dup.err).toBe('error: A user with email phys@example.com already exists\n');
+    const bad = fakeIo();
+    expect(await main(['user', 'create', '--email', 'x@example.com', '--role', 'boss'], bad)).toBe(2);
+  });
+});
