@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { detectFormat } from '../formats/detect';
+import { findTrials } from '../formats/harbor';
 import { getImporter } from '../formats/registry';
 import type { ImportInput } from '../formats/importer';
 import { dirSource, fileSource, memorySource, probeDir } from '../formats/source';
@@ -51,7 +52,10 @@ async function* walk(dir: string, options: { format: FormatName | 'auto'; maxByt
   const source = dirSource(dir);
   const probe = await probeDir(source);
   const claimed = options.format === 'auto' ? detectFormat(probe) : getImporter(options.format).detect(probe) ? options.format : null;
-  if (claimed) {
+  // a Harbor job directory is walked instead (each trial below is claimed on its own), so
+  // other files beside the trials are not lost
+  const isHarborJob = claimed === 'harbor' && probe.kind === 'dir' && findTrials(probe.entries)[0] !== '';
+  if (claimed && !isHarborJob) {
     yield { ok: true, path: dir, input: { kind: 'dir', dir: source } };
     return;
   }
