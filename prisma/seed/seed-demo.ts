@@ -1,10 +1,15 @@
 import { ensureEnvironment, ensureProject } from '../../lib/db/projects';
 import { ensureUser } from '../../lib/db/users';
 import { demoUsers } from './demo-users';
+import { seedDemoTrajectories } from './seed-demo-trajectories';
 
 export interface SeedReport {
   usersCreated: number;
   projectId: string;
+  /** demo trajectories created by this run (0 on a re-run) */
+  trajectoriesImported: number;
+  /** demo trajectories in the project already (same content) */
+  trajectoriesSkipped: number;
 }
 
 /**
@@ -13,9 +18,11 @@ export interface SeedReport {
  */
 export async function seedDemo(): Promise<SeedReport> {
   let usersCreated = 0;
+  let leadId: string | null = null;
   for (const u of demoUsers) {
-    const { created } = await ensureUser(u);
+    const { user, created } = await ensureUser(u);
     if (created) usersCreated++;
+    if (u.role === 'lead') leadId ??= user.id;
   }
   const project = await ensureProject({
     slug: 'demo',
@@ -24,5 +31,6 @@ export async function seedDemo(): Promise<SeedReport> {
   });
   await ensureEnvironment(project.id, 'terminal-bench', 'Shell tasks in a container, checked by test scripts');
   await ensureEnvironment(project.id, 'physics-derivations', 'Derive a result; a physicist checks each step');
-  return { usersCreated, projectId: project.id };
+  const trajectories = await seedDemoTrajectories(project.id, { importedById: leadId });
+  return { usersCreated, projectId: project.id, trajectoriesImported: trajectories.imported, trajectoriesSkipped: trajectories.skipped };
 }
