@@ -25,6 +25,13 @@ const envSchema = z.object({
   WITNESS_IMPORT_MAX_MB: z.coerce.number().int().positive().default(256),
   /** largest request body POST /api/v1/trajectories accepts (MiB) */
   WITNESS_API_MAX_MB: z.coerce.number().int().positive().default(64),
+  /** where videos and exports are stored: local files under the data dir by default, or s3://bucket/prefix */
+  STORAGE_URL: z.string().regex(/^(file:|s3:\/\/[a-z0-9.-]+(\/.*)?$)/, 'STORAGE_URL must be s3://bucket[/prefix] (or unset for local files)').optional(),
+  /** S3-compatible endpoint (e.g. http://127.0.0.1:5000 for moto_server, MinIO); default AWS */
+  S3_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
   /** extra trusted origins for sign-in (comma separated) */
   WITNESS_TRUSTED_ORIGINS: z.string().default(''),
 });
