@@ -112,6 +112,8 @@ export async function skipAssignment(assignmentId: string, reviewerId: string, r
  * Answers whether this is the first submit of the assignment (then reviewCount goes up).
  */
 export async function settleClaim(tx: Tx, assignmentId: string, reviewerId: string, overlap: number, now: Date): Promise<{ first: boolean; campaignItemId: string }> {
+  // serialise submits of one assignment (a double submit with two keys becomes a revision)
+  await tx.$queryRaw`SELECT id FROM assignment WHERE id = ${assignmentId} FOR UPDATE`;
   const a = await tx.assignment.findUnique({ where: { id: assignmentId }, select: { reviewerId: true, status: true, campaignItemId: true } });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'submitted') return { first: false, campaignItemId: a.campaignItemId };
