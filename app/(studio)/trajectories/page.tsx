@@ -1,26 +1,83 @@
+import Link from 'next/link';
+import { Pagination } from '@/components/trajectories/pagination';
+import { TrajectoryFilters } from '@/components/trajectories/trajectory-filters';
+import { TrajectoryTable } from '@/components/trajectories/trajectory-table';
+import { hasFilters } from '@/components/trajectories/list-url';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listProjectSummaries } from '@/lib/db/projects';
+import { listTrajectories } from '@/lib/db/trajectory-queries';
+import { AppError } from '@/lib/errors';
 import { requirePageUser } from '../../_server/current-user';
+import { readListParams } from './search-params';
 
 export const metadata = { title: 'Trajectories' };
 
-export default async function TrajectoriesPage() {
+export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePageUser('studio');
-  const projects = await listProjectSummaries();
-  const total = projects.reduce((n, p) => n + p.counts.trajectories, 0);
+  const { params, values } = readListParams(await searchParams);
+
+  let list: Awaited<ReturnType<typeof listTrajectories>>;
+  try {
+    list = await listTrajectories(params);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
+      return (
+        <>
+          <PageHeader title="Trajectories" />
+          <EmptyState title={error.code === 'NOT_FOUND' ? `No project “${values.project ?? ''}”` : 'These filters do not make sense'} action={<ClearLink />}>
+            {error.message}. Pick a project from the list, or clear the filters.
+          </EmptyState>
+        </>
+      );
+    }
+    throw error;
+  }
+
+  const filtered = hasFilters(values);
+  const empty = list.total === 0;
   return (
     <>
-      <PageHeader title="Trajectories" description="Agent runs imported into Witness, across projects." />
-      {total === 0 ? (
+      <PageHeader
+        title="Trajectories"
+        description={
+          list.project
+            ? `Agent runs imported into ${list.project.name}. Open one to read its transcript, criteria and raw source.`
+            : 'Agent runs imported into Witness, across projects. Open one to read its transcript, criteria and raw source.'
+        }
+      />
+      {list.facets.projects.length > 0 ? (
+        <TrajectoryFilters
+          values={values}
+          projects={list.facets.projects}
+          environments={list.facets.environments}
+          policies={list.facets.policies}
+          scoped={list.project !== null || list.facets.projects.length === 1}
+        />
+      ) : null}
+      {empty && !filtered ? (
         <EmptyState title="No trajectories imported yet">
           Import agent runs from Harbor, Inspect, SWE-agent, tau-bench or chat logs:{' '}
           <code className="font-mono">npm run -s witness -- import PATH --project demo</code>, or POST them to{' '}
-          <code className="font-mono">/api/v1/trajectories</code> with an API token.
+          <code className="font-mono">/api/v1/trajectories?project=demo</code> with an API token (user menu → API tokens).
+        </EmptyState>
+      ) : empty && list.page === 1 ? (
+        <EmptyState title="No trajectories match these filters" action={<ClearLink />}>
+          Widen the reward range, search a shorter part of the task name, or pick another project.
         </EmptyState>
       ) : (
-        <p className="text-sm text-zinc-600">{total} trajectories.</p>
+        <>
+          {list.rows.length > 0 ? <TrajectoryTable rows={list.rows} showProject={list.project === null && list.facets.projects.length > 1} /> : null}
+          <Pagination values={values} page={list.page} pageCount={list.pageCount} pageSize={list.pageSize} total={list.total} />
+        </>
       )}
     </>
+  );
+}
+
+function ClearLink() {
+  return (
+    <Link href="/trajectories" className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+      Clear filters
+    </Link>
   );
 }

@@ -1,0 +1,17 @@
+import Link from 'next/link';
+import { EmptyState } from '@/components/ui/empty-state';
+
+export default function TrajectoryNotFound() {
+  return (
+    <EmptyState
+      title="No such trajectory"
+      action={
+        <Link href="/trajectories" className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+          Back to trajectories
+        </Link>
+      }
+    >
+      It may have been deleted, or the link is mistyped.
+    </EmptyState>
+  );
+}

@@ -1,0 +1,226 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { cache, type ReactNode } from 'react';
+import { CriteriaChecklist } from '@/components/trajectories/criteria-checklist';
+import { CriteriaEditor } from '@/components/trajectories/criteria-editor';
+import { ExpandableText } from '@/components/trajectories/expandable-text';
+import { formatBytes, formatCount, formatDateTime, formatReward } from '@/components/trajectories/format';
+import { inert, prettyJson } from '@/components/trajectories/inert-text';
+import { Facts, Panel } from '@/components/trajectories/panel';
+import { RawSourceView } from '@/components/trajectories/raw-source-view';
+import { SubmissionDiff } from '@/components/trajectories/submission-diff';
+import { TrajectoryHeader } from '@/components/trajectories/trajectory-header';
+import { Transcript } from '@/components/trajectories/transcript';
+import { canAccess } from '@/lib/auth/roles';
+import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/db/trajectory-queries';
+import { AppError } from '@/lib/errors';
+import { requirePageUser } from '../../../_server/current-user';
+import { updateCriteriaAction } from './actions';
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const loadDetail = cache(async (id: string): Promise<TrajectoryDetail | null> => {
+  try {
+    return await getTrajectoryDetail(id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+});
+
+export async function generateMetadata({ params }: Props) {
+  await requirePageUser('studio');
+  const t = await loadDetail((await params).id);
+  return { title: t ? inert(t.task.name) : 'Trajectory' };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+}
+
+export default async function TrajectoryPage({ params, searchParams }: Props) {
+  const user = await requirePageUser('studio');
+  const { id } = await params;
+  const view = (await searchParams).view === 'source' ? 'source' : 'transcript';
+  const t = await loadDetail(id);
+  if (!t) notFound();
+  const raw = view === 'source' ? await getRawSource(id) : null;
+  const canEdit = canAccess(user.role, 'lead');
+
+  const tab = (name: 'transcript' | 'source', label: string) => (
+    <Link
+      href={name === 'source' ? `/trajectories/${t.id}?view=source` : `/trajectories/${t.id}`}
+      aria-current={view === name ? 'page' : undefined}
+      className={`-mb-px border-b-2 px-3 py-2 text-sm ${view === name ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900'}`}
+    >
+      {label}
+    </Link>
+  );
+
+  const components = Object.entries(t.verifier.components);
+  const usage = t.usage;
+
+  return (
+    <>
+      <TrajectoryHeader t={t} />
+      <nav aria-label="Trajectory views" className="mb-5 flex gap-1 border-b border-zinc-200">
+        {tab('transcript', `Transcript (${t.steps.length === 1 ? '1 step' : `${formatCount(t.steps.length)} steps`})`)}
+        {tab('source', 'Raw source')}
+      </nav>
+
+      {view === 'source' ? (
+        <RawSourceView source={raw} />
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="min-w-0 space-y-6">
+            <Panel title="Instruction" id="instruction">
+              {t.task.instruction.trim() === '' ? (
+                <p className="text-sm text-zinc-500">The source gave no instruction.</p>
+              ) : (
+                <ExpandableText text={inert(t.task.instruction)} maxLines={30} className="whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800" />
+              )}
+            </Panel>
+            <section aria-labelledby="transcript">
+              <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
+                <h2 id="transcript" className="text-xs font-semibold uppercase tracking-wide text-zinc-500">
+                  Transcript
+                </h2>
+                <p className="flex flex-wrap gap-3 text-[11px] text-zinc-500" aria-label="Colour legend">
+                  {(
+                    [
+                      ['bg-zinc-400', 'system'],
+                      ['bg-sky-500', 'user'],
+                      ['bg-indigo-500', 'agent'],
+                      ['bg-amber-500', 'tool'],
+                      ['bg-emerald-500', 'environment'],
+                    ] as const
+                  ).map(([colour, label]) => (
+                    <span key={label} className="flex items-center gap-1">
+                      <span aria-hidden className={`inline-block h-2 w-2 rounded-full ${colour}`} />
+                      {label}
+                    </span>
+                  ))}
+                </p>
+              </div>
+              <Transcript steps={t.steps} />
+            </section>
+            {t.submission ? (
+              <section aria-labelledby="submission">
+                <h2 id="submission" className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">
+                  Submission
+                </h2>
+                <SubmissionDiff submission={t.submission} />
+              </section>
+            ) : null}
+          </div>
+
+          <aside className="space-y-4" aria-label="Task and scores">
+            <Panel title="Acceptance criteria" id="criteria">
+              {canEdit ? (
+                <CriteriaEditor taskId={t.task.id} criteria={t.task.acceptanceCriteria} updatedAt={t.task.updatedAt} save={updateCriteriaAction} />
+              ) : (
+                <CriteriaChecklist criteria={t.task.acceptanceCriteria} />
+              )}
+            </Panel>
+
+            <Panel title="Verifier" id="verifier">
+              {t.verifier.reward === null && components.length === 0 ? (
+                <p className="text-sm text-zinc-500">No verifier result in the source.</p>
+              ) : (
+                <Facts rows={[['reward', <span key="r" className="font-mono font-semibold">{formatReward(t.verifier.reward)}</span>], ...components.map(([k, v]): [string, ReactNode] => [inert(k), <span key={k} className="font-mono">{formatReward(v)}</span>])]} />
+              )}
+            </Panel>
+
+            {t.judgeScores.length > 0 ? (
+              <Panel title="Judges" id="judges">
+                <ul className="space-y-3">
+                  {t.judgeScores.map((j, i) => (
+                    <li key={i} className="text-sm">
+                      <div className="flex items-baseline justify-between gap-2">
+                        <span className="truncate font-mono text-xs text-zinc-700">{inert(j.judge)}</span>
+                        <span className="font-mono font-semibold tabular-nums">
+                          {j.score !== null ? formatReward(j.score) : null}
+                          {j.label ? <span className="ml-1 text-xs font-normal text-zinc-500">{inert(j.label)}</span> : null}
+                        </span>
+                      </div>
+                      {j.explanation ? (
+                        <details className="mt-1">
+                          <summary className="cursor-pointer text-xs text-zinc-500 hover:text-zinc-800">Explanation</summary>
+                          <p className="mt-1 whitespace-pre-wrap break-words text-xs text-zinc-700">{inert(j.explanation)}</p>
+                        </details>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              </Panel>
+            ) : null}
+
+            <Panel title="Run" id="run">
+              <Facts
+                rows={[
+                  ['model', t.policy.model ? <span className="font-mono text-xs">{inert(t.policy.model)}</span> : '—'],
+                  ...(t.policy.checkpoint ? ([['checkpoint', <span key="c" className="font-mono text-xs">{inert(t.policy.checkpoint)}</span>]] as [string, ReactNode][]) : []),
+                  ['agent', t.policy.agent ? inert(t.policy.agent) : '—'],
+                  ...(usage
+                    ? ([
+                        ['tokens', `${formatCount(usage.promptTokens ?? 0)} in · ${formatCount(usage.completionTokens ?? 0)} out`],
+                        ...(usage.costUsd !== null ? ([['cost', `$${usage.costUsd.toFixed(4)}`]] as [string, string][]) : []),
+                      ] as [string, string][])
+                    : []),
+                  ...(t.startedAt ? ([['started', formatDateTime(t.startedAt)]] as [string, string][]) : []),
+                  ...(t.endedAt ? ([['ended', formatDateTime(t.endedAt)]] as [string, string][]) : []),
+                  ['exit', t.exitStatus ? inert(t.exitStatus) : '—'],
+                  ...(t.externalId ? ([['run id', <span key="x" className="font-mono text-xs">{inert(t.externalId)}</span>]] as [string, ReactNode][]) : []),
+                  ['terminal', t.hasTerminalRecording ? 'recorded' : 'no recording'],
+                ]}
+              />
+            </Panel>
+
+            <Panel
+              title="Source"
+              id="source"
+              actions={
+                t.source ? (
+                  <Link href={`/trajectories/${t.id}?view=source`} className="text-xs font-medium text-indigo-700 hover:underline">
+                    View raw
+                  </Link>
+                ) : null
+              }
+            >
+              {t.source ? (
+                <Facts
+                  rows={[
+                    ['path', <span key="p" className="break-all font-mono text-xs">{inert(t.source.path)}</span>],
+                    ['where', t.source.where ? <span className="font-mono text-xs">{inert(t.source.where)}</span> : '—'],
+                    ['format', t.source.format],
+                    ['size', formatBytes(t.source.sizeBytes)],
+                    ['sha256', <span key="s" className="font-mono text-xs" title={t.source.sha256}>{t.source.sha256.slice(0, 12)}…</span>],
+                  ]}
+                />
+              ) : (
+                <p className="text-sm text-zinc-500">No raw source stored.</p>
+              )}
+            </Panel>
+
+            {!isEmptyObject(t.metadata) || !isEmptyObject(t.task.metadata) ? (
+              <Panel title="Metadata" id="metadata">
+                {!isEmptyObject(t.task.metadata) ? (
+                  <details className="mb-2">
+                    <summary className="cursor-pointer text-xs font-medium text-zinc-600">Task</summary>
+                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">{inert(prettyJson(t.task.metadata))}</pre>
+                  </details>
+                ) : null}
+                {!isEmptyObject(t.metadata) ? (
+                  <details open={isEmptyObject(t.task.metadata)}>
+                    <summary className="cursor-pointer text-xs font-medium text-zinc-600">Trajectory</summary>
+                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">{inert(prettyJson(t.metadata))}</pre>
+                  </details>
+                ) : null}
+              </Panel>
+            ) : null}
+          </aside>
+        </div>
+      )}
+    </>
+  );
+}

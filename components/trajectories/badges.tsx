@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { formatReward, rewardTone } from './format';
+
+export function Badge({ children, className = 'bg-zinc-100 text-zinc-700 ring-zinc-200', title }: { children: ReactNode; className?: string; title?: string }) {
+  return (
+    <span title={title} className={`inline-flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${className}`}>
+      {children}
+    </span>
+  );
+}
+
+/** Eval items are measurement only: never in a training export. */
+export function SplitBadge({ split }: { split: 'train' | 'eval' }) {
+  return split === 'eval' ? (
+    <Badge className="bg-amber-50 text-amber-800 ring-amber-200" title="Evaluation split: never in a training export">
+      eval
+    </Badge>
+  ) : (
+    <Badge className="bg-sky-50 text-sky-800 ring-sky-200" title="Training split">
+      train
+    </Badge>
+  );
+}
+
+export function RewardBadge({ value }: { value: number | null }) {
+  return (
+    <span
+      className={`inline-flex min-w-10 justify-center rounded-md px-1.5 py-0.5 font-mono text-xs font-semibold tabular-nums ring-1 ring-inset ${rewardTone(value)}`}
+      title={value === null ? 'No verifier reward' : `Verifier reward ${value}`}
+    >
+      {formatReward(value)}
+    </span>
+  );
+}

@@ -1,0 +1,98 @@
+import type { TrajectoryStep } from '@/lib/db/trajectory-queries';
+import { ExpandableText } from './expandable-text';
+import { formatCount, formatTime } from './format';
+import { inert, prettyJson } from './inert-text';
+import { MarkedText } from './marked-text';
+
+/** Who acted: one colour each, used for the step's left rule and its label. */
+const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
+  system: { label: 'System', rule: 'border-l-zinc-400', chip: 'bg-zinc-100 text-zinc-700 ring-zinc-300' },
+  user: { label: 'User', rule: 'border-l-sky-500', chip: 'bg-sky-50 text-sky-800 ring-sky-200' },
+  agent: { label: 'Agent', rule: 'border-l-indigo-500', chip: 'bg-indigo-50 text-indigo-800 ring-indigo-200' },
+  tool: { label: 'Tool', rule: 'border-l-amber-500', chip: 'bg-amber-50 text-amber-800 ring-amber-200' },
+  environment: { label: 'Environment', rule: 'border-l-emerald-500', chip: 'bg-emerald-50 text-emerald-800 ring-emerald-200' },
+  unknown: { label: 'Unknown', rule: 'border-l-rose-400', chip: 'bg-rose-50 text-rose-800 ring-rose-200' },
+};
+
+const proseText = 'whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800';
+const monoBlock = 'max-h-none overflow-x-auto whitespace-pre-wrap break-words rounded-md px-3 py-2 font-mono text-xs leading-relaxed';
+
+function Step({ step }: { step: TrajectoryStep }) {
+  const style = sourceStyle[step.source];
+  const tokens = step.usage ? (step.usage.promptTokens ?? 0) + (step.usage.completionTokens ?? 0) : 0;
+  return (
+    <li id={`step-${step.index}`} data-testid="step" className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm ${style.rule}`}>
+      <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 px-4 py-1.5 text-xs">
+        <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${step.index}`}>
+          #{step.index}
+        </a>
+        <span className={`rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${style.chip}`}>{style.label}</span>
+        {step.toolCalls.length > 0 ? (
+          <span className="text-zinc-500">
+            {step.toolCalls.length === 1 ? '1 tool call' : `${step.toolCalls.length} tool calls`}
+          </span>
+        ) : null}
+        <span className="ml-auto flex items-center gap-3 font-mono text-zinc-400">
+          {tokens > 0 ? <span title="prompt + completion tokens">{formatCount(tokens)} tok</span> : null}
+          {step.castTime !== null ? <span title="seconds into the terminal recording">{step.castTime.toFixed(1)}s</span> : null}
+          {step.timestamp ? (
+            <time dateTime={step.timestamp} title={step.timestamp}>
+              {formatTime(step.timestamp)}
+            </time>
+          ) : null}
+        </span>
+      </div>
+      <div className="space-y-3 px-4 py-3">
+        {step.text !== '' ? <ExpandableText text={inert(step.text)} maxLines={40} maxChars={6000} className={proseText} /> : null}
+        {step.reasoning ? (
+          <details className="group rounded-md border border-dashed border-zinc-300 bg-zinc-50/60">
+            <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-600 hover:text-zinc-900">
+              Reasoning <span className="font-normal text-zinc-400">({formatCount(step.reasoning.length)} characters)</span>
+            </summary>
+            <pre className={`${proseText} border-t border-dashed border-zinc-300 px-3 py-2 text-zinc-600 italic`}>
+              <MarkedText text={inert(step.reasoning)} />
+            </pre>
+          </details>
+        ) : null}
+        {step.toolCalls.map((call, i) => (
+          <div key={i} className="rounded-md border border-indigo-100 bg-indigo-50/40" data-testid="tool-call">
+            <div className="flex items-center gap-2 px-3 py-1 text-xs">
+              <span className="font-mono font-semibold text-indigo-800">{inert(call.name)}</span>
+              {call.id ? <span className="font-mono text-[11px] text-zinc-400">{inert(call.id)}</span> : null}
+            </div>
+            {call.arguments !== undefined && call.arguments !== null && prettyJson(call.arguments) !== '{}' ? (
+              <ExpandableText text={inert(prettyJson(call.arguments))} className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`} />
+            ) : null}
+          </div>
+        ))}
+        {step.observations.map((obs, i) => (
+          <div key={i} data-testid="observation">
+            <div className="mb-1 flex items-center gap-2 text-[11px] font-medium uppercase tracking-wide text-zinc-500">
+              {obs.isError ? <span className="text-rose-700">Error output</span> : <span>Output</span>}
+              {obs.toolCallId ? <span className="font-mono normal-case tracking-normal text-zinc-400">→ {inert(obs.toolCallId)}</span> : null}
+            </div>
+            <ExpandableText
+              text={obs.content === '' ? '(no output)' : inert(obs.content)}
+              className={`${monoBlock} ${obs.isError ? 'bg-rose-950 text-rose-50 ring-1 ring-rose-500' : 'bg-zinc-900 text-zinc-100'}`}
+            />
+          </div>
+        ))}
+        {step.text === '' && !step.reasoning && step.toolCalls.length === 0 && step.observations.length === 0 ? (
+          <p className="text-xs italic text-zinc-400">Empty step.</p>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** Every step in order. Text is untrusted: text nodes only, control characters made visible. */
+export function Transcript({ steps }: { steps: TrajectoryStep[] }) {
+  if (steps.length === 0) return <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-500">This trajectory has no steps.</p>;
+  return (
+    <ol className="space-y-3" aria-label="Transcript">
+      {steps.map((s) => (
+        <Step key={s.index} step={s} />
+      ))}
+    </ol>
+  );
+}
