@@ -56,7 +56,7 @@ describe('anthropicImporter', () => {
       ['user', 'Capital of France?'],
       ['agent', 'Paris.'],
     ]);
-    expect(files?.task.name).toBe('batch#2');
+    expect(files?.task.name).toBe('list-files-e700817c');
     expect(files?.steps.map((s) => s.source)).toEqual(['user', 'agent', 'tool', 'agent']);
     expect(files?.steps[2]?.observations).toEqual([{ toolCallId: 'toolu_x', content: 'a.txt\nb.txt', isError: false }]);
   });

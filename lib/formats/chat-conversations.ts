@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readJsonOrJsonl } from './chat-documents';
 import { asText, compact, dig, emptyTrajectory } from './chat-fields';
 import { convertItem, describe, expectRecord, fail, firstText, idString, indexSteps, makeStep, sumUsage, usageOf, type StepDraft } from './chat-messages';
@@ -106,7 +107,9 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
   const taskId =
     idString(conv.task_id) ?? idString(metadata.task_id) ?? idString(conv.instance_id) ?? idString(metadata.instance_id) ?? idString(metadata.task);
   const base = baseName(ctx.path, '.jsonl', '.json') || ctx.format;
-  const taskName = taskId ?? id ?? (ctx.ordinal === null ? base : `${base}#${ctx.ordinal}`);
+  // without an id, the task is its prompt: the same instruction from two models is one task
+  const instruction = firstText(steps, 'user');
+  const taskName = taskId ?? id ?? (instruction.trim() ? promptTaskName(instruction) : ctx.ordinal === null ? base : `${base}#${ctx.ordinal}`);
 
   let model = typeof conv.model === 'string' ? conv.model : typeof metadata.model === 'string' ? metadata.model : null;
   if (model === null && Array.isArray(conv.messages)) {
@@ -125,7 +128,7 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
     externalId: id,
     task: {
       name: taskName,
-      instruction: firstText(steps, 'user'),
+      instruction,
       acceptanceCriteria: [],
       environment: null,
       split: null,
@@ -139,4 +142,17 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
     endedAt: timestamps.length > 1 ? (timestamps[timestamps.length - 1] ?? null) : null,
     metadata: compact({ ...restMeta, tools: toolNames(conv.tools), stop_reason: conv.stop_reason === undefined ? undefined : asText(conv.stop_reason) }),
   };
+}
+
+/** A readable, stable task name from a prompt: its first words as a slug plus a short hash of all of it. */
+export function promptTaskName(instruction: string): string {
+  const slug = instruction
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .slice(0, 6)
+    .join('-')
+    .slice(0, 48);
+  return `${slug || 'prompt'}-${createHash('sha256').update(instruction.trim()).digest('hex').slice(0, 8)}`;
 }

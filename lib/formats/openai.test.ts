@@ -55,7 +55,7 @@ describe('openaiImporter', () => {
       { where: 'line 4 /messages/0/role', message: 'expected a role string, found a number' },
     ]);
     const [plain, legacy, dev] = trajectories(items.filter((i) => i.ok));
-    expect(plain?.task.name).toBe('batch#1');
+    expect(plain?.task.name).toBe('say-hi-71d5b298') // no id: named by its prompt (slug + hash), so the same prompt from two models is one task;
     expect(plain?.steps.map((s) => [s.source, s.text])).toEqual([
       ['user', 'Say hi'],
       ['agent', 'Hi!'],
@@ -78,7 +78,7 @@ describe('openaiImporter', () => {
     const items = await collect(openaiImporter, memoryInput('runs.json', JSON.stringify(batch)));
     expect(items.map((i) => i.where)).toEqual(['/0', '/1']);
     const [a, b] = trajectories(items);
-    expect(a?.task.name).toBe('runs#0');
+    expect(a?.task.name).toBe('a-ca978112');
     expect(a?.verifier).toEqual({ reward: 1, components: {} });
     expect(b?.task.instruction).toBe('b');
   });
@@ -99,5 +99,14 @@ describe('openaiImporter', () => {
   it('reports truncated JSON with line and column', async () => {
     const items = await collect(openaiImporter, memoryInput('c.json', '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n'));
     expect(errors(items)).toEqual([{ where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column 1: unexpected end of input/) }]);
+  });
+});
+
+describe('task names without ids', () => {
+  it('are the same for the same prompt and differ for different prompts', async () => {
+    const { promptTaskName } = await import('./chat-conversations');
+    expect(promptTaskName('Fix the failing test in utils.py')).toBe(promptTaskName('Fix the failing test in utils.py'));
+    expect(promptTaskName('Fix the failing test in utils.py')).toMatch(/^fix-the-failing-test-in-utils-[0-9a-f]{8}$/);
+    expect(promptTaskName('Fix the failing test in utils.py')).not.toBe(promptTaskName('Fix the failing test in main.py'));
   });
 });
