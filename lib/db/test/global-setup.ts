@@ -1,14 +1,15 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres';
+import { portInUse, startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres';
 import { migrate } from '../migrate';
 
 /**
  * Database tests run against a real embedded PostgreSQL on its own port and data dir
- * (fresh each run), with the committed migrations applied. DATABASE_URL overrides it.
+ * (fresh each run, removed after), with the committed migrations applied. DATABASE_URL overrides it.
  */
 let running: RunningPostgres | undefined;
+let dataDir: string | undefined;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,9 +20,12 @@ declare module 'vitest' {
 export async function setup(project: TestProject): Promise<void> {
   let url = process.env.WITNESS_TEST_DATABASE_URL;
   if (!url) {
-    const dataDir = path.resolve('.data', 'test-db');
+    // own data dir and first free port from 54331: two test runs on one machine never collide
+    dataDir = path.resolve('.data', 'test-db', String(process.pid));
     await rm(dataDir, { recursive: true, force: true });
-    running = await startEmbeddedPostgres({ dataDir, port: Number(process.env.WITNESS_TEST_DB_PORT ?? 54331) });
+    let port = Number(process.env.WITNESS_TEST_DB_PORT ?? 54331);
+    while (await portInUse(port)) port++;
+    running = await startEmbeddedPostgres({ dataDir, port });
     url = running.url;
   }
   await migrate(url);
@@ -30,4 +34,5 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await running?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }
