@@ -23,8 +23,9 @@ export function localStore(root: string): ObjectStore {
       return { size: (await stat(target)).size };
     },
     async stat(key) {
+      const file = full(key);
       try {
-        const s = await stat(full(key));
+        const s = await stat(file);
         return s.isFile() ? { size: s.size } : null;
       } catch {
         return null;

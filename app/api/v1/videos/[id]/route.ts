@@ -1,0 +1,27 @@
+import { findVideo } from '@/lib/db/videos';
+import { AppError } from '@/lib/errors';
+import { apiRoute } from '../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/** GET /api/v1/videos/:id: render status and progress (the trajectory page polls it). */
+export const GET = apiRoute('studio', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+  const video = await findVideo((await context.params).id);
+  if (!video) throw new AppError('NOT_FOUND', 'No such video');
+  return Response.json(
+    {
+      video: {
+        id: video.id,
+        trajectoryId: video.trajectoryId,
+        status: video.status,
+        progress: video.progress,
+        error: video.error,
+        frames: video.frames,
+        fps: video.fps,
+        durationSec: video.durationSec,
+        sizeBytes: video.sizeBytes,
+      },
+    },
+    { headers: { 'cache-control': 'no-store' } },
+  );
+});
