@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { storeTrajectoryBatch, toStorable, type RawSource, type StorableTrajectory } from '../db/trajectory-batch';
+import { AppError } from '../errors';
 import { detectFormat } from '../formats/detect';
-import type { ImportInput } from '../formats/importer';
+import type { ImportInput, SourceFile } from '../formats/importer';
 import { getImporter } from '../formats/registry';
 import { probeDir, probeFile } from '../formats/source';
 import type { FormatName } from '../formats/trajectory';
-import { storeTrajectory } from '../db/trajectories';
-import { AppError } from '../errors';
 import type { CollectedInput } from './collect-inputs';
 import { prepareTrajectory, type ImportOverrides } from './prepare-trajectory';
 import { rawSource } from './raw-source';
@@ -34,76 +37,262 @@ export interface ImportReport {
   errors: ImportError[];
 }
 
+/** Where an import's time went (milliseconds), for benchmarks; filled in when passed. */
+export interface ImportProfile {
+  /** reading, detecting, parsing, validating, hashing and shaping rows (the Node side) */
+  parseMs: number;
+  /** the database writes (wall time, overlapping the parsing of the next batch) */
+  storeMs: number;
+  /** how long the parsing waited for the previous batch to be stored */
+  waitMs: number;
+  batches: number;
+}
+
 export interface ImportOptions extends ImportOverrides {
   projectId: string;
   format: FormatName | 'auto';
   importedById: string | null;
-  /** called after each item (progress for the CLI) */
+  /** called after each item (progress for the CLI), in input order, once its batch is stored */
   onItem?: (item: { ok: true; trajectory: ImportedTrajectory } | { ok: false; error: ImportError }) => void;
+  profile?: ImportProfile;
 }
 
+/** A batch is stored when it holds this many items or about this many bytes of rows. */
+const BATCH_ITEMS = 250;
+const BATCH_BYTES = 16 * 1024 * 1024;
+/** Files up to this size are read once and kept in memory while imported; larger ones are streamed. */
+const IN_MEMORY_BYTES = 8 * 1024 * 1024;
+const READ_AHEAD = 16;
+const READ_AHEAD_BYTES = 32 * 1024 * 1024;
+
+const gzipAsync = promisify(gzip);
+
+type Slot =
+  | { ok: false; error: ImportError }
+  | { ok: true; path: string; where: string; storable: StorableTrajectory; meta: Omit<ImportedTrajectory, 'id' | 'created'> };
+
 /**
- * Imports every collected input: detects the format from content (unless forced), parses,
- * and stores each trajectory in its own transaction. A bad file or item is reported with
- * where and what, and never stops the others or leaves anything half-written.
+ * Imports every collected input: detects the format from content (unless forced), parses, and
+ * stores the trajectories. A bad file or item is reported with where and what, and never stops
+ * the others or leaves anything half-written.
+ *
+ * Throughput: parsed trajectories are shaped into rows and stored in batches (BATCH_ITEMS or
+ * BATCH_BYTES) by lib/db/trajectory-batch.ts, one transaction a batch, each trajectory still
+ * all-or-nothing (a failing batch is split until only the bad item fails; see that file). While
+ * a batch is written, the next one is parsed; at most two batches are held, so memory stays
+ * bounded whatever the number of files. Small files are read once (detection, the raw source's
+ * hash and gzip, which runs off the main thread, and parsing share the bytes); large ones stream.
+ * The report and `onItem` keep input order.
  */
 export async function importTrajectories(inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>, options: ImportOptions): Promise<ImportReport> {
   const report: ImportReport = { imported: 0, skipped: 0, failed: 0, trajectories: [], errors: [] };
+  const profile = options.profile;
+  const started = performance.now();
+  let waited = 0;
+
   const fail = (error: ImportError) => {
     report.failed++;
     report.errors.push(error);
     options.onItem?.({ ok: false, error });
   };
 
-  for await (const collected of inputs) {
-    if (!collected.ok) {
-      fail({ path: collected.path, where: collected.where, message: collected.message });
-      continue;
+  const settle = async (batch: Slot[]) => {
+    const storables: StorableTrajectory[] = [];
+    for (const slot of batch) if (slot.ok) storables.push(slot.storable);
+    const t0 = performance.now();
+    const outcomes = storables.length > 0 ? await storeTrajectoryBatch(options.projectId, storables) : [];
+    if (profile && storables.length > 0) {
+      profile.storeMs += performance.now() - t0;
+      profile.batches++;
     }
-    if (collected.input.kind === 'file' && collected.input.file.size === 0) {
-      fail({ path: collected.path, where: 'file', message: 'empty file: nothing to import' });
-      continue;
-    }
-    const format = options.format === 'auto' ? await detect(collected.input) : options.format;
-    if (!format) {
-      fail({ path: collected.path, where: collected.input.kind === 'dir' ? 'directory' : 'file', message: unknownFormatMessage(collected.input) });
-      continue;
-    }
-    let source: Awaited<ReturnType<typeof rawSource>> | null = null;
-    try {
-      source = await rawSource(collected.input, format);
-      for await (const item of getImporter(format).parse(collected.input)) {
-        if (!item.ok) {
-          // importers often start the message with the pointer that `where` already gives
-          const message = item.message.startsWith(`${item.where}: `) ? item.message.slice(item.where.length + 2) : item.message;
-          fail({ path: collected.path, where: item.where, message });
-          continue;
-        }
-        try {
-          const prepared = prepareTrajectory(item.trajectory, options);
-          const stored = await storeTrajectory(options.projectId, prepared, { source, sourceWhere: item.where, importedById: options.importedById });
-          const imported: ImportedTrajectory = {
-            id: stored.id,
-            format,
-            steps: item.trajectory.steps.length,
-            task: item.trajectory.task.name,
-            policy: prepared.policyName,
-            created: stored.created,
-          };
-          if (stored.created) report.imported++;
-          else report.skipped++;
-          report.trajectories.push(imported);
-          options.onItem?.({ ok: true, trajectory: imported });
-        } catch (error) {
-          if (!(error instanceof AppError)) console.error(`[import] ${collected.path} ${item.where}:`, error);
-          fail({ path: collected.path, where: item.where, message: error instanceof AppError ? error.message : 'could not store this trajectory (database error; see server log)' });
-        }
+    let k = 0;
+    for (const slot of batch) {
+      if (!slot.ok) {
+        fail(slot.error);
+        continue;
       }
-    } catch (error) {
-      fail({ path: collected.path, where: collected.input.kind === 'dir' ? 'directory' : 'file', message: `unreadable as ${format}: ${(error as Error).message}` });
+      const outcome = outcomes[k++]!;
+      if (outcome.ok) {
+        const imported: ImportedTrajectory = { id: outcome.id, ...slot.meta, created: outcome.created };
+        if (outcome.created) report.imported++;
+        else report.skipped++;
+        report.trajectories.push(imported);
+        options.onItem?.({ ok: true, trajectory: imported });
+      } else {
+        const error = outcome.error;
+        if (!(error instanceof AppError)) console.error(`[import] ${slot.path} ${slot.where}:`, error);
+        fail({ path: slot.path, where: slot.where, message: error instanceof AppError ? error.message : 'could not store this trajectory (database error; see server log)' });
+      }
     }
+  };
+
+  let pending: Slot[] = [];
+  let pendingItems = 0;
+  let pendingBytes = 0;
+  let inflight: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    pendingItems = 0;
+    pendingBytes = 0;
+    const t0 = performance.now();
+    await inflight; // one batch in the database at a time: order and dedupe across batches hold
+    waited += performance.now() - t0;
+    inflight = settle(batch);
+    inflight.catch(() => {}); // observed at the next flush
+  };
+  const push = async (slot: Slot, bytes = 0) => {
+    pending.push(slot);
+    pendingItems++;
+    pendingBytes += bytes;
+    if (pendingItems >= BATCH_ITEMS || pendingBytes >= BATCH_BYTES) await flush();
+  };
+  const pushError = (error: ImportError) => push({ ok: false, error });
+
+  try {
+    for await (const { collected, read } of readAhead(inputs)) {
+      if (!collected.ok) {
+        await pushError({ path: collected.path, where: collected.where, message: collected.message });
+        continue;
+      }
+      const kindWhere = collected.input.kind === 'dir' ? 'directory' : 'file';
+      if (collected.input.kind === 'file' && collected.input.file.size === 0) {
+        await pushError({ path: collected.path, where: 'file', message: 'empty file: nothing to import' });
+        continue;
+      }
+      let input = collected.input;
+      let format: FormatName | null;
+      try {
+        if (read && input.kind === 'file') {
+          if (read.error) throw read.error;
+          input = { kind: 'file', file: inMemory(input.file, read.bytes) };
+        }
+        format = options.format === 'auto' ? await detect(input) : options.format;
+      } catch (error) {
+        await pushError({ path: collected.path, where: kindWhere, message: `unreadable: ${(error as Error).message}` });
+        continue;
+      }
+      if (!format) {
+        await pushError({ path: collected.path, where: kindWhere, message: unknownFormatMessage(input) });
+        continue;
+      }
+      try {
+        // the raw source's gzip runs on the thread pool while the main thread parses
+        const sourcePromise = read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read) : rawSource(input, format);
+        sourcePromise.catch(() => {});
+        let source: RawSource | null = null;
+        let sourceBytes = 0;
+        for await (const item of getImporter(format).parse(input)) {
+          if (!item.ok) {
+            // importers often start the message with the pointer that `where` already gives
+            const message = item.message.startsWith(`${item.where}: `) ? item.message.slice(item.where.length + 2) : item.message;
+            await pushError({ path: collected.path, where: item.where, message });
+            continue;
+          }
+          if (!source) {
+            source = await sourcePromise;
+            sourceBytes = source.gzipped.byteLength * 1.4;
+          }
+          let slot: Slot;
+          try {
+            const prepared = prepareTrajectory(item.trajectory, options);
+            const storable = await toStorable(prepared, { source, sourceWhere: item.where, importedById: options.importedById });
+            slot = {
+              ok: true,
+              path: collected.path,
+              where: item.where,
+              storable,
+              meta: { format, steps: item.trajectory.steps.length, task: item.trajectory.task.name, policy: prepared.policyName },
+            };
+          } catch (error) {
+            if (!(error instanceof AppError)) console.error(`[import] ${collected.path} ${item.where}:`, error);
+            await pushError({ path: collected.path, where: item.where, message: error instanceof AppError ? error.message : 'could not store this trajectory (see server log)' });
+            continue;
+          }
+          await push(slot, slot.storable.bytes + sourceBytes);
+          sourceBytes = 0; // the file's raw source travels once
+        }
+        if (!source) await sourcePromise; // a file of only bad items: surface a read error like any other
+      } catch (error) {
+        await pushError({ path: collected.path, where: kindWhere, message: `unreadable as ${format}: ${(error as Error).message}` });
+      }
+    }
+    await flush();
+  } finally {
+    const t0 = performance.now();
+    await inflight.catch(() => {});
+    waited += performance.now() - t0;
+  }
+  await inflight; // rethrows what an onItem callback threw
+  if (profile) {
+    profile.waitMs += waited;
+    profile.parseMs += performance.now() - started - waited;
   }
   return report;
+}
+
+/** A small file read ahead: its bytes, and the gzip of its raw source under way on the thread pool. */
+interface ReadAhead {
+  bytes: Uint8Array;
+  gzipped: Promise<Buffer>;
+  error?: Error;
+}
+
+/**
+ * Yields the inputs in order while reading the next small files (and compressing their raw
+ * sources) ahead, so the parsing never waits on the disk: up to READ_AHEAD files, READ_AHEAD_BYTES.
+ */
+async function* readAhead(inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>): AsyncIterable<{ collected: CollectedInput; read: ReadAhead | null }> {
+  const queue: { size: number; next: Promise<{ collected: CollectedInput; read: ReadAhead | null }> }[] = [];
+  let queued = 0;
+  const take = async () => {
+    const head = queue.shift()!;
+    queued -= head.size;
+    return head.next;
+  };
+  for await (const collected of inputs) {
+    const size = collected.ok && collected.input.kind === 'file' ? collected.input.file.size : 0;
+    if (!collected.ok || collected.input.kind !== 'file' || size === 0 || size > IN_MEMORY_BYTES) {
+      queue.push({ size: 0, next: Promise.resolve({ collected, read: null }) });
+    } else {
+      const file = collected.input.file;
+      const next = file.readBytes().then(
+        (bytes) => {
+          const gzipped = gzipAsync(bytes, { level: 1 }); // same level as raw-source.ts
+          gzipped.catch(() => {});
+          return { collected, read: { bytes, gzipped } };
+        },
+        (error: Error) => ({ collected, read: { bytes: new Uint8Array(0), gzipped: Promise.resolve(Buffer.alloc(0)), error } }),
+      );
+      queue.push({ size, next });
+      queued += size;
+    }
+    while (queue.length > READ_AHEAD || queued > READ_AHEAD_BYTES) yield await take();
+  }
+  while (queue.length > 0) yield await take();
+}
+
+/** The raw source of a file read ahead: the same hash and gzip as rawSource streams. */
+async function rawSourceOfRead(path: string, format: string, read: ReadAhead): Promise<RawSource> {
+  const sha256 = createHash('sha256').update(read.bytes).digest('hex');
+  return { sha256, path, format, sizeBytes: read.bytes.byteLength, gzipped: await read.gzipped };
+}
+
+/** A small file held in memory: read once, and read the same way as from disk. */
+function inMemory(file: SourceFile, bytes: Uint8Array): SourceFile {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    path: file.path,
+    size: bytes.byteLength,
+    readText: async () => buffer.toString('utf8'),
+    readBytes: async () => bytes,
+    head: async (n) => bytes.subarray(0, n),
+    chunks: async function* () {
+      yield bytes;
+    },
+    // line splitting stays the file's own (readline's rules)
+    lines: () => file.lines(),
+  };
 }
 
 async function detect(input: ImportInput): Promise<FormatName | null> {

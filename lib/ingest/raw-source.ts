@@ -11,7 +11,7 @@ export async function rawSource(input: ImportInput, format: string): Promise<Raw
   if (input.kind === 'file') {
     // streamed: hash and compress chunk by chunk, so a 50 MB cast is never held whole
     const hash = createHash('sha256');
-    const gzip = createGzip();
+    const gzip = createGzip({ level: 1 }); // fast: audit blobs, not archives
     const compressed: Buffer[] = [];
     gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
     const finished = new Promise<void>((resolve, reject) => {

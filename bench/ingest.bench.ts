@@ -1,0 +1,474 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { disconnectDb } from '../lib/db/client';
+import { closeTrajectoryBatchPool, copyFrom } from '../lib/db/trajectory-batch';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrate } from '../lib/db/migrate';
+import { ensureProject } from '../lib/db/projects';
+import { setEnv } from '../lib/env';
+import { detectFormat } from '../lib/formats/detect';
+import { getImporter } from '../lib/formats/registry';
+import { probeFile } from '../lib/formats/source';
+import type { Trajectory } from '../lib/formats/trajectory';
+import { collectInputs } from '../lib/ingest/collect-inputs';
+import { importTrajectories, type ImportProfile } from '../lib/ingest/import-trajectories';
+import { prepareTrajectory, type PreparedTrajectory } from '../lib/ingest/prepare-trajectory';
+import { rawSource } from '../lib/ingest/raw-source';
+import { mulberry32 } from '../lib/stats/prng';
+import type { BenchFigure } from './figure';
+
+/**
+ * Ingest benchmark: `witness import`'s code path (collectInputs + importTrajectories, in
+ * process) on 10,000 generated ATIF trajectories of about 30 steps each (agent messages with
+ * reasoning, bash tool calls with object arguments, observations of a few hundred bytes;
+ * seeded, so every run sees the same files), into a fresh project of a fresh embedded
+ * PostgreSQL.
+ *
+ * Comparator, same run, same database: the same rows (tasks, policies, import sources with the
+ * gzip of each file, trajectories, steps; same columns, same JSON payloads) bulk-loaded with
+ * `COPY ... FROM STDIN` into a second fresh project, from COPY text built beforehand in memory
+ * (untimed), in one transaction. After both, the two projects are compared row by row (through
+ * an md5 of their ordered contents) so the comparator loads exactly what the import wrote.
+ *
+ * Also reported: peak RSS during the import (VmHWM after resetting it through
+ * /proc/self/clear_refs; sampled RSS where that is not available) and, on stderr, the import's
+ * time split (parse/validate/hash/gzip on the Node side vs waiting on the database) plus a
+ * parse-only pass (no database) over the same files, and a re-import (everything skipped).
+ *
+ * BENCH_INGEST_N overrides the number of trajectories (default 10000).
+ */
+const GROUP = 'ingest';
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.data', 'bench-ingest');
+const COUNT = Number(process.env.BENCH_INGEST_N ?? 10_000);
+const STEPS = 30;
+
+const log = (line: string) => process.stderr.write(`  [ingest] ${line}\n`);
+
+// ------------------------------------------------------------------ generated ATIF
+
+const WORDS =
+  'the a file test build error config module function value check output install package path directory run script fix update check import failing passes expected result line missing permission denied version python node cargo make install requirements'.split(
+    ' ',
+  );
+const MODELS = ['anthropic/claude-sonnet-4-5', 'openai/gpt-5', 'openai/gpt-5-mini', 'google/gemini-2.5-pro', 'qwen/qwen3-coder', 'deepseek/deepseek-v3.2', 'moonshot/kimi-k2', 'zai/glm-4.6'];
+const COMMANDS = [
+  'ls -la /app',
+  'cat /app/README.md',
+  'python3 -m pytest -q tests/',
+  'grep -rn "TODO" src/',
+  'pip install -r requirements.txt',
+  'git diff --stat',
+  'make build 2>&1 | tail -n 20',
+  "sed -n '1,40p' src/main.py",
+  'chmod +x /app/run.sh && /app/run.sh',
+  'find . -name "*.py" | head',
+];
+
+function sentence(random: () => number, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(random() * WORDS.length)]!);
+  const s = out.join(' ');
+  return s.charAt(0).toUpperCase() + s.slice(1) + '.';
+}
+
+function terminalOutput(random: () => number, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const kind = random();
+    const line =
+      kind < 0.3
+        ? `-rw-r--r-- 1 root root ${Math.floor(random() * 90000)} Nov  2 09:${String(Math.floor(random() * 60)).padStart(2, '0')} ${WORDS[Math.floor(random() * WORDS.length)]}.py`
+        : kind < 0.5
+          ? `tests/test_${WORDS[Math.floor(random() * WORDS.length)]}.py::test_${Math.floor(random() * 99)} ${random() < 0.8 ? '\u001b[32mPASSED\u001b[0m' : '\u001b[31mFAILED\u001b[0m'}`
+          : kind < 0.55
+            ? `  File "/app/src/main.py", line ${Math.floor(random() * 400)}, in <module> — naïve “quote” ✓`
+            : sentence(random, 6 + Math.floor(random() * 8));
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** One ATIF document (deterministic in its index). */
+export function atifDocument(i: number): object {
+  const random = mulberry32(1_000_003 * (i + 1));
+  const task = `task-${String(i % 500).padStart(3, '0')}`;
+  const model = MODELS[i % MODELS.length]!;
+  const t0 = Date.UTC(2025, 10, 2, 9, 0, 0) + i * 60_000;
+  let t = t0;
+  const stamp = () => {
+    t += 500 + Math.floor(random() * 8000);
+    return new Date(t).toISOString();
+  };
+  const steps: object[] = [
+    { step_id: 1, timestamp: stamp(), source: 'system', message: `You are an autonomous agent in a Linux terminal. ${sentence(random, 30)} ${sentence(random, 25)}` },
+    { step_id: 2, timestamp: stamp(), source: 'user', message: `Task ${task}: ${sentence(random, 25)} ${sentence(random, 15)}` },
+  ];
+  let prompt = 1200;
+  for (let s = 3; s <= STEPS; s++) {
+    const calls = random() < 0.15 ? 2 : s === STEPS ? 0 : 1;
+    const toolCalls = [];
+    const results = [];
+    for (let c = 0; c < calls; c++) {
+      const id = `call_${s}_${c}`;
+      toolCalls.push({ tool_call_id: id, function_name: 'bash', arguments: { command: COMMANDS[Math.floor(random() * COMMANDS.length)], timeout_sec: 30 } });
+      results.push({ source_call_id: id, content: terminalOutput(random, 150 + Math.floor(random() * 500)) });
+    }
+    prompt += 300 + Math.floor(random() * 700);
+    steps.push({
+      step_id: s,
+      timestamp: stamp(),
+      source: 'agent',
+      model_name: model,
+      message: sentence(random, 8 + Math.floor(random() * 20)),
+      ...(random() < 0.5 ? { reasoning_content: `${sentence(random, 20)} ${sentence(random, 10)}` } : {}),
+      ...(calls > 0 ? { tool_calls: toolCalls, observation: { results } } : {}),
+      metrics: { prompt_tokens: prompt, completion_tokens: 40 + Math.floor(random() * 300), cached_tokens: Math.floor(prompt * 0.6), cost_usd: Math.round(prompt * 0.003) / 1000 },
+    });
+  }
+  return {
+    schema_version: 'ATIF-v1.4',
+    session_id: `sess-${String(i).padStart(6, '0')}-${Math.floor(random() * 1e9).toString(36)}`,
+    agent: { name: 'terminus-2', version: '2.0.1', model_name: model },
+    notes: 'generated for the Witness ingest benchmark',
+    extra: { task_name: task, acceptance_criteria: [`${task} passes its tests`, sentence(random, 6)] },
+    final_metrics: { total_prompt_tokens: prompt * 10, total_completion_tokens: 4000, total_cost_usd: 0.42, total_steps: STEPS },
+    steps,
+  };
+}
+
+async function writeDocuments(dir: string, count: number): Promise<number> {
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const text = JSON.stringify(atifDocument(i), null, 1);
+    bytes += Buffer.byteLength(text);
+    await writeFile(path.join(dir, `traj-${String(i).padStart(6, '0')}.json`), text);
+  }
+  return bytes;
+}
+
+// ------------------------------------------------------------------ memory
+
+function vmHwmBytes(): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Peak RSS over `fn`: VmHWM after resetting it (Linux), else the max of 20 ms samples. */
+async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ result: T; peak: number; method: string }> {
+  let reset = false;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    reset = true;
+  } catch {
+    /* not Linux, or not permitted */
+  }
+  let sampled = process.memoryUsage().rss;
+  const timer = setInterval(() => (sampled = Math.max(sampled, process.memoryUsage().rss)), 20);
+  try {
+    const result = await fn();
+    sampled = Math.max(sampled, process.memoryUsage().rss);
+    const hwm = reset ? vmHwmBytes() : null;
+    return { result, peak: hwm ?? sampled, method: hwm !== null ? 'VmHWM' : 'sampled' };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+// ------------------------------------------------------------------ COPY comparator
+
+/** COPY text format: one value, escaped (NULL is \N). */
+function copyValue(v: string | number | null): string {
+  if (v === null) return '\\N';
+  if (typeof v === 'number') return String(v);
+  return v.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+}
+
+class CopyText {
+  private parts: string[] = [];
+  private size = 0;
+  readonly chunks: Buffer[] = [];
+  rows = 0;
+  row(values: (string | number | null)[]): void {
+    const line = values.map(copyValue).join('\t') + '\n';
+    this.parts.push(line);
+    this.size += line.length;
+    this.rows++;
+    if (this.size > 1 << 20) this.flush();
+  }
+  flush(): void {
+    if (this.parts.length === 0) return;
+    this.chunks.push(Buffer.from(this.parts.join('')));
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
+function copyIn(client: pg.Client, sql: string, data: CopyText): Promise<void> {
+  data.flush();
+  return copyFrom(client, sql, data.chunks);
+}
+
+function newId(): string {
+  return `c${randomBytes(12).toString('hex')}`;
+}
+
+function toIso(iso: string | null): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+interface CopyData {
+  task: CopyText;
+  policy: CopyText;
+  source: CopyText;
+  trajectory: CopyText;
+  step: CopyText;
+  trajectories: number;
+}
+
+/** Parses every file with the importer (untimed) and builds the COPY text of the rows the import writes. */
+async function buildCopyData(files: string[], projectId: string): Promise<CopyData> {
+  const data: CopyData = { task: new CopyText(), policy: new CopyText(), source: new CopyText(), trajectory: new CopyText(), step: new CopyText(), trajectories: 0 };
+  const tasks = new Map<string, string>();
+  const policies = new Map<string, string>();
+  const now = new Date().toISOString();
+  for await (const collected of collectInputs(files, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' })) {
+    if (!collected.ok || collected.input.kind !== 'file') throw new Error(`unexpected input ${collected.path}`);
+    const source = await rawSource(collected.input, 'atif');
+    const sourceId = newId();
+    data.source.row([sourceId, projectId, source.sha256, source.path, source.format, source.sizeBytes, `\\x${Buffer.from(source.gzipped).toString('hex')}`, now]);
+    for await (const item of getImporter('atif').parse(collected.input)) {
+      if (!item.ok) throw new Error(`${collected.path}: ${item.message}`);
+      const prepared: PreparedTrajectory = prepareTrajectory(item.trajectory, {});
+      const t: Trajectory = prepared.trajectory;
+      let taskId = tasks.get(t.task.name);
+      if (!taskId) {
+        taskId = newId();
+        tasks.set(t.task.name, taskId);
+        data.task.row([taskId, projectId, null, t.task.name, t.task.instruction, json(t.task.acceptanceCriteria), prepared.split, json(t.task.metadata), now, now]);
+      }
+      let policyId = policies.get(prepared.policyName);
+      if (!policyId) {
+        policyId = newId();
+        policies.set(prepared.policyName, policyId);
+        data.policy.row([policyId, projectId, prepared.policyName, t.policy.model, t.policy.checkpoint, t.policy.agent, now]);
+      }
+      const id = newId();
+      data.trajectory.row([
+        id,
+        projectId,
+        taskId,
+        policyId,
+        t.format,
+        t.externalId,
+        prepared.contentHash,
+        t.steps.length,
+        t.verifier?.reward ?? null,
+        json(t.verifier?.components ?? {}),
+        t.usage ? json(t.usage) : null,
+        t.submission,
+        t.exitStatus,
+        toIso(t.startedAt),
+        toIso(t.endedAt),
+        json(t.metadata),
+        null,
+        now,
+        sourceId,
+        item.where,
+      ]);
+      for (const s of t.steps) {
+        data.step.row([newId(), id, s.index, s.source, s.text, s.reasoning, json(s.toolCalls), json(s.observations), toIso(s.timestamp), s.castTime, s.usage ? json(s.usage) : null]);
+      }
+      data.trajectories++;
+    }
+  }
+  return data;
+}
+
+async function loadWithCopy(url: string, data: CopyData): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await copyIn(client, 'COPY "task" ("id","projectId","environmentId","name","instruction","acceptanceCriteria","split","metadata","createdAt","updatedAt") FROM STDIN', data.task);
+    await copyIn(client, 'COPY "policy" ("id","projectId","name","model","checkpoint","agent","createdAt") FROM STDIN', data.policy);
+    await copyIn(client, 'COPY "import_source" ("id","projectId","sha256","path","format","sizeBytes","content","createdAt") FROM STDIN', data.source);
+    await copyIn(
+      client,
+      'COPY "trajectory" ("id","projectId","taskId","policyId","sourceFormat","externalId","contentHash","stepCount","verifierReward","verifierComponents","usage","submission","exitStatus","startedAt","endedAt","metadata","importedById","createdAt","sourceId","sourceWhere") FROM STDIN',
+      data.trajectory,
+    );
+    await copyIn(client, 'COPY "step" ("id","trajectoryId","index","source","text","reasoning","toolCalls","observations","timestamp","castTime","usage") FROM STDIN', data.step);
+    await client.query('COMMIT');
+  } finally {
+    await client.end();
+  }
+}
+
+/** An md5 of everything a project holds about its trajectories, independent of generated ids and times. */
+async function projectDigest(client: pg.Client, projectId: string): Promise<{ trajectories: number; steps: number; digest: string }> {
+  const r = await client.query<{ trajectories: string; steps: string; digest: string }>(
+    `WITH t AS (
+       SELECT tr.id, tr."contentHash",
+              concat_ws('|', tr."sourceFormat", tr."externalId", tr."stepCount", tr."verifierReward", tr."verifierComponents"::text, tr.usage::text,
+                        tr.submission, tr."exitStatus", tr."startedAt", tr."endedAt", tr.metadata::text, tr."sourceWhere",
+                        k.name, k.instruction, k."acceptanceCriteria"::text, k.split, k.metadata::text, k."environmentId" IS NULL,
+                        p.name, p.model, p.checkpoint, p.agent, s.sha256, s.path, s.format, s."sizeBytes", md5(s.content)) AS row
+       FROM trajectory tr JOIN task k ON k.id = tr."taskId" JOIN policy p ON p.id = tr."policyId" LEFT JOIN import_source s ON s.id = tr."sourceId"
+       WHERE tr."projectId" = $1)
+     SELECT (SELECT count(*) FROM t) AS trajectories,
+            (SELECT count(*) FROM step st JOIN t ON t.id = st."trajectoryId") AS steps,
+            md5((SELECT string_agg(md5(t."contentHash" || t.row), ',' ORDER BY t."contentHash") FROM t)
+                || (SELECT string_agg(md5(concat_ws('|', t."contentHash", st.index, st.source, st.text, st.reasoning, st."toolCalls"::text, st.observations::text,
+                                                      st.timestamp, st."castTime", st.usage::text)), ',' ORDER BY t."contentHash", st.index)
+                    FROM step st JOIN t ON t.id = st."trajectoryId")) AS digest`,
+    [projectId],
+  );
+  const row = r.rows[0]!;
+  return { trajectories: Number(row.trajectories), steps: Number(row.steps), digest: row.digest };
+}
+
+// ------------------------------------------------------------------ run
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The import pipeline without the database: detect, keep the raw source (gzip), parse, validate, hash. */
+async function parseOnly(dir: string): Promise<{ seconds: number; trajectories: number }> {
+  const t0 = performance.now();
+  let trajectories = 0;
+  for await (const collected of collectInputs([dir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' })) {
+    if (!collected.ok || collected.input.kind !== 'file') continue;
+    const format = detectFormat(await probeFile(collected.input.file));
+    if (!format) continue;
+    await rawSource(collected.input, format);
+    for await (const item of getImporter(format).parse(collected.input)) {
+      if (item.ok) {
+        prepareTrajectory(item.trajectory, {});
+        trajectories++;
+      }
+    }
+  }
+  return { seconds: (performance.now() - t0) / 1000, trajectories };
+}
+
+const mib = (n: number) => n / 1024 / 1024;
+
+export async function run(): Promise<BenchFigure[]> {
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const postgres = await startEmbeddedPostgres({ dataDir, port });
+  const filesDir = await mkdtemp(path.join(tmpdir(), 'witness-bench-ingest-'));
+  try {
+    await migrate(postgres.url);
+    setEnv('DATABASE_URL', postgres.url);
+
+    const g0 = performance.now();
+    const bytes = await writeDocuments(filesDir, COUNT);
+    log(`generated ${COUNT} ATIF files (${STEPS} steps each, ${mib(bytes).toFixed(0)} MiB) in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+
+    // (a) the import, as `witness import DIR` runs it
+    const importProject = await ensureProject({ slug: 'bench-import', name: 'bench-import' });
+    const rssBefore = process.memoryUsage().rss;
+    const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, batches: 0 };
+    const t0 = performance.now();
+    const { result: report, peak, method } = await withPeakRss(() =>
+      importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
+        projectId: importProject.id,
+        format: 'auto',
+        importedById: null,
+        profile,
+      }),
+    );
+    const importSeconds = (performance.now() - t0) / 1000;
+    if (report.imported !== COUNT || report.failed !== 0) throw new Error(`import: ${report.imported} imported, ${report.failed} failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
+    const importRate = COUNT / importSeconds;
+    log(
+      `import: ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/gzip ${(profile.parseMs / 1000).toFixed(2)} s, ` +
+        `database ${(profile.storeMs / 1000).toFixed(2)} s in ${profile.batches} batches, parse waited on the database ${(profile.waitMs / 1000).toFixed(2)} s; ` +
+        `peak RSS ${mib(peak).toFixed(0)} MiB (${method}; ${mib(rssBefore).toFixed(0)} MiB before)`,
+    );
+
+    // re-import: every item is skipped by content hash
+    const r0 = performance.now();
+    const again = await importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
+      projectId: importProject.id,
+      format: 'auto',
+      importedById: null,
+    });
+    const reimportSeconds = (performance.now() - r0) / 1000;
+    if (again.skipped !== COUNT || again.imported !== 0) throw new Error(`re-import: ${again.imported} imported, ${again.skipped} skipped`);
+    log(`re-import (all skipped): ${reimportSeconds.toFixed(2)} s (${(COUNT / reimportSeconds).toFixed(0)} traj/s)`);
+
+    const parse = await parseOnly(filesDir);
+    log(`parse-only pass (no database): ${parse.seconds.toFixed(2)} s (${(parse.trajectories / parse.seconds).toFixed(0)} traj/s)`);
+
+    // (b) the same rows with COPY
+    const copyProject = await ensureProject({ slug: 'bench-copy', name: 'bench-copy' });
+    const files = Array.from({ length: COUNT }, (_, i) => path.join(filesDir, `traj-${String(i).padStart(6, '0')}.json`));
+    const data = await buildCopyData(files, copyProject.id);
+    const c0 = performance.now();
+    await loadWithCopy(postgres.url, data);
+    const copySeconds = (performance.now() - c0) / 1000;
+    const copyRate = data.trajectories / copySeconds;
+    log(`COPY: ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${data.step.rows} step rows)`);
+
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      const [a, b] = [await projectDigest(client, importProject.id), await projectDigest(client, copyProject.id)];
+      if (a.trajectories !== COUNT || a.digest !== b.digest || a.steps !== b.steps) {
+        throw new Error(`the import and COPY wrote different data: ${JSON.stringify({ import: a, copy: b })}`);
+      }
+      log(`import and COPY wrote the same data (${a.trajectories} trajectories, ${a.steps} steps, md5 ${a.digest})`);
+    } finally {
+      await client.end();
+    }
+
+    return [
+      {
+        group: GROUP,
+        name: `import ${COUNT} ATIF trajectories (~${STEPS} steps) vs the same rows by COPY`,
+        value: importRate,
+        unit: 'traj/s',
+        higherIsBetter: true,
+        comparator: { name: 'COPY', value: copyRate },
+        goal: '>= 0.5x COPY',
+      },
+      { group: GROUP, name: 'import peak RSS', value: mib(peak), unit: 'MiB', higherIsBetter: false },
+      { group: GROUP, name: 're-import of the same files (all skipped)', value: COUNT / reimportSeconds, unit: 'traj/s', higherIsBetter: true },
+    ];
+  } finally {
+    await closeTrajectoryBatchPool();
+    await disconnectDb();
+    await postgres.stop();
+    await rm(filesDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
