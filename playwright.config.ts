@@ -36,6 +36,8 @@ export default defineConfig({
       WITNESS_DB_PORT: String(dbPort),
       WITNESS_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
       WITNESS_BASE_URL: `http://localhost:${port}`,
+      // videos render only when a spec asks (keeps the 2 cores for the browser tests)
+      WITNESS_AUTO_RENDER: '0',
     },
     url: `http://localhost:${port}/api/health`,
     timeout: 240_000,

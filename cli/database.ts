@@ -2,7 +2,7 @@ import { connectDatabase, type DatabaseHandle } from '../lib/db/connect-database
 import { migrate } from '../lib/db/migrate';
 import { dataDir, env, setEnv } from '../lib/env';
 import { installQueue } from '../lib/queue/boss';
-import { jobContracts } from '../workers/registry';
+import { jobContracts } from '../workers/job-contracts';
 
 /**
  * For commands that need the database: DATABASE_URL, or the embedded one started here.

@@ -4,12 +4,13 @@ import { agreementCommand } from './commands/agreement';
 import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
 import { rankCommand } from './commands/rank';
+import { renderCommand } from './commands/render';
 import { startCommand } from './commands/start';
 import { userCommand } from './commands/user';
 import { workerCommand } from './commands/worker';
 
 /** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, agreementCommand, rankCommand];
+const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, renderCommand, agreementCommand, rankCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -21,6 +21,8 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** seed the demo project and users on start */
   WITNESS_DEMO: z.enum(['0', '1']).default('1'),
+  /** render videos automatically after import (and for the demo); 0 = only on request */
+  WITNESS_AUTO_RENDER: z.enum(['0', '1']).default('1'),
   /** largest file `witness import` reads (MiB) */
   WITNESS_IMPORT_MAX_MB: z.coerce.number().int().positive().default(256),
   /** largest request body POST /api/v1/trajectories accepts (MiB) */

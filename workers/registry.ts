@@ -1,10 +1,8 @@
-import type { JobContract } from '../lib/queue/job-contract';
 import type { JobHandler } from './job-handler';
-import { sessionsPruneJob } from './jobs/sessions-prune/contract';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
+import { videoCombineHandler } from './jobs/video-combine/handler';
+import { videoRenderChunkHandler } from './jobs/video-render-chunk/handler';
+import { videoRenderHandler } from './jobs/video-render/handler';
 
-/** Every job contract (importable anywhere: queue install, producers). */
-export const jobContracts: readonly JobContract[] = [sessionsPruneJob];
-
-/** Every handler (worker only). One entry per folder in workers/jobs/. */
-export const jobHandlers: readonly JobHandler[] = [sessionsPruneHandler as unknown as JobHandler];
+/** Every handler (worker only: handlers pull in the renderer). One entry per folder in workers/jobs/. */
+export const jobHandlers: readonly JobHandler[] = [sessionsPruneHandler, videoRenderHandler, videoRenderChunkHandler, videoCombineHandler] as unknown as JobHandler[];

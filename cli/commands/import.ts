@@ -5,6 +5,8 @@ import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
+import { stopQueueClient } from '../../lib/queue/boss';
+import { renderAfterImport } from '../../lib/videos/render-after-import';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 
@@ -75,6 +77,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
               },
         },
       );
+      await renderAfterImport(database.url, project.id, report.trajectories.filter((t) => t.created).map((t) => t.id));
       if (values.json) {
         io.stdout(
           JSON.stringify({
@@ -90,6 +93,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       }
       return report.failed > 0 ? 1 : 0;
     } finally {
+      await stopQueueClient();
       await disconnectDb();
       await database.stop();
     }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { migrate } from '../../lib/db/migrate';
 import { installQueue } from '../../lib/queue/boss';
-import { jobContracts } from '../../workers/registry';
+import { jobContracts } from '../../workers/job-contracts';
 import type { CliCommand } from '../command';
 import { openDatabase } from '../database';
 

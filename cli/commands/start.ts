@@ -11,6 +11,8 @@ import { baseUrl, dataDir, env, setEnv } from '../../lib/env';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { demoUsers } from '../../prisma/seed/demo-users';
 import { seedDemo } from '../../prisma/seed/seed-demo';
+import { trajectoryIdsOfProject } from '../../lib/db/trajectory-queries';
+import { requestRender } from '../../lib/videos/request-render';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
 
@@ -101,7 +103,12 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       // seed and web start overlap; the worker starts once the web answers (2 cores: don't compete)
       const seeding =
         e.WITNESS_DEMO === '1' && !values['no-demo']
-          ? seedDemo().then((report) => log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}`))
+          ? seedDemo().then(async (report) => {
+              // every demo trajectory gets its MP4 (rendered in the background by the worker; done ones are skipped)
+              const ids = e.WITNESS_AUTO_RENDER === '1' ? await trajectoryIdsOfProject(report.projectId) : [];
+              for (const id of ids) await requestRender(database.url, id);
+              log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`);
+            })
           : Promise.resolve();
       const [web] = await Promise.allSettled([startWeb(e.PORT, e.WITNESS_HOST), seeding]).then(async (results) => {
         for (const r of results) if (r.status === 'rejected') throw r.reason;

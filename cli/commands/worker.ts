@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/client';
-import { jobHandlers } from '../../workers/registry';
 import { startWorker } from '../../workers/run-worker';
 import type { CliCommand } from '../command';
 import { openDatabase } from '../database';
@@ -18,6 +17,7 @@ When started by \`witness start\`, it also stops when its parent dies.`,
   async run(argv, io) {
     parseArgs({ args: argv, options: {}, strict: true });
     const database = await openDatabase({ log: (l) => io.stderr(`[worker] ${l}\n`) });
+    const { jobHandlers } = await import('../../workers/registry');
     const worker = await startWorker({ databaseUrl: database.url, handlers: jobHandlers, log: (l) => io.stdout(`${l}\n`) });
     await new Promise<void>((resolve) => {
       let done = false;

@@ -27,6 +27,9 @@ function Step({ step }: { step: TrajectoryStep }) {
           #{step.index}
         </a>
         <span className={`rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${style.chip}`}>{style.label}</span>
+        <button type="button" data-seek-step={step.index} className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-50" aria-label={`Play step ${step.index} in the video`}>
+          ▶ video
+        </button>
         {step.toolCalls.length > 0 ? (
           <span className="text-zinc-500">
             {step.toolCalls.length === 1 ? '1 tool call' : `${step.toolCalls.length} tool calls`}

@@ -60,3 +60,8 @@ export async function listProjectSummaries() {
   return rows.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() }));
 }
 export type ProjectSummary = Awaited<ReturnType<typeof listProjectSummaries>>[number];
+
+export async function projectSettings(projectId: string): Promise<ProjectSettings> {
+  const row = await db().project.findUnique({ where: { id: projectId }, select: { settings: true } });
+  return projectSettingsSchema.parse(row?.settings ?? {});
+}

@@ -501,3 +501,9 @@ function safeJson(text: string): unknown {
 function looksBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8192).includes(0);
 }
+
+/** Ids of every trajectory of a project (oldest first), e.g. to queue their videos. */
+export async function trajectoryIdsOfProject(projectId: string): Promise<string[]> {
+  const rows = await db().trajectory.findMany({ where: { projectId }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => r.id);
+}

@@ -3,6 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/tasks';
+import { findVideo } from '@/lib/db/videos';
+import { env } from '@/lib/env';
+import { requestRender } from '@/lib/videos/request-render';
 import { defineAction } from '../../../_server/action';
 
 /** Leads and admins replace a task's acceptance criteria (validated and audited in lib/db/tasks). */
@@ -11,4 +14,11 @@ export const updateCriteriaAction = defineAction('lead', updateTaskCriteriaInput
   const saved = await updateTaskCriteria(taskId, rest, user);
   revalidatePath('/trajectories', 'layout');
   return saved;
+});
+
+/** Any signed-in user may ask for the MP4 (idempotent: a queued, rendering or done video is not rendered again). */
+export const requestRenderAction = defineAction('studio', z.object({ trajectoryId: z.string().min(1).max(64) }), async (input) => {
+  const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId);
+  const video = await findVideo(videoId);
+  return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };
 });

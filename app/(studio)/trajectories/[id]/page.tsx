@@ -14,8 +14,11 @@ import { Transcript } from '@/components/trajectories/transcript';
 import { canAccess } from '@/lib/auth/roles';
 import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/db/trajectory-queries';
 import { AppError } from '@/lib/errors';
+import { VideoPanel } from '@/components/video/video-panel';
+import { latestVideoForTrajectory } from '@/lib/db/videos';
+import { videoPropsFor } from '@/lib/videos/video-props-for';
 import { requirePageUser } from '../../../_server/current-user';
-import { updateCriteriaAction } from './actions';
+import { requestRenderAction, updateCriteriaAction } from './actions';
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -45,6 +48,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const t = await loadDetail(id);
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
+  const [videoProps, videoRow] = view === 'transcript' ? await Promise.all([videoPropsFor(id), latestVideoForTrajectory(id)]) : [null, null];
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
@@ -72,6 +76,15 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
         <RawSourceView source={raw} />
       ) : (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          {videoProps ? (
+            <div className="min-w-0 lg:col-span-2">
+              <VideoPanel
+                video={videoProps}
+                initialStatus={videoRow ? { id: videoRow.id, status: videoRow.status, progress: videoRow.progress, error: videoRow.error, sizeBytes: videoRow.sizeBytes } : null}
+                requestRender={requestRenderAction.bind(null, { trajectoryId: t.id })}
+              />
+            </div>
+          ) : null}
           <div className="min-w-0 space-y-6">
             <Panel title="Instruction" id="instruction">
               {t.task.instruction.trim() === '' ? (

@@ -6,6 +6,7 @@ import { memorySource } from '@/lib/formats/source';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
+import { renderAfterImport } from '@/lib/videos/render-after-import';
 import { apiRoute } from '../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -53,6 +54,7 @@ export const POST = apiRoute('lead', async (request, user) => {
     split: query.data.split ?? null,
     importedById: user.id,
   });
+  await renderAfterImport(env().DATABASE_URL!, project.id, report.trajectories.filter((t) => t.created).map((t) => t.id));
   const status = report.failed > 0 && report.imported + report.skipped === 0 ? 422 : 200;
   return Response.json(
     {

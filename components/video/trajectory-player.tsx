@@ -1,0 +1,217 @@
+'use client';
+
+import { Player, type PlayerRef } from '@remotion/player';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { chapterAt } from '@/lib/video/chapters';
+import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import { TrajectoryVideo } from '@/render/compositions/TrajectoryVideo/TrajectoryVideo';
+
+export interface PlayerHandle {
+  seekToFrame: (frame: number) => void;
+  seekToStep: (step: number) => void;
+  currentFrame: () => number;
+  pause: () => void;
+}
+
+export interface PlayedRange {
+  from: number;
+  to: number;
+  rate: number;
+}
+
+const SPEEDS = [0.5, 1, 1.5, 2, 3] as const;
+
+/**
+ * The proof-of-work video, playing at once in the browser (Remotion Player renders the same
+ * composition the worker renders to MP4). Chapters = steps: the list follows the playhead, and
+ * clicking a step seeks to its moment. Keyboard (when the player area has focus): Space/K play,
+ * J/L back/forward 5 s, [ ] previous/next step, , . one frame, 1-5 speed.
+ */
+export const TrajectoryPlayer = forwardRef<
+  PlayerHandle,
+  {
+    video: TrajectoryVideoProps;
+    initialFrame?: number;
+    onFrame?: (frame: number) => void;
+    /** reports each stretch actually played (for watch coverage) */
+    onPlayed?: (range: PlayedRange) => void;
+    onSeek?: () => void;
+    compact?: boolean;
+  }
+>(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false }, ref) {
+  const player = useRef<PlayerRef>(null);
+  const [frame, setFrame] = useState(initialFrame);
+  const [rate, setRate] = useState(1);
+  const [playing, setPlaying] = useState(false);
+  const lastFrame = useRef(initialFrame);
+  const rateRef = useRef(1);
+  rateRef.current = rate;
+
+  const seekToFrame = useCallback(
+    (f: number) => {
+      const clamped = Math.max(0, Math.min(video.durationInFrames - 1, Math.round(f)));
+      player.current?.seekTo(clamped);
+      lastFrame.current = clamped;
+      setFrame(clamped);
+      onSeek?.();
+    },
+    [video.durationInFrames, onSeek],
+  );
+  const seekToStep = useCallback(
+    (step: number) => {
+      const chapter = video.chapters.find((c) => c.step === step);
+      if (chapter) seekToFrame(chapter.fromFrame);
+    },
+    [video.chapters, seekToFrame],
+  );
+  useImperativeHandle(ref, () => ({ seekToFrame, seekToStep, currentFrame: () => lastFrame.current, pause: () => player.current?.pause() }), [seekToFrame, seekToStep]);
+
+  useEffect(() => {
+    const p = player.current;
+    if (!p) return;
+    const onFrameUpdate = (e: { detail: { frame: number } }) => {
+      const f = e.detail.frame;
+      // consecutive frames while playing are "watched"; jumps are seeks
+      if (f > lastFrame.current && f - lastFrame.current <= Math.ceil(4 * rateRef.current) + 1) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
+      lastFrame.current = f;
+      setFrame(f);
+      onFrame?.(f);
+    };
+    const onPlay = () => setPlaying(true);
+    const onPause = () => setPlaying(false);
+    p.addEventListener('frameupdate', onFrameUpdate);
+    p.addEventListener('play', onPlay);
+    p.addEventListener('pause', onPause);
+    return () => {
+      p.removeEventListener('frameupdate', onFrameUpdate);
+      p.removeEventListener('play', onPlay);
+      p.removeEventListener('pause', onPause);
+    };
+  }, [onFrame, onPlayed]);
+
+  const active = chapterAt(video.chapters, frame);
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (!active) return;
+    const el = listRef.current?.querySelector<HTMLElement>(`[data-step="${active.step}"]`);
+    if (el && listRef.current) {
+      const list = listRef.current;
+      if (el.offsetTop < list.scrollTop || el.offsetTop > list.scrollTop + list.clientHeight - el.clientHeight) list.scrollTop = el.offsetTop - list.clientHeight / 3;
+    }
+  }, [active]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const p = player.current;
+    if (!p) return;
+    const fps = video.fps;
+    const chapterIndex = active ? video.chapters.indexOf(active) : -1;
+    const handled = (() => {
+      switch (e.key) {
+        case ' ':
+        case 'k':
+          p.toggle();
+          return true;
+        case 'j':
+          seekToFrame(frame - 5 * fps);
+          return true;
+        case 'l':
+          seekToFrame(frame + 5 * fps);
+          return true;
+        case ',':
+          seekToFrame(frame - 1);
+          return true;
+        case '.':
+          seekToFrame(frame + 1);
+          return true;
+        case '[': {
+          const prev = video.chapters[Math.max(0, chapterIndex - 1)];
+          if (prev) seekToFrame(prev.fromFrame);
+          return true;
+        }
+        case ']': {
+          const next = video.chapters[chapterIndex + 1] ?? video.chapters.find((c) => c.fromFrame > frame);
+          if (next) seekToFrame(next.fromFrame);
+          return true;
+        }
+        default:
+          if (/^[1-5]$/.test(e.key)) {
+            setRate(SPEEDS[Number(e.key) - 1]!);
+            return true;
+          }
+          return false;
+      }
+    })();
+    if (handled) e.preventDefault();
+  };
+
+  const seconds = (f: number) => {
+    const s = Math.floor(f / video.fps);
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  };
+  const inputProps = useMemo(() => video, [video]);
+
+  return (
+    <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
+      <div className="min-w-0">
+        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm" tabIndex={0} aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)">
+          <Player
+            ref={player}
+            component={TrajectoryVideo}
+            inputProps={inputProps}
+            durationInFrames={video.durationInFrames}
+            fps={video.fps}
+            compositionWidth={video.width}
+            compositionHeight={video.height}
+            style={{ width: '100%', aspectRatio: `${video.width} / ${video.height}` }}
+            controls
+            clickToPlay
+            initialFrame={initialFrame}
+            playbackRate={rate}
+            acknowledgeRemotionLicense
+          />
+        </div>
+        <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
+          <span className="font-mono tabular-nums" data-testid="player-time">
+            {seconds(frame)} / {seconds(video.durationInFrames)} · frame {frame}
+          </span>
+          <span>{playing ? 'playing' : 'paused'}</span>
+          <label className="ml-auto flex items-center gap-1">
+            Speed
+            <select value={rate} onChange={(e) => setRate(Number(e.target.value))} className="rounded border border-zinc-300 bg-white px-1 py-0.5" aria-label="Playback speed">
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}×
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span>
+        </div>
+      </div>
+      <nav aria-label="Steps in the video" className="min-w-0">
+        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
+        <ol ref={listRef} className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
+          {video.chapters.map((c) => {
+            const isActive = active?.step === c.step;
+            return (
+              <li key={c.step} data-step={c.step}>
+                <button
+                  type="button"
+                  onClick={() => seekToFrame(c.fromFrame)}
+                  aria-current={isActive ? 'step' : undefined}
+                  className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
+                >
+                  <span className="font-mono text-zinc-400">#{c.step}</span>
+                  <span className="min-w-0 flex-1 truncate">{c.label}</span>
+                  <span className="font-mono text-zinc-400">{seconds(c.fromFrame)}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      </nav>
+    </div>
+  );
+});

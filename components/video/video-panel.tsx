@@ -1,0 +1,111 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
+import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
+
+export interface VideoStatus {
+  id: string;
+  status: 'queued' | 'rendering' | 'done' | 'failed';
+  progress: number;
+  error: string | null;
+  sizeBytes: number | null;
+}
+
+const fileUrl = (id: string) => `/api/v1/videos/${id}/file`;
+
+type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+
+/**
+ * The trajectory page's video: the Player plays at once (no render needed); the MP4 is
+ * rendered by the worker on request (or after import), with a progress bar while it renders,
+ * then offered for download. Buttons marked `data-seek-step` anywhere on the page (the
+ * transcript's "▶ video") seek the player to that step.
+ */
+export function VideoPanel({
+  video,
+  initialStatus,
+  requestRender,
+}: {
+  video: TrajectoryVideoProps;
+  initialStatus: VideoStatus | null;
+  requestRender: () => Promise<Result<VideoStatus>>;
+}) {
+  const player = useRef<PlayerHandle>(null);
+  const [status, setStatus] = useState<VideoStatus | null>(initialStatus);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => {
+      const target = (e.target as HTMLElement).closest<HTMLElement>('[data-seek-step]');
+      if (!target) return;
+      e.preventDefault();
+      player.current?.seekToStep(Number(target.dataset.seekStep));
+      document.getElementById('video')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    };
+    document.addEventListener('click', onClick);
+    return () => document.removeEventListener('click', onClick);
+  }, []);
+
+  const poll = useCallback(async (id: string) => {
+    const response = await fetch(`/api/v1/videos/${id}`, { headers: { accept: 'application/json' } });
+    if (response.ok) setStatus(((await response.json()) as { video: VideoStatus }).video);
+  }, []);
+  useEffect(() => {
+    if (!status || (status.status !== 'queued' && status.status !== 'rendering')) return;
+    const timer = setInterval(() => void poll(status.id), 2000);
+    return () => clearInterval(timer);
+  }, [status, poll]);
+
+  return (
+    <section id="video" aria-labelledby="video-title" className="scroll-mt-20">
+      <div className="mb-2 flex flex-wrap items-center gap-3">
+        <h2 id="video-title" className="text-xs font-semibold uppercase tracking-wide text-zinc-500">
+          Proof-of-work video
+        </h2>
+        <div className="ml-auto flex items-center gap-2 text-xs" data-testid="mp4-status">
+          {status?.status === 'done' ? (
+            <>
+              <a href={fileUrl(status.id)} download className="rounded-md bg-indigo-600 px-3 py-1.5 font-semibold text-white hover:bg-indigo-500">
+                Download MP4{status.sizeBytes ? ` (${(status.sizeBytes / 1024 / 1024).toFixed(1)} MB)` : ''}
+              </a>
+              <button type="button" className="rounded-md border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50" onClick={() => void navigator.clipboard?.writeText(new URL(fileUrl(status.id), location.href).href)}>
+                Copy link
+              </button>
+            </>
+          ) : status && (status.status === 'queued' || status.status === 'rendering') ? (
+            <div className="flex items-center gap-2" role="status" aria-label="Rendering the MP4">
+              <span className="text-zinc-600">{status.status === 'queued' ? 'MP4 queued…' : `Rendering MP4 ${Math.round(status.progress * 100)}%`}</span>
+              <span className="h-2 w-40 overflow-hidden rounded bg-zinc-200">
+                <span className="block h-full bg-indigo-500 transition-all" style={{ width: `${Math.max(2, status.progress * 100)}%` }} />
+              </span>
+            </div>
+          ) : (
+            <>
+              {status?.status === 'failed' ? <span className="text-red-700" title={status.error ?? ''}>Render failed: {status.error}</span> : null}
+              <button
+                type="button"
+                disabled={pending}
+                className="rounded-md border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50 disabled:opacity-60"
+                onClick={() =>
+                  start(async () => {
+                    const result = await requestRender();
+                    if (result.ok) {
+                      setStatus(result.data);
+                      setError(null);
+                    } else setError(result.error.message);
+                  })
+                }
+              >
+                {status?.status === 'failed' ? 'Try again' : 'Render MP4'}
+              </button>
+            </>
+          )}
+          {error ? <span role="alert" className="text-red-700">{error}</span> : null}
+        </div>
+      </div>
+      <TrajectoryPlayer ref={player} video={video} />
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { harborImporter } from '../lib/formats/harbor';
+import { dirSource } from '../lib/formats/source';
+import type { Trajectory } from '../lib/formats/trajectory';
+import { storeTrajectoryDirect, uniqueName } from './fixtures/trajectories';
+import { seedUser } from './fixtures/seed';
+import { screenshot, signIn } from './fixtures/sign-in';
+
+async function harborTrajectory(): Promise<Trajectory> {
+  for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource('lib/formats/fixtures/harbor/trial-basic') })) {
+    if (item.ok) return item.trajectory;
+  }
+  throw new Error('fixture did not parse');
+}
+
+test('the trajectory page plays its video at once; steps and chapters seek the player both ways', async ({ page }) => {
+  const reviewer = await seedUser('reviewer');
+  const id = await storeTrajectoryDirect(uniqueName('video'), await harborTrajectory());
+  await signIn(page, reviewer);
+  await page.goto(`/trajectories/${id}`);
+  const player = page.getByTestId('trajectory-player');
+  await expect(player).toBeVisible();
+  const time = page.getByTestId('player-time');
+  await expect(time).toContainText('frame 0');
+
+  // plays without any render: the frame counter moves
+  await player.getByLabel(/Proof-of-work video/).focus();
+  await page.keyboard.press('k');
+  await expect(time).not.toContainText('frame 0 ', { timeout: 10_000 });
+  await page.keyboard.press('k');
+
+  // transcript step -> player: seek to that step's chapter, which highlights
+  const chapters = page.getByRole('navigation', { name: 'Steps in the video' });
+  await page.getByRole('button', { name: 'Play step 2 in the video' }).click();
+  const active = chapters.locator('[aria-current="step"]');
+  await expect(active).toContainText('#2');
+  const frameAtStep2 = Number((await time.textContent())!.match(/frame (\d+)/)![1]);
+  expect(frameAtStep2).toBeGreaterThan(0);
+
+  // chapter list -> player, and the keyboard's next-step key
+  await chapters.getByRole('button').filter({ hasText: '#0' }).click();
+  await expect(active).toContainText('#0');
+  await player.getByLabel(/Proof-of-work video/).focus();
+  await page.keyboard.press(']');
+  await expect(active).toContainText('#1');
+  await page.getByRole('heading', { name: 'Proof-of-work video' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'trajectory-video');
+
+  // speed control
+  await page.getByLabel('Playback speed').selectOption('2');
+  await expect(page.getByLabel('Playback speed')).toHaveValue('2');
+});

@@ -1,0 +1,644 @@
+import type { Criterion, Step, TerminalRecording, ToolCall, Trajectory } from '../formats/trajectory';
+import { diffFilesForScene, editArgumentsDiff, findUnifiedDiffs, type ParsedDiffFile } from './diff';
+import { testMatchers, testResultsIn, type TestMatcher } from './evidence';
+import {
+  VIDEO_FPS,
+  VIDEO_HEIGHT,
+  VIDEO_PROPS_VERSION,
+  VIDEO_WIDTH,
+  type Chapter,
+  type CriterionMark,
+  type DiffScene,
+  type ObservationCard,
+  type Scene,
+  type StepCard,
+  type StepScene,
+  type TerminalPiece,
+  type TerminalScene,
+  type TerminalSnapshot,
+  type ToolCallCard,
+  type TrajectoryVideoProps,
+  type VideoCriterion,
+} from './schema';
+import { castTimeInPiece } from './chapters';
+import { ScreenTable, TerminalReplay } from './terminal';
+import { clipChars, excerpt, excerptLines, mathSegments, plainText, richTextLength } from './text';
+
+/**
+ * Trajectory -> TrajectoryVideo props. Pure and deterministic: no clock, no randomness, no I/O;
+ * the same trajectory and options always give the same props (deep-equal, same JSON).
+ *
+ * The video: a title card (task, environment, policy, the criteria checklist), then for each
+ * step (or group of consecutive small steps) a step card, the terminal replay of that step's
+ * slice of the recording (idle gaps > 3 s compressed into a 1 s "⏩ N s idle" marker, long
+ * stretches sped up), any diffs it made, then the submission's diff and a closing card with the
+ * verifier's reward components and judge scores. Chapters map every step to its frames and the
+ * real time it stands for; criteria carry their tick/cross marks per frame.
+ */
+
+export interface VideoOptions {
+  fps?: number;
+  width?: number;
+  height?: number;
+  /** the task's criteria as the studio knows them (edited / added in the UI); default: the trajectory's */
+  criteria?: Criterion[];
+  /** names to show instead of the trajectory's own (e.g. the project's environment and policy names) */
+  labels?: { task?: string; environment?: string | null; policy?: string | null };
+  /** terminal gaps longer than this (seconds) become an idle marker; default 3 */
+  idleThresholdSeconds?: number;
+  /** how long an idle marker shows (seconds); default 1 */
+  idleMarkerSeconds?: number;
+  /** a step's terminal replay is sped up to fit this (seconds, idle markers aside); default 8 */
+  maxTerminalSceneSeconds?: number;
+  /**
+   * Length the video aims for (seconds; default 90). Longer runs are paced down: cards,
+   * replays and diffs shrink in proportion, down to floors that keep each readable (a card
+   * >= 1 s, a replay >= 1.5 s), so very long runs still exceed it.
+   */
+  targetSeconds?: number;
+}
+
+const TITLE_SECONDS = 3.5;
+const CLOSING_SECONDS = 4.5;
+const TERMINAL_HOLD_SECONDS = 0.8;
+const GROUP_MAX = 4;
+const SMALL_CHARS = 240;
+const DIFF_MAX_FILES = 3;
+const DIFF_MAX_LINES = 30;
+const EPS = 1e-6;
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
+
+interface Resolved {
+  fps: number;
+  width: number;
+  height: number;
+  idleThreshold: number;
+  idleMarker: number;
+  maxTerminal: number;
+  target: number;
+}
+
+/** How much a long run is compressed: k = 1 leaves the natural durations. */
+interface Pace {
+  k: number;
+  maxTerminal: number;
+  idleMarker: number;
+  hold: number;
+}
+
+export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptions = {}): TrajectoryVideoProps {
+  const o: Resolved = {
+    fps: options.fps ?? VIDEO_FPS,
+    width: options.width ?? VIDEO_WIDTH,
+    height: options.height ?? VIDEO_HEIGHT,
+    idleThreshold: options.idleThresholdSeconds ?? 3,
+    idleMarker: options.idleMarkerSeconds ?? 1,
+    maxTerminal: options.maxTerminalSceneSeconds ?? 8,
+    target: options.targetSeconds ?? 90,
+  };
+  const frames = (seconds: number) => Math.max(1, Math.round(seconds * o.fps));
+  const criteria = options.criteria ?? trajectory.task.acceptanceCriteria;
+  const matchers = testMatchers(criteria);
+  const marks = new Map<string, CriterionMark[]>(criteria.map((c) => [c.key, []]));
+  const addEvidence = (text: string, frame: number, step: number | null) => {
+    for (const r of testResultsIn(text, matchers)) marks.get(r.key)!.push({ frame, state: r.state, source: 'evidence', step });
+  };
+
+  const base = timeBase(trajectory);
+  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base));
+  const diffs = trajectory.steps.map(stepDiffs);
+  const windows = castWindows(trajectory);
+  const term = trajectory.terminal && trajectory.terminal.events.length > 0 ? new TerminalScenes(trajectory.terminal, o, matchers, addEvidence) : null;
+  const hasTerminal = (step: number) => {
+    const w = windows?.perStep.get(step);
+    return !!(w && term?.hasVisibleEvents(w[0], w[1]));
+  };
+
+  const isSmall = (i: number) => {
+    const c = cards[i]!;
+    return c.toolCalls.length === 0 && c.observations.length === 0 && richTextLength(c.message) + (c.reasoning?.length ?? 0) < SMALL_CHARS && diffs[i]!.files.length === 0 && !hasTerminal(i);
+  };
+  const groups: number[][] = [];
+  for (let i = 0; i < cards.length; ) {
+    const group = [i];
+    if (isSmall(i)) while (group.length < GROUP_MAX && i + group.length < cards.length && isSmall(i + group.length)) group.push(i + group.length);
+    groups.push(group);
+    i += group.length;
+  }
+
+  // pacing: estimate the natural length, shrink everything in proportion when over the target
+  const natural = { max: o.maxTerminal, idle: o.idleMarker, hold: TERMINAL_HOLD_SECONDS };
+  let body = 0;
+  for (const group of groups) {
+    if (group.length > 1) body += group.reduce((n, k) => n + smallCardSeconds(cards[k]!), 0);
+    else {
+      const k = group[0]!;
+      body += cardSeconds(cards[k]!);
+      const w = windows?.perStep.get(k);
+      if (w && term) body += term.estimateSeconds(w[0], w[1], natural.max, natural.idle, natural.hold);
+      if (diffs[k]!.files.length > 0) body += diffSeconds(diffs[k]!.files);
+    }
+  }
+  if (windows?.global && term) body += term.estimateSeconds(0, Infinity, natural.max, natural.idle, natural.hold);
+  const fixed = TITLE_SECONDS + CLOSING_SECONDS;
+  const k = body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
+  const pace: Pace = { k, maxTerminal: Math.max(1.5, o.maxTerminal * k), idleMarker: Math.max(0.5, o.idleMarker * k), hold: Math.max(0.4, TERMINAL_HOLD_SECONDS * k) };
+  const paced = (seconds: number, floor: number) => (k >= 1 ? seconds : Math.max(Math.min(seconds, floor), seconds * k));
+
+  const scenes: Scene[] = [];
+  const chapters: Chapter[] = [];
+  let at = 0;
+  const titleFrames = frames(TITLE_SECONDS);
+  scenes.push({ kind: 'title', from: 0, duration: titleFrames });
+  at = titleFrames;
+
+  for (const group of groups) {
+    const sceneFrom = at;
+    const entries: StepScene['cards'] = [];
+    for (const k of group) {
+      const card = cards[k]!;
+      const duration = frames(group.length > 1 ? paced(smallCardSeconds(card), 0.5) : paced(cardSeconds(card), 1));
+      const revealFrame = at + Math.min(Math.round(duration * 0.35), frames(0.8));
+      entries.push({ card, from: at, duration, revealFrame });
+      for (const ob of trajectory.steps[k]!.observations) addEvidence(plainText(ob.content), revealFrame, k);
+      at += duration;
+    }
+    scenes.push({ kind: 'step', from: sceneFrom, duration: at - sceneFrom, cards: entries });
+    if (group.length > 1) {
+      for (const e of entries) chapters.push(chapterOf(trajectory.steps[e.card.index]!, e.card, e.from, e.from + e.duration));
+    } else {
+      const k = group[0]!;
+      const w = windows?.perStep.get(k);
+      if (w && term) {
+        const scene = term.build(at, k, w[0], w[1], pace);
+        if (scene) {
+          scenes.push(scene);
+          at += scene.duration;
+        }
+      }
+      const d = diffs[k]!;
+      if (d.files.length > 0) {
+        const scene = diffScene(d.files, d.title, k, at, frames, paced(diffSeconds(d.files), 1.5));
+        scenes.push(scene);
+        at += scene.duration;
+      }
+      chapters.push(chapterOf(trajectory.steps[k]!, cards[k]!, sceneFrom, at));
+    }
+  }
+
+  if (windows?.global && term) {
+    const scene = term.build(at, null, 0, Infinity, pace);
+    if (scene) {
+      scenes.push(scene);
+      at += scene.duration;
+    }
+  }
+  const submissionDiffs = trajectory.submission ? findUnifiedDiffs(trajectory.submission) : [];
+  if (submissionDiffs.length > 0) {
+    const scene = diffScene(submissionDiffs, 'submission', null, at, frames, diffSeconds(submissionDiffs));
+    scenes.push(scene);
+    at += scene.duration;
+  }
+  const closingFrames = frames(CLOSING_SECONDS + (trajectory.judgeScores.length > 0 ? 1 : 0));
+  scenes.push({ kind: 'closing', from: at, duration: closingFrames });
+  const closingFrom = at;
+  at += closingFrames;
+  term?.dispose();
+
+  const videoCriteria: VideoCriterion[] = criteria.map((c) => {
+    const list = marks.get(c.key)!;
+    if (c.verdict !== null) list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
+    return { key: c.key, text: c.text, origin: c.origin, verdict: c.verdict, marks: settleMarks(list) };
+  });
+
+  const instruction = clipChars(plainText(trajectory.task.instruction).replace(/\n{3,}/g, '\n\n').trim(), 420);
+  const t = trajectory;
+  return {
+    version: VIDEO_PROPS_VERSION,
+    fps: o.fps,
+    width: o.width,
+    height: o.height,
+    durationInFrames: at,
+    header: {
+      task: options.labels?.task ?? t.task.name,
+      instruction: mathSegments(instruction.text),
+      instructionOmittedChars: instruction.omitted,
+      environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
+      policy: options.labels?.policy !== undefined ? options.labels.policy : (t.policy.model ?? t.policy.checkpoint),
+      agent: t.policy.agent,
+      format: t.format,
+      externalId: t.externalId,
+      stepCount: t.steps.length,
+      realDurationSeconds: realDuration(t, base),
+    },
+    scenes,
+    chapters,
+    criteria: videoCriteria,
+    terminal: term ? { styles: term.table.styles, lines: term.table.lines } : null,
+    outcome: {
+      reward: t.verifier?.reward ?? null,
+      components: Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
+      judges: t.judgeScores.map((j) => ({ judge: j.judge, score: j.score, label: j.label, explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text })),
+      answer: t.submission && submissionDiffs.length === 0 && t.submission.trim() !== '' ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text) : null,
+      exitStatus: t.exitStatus,
+      usage: t.usage,
+    },
+  };
+}
+
+/** Sorted by frame (stable), keeping only changes of state or source. */
+function settleMarks(list: CriterionMark[]): CriterionMark[] {
+  const sorted = list.map((m, i) => ({ m, i })).sort((a, b) => a.m.frame - b.m.frame || a.i - b.i);
+  const out: CriterionMark[] = [];
+  for (const { m } of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.state === m.state && last.source === m.source) continue;
+    if (last && last.frame === m.frame) out.pop();
+    out.push(m);
+  }
+  return out;
+}
+
+function chapterOf(step: Step, card: StepCard, fromFrame: number, toFrame: number): Chapter {
+  return {
+    step: step.index,
+    fromFrame,
+    toFrame: Math.max(toFrame, fromFrame + 1),
+    label: chapterLabel(card),
+    timestamp: step.timestamp,
+    realSeconds: card.realSeconds,
+    castTime: step.castTime,
+  };
+}
+
+function chapterLabel(card: StepCard): string {
+  const call = card.toolCalls[0];
+  const what = call ? `${call.name}${call.kind === 'command' ? `: ${call.body.head.split('\n')[0]}` : ''}` : card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join('');
+  const line = what.replace(/\s+/g, ' ').trim();
+  return `${card.actor}${line ? ` · ${clipChars(line, 70).text}` : ''}`;
+}
+
+// ---------------------------------------------------------------- steps
+
+function cardSeconds(card: StepCard): number {
+  const chars = richTextLength(card.message) + (card.reasoning?.length ?? 0);
+  const lines = card.toolCalls.reduce((n, c) => n + excerptLines(c.body), 0) + card.observations.reduce((n, c) => n + excerptLines(c.body), 0);
+  if (chars === 0 && lines === 0) return 1;
+  return clamp(1.6 + chars / 350 + lines * 0.1, 2, 6);
+}
+
+function smallCardSeconds(card: StepCard): number {
+  const chars = richTextLength(card.message) + (card.reasoning?.length ?? 0);
+  return chars === 0 ? 0.6 : clamp(1 + chars / 350, 1.2, 2.5);
+}
+
+function actorOf(step: Step, trajectory: Trajectory): string {
+  if (step.source !== 'agent') return step.source;
+  return trajectory.policy.agent ?? 'agent';
+}
+
+function summariseReasoning(reasoning: string | null): string | null {
+  if (!reasoning) return null;
+  const flat = plainText(reasoning).replace(/\s+/g, ' ').trim();
+  if (flat === '') return null;
+  // the first two sentences when they are short enough, else a clipped start
+  const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g);
+  if (sentences && sentences.length > 0) {
+    const two = sentences.slice(0, 2).join('').trim();
+    if (two.length <= 240 && two.length >= Math.min(flat.length, 40)) return two.length < flat.length ? `${two} …` : two;
+  }
+  return clipChars(flat, 220).text;
+}
+
+const COMMAND_KEYS = ['command', 'cmd', 'keystrokes', 'script', 'code'] as const;
+
+function commandOf(call: ToolCall): string | null {
+  const args = call.arguments;
+  if (typeof args === 'string') return /bash|shell|exec|terminal|run|cmd|command|python/i.test(call.name) ? args : null;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return null;
+  const a = args as Record<string, unknown>;
+  for (const k of COMMAND_KEYS) if (typeof a[k] === 'string' && Object.keys(a).length <= 3) return a[k] as string;
+  return null;
+}
+
+/**
+ * Arguments as readable lines: `key: value`, multi-line strings as indented blocks, a unified
+ * diff as a one-line summary (the diff itself gets its own scene).
+ */
+function formatArguments(args: unknown): string {
+  if (typeof args === 'string') return args;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return JSON.stringify(args, null, 2) ?? '';
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (typeof value === 'string') {
+      const diff = findUnifiedDiffs(value);
+      if (diff.length > 0) {
+        const adds = diff.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l.kind === 'add').length, 0), 0);
+        const dels = diff.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.filter((l) => l.kind === 'del').length, 0), 0);
+        const names = diff.map((f) => f.newPath ?? f.oldPath ?? 'patch').join(', ');
+        lines.push(`${key}: ‹unified diff: ${names}, +${adds} −${dels}›`);
+      } else if (value.includes('\n')) {
+        lines.push(`${key}: |`, ...value.split('\n').map((l) => `  ${l}`));
+      } else lines.push(`${key}: ${value}`);
+    } else lines.push(`${key}: ${JSON.stringify(value)}`);
+  }
+  return lines.join('\n');
+}
+
+function toolCallCard(call: ToolCall, compact: boolean): ToolCallCard {
+  const command = commandOf(call);
+  const text = command ?? formatArguments(call.arguments);
+  return {
+    name: call.name,
+    kind: command !== null ? 'command' : 'args',
+    body: excerpt(text, { headLines: compact ? 3 : 6, tailLines: compact ? 1 : 2, maxLineChars: 110 }),
+  };
+}
+
+function stepCard(step: Step, trajectory: Trajectory, base: number | null): StepCard {
+  const message = clipChars(plainText(step.text).replace(/\n{3,}/g, '\n\n').trim(), 700);
+  const compact = step.toolCalls.length + step.observations.length > 3;
+  const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));
+  const observations: ObservationCard[] = step.observations.slice(0, 4).map((ob) => ({
+    toolName: ob.toolCallId !== null ? (callNames.get(ob.toolCallId) ?? null) : null,
+    body: excerpt(ob.content, { headLines: compact ? 4 : 8, tailLines: compact ? 2 : 4, maxLineChars: 120 }),
+    isError: ob.isError,
+  }));
+  const ts = parseIso(step.timestamp);
+  return {
+    index: step.index,
+    source: step.source,
+    actor: actorOf(step, trajectory),
+    message: mathSegments(message.text),
+    messageOmittedChars: message.omitted,
+    reasoning: summariseReasoning(step.reasoning),
+    toolCalls: step.toolCalls.slice(0, 4).map((c) => toolCallCard(c, compact)),
+    observations,
+    timestamp: step.timestamp,
+    realSeconds: ts !== null && base !== null ? round3((ts - base) / 1000) : step.castTime,
+  };
+}
+
+/** ISO-8601 to epoch ms; a time without a zone is read as UTC (never the machine's zone). */
+export function parseIso(s: string | null): number | null {
+  if (!s) return null;
+  let v = s.trim();
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v)) v += 'Z';
+  v = v.replace(/(\.\d{3})\d+/, '$1');
+  const ms = Date.parse(v);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function timeBase(t: Trajectory): number | null {
+  for (const s of t.steps) {
+    const ms = parseIso(s.timestamp);
+    if (ms !== null) return ms;
+  }
+  return null;
+}
+
+function realDuration(t: Trajectory, base: number | null): number | null {
+  const start = parseIso(t.startedAt);
+  const end = parseIso(t.endedAt);
+  if (start !== null && end !== null && end >= start) return round3((end - start) / 1000);
+  let last: number | null = null;
+  for (const s of t.steps) {
+    const ms = parseIso(s.timestamp);
+    if (ms !== null && base !== null) last = (ms - base) / 1000;
+  }
+  if (last !== null && last > 0) return round3(last);
+  const events = t.terminal?.events;
+  return events && events.length > 0 ? round3(events[events.length - 1]![0]) : null;
+}
+
+// ---------------------------------------------------------------- diffs
+
+function stringsIn(value: unknown, out: string[], depth = 0): void {
+  if (out.length >= 50 || depth > 4) return;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsIn(v, out, depth + 1);
+  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) stringsIn(v, out, depth + 1);
+}
+
+function stepDiffs(step: Step): { files: ParsedDiffFile[]; title: string } {
+  const files: ParsedDiffFile[] = [];
+  const seen = new Set<string>();
+  let title = '';
+  const add = (found: ParsedDiffFile[], where: string) => {
+    for (const f of found) {
+      const key = JSON.stringify(f);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      files.push(f);
+      if (!title) title = where;
+    }
+  };
+  for (const call of step.toolCalls) {
+    const edit = editArgumentsDiff(call.arguments);
+    if (edit) add([edit], `edit · ${call.name}`);
+    const strings: string[] = [];
+    stringsIn(call.arguments, strings);
+    for (const s of strings) add(findUnifiedDiffs(s), `patch · ${call.name}`);
+  }
+  add(findUnifiedDiffs(step.text), 'message');
+  for (const ob of step.observations) add(findUnifiedDiffs(plainText(ob.content)), 'observation');
+  return { files, title: title || 'diff' };
+}
+
+function diffSeconds(parsed: ParsedDiffFile[]): number {
+  const { files } = diffFilesForScene(parsed, DIFF_MAX_FILES, DIFF_MAX_LINES);
+  const shown = files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.length + 1, 0), 0);
+  return clamp(2 + shown * 0.08, 2.5, 6);
+}
+
+function diffScene(parsed: ParsedDiffFile[], title: string, step: number | null, from: number, frames: (s: number) => number, seconds: number): DiffScene {
+  const { files, omittedFiles } = diffFilesForScene(parsed, DIFF_MAX_FILES, DIFF_MAX_LINES);
+  return { kind: 'diff', from, duration: frames(seconds), step, title, files, omittedFiles };
+}
+
+// ---------------------------------------------------------------- terminal
+
+/**
+ * Which slice of the recording each step replays: from its castTime to the next linked step's
+ * (the first linked step also gets what came before it; the last, everything after). When no
+ * step is linked to the recording, the whole recording is one global replay.
+ */
+function castWindows(t: Trajectory): { perStep: Map<number, [number, number]>; global: boolean } | null {
+  if (!t.terminal || t.terminal.events.length === 0) return null;
+  const linked = t.steps.filter((s) => s.castTime !== null);
+  const perStep = new Map<number, [number, number]>();
+  if (linked.length === 0) return { perStep, global: true };
+  let prev = 0;
+  const starts = linked.map((s, k) => {
+    const a = k === 0 ? 0 : Math.max(prev, s.castTime!);
+    prev = a;
+    return a;
+  });
+  linked.forEach((s, k) => perStep.set(s.index, [starts[k]!, k + 1 < linked.length ? starts[k + 1]! : Infinity]));
+  return { perStep, global: false };
+}
+
+/** Builds terminal scenes in recording order with one emulator, interning lines and styles. */
+class TerminalScenes {
+  readonly table = new ScreenTable();
+  private replay: TerminalReplay;
+  private times: number[];
+  private partialLine = '';
+
+  constructor(
+    private readonly recording: TerminalRecording,
+    private readonly o: Resolved,
+    private readonly matchers: TestMatcher[],
+    private readonly evidence: (text: string, frame: number, step: number | null) => void,
+  ) {
+    this.replay = new TerminalReplay(recording);
+    this.times = recording.events.map((e) => e[0]);
+  }
+
+  /** first event index with time >= t */
+  private lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.times[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private visibleTimes(a: number, b: number): number[] {
+    const out: number[] = [];
+    const events = this.recording.events;
+    for (let k = this.lowerBound(a); k < events.length && events[k]![0] < b; k++) {
+      const e = events[k]!;
+      if ((e[1] === 'o' && e[2] !== '') || e[1] === 'r') if (out[out.length - 1] !== e[0]) out.push(e[0]);
+    }
+    return out;
+  }
+
+  hasVisibleEvents(a: number, b: number): boolean {
+    const events = this.recording.events;
+    for (let k = this.lowerBound(a); k < events.length && events[k]![0] < b; k++) {
+      const e = events[k]!;
+      if ((e[1] === 'o' && e[2] !== '') || e[1] === 'r') return true;
+    }
+    return false;
+  }
+
+  /** the replay's stretches: played ones and idle gaps, and the playback speed that fits them */
+  private plan(a: number, b: number, maxSeconds: number, idleMarker: number, hold: number): { stretches: Array<{ castFrom: number; castTo: number; idle: boolean }>; speed: number; lastT: number; seconds: number } | null {
+    const times = this.visibleTimes(a, b);
+    if (times.length === 0) return null;
+    const stretches: Array<{ castFrom: number; castTo: number; idle: boolean }> = [];
+    let prev = a;
+    for (const t of times) {
+      if (t > prev) {
+        const idle = t - prev > this.o.idleThreshold;
+        const last = stretches[stretches.length - 1];
+        if (!idle && last && !last.idle) last.castTo = t;
+        else stretches.push({ castFrom: prev, castTo: t, idle });
+      }
+      prev = t;
+    }
+    const played = stretches.filter((s) => !s.idle).reduce((n, s) => n + (s.castTo - s.castFrom), 0);
+    const idleCount = stretches.filter((s) => s.idle).length;
+    const room = Math.max(1, maxSeconds - idleCount * idleMarker - hold);
+    const speed = played > room ? played / room : 1;
+    return { stretches, speed, lastT: times[times.length - 1]!, seconds: Math.max(1, played / speed + idleCount * idleMarker + hold) };
+  }
+
+  /** the length of a replay without building it (for pacing) */
+  estimateSeconds(a: number, b: number, maxSeconds: number, idleMarker: number, hold: number): number {
+    return this.plan(a, b, maxSeconds, idleMarker, hold)?.seconds ?? 0;
+  }
+
+  build(from: number, step: number | null, a: number, b: number, pace: Pace): TerminalScene | null {
+    const plan = this.plan(a, b, pace.maxTerminal, pace.idleMarker, pace.hold);
+    if (!plan) return null;
+    const { stretches, speed, lastT } = plan;
+    const frames = (s: number) => Math.max(1, Math.round(s * this.o.fps));
+
+    const pieces: TerminalPiece[] = [];
+    let at = from;
+    for (const s of stretches) {
+      const duration = s.idle ? frames(pace.idleMarker) : frames((s.castTo - s.castFrom) / speed);
+      pieces.push({ from: at, duration, castFrom: s.castFrom, castTo: s.castTo, idle: s.idle });
+      at += duration;
+    }
+    // hold the final screen, at least long enough that the scene lasts a second
+    const hold = Math.max(frames(pace.hold), frames(1) - (at - from));
+    pieces.push({ from: at, duration: hold, castFrom: lastT, castTo: lastT, idle: false });
+    at += hold;
+
+    const snapshots: TerminalSnapshot[] = [];
+    const markers: TerminalScene['markers'] = [];
+    let p = 0;
+    for (let f = from; f < at; f++) {
+      while (p + 1 < pieces.length && pieces[p + 1]!.from <= f) p++;
+      const castTime = castTimeInPiece(pieces[p]!, f);
+      const before = this.replay.applied;
+      const changed = this.replay.advanceTo(castTime + EPS);
+      if (changed) this.noteEvents(before, this.replay.applied, f, step, markers);
+      if (changed || snapshots.length === 0) {
+        const screen = this.replay.screenLines(this.table);
+        snapshots.push({
+          frame: f,
+          cols: screen.cols,
+          rows: screen.rows,
+          lines: screen.lines,
+          cursor: screen.cursor.visible ? [screen.cursor.x, screen.cursor.y] : null,
+          t: round3(castTime),
+        });
+      }
+    }
+    // everything in the window is on screen by the end
+    this.replay.advanceTo(lastT);
+    return {
+      kind: 'terminal',
+      from,
+      duration: at - from,
+      step,
+      castFrom: round3(a),
+      castTo: round3(lastT),
+      speed: Math.round(speed * 100) / 100,
+      pieces,
+      snapshots: dedupeSnapshots(snapshots),
+      markers,
+    };
+  }
+
+  private noteEvents(from: number, to: number, frame: number, step: number | null, markers: TerminalScene['markers']): void {
+    const events = this.recording.events;
+    for (let k = from; k < to; k++) {
+      const [, code, data] = events[k]!;
+      if (code === 'm') markers.push({ frame, label: clipChars(data, 60).text });
+      else if (code === 'o' && this.matchers.length > 0) {
+        const text = this.partialLine + plainText(data);
+        const cut = text.lastIndexOf('\n');
+        if (cut === -1) this.partialLine = text.slice(-2000);
+        else {
+          this.evidence(text.slice(0, cut), frame, step);
+          this.partialLine = text.slice(cut + 1).slice(-2000);
+        }
+      }
+    }
+  }
+
+  dispose(): void {
+    this.replay.dispose();
+  }
+}
+
+/** Drops a snapshot identical to the one before it (a marker or input event changed nothing). */
+function dedupeSnapshots(snapshots: TerminalSnapshot[]): TerminalSnapshot[] {
+  const out: TerminalSnapshot[] = [];
+  for (const s of snapshots) {
+    const last = out[out.length - 1];
+    if (last && last.cols === s.cols && last.rows === s.rows && last.cursor?.[0] === s.cursor?.[0] && last.cursor?.[1] === s.cursor?.[1] && last.lines.every((l, i) => l === s.lines[i])) continue;
+    out.push(s);
+  }
+  return out;
+}

@@ -1,0 +1,261 @@
+import { z } from 'zod';
+
+/**
+ * The props of the TrajectoryVideo composition: the one source of truth, shared by
+ * `lib/video/props.ts` (which derives them from a Trajectory) and `render/` (which draws them;
+ * `render/compositions/TrajectoryVideo/schema.ts` re-exports this file). Plain zod, no React.
+ *
+ * Every frame number here is ABSOLUTE (frame 0 = the first frame of the video); a range is
+ * `from` inclusive, `from + duration` exclusive (Remotion's Sequence convention). The props are
+ * self-contained: the composition draws any frame from them alone, so frames can render out of
+ * order and in parallel.
+ */
+
+export const VIDEO_FPS = 30;
+export const VIDEO_WIDTH = 1280;
+export const VIDEO_HEIGHT = 720;
+export const VIDEO_PROPS_VERSION = 1;
+
+/** The terminal colours used when a cell has the default foreground / background. */
+export const TERMINAL_DEFAULT_FG = '#d4d7dd';
+export const TERMINAL_DEFAULT_BG = '#14161b';
+
+const frame = z.number().int().nonnegative();
+const count = z.number().int().nonnegative();
+
+/** Text with LaTeX maths marked for KaTeX: `$…$` / `\(…\)` inline, `$$…$$` / `\[…\]` display. */
+export const textSegmentSchema = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('text'), text: z.string() }),
+  z.object({ k: z.literal('math'), tex: z.string(), display: z.boolean() }),
+]);
+export type TextSegment = z.infer<typeof textSegmentSchema>;
+export const richTextSchema = z.array(textSegmentSchema);
+export type RichText = z.infer<typeof richTextSchema>;
+
+/** A long text summarised: the first lines, a "… N more lines" marker, the last lines. */
+export const excerptSchema = z.object({
+  head: z.string(),
+  /** lines left out between head and tail (0 = nothing left out) */
+  omittedLines: count,
+  tail: z.string(),
+  totalLines: count,
+});
+export type Excerpt = z.infer<typeof excerptSchema>;
+
+export const toolCallCardSchema = z.object({
+  name: z.string(),
+  /** `command` = a shell command shown as `$ …`; `args` = pretty-printed arguments */
+  kind: z.enum(['command', 'args']),
+  body: excerptSchema,
+});
+export type ToolCallCard = z.infer<typeof toolCallCardSchema>;
+
+export const observationCardSchema = z.object({
+  /** the tool call's name when the observation is linked to one */
+  toolName: z.string().nullable(),
+  body: excerptSchema,
+  isError: z.boolean(),
+});
+export type ObservationCard = z.infer<typeof observationCardSchema>;
+
+export const stepCardSchema = z.object({
+  /** the trajectory step index */
+  index: count,
+  source: z.enum(['system', 'user', 'agent', 'tool', 'environment']),
+  /** who acted, for the card header ("agent · claude-sonnet-4-5") */
+  actor: z.string(),
+  message: richTextSchema,
+  /** characters of the message left out */
+  messageOmittedChars: count,
+  /** the reasoning, summarised to its first sentences */
+  reasoning: z.string().nullable(),
+  toolCalls: z.array(toolCallCardSchema),
+  observations: z.array(observationCardSchema),
+  timestamp: z.string().nullable(),
+  /** seconds since the run started that this step stands for (cast time, else from timestamps) */
+  realSeconds: z.number().nullable(),
+});
+export type StepCard = z.infer<typeof stepCardSchema>;
+
+const sceneBase = { from: frame, duration: z.number().int().positive() };
+
+export const titleSceneSchema = z.object({ kind: z.literal('title'), ...sceneBase });
+
+export const stepSceneSchema = z.object({
+  kind: z.literal('step'),
+  ...sceneBase,
+  /** one card, or a group of consecutive small steps shown together (each with its own range) */
+  cards: z.array(z.object({ card: stepCardSchema, from: frame, duration: z.number().int().positive(), revealFrame: frame })).min(1),
+});
+
+/** One styled run of terminal text: [text, index into `terminal.styles`]. */
+export const terminalRunSchema = z.tuple([z.string(), count]);
+export const terminalStyleSchema = z.object({
+  /** CSS colour, null = the terminal default */
+  fg: z.string().nullable(),
+  bg: z.string().nullable(),
+  bold: z.boolean(),
+  dim: z.boolean(),
+  italic: z.boolean(),
+  underline: z.boolean(),
+  strike: z.boolean(),
+  inverse: z.boolean(),
+});
+export type TerminalStyle = z.infer<typeof terminalStyleSchema>;
+
+export const terminalSnapshotSchema = z.object({
+  /** first frame showing this screen (it lasts until the next snapshot's frame) */
+  frame,
+  cols: z.number().int().positive(),
+  rows: z.number().int().positive(),
+  /** one index into `terminal.lines` per screen row */
+  lines: z.array(count),
+  /** [x, y] of a visible cursor, null when hidden */
+  cursor: z.tuple([count, count]).nullable(),
+  /** recording seconds this screen stands for (events with time <= t applied) */
+  t: z.number().nonnegative(),
+});
+export type TerminalSnapshot = z.infer<typeof terminalSnapshotSchema>;
+
+/** A stretch of a terminal segment: played (cast time advances) or an idle gap shown as a marker. */
+export const terminalPieceSchema = z.object({
+  ...sceneBase,
+  castFrom: z.number().nonnegative(),
+  castTo: z.number().nonnegative(),
+  idle: z.boolean(),
+});
+export type TerminalPiece = z.infer<typeof terminalPieceSchema>;
+
+export const terminalSceneSchema = z.object({
+  kind: z.literal('terminal'),
+  ...sceneBase,
+  /** the step whose commands this replays, null when the recording is not linked to steps */
+  step: count.nullable(),
+  castFrom: z.number().nonnegative(),
+  castTo: z.number().nonnegative(),
+  /** playback speed of the non-idle pieces (1 = real time) */
+  speed: z.number().positive(),
+  pieces: z.array(terminalPieceSchema).min(1),
+  snapshots: z.array(terminalSnapshotSchema).min(1),
+  /** asciinema markers ('m' events) in this segment */
+  markers: z.array(z.object({ frame, label: z.string() })),
+});
+
+export const diffLineSchema = z.object({
+  kind: z.enum(['add', 'del', 'context']),
+  text: z.string(),
+  oldNo: count.nullable(),
+  newNo: count.nullable(),
+});
+export type DiffLine = z.infer<typeof diffLineSchema>;
+export const diffHunkSchema = z.object({ header: z.string(), lines: z.array(diffLineSchema) });
+export type DiffHunk = z.infer<typeof diffHunkSchema>;
+export const diffFileSchema = z.object({
+  oldPath: z.string().nullable(),
+  newPath: z.string().nullable(),
+  /** a Prism language id guessed from the file name (null = no colouring) */
+  language: z.string().nullable(),
+  hunks: z.array(diffHunkSchema),
+  additions: count,
+  deletions: count,
+  /** diff lines of this file left out of the scene */
+  omittedLines: count,
+});
+export type DiffFile = z.infer<typeof diffFileSchema>;
+
+export const diffSceneSchema = z.object({
+  kind: z.literal('diff'),
+  ...sceneBase,
+  /** the step the diff came from, null for the final submission */
+  step: count.nullable(),
+  /** where it was found: "tool call edit", "observation", "submission" */
+  title: z.string(),
+  files: z.array(diffFileSchema).min(1),
+  /** files left out of the scene */
+  omittedFiles: count,
+});
+
+export const closingSceneSchema = z.object({ kind: z.literal('closing'), ...sceneBase });
+
+export const sceneSchema = z.discriminatedUnion('kind', [titleSceneSchema, stepSceneSchema, terminalSceneSchema, diffSceneSchema, closingSceneSchema]);
+export type Scene = z.infer<typeof sceneSchema>;
+export type TitleScene = z.infer<typeof titleSceneSchema>;
+export type StepScene = z.infer<typeof stepSceneSchema>;
+export type TerminalScene = z.infer<typeof terminalSceneSchema>;
+export type DiffScene = z.infer<typeof diffSceneSchema>;
+export type ClosingScene = z.infer<typeof closingSceneSchema>;
+
+/** step <-> frame map: what the UI seeks with (see lib/video/chapters.ts). */
+export const chapterSchema = z.object({
+  step: count,
+  /** first frame of the step's moment (inclusive) */
+  fromFrame: frame,
+  /** end of the step's moment (exclusive); always > fromFrame */
+  toFrame: frame,
+  label: z.string(),
+  /** the real-time moment the step stands for */
+  timestamp: z.string().nullable(),
+  realSeconds: z.number().nullable(),
+  castTime: z.number().nullable(),
+});
+export type Chapter = z.infer<typeof chapterSchema>;
+
+export const criterionMarkSchema = z.object({
+  frame,
+  state: z.enum(['pass', 'fail']),
+  /** `evidence` = a test result seen in an observation or the terminal; `verifier` = the verdict */
+  source: z.enum(['evidence', 'verifier']),
+  step: count.nullable(),
+});
+export type CriterionMark = z.infer<typeof criterionMarkSchema>;
+
+export const videoCriterionSchema = z.object({
+  key: z.string(),
+  text: z.string(),
+  origin: z.enum(['task', 'verifier', 'manual']),
+  verdict: z.boolean().nullable(),
+  /** state changes, sorted by frame; the state at a frame is the last mark at or before it */
+  marks: z.array(criterionMarkSchema),
+});
+export type VideoCriterion = z.infer<typeof videoCriterionSchema>;
+
+export const trajectoryVideoSchema = z.object({
+  version: z.literal(VIDEO_PROPS_VERSION),
+  fps: z.number().int().positive(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  durationInFrames: z.number().int().positive(),
+  header: z.object({
+    task: z.string(),
+    instruction: richTextSchema,
+    instructionOmittedChars: count,
+    environment: z.string().nullable(),
+    policy: z.string().nullable(),
+    agent: z.string().nullable(),
+    format: z.string(),
+    externalId: z.string().nullable(),
+    stepCount: count,
+    /** wall-clock length of the run in seconds, when known */
+    realDurationSeconds: z.number().nullable(),
+  }),
+  scenes: z.array(sceneSchema).min(2),
+  chapters: z.array(chapterSchema),
+  criteria: z.array(videoCriterionSchema),
+  /** the line and style tables the terminal snapshots index into (null when no recording) */
+  terminal: z
+    .object({
+      styles: z.array(terminalStyleSchema),
+      lines: z.array(z.array(terminalRunSchema)),
+    })
+    .nullable(),
+  outcome: z.object({
+    reward: z.number().nullable(),
+    components: z.array(z.object({ name: z.string(), value: z.number() })),
+    judges: z.array(z.object({ judge: z.string(), score: z.number().nullable(), label: z.string().nullable(), explanation: z.string().nullable() })),
+    /** the final answer when the submission is not a diff (Inspect output, a maths result) */
+    answer: richTextSchema.nullable(),
+    exitStatus: z.string().nullable(),
+    usage: z.object({ promptTokens: z.number().nullable(), completionTokens: z.number().nullable(), costUsd: z.number().nullable() }).nullable(),
+  }),
+});
+export type TrajectoryVideoProps = z.infer<typeof trajectoryVideoSchema>;

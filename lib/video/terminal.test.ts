@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CastEvent, TerminalRecording } from '../formats/trajectory';
+import { harborImporter } from '../formats/harbor';
+import { dirSource } from '../formats/source';
+import { ANSI_PALETTE, paletteColor, parseResize, ScreenTable, screenText, TerminalReplay, terminalScreenAt } from './terminal';
+
+const rec = (events: CastEvent[], width = 20, height = 5): TerminalRecording => ({ version: 2, width, height, title: null, events });
+
+describe('terminalScreenAt', () => {
+  const recording = rec([
+    [0.5, 'o', 'one\r\n'],
+    [1.0, 'o', 'two\r\n'],
+    [1.5, 'i', 'ignored input'],
+    [2.0, 'o', 'three'],
+  ]);
+
+  it('shows exactly the events with time <= t', () => {
+    expect(screenText(terminalScreenAt(recording, 0))).toEqual(['', '', '', '', '']);
+    expect(screenText(terminalScreenAt(recording, 0.5))).toEqual(['one', '', '', '', '']);
+    expect(screenText(terminalScreenAt(recording, 0.999))).toEqual(['one', '', '', '', '']);
+    expect(screenText(terminalScreenAt(recording, 1.0))).toEqual(['one', 'two', '', '', '']);
+    expect(screenText(terminalScreenAt(recording, 1.9))).toEqual(['one', 'two', '', '', '']);
+    const end = terminalScreenAt(recording, 99);
+    expect(screenText(end)).toEqual(['one', 'two', 'three', '', '']);
+    expect(end.cursor).toEqual({ x: 5, y: 2, visible: true });
+  });
+
+  it('applies a clear, cursor positioning and erase-to-end-of-line', () => {
+    const r = rec([
+      [0.1, 'o', 'garbage everywhere\r\nmore garbage'],
+      [0.2, 'o', '\x1b[2J\x1b[H'],
+      [0.3, 'o', '\x1b[3;5Hxy'],
+      [0.4, 'o', '\x1b[1;1Habcdefgh\x1b[1;4H\x1b[K'],
+    ]);
+    expect(screenText(terminalScreenAt(r, 0.1))).toEqual(['garbage everywhere', 'more garbage', '', '', '']);
+    expect(screenText(terminalScreenAt(r, 0.2))).toEqual(['', '', '', '', '']);
+    const s = terminalScreenAt(r, 0.3);
+    expect(screenText(s)).toEqual(['', '', '    xy', '', '']);
+    expect(s.cursor).toMatchObject({ x: 6, y: 2 });
+    expect(screenText(terminalScreenAt(r, 0.4))[0]).toBe('abc');
+  });
+
+  it('keeps SGR colours and attributes per cell', () => {
+    const r = rec([[0, 'o', '\x1b[31mR\x1b[0m\x1b[1;38;5;196mB\x1b[0m\x1b[48;2;1;2;3mG\x1b[0m\x1b[7mI\x1b[0m\x1b[92mL\x1b[0mp']]);
+    const row = terminalScreenAt(r, 1).rows[0]!;
+    expect(row[0]).toMatchObject({ ch: 'R', fg: ANSI_PALETTE[1], bg: null, bold: false });
+    expect(row[1]).toMatchObject({ ch: 'B', fg: '#ff0000', bold: true });
+    expect(row[2]).toMatchObject({ ch: 'G', fg: null, bg: '#010203' });
+    expect(row[3]).toMatchObject({ ch: 'I', inverse: true });
+    expect(row[4]).toMatchObject({ ch: 'L', fg: ANSI_PALETTE[10] });
+    expect(row[5]).toMatchObject({ ch: 'p', fg: null, bg: null, bold: false, inverse: false });
+  });
+
+  it('survives broken and incomplete escape sequences', () => {
+    const r = rec([
+      [0.1, 'o', 'ok \x1b['],
+      [0.2, 'o', '31mred'],
+      [0.3, 'o', '\x1b[999999999999999m\x1b[38;5;\x1b]0;title-without-end'],
+      [0.4, 'o', '\r\nnext\x1bP unterminated dcs'],
+      [0.5, 'o', '\x1b\\ \x1b[?25l after'],
+    ]);
+    for (const t of [0.1, 0.2, 0.3, 0.4, 0.5]) expect(() => terminalScreenAt(r, t)).not.toThrow();
+    expect(screenText(terminalScreenAt(r, 0.1))[0]).toBe('ok');
+    const s2 = terminalScreenAt(r, 0.2);
+    expect(screenText(s2)[0]).toBe('ok red');
+    expect(s2.rows[0]![3]).toMatchObject({ ch: 'r', fg: ANSI_PALETTE[1] });
+    const s5 = terminalScreenAt(r, 0.5);
+    expect(s5.cursor.visible).toBe(false);
+  });
+
+  it('applies resize events and ignores malformed ones', () => {
+    const r = rec([
+      [0.1, 'o', 'a'],
+      [0.2, 'r', '30x8'],
+      [0.3, 'r', 'nonsense'],
+    ]);
+    expect(terminalScreenAt(r, 0.1).cols).toBe(20);
+    const s = terminalScreenAt(r, 0.3);
+    expect(s.cols).toBe(30);
+    expect(s.rows).toHaveLength(8);
+    expect(parseResize('120x40')).toEqual({ cols: 120, rows: 40 });
+    expect(parseResize('0x5')).toBeNull();
+  });
+
+  it('replays forward incrementally and restarts when asked to go back', () => {
+    const r = rec([
+      [1, 'o', 'a'],
+      [2, 'o', 'b'],
+    ]);
+    const replay = new TerminalReplay(r);
+    expect(replay.advanceTo(1)).toBe(true);
+    expect(replay.advanceTo(1.5)).toBe(false);
+    expect(replay.advanceTo(2)).toBe(true);
+    expect(screenText(replay.screen())[0]).toBe('ab');
+    replay.advanceTo(1);
+    expect(screenText(replay.screen())[0]).toBe('a');
+    expect(replay.applied).toBe(1);
+    replay.dispose();
+  });
+
+  it('replays the harbor fixture cast', async () => {
+    let recording: TerminalRecording | null = null;
+    for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource(path.join(import.meta.dirname, '..', 'formats', 'fixtures', 'harbor', 'trial-basic')) })) {
+      if (item.ok) recording = item.trajectory.terminal;
+    }
+    expect(recording).not.toBeNull();
+    expect(screenText(terminalScreenAt(recording!, 0.4)).slice(0, 3)).toEqual(['$ ls', 'script.sh', '$']);
+    const end = terminalScreenAt(recording!, 10);
+    expect(end.cols).toBe(120);
+    expect(screenText(end).slice(0, 6)).toEqual(['$ ls', 'script.sh', '$ chmod +x script.sh', '<script>alert(1)</script>', 'ok', '$']);
+    expect(end.rows[4]![0]).toMatchObject({ ch: 'o', fg: ANSI_PALETTE[2] });
+  });
+});
+
+describe('palette and screen table', () => {
+  it('reads the same lines through the fast path as through screen()', () => {
+    const r = rec(
+      [
+        [0, 'o', '\x1b[1;31mbold red\x1b[0m plain \x1b[7minv\x1b[0m\x1b[4m   \x1b[0m\r\n'],
+        [0, 'o', '\x1b[48;5;22m  bg  \x1b[0m trailing   \r\n\x1b[8msecret\x1b[0m seen\r\n中文 wide\x1b[38;2;10;20;30m rgb'],
+      ],
+      40,
+      6,
+    );
+    const replay = new TerminalReplay(r);
+    replay.advanceTo(1);
+    const a = new ScreenTable();
+    const b = new ScreenTable();
+    const fast = replay.screenLines(a).lines.map((i) => a.lines[i]!.map(([t, s]) => [t, a.styles[s]]));
+    const slow = replay.screen().rows.map((row) => b.lines[b.line(row)]!.map(([t, s]) => [t, b.styles[s]]));
+    expect(fast).toEqual(slow);
+    expect(fast[2]).toEqual([['       seen', expect.objectContaining({ fg: null })]]);
+    replay.dispose();
+  });
+
+  it('maps the 256-colour palette', () => {
+    expect(paletteColor(1)).toBe(ANSI_PALETTE[1]);
+    expect(paletteColor(16)).toBe('#000000');
+    expect(paletteColor(196)).toBe('#ff0000');
+    expect(paletteColor(231)).toBe('#ffffff');
+    expect(paletteColor(232)).toBe('#080808');
+    expect(paletteColor(255)).toBe('#eeeeee');
+  });
+
+  it('interns lines as styled runs, trailing blanks dropped', () => {
+    const table = new ScreenTable();
+    const s = terminalScreenAt(rec([[0, 'o', '\x1b[32mok\x1b[0m done   \r\n\r\n\x1b[32mok\x1b[0m done']]), 1);
+    const ids = s.rows.map((r) => table.line(r));
+    expect(ids[0]).toBe(ids[2]);
+    expect(ids[1]).toBe(ids[3]);
+    const runs = table.lines[ids[0]!]!;
+    expect(runs.map((r) => r[0])).toEqual(['ok', ' done']);
+    expect(table.styles[runs[0]![1]]).toMatchObject({ fg: ANSI_PALETTE[2] });
+    expect(table.styles[runs[1]![1]]).toMatchObject({ fg: null });
+    expect(table.lines[ids[1]!]).toEqual([]);
+    expect(table.styles).toHaveLength(2);
+  });
+});

@@ -1,0 +1,216 @@
+import type { Excerpt, RichText, TextSegment } from './schema';
+
+/**
+ * Text helpers for the video: control-sequence stripping, long-text summaries with a
+ * "… N more lines" marker, and LaTeX detection for KaTeX. All pure and linear in the input.
+ */
+
+// CSI, OSC (BEL or ST terminated), two-byte escapes, other C0 controls but \t \n \r
+const CONTROL = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x1b|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/** Removes ANSI escape sequences and control characters; `\r\n` -> `\n`; a carriage return
+ * inside a line (progress bars) keeps what was drawn last. */
+export function plainText(text: string): string {
+  let s = text.replace(CONTROL, '');
+  if (s.includes('\r')) {
+    s = s.replace(/\r+\n/g, '\n');
+    if (s.includes('\r')) s = s.split('\n').map(lastCarriageSegment).join('\n');
+  }
+  return s;
+}
+
+function lastCarriageSegment(line: string): string {
+  if (!line.includes('\r')) return line;
+  const parts = line.split('\r');
+  for (let i = parts.length - 1; i >= 0; i--) if (parts[i] !== '') return parts[i]!;
+  return '';
+}
+
+/** 12345 -> "12,345" (fixed format, no locale). */
+export function formatCount(n: number): string {
+  return Math.trunc(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export function clipLine(line: string, maxChars: number): string {
+  if (line.length <= maxChars) return line;
+  return `${line.slice(0, Math.max(0, maxChars - 1))}…`;
+}
+
+/** Clips text to maxChars on a word boundary when one is near; returns the text and what was left out. */
+export function clipChars(text: string, maxChars: number): { text: string; omitted: number } {
+  if (text.length <= maxChars) return { text, omitted: 0 };
+  let cut = maxChars;
+  const space = text.lastIndexOf(' ', maxChars);
+  if (space > maxChars * 0.8) cut = space;
+  return { text: `${text.slice(0, cut).trimEnd()}…`, omitted: text.length - cut };
+}
+
+export interface ExcerptOptions {
+  headLines: number;
+  tailLines: number;
+  maxLineChars: number;
+}
+
+/**
+ * Summarises a long text: the first `headLines` and last `tailLines` lines, with the count of
+ * lines in between. Scans for line breaks without splitting the whole text (a 100k-line
+ * observation costs one pass). Control sequences are stripped first.
+ */
+export function excerpt(raw: string, options: ExcerptOptions): Excerpt {
+  const text = plainText(raw).replace(/\n+$/, '');
+  if (text === '') return { head: '', omittedLines: 0, tail: '', totalLines: 0 };
+  const starts: number[] = [0];
+  // first headLines + 1 line starts
+  let total = 1;
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    total++;
+    if (starts.length <= options.headLines) starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  const clip = (block: string) =>
+    block
+      .split('\n')
+      .map((l) => clipLine(l.replace(/\s+$/, ''), options.maxLineChars))
+      .join('\n');
+  if (total <= options.headLines + options.tailLines + 1) return { head: clip(text), omittedLines: 0, tail: '', totalLines: total };
+  const headEnd = starts[options.headLines]! - 1;
+  // walk back tailLines line breaks from the end
+  let tailStart = text.length;
+  for (let k = 0; k < options.tailLines; k++) tailStart = text.lastIndexOf('\n', tailStart - 1);
+  const head = text.slice(0, headEnd);
+  const tail = options.tailLines > 0 ? text.slice(tailStart + 1) : '';
+  return { head: clip(head), omittedLines: total - options.headLines - options.tailLines, tail: clip(tail), totalLines: total };
+}
+
+/** Lines an excerpt shows (for timing and layout). */
+export function excerptLines(e: Excerpt): number {
+  const count = (s: string) => (s === '' ? 0 : s.split('\n').length);
+  return count(e.head) + count(e.tail) + (e.omittedLines > 0 ? 1 : 0);
+}
+
+/**
+ * Splits text into plain and maths segments: `$$…$$` and `\[…\]` display, `$…$` and `\(…\)`
+ * inline. Inline `$` follows Pandoc's rule (no space just inside the dollars, no digit right
+ * after the closing one) so prices and shell variables stay text; backtick code spans and
+ * fences are never maths; `\$` is a literal dollar.
+ */
+export function mathSegments(text: string): RichText {
+  const out: TextSegment[] = [];
+  let buf = '';
+  const pushText = (s: string) => {
+    buf += s;
+  };
+  const flush = () => {
+    if (buf) out.push({ k: 'text', text: buf });
+    buf = '';
+  };
+  let skipNewline = false;
+  const pushMath = (tex: string, display: boolean) => {
+    // a display block stands on its own: the line breaks around it are not text
+    if (display) buf = buf.replace(/[ \t]*\n[ \t]*$/, '');
+    flush();
+    out.push({ k: 'math', tex: tex.trim(), display });
+    if (display) skipNewline = true;
+  };
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (skipNewline) {
+      skipNewline = false;
+      const m = /^[ \t]*\n/.exec(text.slice(i, i + 64));
+      if (m) {
+        i += m[0].length;
+        continue;
+      }
+    }
+    const c = text[i]!;
+    if (c === '`') {
+      let run = 1;
+      while (text[i + run] === '`') run++;
+      const fence = '`'.repeat(run);
+      const close = text.indexOf(fence, i + run);
+      if (close === -1) {
+        pushText(text.slice(i));
+        break;
+      }
+      pushText(text.slice(i, close + run));
+      i = close + run;
+      continue;
+    }
+    if (c === '\\') {
+      const d = text[i + 1];
+      if (d === '$') {
+        pushText('$');
+        i += 2;
+        continue;
+      }
+      if (d === '[' || d === '(') {
+        const closer = d === '[' ? '\\]' : '\\)';
+        const close = text.indexOf(closer, i + 2);
+        if (close !== -1 && close > i + 2) {
+          pushMath(text.slice(i + 2, close), d === '[');
+          i = close + 2;
+          continue;
+        }
+      }
+      pushText(c);
+      i++;
+      continue;
+    }
+    if (c === '$') {
+      if (text[i + 1] === '$') {
+        const close = text.indexOf('$$', i + 2);
+        if (close !== -1 && text.slice(i + 2, close).trim() !== '') {
+          pushMath(text.slice(i + 2, close), true);
+          i = close + 2;
+          continue;
+        }
+        pushText('$$');
+        i += 2;
+        continue;
+      }
+      const close = inlineDollarClose(text, i);
+      if (close !== -1) {
+        pushMath(text.slice(i + 1, close), false);
+        i = close + 1;
+        continue;
+      }
+      pushText('$');
+      i++;
+      continue;
+    }
+    pushText(c);
+    i++;
+  }
+  flush();
+  return out;
+}
+
+function inlineDollarClose(text: string, open: number): number {
+  const first = text[open + 1];
+  if (first === undefined || /\s/.test(first)) return -1;
+  const limit = Math.min(text.length, open + 1 + 1000);
+  for (let j = open + 1; j < limit; j++) {
+    const ch = text[j]!;
+    if (ch === '\n') return -1;
+    if (ch === '\\') {
+      j++;
+      continue;
+    }
+    if (ch === '$') {
+      if (/\s/.test(text[j - 1]!)) return -1;
+      const after = text[j + 1];
+      if (after !== undefined && /[0-9]/.test(after)) return -1;
+      return j;
+    }
+  }
+  return -1;
+}
+
+/** Rich text back to plain text (for search, lengths). */
+export function richTextLength(rt: RichText): number {
+  return rt.reduce((n, s) => n + (s.k === 'text' ? s.text.length : s.tex.length), 0);
+}

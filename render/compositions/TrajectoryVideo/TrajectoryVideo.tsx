@@ -1,0 +1,51 @@
+import React from 'react';
+import { AbsoluteFill, useCurrentFrame } from 'remotion';
+import { sceneAt } from '../../../lib/video/chapters';
+import { ensureFonts } from './fonts';
+import type { Scene, TrajectoryVideoProps } from './schema';
+import { Checklist, ProgressRail, TopBar } from './scenes/Chrome';
+import { ClosingCard } from './scenes/ClosingCard';
+import { DiffView } from './scenes/DiffView';
+import { StepView } from './scenes/StepView';
+import { TerminalView } from './scenes/TerminalView';
+import { TitleCard } from './scenes/TitleCard';
+import { layout, theme } from './theme';
+
+ensureFonts();
+
+/**
+ * The proof-of-work video. Every pixel is a pure function of the props and the frame: the scene
+ * showing is looked up by frame (scenes tile the timeline), nothing reads the clock, fetches or
+ * draws random numbers, so frames render in any order and in parallel.
+ */
+export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
+  const frame = useCurrentFrame();
+  const scene = sceneAt(props.scenes, frame);
+  const mainW = props.width - layout.sidebar - layout.pad * 2;
+  const mainH = props.height - layout.topBar - layout.rail - layout.pad * 2;
+  return (
+    <AbsoluteFill style={{ background: theme.bg, fontFamily: theme.sans, color: theme.text, fontVariantLigatures: 'none' }}>
+      <TopBar props={props} frame={frame} scene={scene} />
+      <div style={{ position: 'absolute', left: layout.pad, top: layout.topBar + layout.pad, width: mainW, height: mainH, overflow: 'hidden' }}>
+        <SceneView props={props} scene={scene} frame={frame} width={mainW} height={mainH} />
+      </div>
+      <Checklist props={props} frame={frame} />
+      <ProgressRail props={props} frame={frame} />
+    </AbsoluteFill>
+  );
+};
+
+const SceneView: React.FC<{ props: TrajectoryVideoProps; scene: Scene; frame: number; width: number; height: number }> = ({ props, scene, frame, width, height }) => {
+  switch (scene.kind) {
+    case 'title':
+      return <TitleCard props={props} scene={scene} frame={frame} />;
+    case 'step':
+      return <StepView scene={scene} frame={frame} />;
+    case 'terminal':
+      return <TerminalView props={props} scene={scene} frame={frame} width={width} height={height} />;
+    case 'diff':
+      return <DiffView scene={scene} frame={frame} />;
+    case 'closing':
+      return <ClosingCard props={props} scene={scene} frame={frame} />;
+  }
+};

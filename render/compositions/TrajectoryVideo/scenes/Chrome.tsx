@@ -1,0 +1,158 @@
+import React from 'react';
+import { chapterAt, criterionStateAt } from '../../../../lib/video/chapters';
+import type { Scene, TrajectoryVideoProps } from '../schema';
+import { actorColor, layout, theme } from '../theme';
+import { CheckIcon, clock, CrossIcon, PendingIcon } from './common';
+
+/** The frame around every scene: top bar, criteria checklist, progress rail with chapter ticks. */
+
+export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scene: Scene }> = ({ props, frame, scene }) => {
+  const chapter = chapterAt(props.chapters, frame);
+  const right =
+    scene.kind === 'title'
+      ? 'Overview'
+      : scene.kind === 'closing'
+        ? 'Outcome'
+        : chapter
+          ? `Step ${chapter.step + 1} of ${props.header.stepCount}`
+          : scene.kind === 'diff'
+            ? 'Submission'
+            : scene.kind === 'terminal'
+              ? 'Terminal'
+              : '';
+  return (
+    <div
+      style={{
+        position: 'absolute',
+        left: 0,
+        top: 0,
+        right: 0,
+        height: layout.topBar,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 14,
+        padding: `0 ${layout.pad}px`,
+        borderBottom: `1px solid ${theme.border}`,
+        background: theme.panel,
+      }}
+    >
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8, flex: 'none' }}>
+        <div style={{ width: 10, height: 10, borderRadius: 3, background: theme.accent, transform: 'rotate(45deg)' }} />
+        <span style={{ fontWeight: 700, letterSpacing: 2, fontSize: 13, color: theme.text }}>WITNESS</span>
+        <span style={{ fontSize: 13, color: theme.faint }}>proof of work</span>
+      </div>
+      <div style={{ width: 1, height: 22, background: theme.border }} />
+      <div style={{ fontSize: 15, fontWeight: 600, color: theme.text, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', flex: 1 }}>{props.header.task}</div>
+      {chapter?.realSeconds != null ? <div style={{ fontFamily: theme.mono, fontSize: 13, color: theme.muted }}>t+{clock(chapter.realSeconds)}</div> : null}
+      <div style={{ fontSize: 13, fontWeight: 600, color: theme.text, padding: '4px 10px', borderRadius: 6, background: theme.panelRaised, border: `1px solid ${theme.border}` }}>{right}</div>
+    </div>
+  );
+};
+
+export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }> = ({ props, frame }) => {
+  const states = props.criteria.map((c) => criterionStateAt(c, frame));
+  const passed = states.filter((s) => s?.state === 'pass').length;
+  const failed = states.filter((s) => s?.state === 'fail').length;
+  const shown = props.criteria.slice(0, 9);
+  return (
+    <div
+      style={{
+        position: 'absolute',
+        top: layout.topBar,
+        right: 0,
+        bottom: layout.rail,
+        width: layout.sidebar,
+        borderLeft: `1px solid ${theme.border}`,
+        background: theme.panel,
+        padding: '20px 22px',
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 12,
+      }}
+    >
+      <div style={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
+        <span style={{ fontSize: 12, letterSpacing: 1.5, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>Acceptance criteria</span>
+        <span style={{ fontSize: 12, color: theme.muted, fontFamily: theme.mono }}>
+          <span style={{ color: theme.pass }}>{passed}</span> / <span style={{ color: theme.fail }}>{failed}</span> / {props.criteria.length}
+        </span>
+      </div>
+      {props.criteria.length === 0 ? <div style={{ fontSize: 14, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div> : null}
+      {shown.map((c, i) => {
+        const s = states[i];
+        const justChanged = s && frame - s.frame < 12;
+        const bg = s?.state === 'pass' ? 'rgba(63,185,80,0.10)' : s?.state === 'fail' ? 'rgba(248,81,73,0.10)' : 'transparent';
+        return (
+          <div
+            key={c.key}
+            style={{
+              display: 'flex',
+              gap: 10,
+              alignItems: 'flex-start',
+              padding: '8px 10px',
+              borderRadius: 8,
+              background: bg,
+              border: `1px solid ${justChanged ? (s.state === 'pass' ? theme.pass : theme.fail) : s ? 'transparent' : theme.border}`,
+            }}
+          >
+            <div style={{ paddingTop: 1, transform: justChanged ? `scale(${1 + (12 - (frame - s.frame)) / 24})` : undefined }}>
+              {s?.state === 'pass' ? <CheckIcon /> : s?.state === 'fail' ? <CrossIcon /> : <PendingIcon />}
+            </div>
+            <div style={{ display: 'flex', flexDirection: 'column', gap: 3, minWidth: 0 }}>
+              <span
+                style={{
+                  fontSize: 13.5,
+                  lineHeight: 1.3,
+                  color: s ? theme.text : theme.muted,
+                  fontFamily: c.origin === 'verifier' ? theme.mono : theme.sans,
+                  overflowWrap: 'anywhere',
+                  display: '-webkit-box',
+                  WebkitLineClamp: 2,
+                  WebkitBoxOrient: 'vertical',
+                  overflow: 'hidden',
+                }}
+              >
+                {c.origin === 'verifier' ? c.text.split('::').pop() : c.text}
+              </span>
+              <span style={{ fontSize: 11, color: theme.faint }}>
+                {s ? (s.source === 'verifier' ? 'verifier verdict' : `seen in step ${(s.step ?? 0) + 1}`) : c.origin === 'verifier' ? 'verifier test' : c.verdict === null ? 'not checked by the verifier' : 'pending'}
+              </span>
+            </div>
+          </div>
+        );
+      })}
+      {props.criteria.length > shown.length ? <div style={{ fontSize: 12, color: theme.faint }}>+ {props.criteria.length - shown.length} more</div> : null}
+    </div>
+  );
+};
+
+export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number }> = ({ props, frame }) => {
+  const total = props.durationInFrames;
+  const width = props.width - layout.pad * 2;
+  const x = (f: number) => (f / total) * width;
+  const chapter = chapterAt(props.chapters, frame);
+  const cards = new Map(props.scenes.flatMap((s) => (s.kind === 'step' ? s.cards.map((c) => [c.card.index, c.card] as const) : [])));
+  return (
+    <div style={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: layout.rail, borderTop: `1px solid ${theme.border}`, background: theme.panel, padding: `9px ${layout.pad}px 0` }}>
+      <div style={{ position: 'relative', height: 8, width, borderRadius: 4, background: theme.panelRaised, overflow: 'hidden' }}>
+        {props.chapters.map((c) => {
+          const card = cards.get(c.step);
+          const color = actorColor[card?.source ?? 'agent'] ?? theme.accent;
+          const active = chapter?.step === c.step;
+          return (
+            <div
+              key={c.step}
+              style={{ position: 'absolute', left: x(c.fromFrame), width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1), top: 0, bottom: 0, background: color, opacity: active ? 1 : c.fromFrame <= frame ? 0.55 : 0.2 }}
+            />
+          );
+        })}
+      </div>
+      <div style={{ position: 'absolute', left: layout.pad + x(frame) - 1, top: 4, width: 3, height: 18, borderRadius: 2, background: theme.text }} />
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8, fontSize: 12, color: theme.muted, gap: 16 }}>
+        <span style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{chapter ? `${chapter.step + 1}. ${chapter.label}` : frame < (props.chapters[0]?.fromFrame ?? 0) ? 'Task' : 'Outcome'}</span>
+        <span style={{ fontFamily: theme.mono, flex: 'none' }}>
+          {clock(frame / props.fps)} / {clock(total / props.fps)}
+        </span>
+      </div>
+    </div>
+  );
+};

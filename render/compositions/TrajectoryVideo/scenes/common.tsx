@@ -1,0 +1,116 @@
+import katex from 'katex';
+import React from 'react';
+import { interpolate } from 'remotion';
+import { formatCount } from '../../../../lib/video/text';
+import type { Excerpt, RichText } from '../schema';
+import { theme } from '../theme';
+
+/** Shared pieces of the video: rich text with KaTeX maths, excerpts with "… N more lines", icons. */
+
+const mathCache = new Map<string, string>();
+
+export function mathHtml(tex: string, display: boolean): string {
+  const key = `${display ? 'D' : 'I'}${tex}`;
+  let html = mathCache.get(key);
+  if (html === undefined) {
+    html = katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'html', strict: 'ignore', trust: false, maxSize: 20, maxExpand: 200 });
+    mathCache.set(key, html);
+  }
+  return html;
+}
+
+export const RichTextView: React.FC<{ text: RichText; style?: React.CSSProperties }> = ({ text, style }) => (
+  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', ...style }}>
+    {text.map((seg, i) =>
+      seg.k === 'text' ? (
+        <React.Fragment key={i}>{seg.text}</React.Fragment>
+      ) : (
+        <span
+          key={i}
+          style={seg.display ? { display: 'block', margin: '6px 0', fontSize: '1.12em' } : { fontSize: '1.05em' }}
+          // KaTeX escapes its input; trust is off so no \href / \html* output
+          dangerouslySetInnerHTML={{ __html: mathHtml(seg.tex, seg.display) }}
+        />
+      ),
+    )}
+  </div>
+);
+
+export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ lines, what = 'more lines' }) => (
+  <div style={{ display: 'flex', alignItems: 'center', gap: 8, margin: '4px 0', color: theme.warn, fontFamily: theme.sans, fontSize: 12, fontWeight: 600 }}>
+    <div style={{ flex: '0 0 14px', height: 1, background: theme.border }} />
+    <span style={{ padding: '1px 8px', borderRadius: 999, background: 'rgba(210,153,34,0.12)', border: '1px solid rgba(210,153,34,0.35)' }}>
+      … {formatCount(lines)} {what}
+    </span>
+    <div style={{ flex: 1, height: 1, background: theme.border }} />
+  </div>
+);
+
+export const ExcerptView: React.FC<{ excerpt: Excerpt; prefix?: string; color?: string; fontSize?: number; empty?: string }> = ({ excerpt, prefix, color = theme.text, fontSize = 13, empty }) => {
+  const mono: React.CSSProperties = { fontFamily: theme.mono, fontSize, lineHeight: 1.45, color, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 };
+  if (excerpt.totalLines === 0) return <div style={{ ...mono, color: theme.faint, fontStyle: 'italic', fontFamily: theme.sans }}>{empty ?? '(empty)'}</div>;
+  return (
+    <div>
+      <pre style={mono}>
+        {prefix ? <span style={{ color: theme.accent, userSelect: 'none' }}>{prefix}</span> : null}
+        {excerpt.head}
+      </pre>
+      {excerpt.omittedLines > 0 ? <OmittedMarker lines={excerpt.omittedLines} /> : null}
+      {excerpt.tail ? <pre style={mono}>{excerpt.tail}</pre> : null}
+    </div>
+  );
+};
+
+export const CheckIcon: React.FC<{ size?: number; color?: string }> = ({ size = 16, color = theme.pass }) => (
+  <svg width={size} height={size} viewBox="0 0 16 16" style={{ flex: 'none' }}>
+    <circle cx="8" cy="8" r="8" fill={color} />
+    <path d="M4.4 8.3l2.4 2.4 4.8-5" stroke="#0d1014" strokeWidth="1.9" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+);
+
+export const CrossIcon: React.FC<{ size?: number; color?: string }> = ({ size = 16, color = theme.fail }) => (
+  <svg width={size} height={size} viewBox="0 0 16 16" style={{ flex: 'none' }}>
+    <circle cx="8" cy="8" r="8" fill={color} />
+    <path d="M5.3 5.3l5.4 5.4M10.7 5.3l-5.4 5.4" stroke="#0d1014" strokeWidth="1.9" strokeLinecap="round" />
+  </svg>
+);
+
+export const PendingIcon: React.FC<{ size?: number }> = ({ size = 16 }) => (
+  <svg width={size} height={size} viewBox="0 0 16 16" style={{ flex: 'none' }}>
+    <circle cx="8" cy="8" r="6.8" fill="none" stroke={theme.faint} strokeWidth="1.6" strokeDasharray="3 2.4" />
+  </svg>
+);
+
+export const FastForwardIcon: React.FC<{ size?: number; color?: string }> = ({ size = 18, color = theme.text }) => (
+  <svg width={size} height={size} viewBox="0 0 20 16" style={{ flex: 'none' }}>
+    <path d="M1 2l8 6-8 6zM10 2l8 6-8 6z" fill={color} />
+  </svg>
+);
+
+/** Fade/slide in over the first frames of a scene (pure in the frame). */
+export function enter(frame: number, from: number, frames = 8): React.CSSProperties {
+  const k = interpolate(frame - from, [0, frames], [0, 1], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
+  return { opacity: k, transform: `translateY(${(1 - k) * 10}px)` };
+}
+
+export function formatSeconds(s: number): string {
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  const r = Math.round(s - m * 60);
+  if (m < 60) return `${m} min ${r.toString().padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${(m % 60).toString().padStart(2, '0')} min`;
+}
+
+/** "0:04.5" style clock for a real-time offset. */
+export function clock(s: number): string {
+  const m = Math.floor(s / 60);
+  const r = s - m * 60;
+  return `${m}:${r < 10 ? '0' : ''}${r.toFixed(1)}`;
+}
+
+export const Pill: React.FC<{ label: string; value: string; color?: string }> = ({ label, value, color = theme.text }) => (
+  <div style={{ display: 'flex', flexDirection: 'column', gap: 3, padding: '8px 12px', background: theme.panel, border: `1px solid ${theme.border}`, borderRadius: 8, minWidth: 0 }}>
+    <span style={{ fontSize: 11, letterSpacing: 1, textTransform: 'uppercase', color: theme.faint, fontWeight: 600 }}>{label}</span>
+    <span style={{ fontSize: 15, color, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{value}</span>
+  </div>
+);

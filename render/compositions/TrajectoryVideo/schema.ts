@@ -1,0 +1,26 @@
+/**
+ * The TrajectoryVideo props schema. One source of truth: lib/video/schema.ts (plain zod, shared
+ * with the props derivation in lib/video/props.ts); this file re-exports it for the composition.
+ */
+export {
+  trajectoryVideoSchema,
+  type TrajectoryVideoProps,
+  type Scene,
+  type TitleScene,
+  type StepScene,
+  type TerminalScene,
+  type DiffScene,
+  type ClosingScene,
+  type StepCard,
+  type RichText,
+  type Excerpt,
+  type DiffFile,
+  type VideoCriterion,
+  type Chapter,
+  type TerminalStyle,
+  VIDEO_FPS,
+  VIDEO_WIDTH,
+  VIDEO_HEIGHT,
+  TERMINAL_DEFAULT_FG,
+  TERMINAL_DEFAULT_BG,
+} from '../../../lib/video/schema';

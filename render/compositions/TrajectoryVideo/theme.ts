@@ -1,0 +1,32 @@
+/** Colours, fonts and layout of the proof-of-work video (1280x720 base). */
+export const theme = {
+  bg: '#0d1014',
+  panel: '#151920',
+  panelRaised: '#1b2029',
+  border: '#262d39',
+  text: '#e8ebf1',
+  muted: '#8d96a8',
+  faint: '#5b6577',
+  accent: '#6ea8ff',
+  pass: '#3fb950',
+  fail: '#f85149',
+  warn: '#d29922',
+  sans: "'Witness Inter', 'Inter', 'DejaVu Sans', sans-serif",
+  mono: "'Witness Mono', 'JetBrains Mono', 'DejaVu Sans Mono', monospace",
+} as const;
+
+export const actorColor: Record<string, string> = {
+  agent: '#6ea8ff',
+  user: '#3fb950',
+  system: '#8d96a8',
+  tool: '#d29922',
+  environment: '#c297ff',
+};
+
+/** Layout: a top bar, the criteria sidebar on the right, the progress rail at the bottom. */
+export const layout = {
+  topBar: 56,
+  rail: 52,
+  sidebar: 330,
+  pad: 28,
+} as const;

@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { bundle } from '@remotion/bundler';
+import { combineChunks, makeCancelSignal, openBrowser, renderMedia, renderStill, selectComposition, type ChromiumOptions } from '@remotion/renderer';
+import { env } from '../../lib/env';
+import { trajectoryVideoSchema, type TrajectoryVideoProps } from '../../lib/video/schema';
+
+/**
+ * The node renderer (worker / CLI / bench only; never imported by the web app).
+ *
+ *   const props = trajectoryVideoProps(trajectory);            // lib/video/props.ts, pure
+ *   await renderTrajectoryVideo({ props, outPath: 'x.mp4' });   // h264 MP4, written atomically
+ *   await renderTrajectoryStill({ props, outPath: 'x.png', frame: 0 });
+ *
+ * The bundle is built once per process (~12 s) and reused. Each call opens one headless
+ * Chromium (CHROMIUM_PATH, Debian's by default) and closes it when done.
+ */
+
+export type CompositionId = 'TrajectoryVideo' | 'Blank';
+
+const ENTRY = path.join(import.meta.dirname, '..', 'index.ts');
+/**
+ * Chromium's GL backend. Our compositions are DOM and text only (no WebGL, no canvas 3D), and
+ * here Chromium's plain software compositor (gl: null, Remotion's default) renders them about
+ * twice as fast as SwiftShader-through-ANGLE (gl: 'swangle'), with byte-identical output run to
+ * run; 'swangle' stays available for compositions that need WebGL (see bench/video.bench.ts).
+ */
+export type RenderGl = 'swangle' | null;
+export const DEFAULT_GL: RenderGl = null;
+const chromiumOptions = (gl: RenderGl | undefined): ChromiumOptions => ({ gl: gl === undefined ? DEFAULT_GL : gl });
+
+let bundled: Promise<string> | null = null;
+
+/**
+ * Builds the Remotion bundle of render/index.ts once per process; resolves to its serve URL (a
+ * folder under the OS temp dir, ~30 MB, removed when the process exits).
+ */
+export function bundleOnce(): Promise<string> {
+  if (!bundled) {
+    const outDir = path.join(os.tmpdir(), `witness-video-bundle-${process.pid}`);
+    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+    bundled = bundle({ entryPoint: ENTRY, enableCaching: true, outDir }).catch((err: unknown) => {
+      bundled = null;
+      throw err;
+    });
+  }
+  return bundled;
+}
+
+export interface RenderProgress {
+  /** 0..1 over rendering and encoding */
+  progress: number;
+  renderedFrames: number;
+  encodedFrames: number;
+  stage: 'rendering' | 'encoding' | 'done';
+}
+
+export interface RenderVideoOptions {
+  props: TrajectoryVideoProps;
+  /** the .mp4 to write; written to a temporary file beside it, then renamed */
+  outPath: string;
+  /** a frame or an inclusive [first, last] range (Remotion's convention); default: the whole video */
+  frameRange?: number | [number, number];
+  onProgress?: (progress: RenderProgress) => void;
+  /** aborting stops the render and removes the temporary file; the promise rejects */
+  cancelSignal?: AbortSignal;
+  /** `Blank` renders a plain frame of the same size and length (benchmark baseline) */
+  compositionId?: CompositionId;
+  /** frames rendered in parallel (default 1: best on 2 cores) */
+  concurrency?: number;
+  /** Chromium GL backend (default DEFAULT_GL) */
+  gl?: RenderGl;
+  /** 'h264-ts' for chunks that are later joined with combineVideoChunks (MPEG-TS concatenates seamlessly) */
+  codec?: 'h264' | 'h264-ts';
+}
+
+export interface RenderResult {
+  outPath: string;
+  /** frames in the file */
+  frames: number;
+  fps: number;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+function partialPath(outPath: string): string {
+  const dir = path.dirname(outPath);
+  const ext = path.extname(outPath);
+  return path.join(dir, `.${path.basename(outPath, ext)}.${process.pid}.${randomBytes(4).toString('hex')}.partial${ext}`);
+}
+
+function abortError(): Error {
+  const err = new Error('render cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Awaited<ReturnType<typeof openBrowser>>) => Promise<T>): Promise<T> {
+  const browser = await openBrowser('chrome', { browserExecutable: env().CHROMIUM_PATH, chromeMode: 'headless-shell', chromiumOptions: chromiumOptions(gl), logLevel: 'error' });
+  try {
+    return await fn(browser);
+  } finally {
+    await browser.close({ silent: true });
+  }
+}
+
+/** Renders the props to an h264 MP4 at `outPath` (atomically: a partial file is renamed on success). */
+export async function renderTrajectoryVideo(options: RenderVideoOptions): Promise<RenderResult> {
+  const props = trajectoryVideoSchema.parse(options.props);
+  if (options.cancelSignal?.aborted) throw abortError();
+  const serveUrl = await bundleOnce();
+  if (options.cancelSignal?.aborted) throw abortError();
+  const tmp = partialPath(options.outPath);
+  const { cancelSignal, cancel } = makeCancelSignal();
+  const onAbort = () => cancel();
+  options.cancelSignal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const composition = await withBrowser(options.gl, async (browser) => {
+      const comp = await selectComposition({
+        serveUrl,
+        id: options.compositionId ?? 'TrajectoryVideo',
+        inputProps: props,
+        puppeteerInstance: browser,
+        browserExecutable: env().CHROMIUM_PATH,
+        chromeMode: 'headless-shell',
+        chromiumOptions: chromiumOptions(options.gl),
+        logLevel: 'error',
+      });
+      await renderMedia({
+        composition: comp,
+        serveUrl,
+        codec: options.codec ?? 'h264',
+        muted: true,
+        outputLocation: tmp,
+        inputProps: props,
+        frameRange: options.frameRange ?? null,
+        puppeteerInstance: browser,
+        browserExecutable: env().CHROMIUM_PATH,
+        chromeMode: 'headless-shell',
+        chromiumOptions: chromiumOptions(options.gl),
+        concurrency: options.concurrency ?? 1,
+        cancelSignal,
+        overwrite: true,
+        logLevel: 'error',
+        onProgress: (p) =>
+          options.onProgress?.({
+            progress: p.progress,
+            renderedFrames: p.renderedFrames,
+            encodedFrames: p.encodedFrames,
+            stage: p.progress >= 1 ? 'done' : p.stitchStage === 'muxing' || p.renderedDoneIn !== null ? 'encoding' : 'rendering',
+          }),
+      });
+      return comp;
+    });
+    if (options.cancelSignal?.aborted) throw abortError();
+    await rename(tmp, options.outPath);
+    const range = options.frameRange;
+    const frames = range === undefined ? composition.durationInFrames : typeof range === 'number' ? 1 : range[1] - range[0] + 1;
+    return { outPath: options.outPath, frames, fps: composition.fps, width: composition.width, height: composition.height, bytes: (await stat(options.outPath)).size };
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    if (options.cancelSignal?.aborted) throw abortError();
+    throw err;
+  } finally {
+    options.cancelSignal?.removeEventListener('abort', onAbort);
+  }
+}
+
+export interface RenderStillOptions {
+  props: TrajectoryVideoProps;
+  /** .png or .jpeg/.jpg (from the extension) */
+  outPath: string;
+  /** default 0 */
+  frame?: number;
+  /** 1 = 1280x720; 0.25 for a small thumbnail */
+  scale?: number;
+  compositionId?: CompositionId;
+  gl?: RenderGl;
+}
+
+/** Renders one frame to a PNG or JPEG (a thumbnail, or a frame to look at), atomically. */
+export async function renderTrajectoryStill(options: RenderStillOptions): Promise<{ outPath: string; width: number; height: number; bytes: number }> {
+  const props = trajectoryVideoSchema.parse(options.props);
+  const serveUrl = await bundleOnce();
+  const tmp = partialPath(options.outPath);
+  const ext = path.extname(options.outPath).toLowerCase();
+  const scale = options.scale ?? 1;
+  try {
+    await withBrowser(options.gl, async (browser) => {
+      const composition = await selectComposition({ serveUrl, id: options.compositionId ?? 'TrajectoryVideo', inputProps: props, puppeteerInstance: browser, logLevel: 'error' });
+      await renderStill({
+        composition,
+        serveUrl,
+        output: tmp,
+        frame: options.frame ?? 0,
+        inputProps: props,
+        imageFormat: ext === '.jpg' || ext === '.jpeg' ? 'jpeg' : 'png',
+        scale,
+        puppeteerInstance: browser,
+        overwrite: true,
+        logLevel: 'error',
+      });
+    });
+    await rename(tmp, options.outPath);
+    return { outPath: options.outPath, width: Math.round(props.width * scale), height: Math.round(props.height * scale), bytes: (await stat(options.outPath)).size };
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Renders several stills with one browser (for looking at frames, tests). Writes each atomically.
+ */
+export async function renderTrajectoryStills(props: TrajectoryVideoProps, shots: Array<{ frame: number; outPath: string }>, compositionId: CompositionId = 'TrajectoryVideo'): Promise<void> {
+  const parsed = trajectoryVideoSchema.parse(props);
+  const serveUrl = await bundleOnce();
+  await withBrowser(undefined, async (browser) => {
+    const composition = await selectComposition({ serveUrl, id: compositionId, inputProps: parsed, puppeteerInstance: browser, logLevel: 'error' });
+    for (const shot of shots) {
+      const tmp = partialPath(shot.outPath);
+      try {
+        await renderStill({ composition, serveUrl, output: tmp, frame: shot.frame, inputProps: parsed, imageFormat: 'png', puppeteerInstance: browser, overwrite: true, logLevel: 'error' });
+        await rename(tmp, shot.outPath);
+      } catch (err) {
+        await unlink(tmp).catch(() => undefined);
+        throw err;
+      }
+    }
+  });
+}
+
+/**
+ * Joins chunks rendered with `codec: 'h264-ts'` (in frame order) into one h264 MP4 without
+ * re-encoding, written atomically to `outPath`.
+ */
+export async function combineVideoChunks(options: { files: string[]; outPath: string; fps: number; framesPerChunk: number; totalFrames: number }): Promise<void> {
+  const tmp = partialPath(options.outPath);
+  try {
+    await combineChunks({
+      outputLocation: tmp,
+      videoFiles: options.files,
+      audioFiles: [],
+      codec: 'h264',
+      fps: options.fps,
+      framesPerChunk: options.framesPerChunk,
+      preferLossless: false,
+      compositionDurationInFrames: options.totalFrames,
+      logLevel: 'error',
+    });
+    await rename(tmp, options.outPath);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineJob } from '../../../lib/queue/job-contract';
+
+/** Joins a video's rendered chunks into the final MP4 once every chunk is done. */
+export const videoCombineJob = defineJob({
+  name: 'video.combine',
+  payload: z.object({ videoId: z.string().min(1) }).strict(),
+  retry: { limit: 3, delaySeconds: 10, backoff: true, maxDelaySeconds: 300 },
+  expireInSeconds: 15 * 60,
+  key: (p) => `video.combine:${p.videoId}`,
+});

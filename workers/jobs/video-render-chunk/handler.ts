@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { env } from '../../../lib/env';
+import { failChunk, failVideo, findVideo, finishChunk, listVideoChunks, setChunkProgress, startChunkRender } from '../../../lib/db/videos';
+import { sendJob } from '../../../lib/queue/boss';
+import { openStore } from '../../../lib/storage/open-store';
+import { videoPropsFor } from '../../../lib/videos/video-props-for';
+import { renderTrajectoryVideo } from '../../../render/server/render-video';
+import { PermanentJobError, type JobHandler } from '../../job-handler';
+import { videoCombineJob } from '../video-combine/contract';
+import { readable } from '../video-render/handler';
+import { videoRenderChunkJob } from './contract';
+
+export function chunkStorageKey(videoId: string, index: number): string {
+  return `videos/${videoId}/chunk-${String(index).padStart(4, '0')}.ts`;
+}
+
+/** Renders one chunk (MPEG-TS h264, so chunks concatenate seamlessly); the last one queues the combine. */
+export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
+  contract: videoRenderChunkJob,
+  async handle({ videoId, index }, ctx) {
+    const video = await findVideo(videoId);
+    if (!video) throw new PermanentJobError(`video ${videoId} does not exist`);
+    if (video.status === 'done') return { skipped: 'video already rendered' };
+    const chunk = (await listVideoChunks(videoId)).find((c) => c.index === index);
+    if (!chunk) throw new PermanentJobError(`video ${videoId} has no chunk ${index}`);
+    if (chunk.status === 'done') return { skipped: 'chunk already rendered' };
+    const mine = (await startChunkRender(videoId, index, ctx.now())) || ctx.attempt > 0;
+    if (!mine) return { skipped: 'another worker is rendering this chunk' };
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-chunk-'));
+    try {
+      const props = await videoPropsFor(video.trajectoryId);
+      let last = 0;
+      const result = await renderTrajectoryVideo({
+        props,
+        outPath: path.join(dir, 'chunk.ts'),
+        frameRange: [chunk.fromFrame, chunk.toFrame],
+        codec: 'h264-ts',
+        cancelSignal: ctx.signal,
+        onProgress: (p) => {
+          if (p.progress - last >= 0.1) {
+            last = p.progress;
+            void setChunkProgress(videoId, index, p.progress);
+          }
+        },
+      });
+      const key = chunkStorageKey(videoId, index);
+      await openStore().putFile(key, result.outPath, 'video/mp2t');
+      const { allDone } = await finishChunk(videoId, index, key);
+      if (allDone) await sendJob(env().DATABASE_URL!, videoCombineJob, { videoId });
+      return { frames: result.frames, allDone };
+    } catch (error) {
+      const message = readable(error);
+      if (error instanceof PermanentJobError || ctx.attempt >= videoRenderChunkJob.retry.limit) {
+        await failChunk(videoId, index, message);
+        await failVideo(videoId, `chunk ${index}: ${message}`, ctx.now());
+      }
+      throw error instanceof PermanentJobError ? error : new Error(message, { cause: error });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};
