@@ -60,7 +60,8 @@ export const TrajectoryPlayer = forwardRef<
   const seekToStep = useCallback(
     (step: number) => {
       const chapter = video.chapters.find((c) => c.step === step);
-      if (chapter) seekToFrame(chapter.fromFrame);
+      // a few frames in, past the scene's fade-in, so the step is readable at once
+      if (chapter) seekToFrame(chapter.fromFrame + Math.min(10, Math.floor((chapter.toFrame - chapter.fromFrame) / 2)));
     },
     [video.chapters, seekToFrame],
   );
@@ -199,7 +200,7 @@ export const TrajectoryPlayer = forwardRef<
               <li key={c.step} data-step={c.step}>
                 <button
                   type="button"
-                  onClick={() => seekToFrame(c.fromFrame)}
+                  onClick={() => seekToStep(c.step)}
                   aria-current={isActive ? 'step' : undefined}
                   className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
                 >
