@@ -1,29 +1,21 @@
 import { expect, test } from '@playwright/test';
+import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { Trajectory } from '../lib/formats/trajectory';
 import { storeTrajectoryDirect, uniqueName } from './fixtures/trajectories';
 import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 
 function tiny(): Trajectory {
-  return {
+  return buildTrajectory({
     format: 'openai',
-    externalId: null,
-    task: { name: uniqueName('render'), instruction: 'Say hello.', acceptanceCriteria: [], environment: null, split: null, metadata: {} },
-    policy: { model: 'tiny-model', checkpoint: null, agent: null },
+    task: { name: uniqueName('render'), instruction: 'Say hello.' },
+    policy: { model: 'tiny-model' },
     steps: [
-      { index: 0, source: 'user', text: 'Say hello.', reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null },
-      { index: 1, source: 'agent', text: 'Hello!', reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null },
+      { source: 'user', text: 'Say hello.' },
+      { source: 'agent', text: 'Hello!' },
     ],
-    verifier: { reward: 1, components: {} },
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
-  };
+    extra: { verifier: { reward: 1, components: {} } },
+  });
 }
 
 test('Render MP4 goes through the worker, shows progress, then serves the file with range requests behind sign-in', async ({ page, request }) => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureInstanceSecret } from '../../lib/auth/instance-secret';
 import { disconnectDb } from '../../lib/db/client';
+import { checkReachable } from '../../lib/db/connect-database';
 import { portInUse } from '../../lib/db/embedded-postgres';
 import { baseUrl, dataDir, env, setEnv } from '../../lib/env';
 import { stopQueueClient } from '../../lib/queue/boss';
@@ -58,6 +59,7 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
         `Chromium not found at ${e.CHROMIUM_PATH} (Witness renders videos and runs its browser tests with it): install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH.`,
       );
     }
+    if (e.DATABASE_URL) await checkReachable(e.DATABASE_URL);
     await ensureBuild(values.rebuild, log);
 
     const secret = await ensureInstanceSecret(dataDir(), e.WITNESS_SECRET);

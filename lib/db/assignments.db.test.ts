@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { claimNextItem, settleClaim, skipAssignment } from './assignments';
@@ -11,22 +12,13 @@ import { resetDatabase } from './test/reset';
 import { storeTrajectory } from './trajectories';
 
 function trajectory(task: string, model: string): Trajectory {
-  return {
+  return buildTrajectory({
     format: 'openai',
-    externalId: null,
-    task: { name: task, instruction: `do ${task}`, acceptanceCriteria: [], environment: 'env', split: null, metadata: {} },
-    policy: { model, checkpoint: null, agent: null },
-    steps: [{ index: 0, source: 'agent', text: `${task} by ${model}`, reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null }],
-    verifier: { reward: 1, components: {} },
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
-  };
+    task: { name: task, instruction: `do ${task}`, environment: 'env' },
+    policy: { model },
+    steps: [{ source: 'agent', text: `${task} by ${model}` }],
+    extra: { verifier: { reward: 1, components: {} } },
+  });
 }
 
 async function setup(items: number, overlap: number, mode: 'single' | 'pairwise' = 'single', requiredExpertise: string[] = []) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { claimNextItem } from './assignments';
@@ -12,22 +13,12 @@ import { resetDatabase } from './test/reset';
 import { storeTrajectory } from './trajectories';
 
 function trajectory(model: string): Trajectory {
-  return {
+  return buildTrajectory({
     format: 'openai',
-    externalId: null,
-    task: { name: 'shared-task', instruction: 'x', acceptanceCriteria: [{ key: 'works', text: 'It works', origin: 'task', verdict: null }], environment: 'e', split: null, metadata: {} },
-    policy: { model, checkpoint: null, agent: null },
-    steps: [{ index: 0, source: 'agent', text: model, reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null }],
-    verifier: null,
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
-  };
+    task: { name: 'shared-task', instruction: 'x', acceptanceCriteria: [{ key: 'works', text: 'It works', origin: 'task', verdict: null }], environment: 'e' },
+    policy: { model },
+    steps: [{ source: 'agent', text: model }],
+  });
 }
 
 describe('pairwise comparisons', () => {

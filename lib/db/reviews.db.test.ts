@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { claimNextItem } from './assignments';
@@ -17,22 +18,12 @@ const criteria = [
 ];
 
 function trajectory(name: string): Trajectory {
-  return {
+  return buildTrajectory({
     format: 'openai',
-    externalId: null,
-    task: { name, instruction: 'fix it', acceptanceCriteria: criteria, environment: 'env', split: null, metadata: {} },
-    policy: { model: 'm', checkpoint: null, agent: null },
-    steps: [{ index: 0, source: 'agent', text: name, reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null }],
-    verifier: null,
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
-  };
+    task: { name, instruction: 'fix it', acceptanceCriteria: criteria, environment: 'env' },
+    policy: { model: 'm' },
+    steps: [{ source: 'agent', text: name }],
+  });
 }
 
 const rubric = {

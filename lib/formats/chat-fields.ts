@@ -1,3 +1,4 @@
+import { buildTrajectory } from './build-trajectory';
 import { isRecord, parseJson } from './parse-json';
 import type { Trajectory } from './trajectory';
 
@@ -47,22 +48,7 @@ export function asText(value: unknown): string {
 
 /** A trajectory with every optional part empty, to spread the known parts over. */
 export function emptyTrajectory(format: Trajectory['format'], taskName: string): Trajectory {
-  return {
-    format,
-    externalId: null,
-    task: { name: taskName, instruction: '', acceptanceCriteria: [], environment: null, split: null, metadata: {} },
-    policy: { model: null, checkpoint: null, agent: null },
-    steps: [],
-    verifier: null,
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
-  };
+  return buildTrajectory({ format, task: { name: taskName } });
 }
 
 /** Drops undefined / null entries so metadata stays small and JSON-clean. */
