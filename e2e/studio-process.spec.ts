@@ -12,20 +12,26 @@ import { expect, test } from '@playwright/test';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'e2e-process');
 
+const children: ChildProcess[] = [];
+
 function start(env: Record<string, string>): ChildProcess & { output: () => string } {
   let output = '';
+  // other specs in this worker point DATABASE_URL at the e2e database: these starts get their own
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
     cwd: root,
-    env: { ...process.env, WITNESS_DATA_DIR: dataDir, WITNESS_DB_PORT: '54361', PORT: '3161', WITNESS_SECRET: 'process-test-secret-process-test-secret-0123', ...env },
+    env: { ...base, WITNESS_DATA_DIR: dataDir, WITNESS_DB_PORT: '54361', PORT: '3161', WITNESS_SECRET: 'process-test-secret-process-test-secret-0123', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   return Object.assign(child, { output: () => output });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 }
 
 async function healthy(port = 3161, timeoutMs = 90_000): Promise<void> {
@@ -58,7 +64,12 @@ function postmasterPid(): number | null {
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(() => rmSync(dataDir, { recursive: true, force: true }));
-test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+test.afterAll(async () => {
+  // a failed test must not leave a studio running
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => exited(c)));
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 test('a port in use stops start with one line that says what to do', async () => {
   const blocker = net.createServer().listen(3162, '127.0.0.1');

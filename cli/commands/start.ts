@@ -77,6 +77,11 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       if (shuttingDown) return;
       shuttingDown = true;
       log(`\n${signal}: stopping web, worker and database...`);
+      // never hang on the way out (e.g. an external database that went away first)
+      setTimeout(() => {
+        io.stderr('shutdown took over 45 s: exiting now\n');
+        process.exit(1);
+      }, 45_000).unref();
       // a signal during start-up: let the start-up steps settle first, so nothing reopens what we close
       await startup.catch(() => {});
       const closing = server ? new Promise<void>((r) => server!.close(() => r())) : Promise.resolve();
