@@ -1,3 +1,4 @@
+import { buildTrajectory } from '../formats/build-trajectory';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harborImporter } from '../formats/harbor';
@@ -21,20 +22,7 @@ function step(index: number, over: Partial<Step> = {}): Step {
 
 function trajectory(over: Partial<Trajectory> = {}): Trajectory {
   return {
-    format: 'atif',
-    externalId: null,
-    task: { name: 'task', instruction: 'Do the thing.', acceptanceCriteria: [], environment: null, split: null, metadata: {} },
-    policy: { model: 'm', checkpoint: null, agent: 'a' },
-    steps: [],
-    verifier: null,
-    judgeScores: [],
-    usage: null,
-    terminal: null,
-    submission: null,
-    exitStatus: null,
-    startedAt: null,
-    endedAt: null,
-    metadata: {},
+    ...buildTrajectory({ format: 'atif', task: { name: 'task', instruction: 'Do the thing.' }, policy: { model: 'm', agent: 'a' } }),
     ...over,
   };
 }
