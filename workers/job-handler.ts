@@ -14,6 +14,8 @@ export interface JobContext {
 export interface JobHandler<C extends JobContract = JobContract> {
   contract: C;
   handle: (payload: JobPayload<C>, ctx: JobContext) => Promise<Record<string, unknown> | void>;
+  /** optional one-time preparation the worker starts in the background when it starts (e.g. the video bundle) */
+  warmUp?: () => Promise<unknown>;
 }
 
 /** Thrown by a handler for a failure that retrying cannot fix (bad payload, row gone): no retry. */

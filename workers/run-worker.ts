@@ -57,6 +57,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const timer = setInterval(beat, options.heartbeatMs ?? 10_000);
   timer.unref();
   log(`[worker] ${id} serving ${options.handlers.map((h) => h.contract.name).join(', ')}`);
+  // one-time preparation in the background (shared work, e.g. one video bundle, runs once)
+  const warmUps = [...new Set(options.handlers.map((h) => h.warmUp).filter((w) => w !== undefined))];
+  if (warmUps.length) {
+    const t0 = Date.now();
+    void Promise.all(warmUps.map((w) => w()))
+      .then(() => log(`[worker] ${id} warm in ${((Date.now() - t0) / 1000).toFixed(1)} s`))
+      .catch((error: Error) => log(`[worker] warm-up failed (jobs will retry it): ${error.message}`));
+  }
 
   let stopping: Promise<void> | undefined;
   return {

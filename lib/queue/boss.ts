@@ -17,6 +17,8 @@ export function createBoss(databaseUrl: string, role: 'producer' | 'worker' | 'i
     supervise: role === 'worker',
     schedule: role === 'worker',
     openTelemetry: { enabled: false },
+    // how often a worker looks for jobs whose worker died (missed heartbeats) and retries them
+    ...(role === 'worker' ? { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 } : {}),
   } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on('error', (error: Error) => console.error(`[queue] ${error.message}`));
   return boss;
@@ -40,6 +42,7 @@ export async function ensureQueue(boss: PgBoss, contract: JobContract): Promise<
     retryBackoff: contract.retry.backoff,
     ...(contract.retry.maxDelaySeconds ? { retryDelayMax: contract.retry.maxDelaySeconds } : {}),
     expireInSeconds: contract.expireInSeconds,
+    ...(contract.heartbeatSeconds ? { heartbeatSeconds: contract.heartbeatSeconds } : {}),
   };
   const existing = await boss.getQueue(contract.name);
   // 'stately': at most one queued and one active job per key, so deterministic keys dedupe sends

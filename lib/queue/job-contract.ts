@@ -27,6 +27,11 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   cron?: string;
   /** jobs a worker takes at once (per process) */
   concurrency?: number;
+  /**
+   * seconds (>= 10) between liveness beats a running job must send; a job whose worker died
+   * (kill -9, lost machine) is failed and retried after this long instead of after expireInSeconds
+   */
+  heartbeatSeconds?: number;
 }
 
 export function defineJob<S extends z.ZodType>(contract: JobContract<S>): JobContract<S> {

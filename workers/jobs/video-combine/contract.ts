@@ -7,5 +7,6 @@ export const videoCombineJob = defineJob({
   payload: z.object({ videoId: z.string().min(1) }).strict(),
   retry: { limit: 3, delaySeconds: 10, backoff: true, maxDelaySeconds: 300 },
   expireInSeconds: 15 * 60,
+  heartbeatSeconds: 15,
   key: (p) => `video.combine:${p.videoId}`,
 });

@@ -7,5 +7,6 @@ export const videoRenderChunkJob = defineJob({
   payload: z.object({ videoId: z.string().min(1), index: z.number().int().nonnegative() }).strict(),
   retry: { limit: 2, delaySeconds: 10, backoff: true, maxDelaySeconds: 300 },
   expireInSeconds: 30 * 60,
+  heartbeatSeconds: 15,
   key: (p) => `video.render-chunk:${p.videoId}:${p.index}`,
 });

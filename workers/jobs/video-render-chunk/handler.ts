@@ -6,7 +6,7 @@ import { failChunk, failVideo, findVideo, finishChunk, listVideoChunks, setChunk
 import { sendJob } from '../../../lib/queue/boss';
 import { openStore } from '../../../lib/storage/open-store';
 import { videoPropsFor } from '../../../lib/videos/video-props-for';
-import { renderTrajectoryVideo } from '../../../render/server/render-video';
+import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoCombineJob } from '../video-combine/contract';
 import { readable } from '../video-render/handler';
@@ -19,6 +19,7 @@ export function chunkStorageKey(videoId: string, index: number): string {
 /** Renders one chunk (MPEG-TS h264, so chunks concatenate seamlessly); the last one queues the combine. */
 export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
   contract: videoRenderChunkJob,
+  warmUp: bundleOnce,
   async handle({ videoId, index }, ctx) {
     const video = await findVideo(videoId);
     if (!video) throw new PermanentJobError(`video ${videoId} does not exist`);

@@ -7,5 +7,6 @@ export const videoRenderJob = defineJob({
   payload: z.object({ videoId: z.string().min(1) }).strict(),
   retry: { limit: 2, delaySeconds: 10, backoff: true, maxDelaySeconds: 300 },
   expireInSeconds: 60 * 60,
+  heartbeatSeconds: 15,
   key: (p) => `video.render:${p.videoId}`,
 });

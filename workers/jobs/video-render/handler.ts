@@ -7,7 +7,7 @@ import { sendJob } from '../../../lib/queue/boss';
 import { openStore } from '../../../lib/storage/open-store';
 import { planChunks } from '../../../lib/video/chunks';
 import { videoPropsFor } from '../../../lib/videos/video-props-for';
-import { renderTrajectoryVideo } from '../../../render/server/render-video';
+import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoRenderChunkJob } from '../video-render-chunk/contract';
 import { videoRenderJob } from './contract';
@@ -23,6 +23,7 @@ export function videoStorageKey(videoId: string): string {
  */
 export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
   contract: videoRenderJob,
+  warmUp: bundleOnce,
   async handle({ videoId }, ctx) {
     const video = await findVideo(videoId);
     if (!video) throw new PermanentJobError(`video ${videoId} does not exist`);

@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureProject } from '../lib/db/projects';
+import { storeTrajectory } from '../lib/db/trajectories';
+import { findVideo } from '../lib/db/videos';
+import { resetDatabase } from '../lib/db/test/reset';
+import { childEnv, env } from '../lib/env';
+import { buildTrajectory } from '../lib/formats/build-trajectory';
+import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
+import { createBoss, installQueue, stopQueueClient } from '../lib/queue/boss';
+import { requestRender } from '../lib/videos/request-render';
+import { jobContracts } from './job-contracts';
+import { videoStorageKey } from './jobs/video-render/handler';
+
+/**
+ * A worker killed with SIGKILL in the middle of a render (Chromium and ffmpeg with it) leaves
+ * no file under the video's final name, and a worker started afterwards finishes the job: the
+ * job's heartbeat stops, the supervisor fails the attempt, pg-boss retries it, and the retry
+ * takes over the half-done render. Real worker processes (`witness worker`), real Chromium.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+function startWorkerProcess(dataDir: string, log: string[]): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'worker'], {
+    cwd: root,
+    // own process group: the kill takes Chromium and ffmpeg down too, as a lost machine would
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv({ DATABASE_URL: env().DATABASE_URL!, WITNESS_DATA_DIR: dataDir, WITNESS_AUTO_RENDER: '0' }),
+  });
+  child.stdout!.on('data', (d: Buffer) => log.push(d.toString()));
+  child.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
+  return child;
+}
+
+function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+  if (!child?.pid || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number, log: string[]): Promise<T> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}; worker output:\n${log.join('').slice(-3000)}`);
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+describe('a worker killed mid-render', () => {
+  let dataDir: string;
+  const workers: ChildProcess[] = [];
+
+  beforeEach(async () => {
+    await resetDatabase();
+    await installQueue(env().DATABASE_URL!, jobContracts);
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'witness-crash-'));
+  });
+  afterEach(async () => {
+    for (const w of workers) killGroup(w, 'SIGKILL');
+    workers.length = 0;
+    await stopQueueClient();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('leaves no half-written file visible, and the job completes on retry in another worker', { timeout: 420_000 }, async () => {
+    const project = await ensureProject({ slug: 'crash', name: 'Crash' });
+    const trajectory = buildTrajectory({
+      format: 'openai',
+      task: { name: 'crash-render', instruction: 'Count to five, one step at a time.' },
+      policy: { model: 'tiny-model' },
+      steps: [{ source: 'user', text: 'Count to five.' }, ...[1, 2, 3, 4, 5].map((n) => ({ source: 'agent' as const, text: `Number ${n}. ${'Checking the count again. '.repeat(6)}` }))],
+    });
+    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(trajectory), { source: null, sourceWhere: null, importedById: null });
+    const log: string[] = [];
+    const first = startWorkerProcess(dataDir, log);
+    workers.push(first);
+    const { videoId } = await requestRender(env().DATABASE_URL!, trajectoryId);
+
+    // kill it once it is really rendering (frames done, file not yet stored)
+    await waitFor('the render to get going', async () => {
+      const v = await findVideo(videoId);
+      return v && v.status === 'rendering' && v.progress > 0.05;
+    }, 240_000, log);
+    killGroup(first, 'SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+
+    const storeDir = path.join(dataDir, 'storage');
+    const finalPath = path.join(storeDir, videoStorageKey(videoId));
+    expect(existsSync(finalPath)).toBe(false);
+    // nothing at all in the store: partial output lives in a temp dir, never under storage
+    expect(filesUnder(storeDir)).toEqual([]);
+    const stuck = await findVideo(videoId);
+    expect(stuck?.status).toBe('rendering');
+
+    const second = startWorkerProcess(dataDir, log);
+    workers.push(second);
+    const done = await waitFor('the retry to finish the video', async () => {
+      const v = await findVideo(videoId);
+      if (v?.status === 'failed') throw new Error(`video failed: ${v.error}`);
+      return v?.status === 'done' ? v : null;
+    }, 300_000, log);
+
+    expect(done.storageKey).toBe(videoStorageKey(videoId));
+    const bytes = readFileSync(finalPath);
+    expect(bytes.byteLength).toBe(done.sizeBytes);
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(filesUnder(storeDir)).toEqual([videoStorageKey(videoId)]);
+    // the second worker took over through a retry of the killed job (heartbeat missed), not a new job
+    const boss = createBoss(env().DATABASE_URL!, 'producer');
+    await boss.start();
+    try {
+      const jobs = [...(await boss.findJobs('video.render', {})), ...(await boss.findJobs('video.render-chunk', {}))];
+      expect(jobs.every((j) => j.state === 'completed')).toBe(true);
+      expect(Math.max(...jobs.map((j) => j.retryCount))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+  });
+});
