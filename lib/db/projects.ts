@@ -65,3 +65,21 @@ export async function projectSettings(projectId: string): Promise<ProjectSetting
   const row = await db().project.findUnique({ where: { id: projectId }, select: { settings: true } });
   return projectSettingsSchema.parse(row?.settings ?? {});
 }
+
+/** Every project with its parsed settings (admin page). */
+export async function listProjectSettings() {
+  const rows = await db().project.findMany({ select: { id: true, slug: true, name: true, settings: true }, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, settings: projectSettingsSchema.parse(r.settings ?? {}) }));
+}
+
+/** Changes some settings of a project, keeping the others. */
+export async function updateProjectSettings(projectId: string, patch: Partial<ProjectSettings>, actorId: string | null): Promise<ProjectSettings> {
+  return db().$transaction(async (tx) => {
+    const row = await tx.project.findUnique({ where: { id: projectId }, select: { settings: true } });
+    if (!row) throw new AppError('NOT_FOUND', 'No such project');
+    const settings = projectSettingsSchema.parse({ ...projectSettingsSchema.parse(row.settings ?? {}), ...patch });
+    await tx.project.update({ where: { id: projectId }, data: { settings } });
+    await tx.auditLog.create({ data: { projectId, actorId, action: 'project.settings', targetType: 'project', targetId: projectId, data: patch } });
+    return settings;
+  });
+}

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { expertiseTagSchema, roleSchema } from '@/lib/auth/roles';
 import { createInvite } from '@/lib/db/invites';
+import { updateProjectSettings } from '@/lib/db/projects';
 import { baseUrl } from '@/lib/env';
 import { defineAction } from '../../_server/action';
 
@@ -25,5 +26,15 @@ export const inviteUserAction = defineAction(
     const invite = await createInvite(user.id, input);
     revalidatePath('/admin');
     return { email: invite.email, link: `${baseUrl()}/invite/${invite.token}`, expiresAt: invite.expiresAt.toISOString() };
+  },
+);
+
+export const setAutoRenderAction = defineAction(
+  'admin',
+  z.object({ projectId: z.string().min(1).max(64), autoRender: z.boolean() }),
+  async (input, user) => {
+    const settings = await updateProjectSettings(input.projectId, { autoRender: input.autoRender }, user.id);
+    revalidatePath('/admin');
+    return { autoRender: settings.autoRender };
   },
 );

@@ -1,17 +1,19 @@
+import { AutoRenderToggle } from '@/components/admin/auto-render-toggle';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { roleLabel } from '@/lib/auth/roles';
 import { listOpenInvites } from '@/lib/db/invites';
+import { listProjectSettings } from '@/lib/db/projects';
 import { listUsers } from '@/lib/db/users';
 import { liveWorkers } from '@/lib/db/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
-import { inviteUserAction } from './actions';
+import { inviteUserAction, setAutoRenderAction } from './actions';
 
 export const metadata = { title: 'Admin' };
 
 export default async function AdminHome() {
   await requirePageUser('admin');
-  const [users, invites, workers] = await Promise.all([listUsers(), listOpenInvites(), liveWorkers(new Date())]);
+  const [users, invites, workers, projects] = await Promise.all([listUsers(), listOpenInvites(), liveWorkers(new Date()), listProjectSettings()]);
   return (
     <>
       <PageHeader title="Admin" description="People, invitations and the studio's workers." />
@@ -46,6 +48,32 @@ export default async function AdminHome() {
                   <td className="px-4 py-2">{roleLabel[u.role]}</td>
                   <td className="px-4 py-2">{u.expertise.join(', ') || '—'}</td>
                   <td className="px-4 py-2 text-zinc-500">{u.createdAt.toISOString().slice(0, 10)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section className="mb-8">
+        <h2 className="mb-1 font-semibold">Projects</h2>
+        <p className="mb-3 text-sm text-zinc-600">Whether the worker renders each new trajectory&apos;s MP4 right after import (the player works either way).</p>
+        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+              <tr>
+                <th className="px-4 py-2">Project</th>
+                <th className="px-4 py-2">Slug</th>
+                <th className="px-4 py-2">Render videos after import</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100">
+              {projects.map((p) => (
+                <tr key={p.id} data-testid={`project-${p.slug}`}>
+                  <td className="px-4 py-2">{p.name}</td>
+                  <td className="px-4 py-2 font-mono text-xs">{p.slug}</td>
+                  <td className="px-4 py-2">
+                    <AutoRenderToggle projectId={p.id} initial={p.settings.autoRender} save={setAutoRenderAction} />
+                  </td>
                 </tr>
               ))}
             </tbody>
