@@ -1,0 +1,221 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createApiToken } from '../lib/db/api-tokens';
+import { disconnectDb } from '../lib/db/client';
+import { createCampaign } from '../lib/db/campaigns';
+import { portInUse, startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrate } from '../lib/db/migrate';
+import { ensureProject } from '../lib/db/projects';
+import { campaignIntegrity } from '../lib/db/campaign-integrity';
+import { saveRubricVersion } from '../lib/db/rubrics';
+import { storeTrajectoryBatch, toStorable } from '../lib/db/trajectory-batch';
+import { ensureUser } from '../lib/db/users';
+import { childEnv, setEnv } from '../lib/env';
+import { buildTrajectory } from '../lib/formats/build-trajectory';
+import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
+import type { BenchFigure } from './figure';
+
+/**
+ * Review load test: real HTTP against the production build (`witness start --no-demo` on its
+ * own database), 50 reviewers with API tokens claiming (`POST /api/v1/campaigns/:id/assignments`)
+ * and submitting (`POST /api/v1/assignments/:id/reviews`) as fast as they can for
+ * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted. One submit in twenty is
+ * sent twice with the same idempotency key (a retried request). Beside it, in the same run, 50
+ * more connections fetch a static file of the build, so the latencies have a yardstick.
+ *
+ * Afterwards the database is checked: every acknowledged review is there exactly once, no item
+ * has more than k current reviews, no reviewer reviewed an item twice. The figures are p50/p95
+ * of claim, submit and the static route.
+ */
+const GROUP = 'review';
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.data', 'bench-review');
+const REVIEWERS = 50;
+const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
+const K = 3;
+const SECONDS = Number(process.env.BENCH_REVIEW_SECONDS ?? 120);
+
+const log = (line: string) => process.stderr.write(`  [review] ${line}\n`);
+
+const rubric = {
+  title: 'Load test rubric',
+  questions: [
+    { key: 'overall', type: 'likert', prompt: 'Overall', required: true, scale: 5, anchors: { '1': 'bad', '5': 'good' } },
+    { key: 'comment', type: 'text', prompt: 'Comment', required: false },
+  ],
+};
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function startStudio(port: number, databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
+    cwd: root,
+    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, WITNESS_DATA_DIR: dataDir, WITNESS_AUTO_RENDER: '0', NEXT_TELEMETRY_DISABLED: '1' }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const until = Date.now() + 600_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('studio did not become healthy');
+}
+
+export async function run(): Promise<BenchFigure[]> {
+  await rm(dataDir, { recursive: true, force: true });
+  let dbPort = 54395;
+  while (await portInUse(dbPort)) dbPort++;
+  let port = 3195;
+  while (await portInUse(port)) port++;
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
+  let studio: ChildProcess | undefined;
+  try {
+    await migrate(postgres.url);
+    setEnv('DATABASE_URL', postgres.url);
+
+    // ---- seed: ITEMS trajectories, a single-mode campaign with k = 3, 50 reviewers with tokens
+    const project = await ensureProject({ slug: 'load', name: 'Load test' });
+    for (let from = 0; from < ITEMS; from += 500) {
+      const batch = [];
+      for (let i = from; i < Math.min(ITEMS, from + 500); i++) {
+        const t = buildTrajectory({ format: 'openai', task: { name: `task-${i}`, instruction: `Task ${i}` }, policy: { model: 'load-model' }, steps: [{ source: 'agent', text: `answer ${i}` }] });
+        batch.push(await toStorable(prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null }));
+      }
+      await storeTrajectoryBatch(project.id, batch);
+    }
+    const version = await saveRubricVersion(project.id, 'load', rubric, null);
+    const campaign = await createCampaign(project.id, { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true }, null);
+    const tokens: string[] = [];
+    for (let i = 0; i < REVIEWERS; i++) {
+      const { user } = await ensureUser({ email: `r${i}@load.local`, name: `Reviewer ${i}`, role: 'reviewer', password: 'load-test-password', expertise: [] });
+      tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
+    }
+    log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
+
+    studio = startStudio(port, postgres.url);
+    const base = `http://127.0.0.1:${port}`;
+    await untilHealthy(base, studio);
+    const staticPath = await findStaticAsset(base);
+    log(`studio up on ${base}; static yardstick ${staticPath}`);
+
+    const claimMs: number[] = [];
+    const submitMs: number[] = [];
+    const staticMs: number[] = [];
+    const acknowledged = new Set<string>();
+    let replays = 0;
+    let errors = 0;
+    const deadline = performance.now() + SECONDS * 1000;
+    let exhausted = 0;
+
+    async function reviewer(token: string, index: number): Promise<void> {
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      let n = 0;
+      while (performance.now() < deadline) {
+        let t0 = performance.now();
+        const claim = await fetch(`${base}/api/v1/campaigns/${campaign.id}/assignments`, { method: 'POST', headers, body: '{}' });
+        const claimBody = claim.status === 204 ? null : ((await claim.json()) as { assignment?: { id: string }; id?: string });
+        claimMs.push(performance.now() - t0);
+        if (claim.status === 204) {
+          exhausted++;
+          return;
+        }
+        if (claim.status !== 201 && claim.status !== 200) {
+          errors++;
+          if (errors <= 3) log(`claim answered ${claim.status}: ${JSON.stringify(claimBody).slice(0, 300)}`);
+          continue;
+        }
+        const assignmentId = claimBody!.assignment?.id ?? claimBody!.id!;
+        const body = JSON.stringify({ answers: { overall: 1 + ((index + n) % 5) }, evidence: [], coverage: { ranges: [], speeds: [1], seeks: 0 }, idempotencyKey: randomUUID(), durationSec: 30 });
+        const times = n % 20 === 0 ? 2 : 1;
+        for (let attempt = 0; attempt < times; attempt++) {
+          t0 = performance.now();
+          const submit = await fetch(`${base}/api/v1/assignments/${assignmentId}/reviews`, { method: 'POST', headers, body });
+          const answer = (await submit.json()) as { review?: { id: string }; id?: string };
+          submitMs.push(performance.now() - t0);
+          if (submit.status === 201 || submit.status === 200) {
+            acknowledged.add(answer.review?.id ?? answer.id!);
+            if (attempt > 0) replays++;
+          } else {
+            errors++;
+            if (errors <= 3) log(`submit answered ${submit.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+          }
+        }
+        n++;
+      }
+    }
+
+    async function staticLoad(): Promise<void> {
+      while (performance.now() < deadline && exhausted < REVIEWERS) {
+        const t0 = performance.now();
+        const response = await fetch(`${base}${staticPath}`);
+        await response.arrayBuffer();
+        staticMs.push(performance.now() - t0);
+      }
+    }
+
+    const started = performance.now();
+    await Promise.all([...tokens.map((t, i) => reviewer(t, i)), ...Array.from({ length: REVIEWERS }, () => staticLoad())]);
+    const seconds = (performance.now() - started) / 1000;
+
+    // ---- invariants, from the database
+    const integrity = await campaignIntegrity(campaign.id);
+    log(`${seconds.toFixed(0)} s: ${acknowledged.size} reviews acknowledged (${replays} replays answered with the same review), ${errors} errors`);
+    log(`database: ${integrity.currentReviews} current reviews, max per item ${integrity.maxReviewsPerItem} (k=${K}), duplicate reviewer/item pairs ${integrity.duplicatePairs}`);
+    const lost = [...acknowledged].filter((id) => !integrity.reviewIds.has(id)).length;
+    if (lost || integrity.currentReviews !== acknowledged.size || integrity.maxReviewsPerItem > K || integrity.duplicatePairs || integrity.counterDrift || errors) {
+      throw new Error(`load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}, errors ${errors}`);
+    }
+
+    const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    const [c, s, st] = [sorted(claimMs), sorted(submitMs), sorted(staticMs)];
+    const fig = (name: string, xs: number[], p: number, yard: number[]): BenchFigure => ({
+      group: GROUP,
+      name: `${name} p${p} (${REVIEWERS} reviewers, ${xs.length} requests)`,
+      value: percentile(xs, p),
+      unit: 'ms',
+      higherIsBetter: false,
+      comparator: { name: `static p${p}`, value: percentile(yard, p) },
+    });
+    return [
+      fig('claim', c, 50, st),
+      fig('claim', c, 95, st),
+      fig('submit', s, 50, st),
+      fig('submit', s, 95, st),
+      { group: GROUP, name: `reviews stored (${seconds.toFixed(0)} s, none lost, none over k, no duplicate)`, value: integrity.currentReviews / seconds, unit: 'reviews/s', higherIsBetter: true },
+    ];
+  } finally {
+    if (studio && studio.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        studio!.once('exit', () => resolve());
+        studio!.kill('SIGTERM');
+      });
+    }
+    await disconnectDb();
+    await postgres.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A static file of the production build (a JS chunk the sign-in page loads). */
+async function findStaticAsset(base: string): Promise<string> {
+  const html = await (await fetch(`${base}/sign-in`)).text();
+  const match = /\/_next\/static\/[^"']+\.js/.exec(html);
+  if (!match) throw new Error('no static asset found on /sign-in');
+  return match[0];
+}
