@@ -2,12 +2,26 @@
 
 import { useState } from 'react';
 import { MarkedText } from './marked-text';
+import { MathText } from './math-text';
 
 /**
  * Long text shown by its first lines, with a "Show all" button. `text` is already made inert
  * (inert-text.ts) by the server component that passes it; it is only ever a text node here.
  */
-export function ExpandableText({ text, maxLines = 24, maxChars = 4000, className }: { text: string; maxLines?: number; maxChars?: number; className: string }) {
+export function ExpandableText({
+  text,
+  maxLines = 24,
+  maxChars = 4000,
+  className,
+  math = false,
+}: {
+  text: string;
+  maxLines?: number;
+  maxChars?: number;
+  className: string;
+  /** show LaTeX as maths (prose: instructions, agent messages), not for logs and code */
+  math?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const lines = text.split('\n');
   const long = lines.length > maxLines || text.length > maxChars;
@@ -19,7 +33,7 @@ export function ExpandableText({ text, maxLines = 24, maxChars = 4000, className
   return (
     <div>
       <pre className={className}>
-        <MarkedText text={shown} />
+        {math ? <MathText text={shown} /> : <MarkedText text={shown} />}
         {long && !open ? <span className="select-none text-zinc-500">{'\n'}…</span> : null}
       </pre>
       {long ? (

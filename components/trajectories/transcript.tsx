@@ -2,7 +2,7 @@ import type { TrajectoryStep } from '@/lib/db/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { formatCount, formatTime } from './format';
 import { inert, prettyJson } from './inert-text';
-import { MarkedText } from './marked-text';
+import { MathText } from './math-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
@@ -46,14 +46,14 @@ function Step({ step }: { step: TrajectoryStep }) {
         </span>
       </div>
       <div className="space-y-3 px-4 py-3">
-        {step.text !== '' ? <ExpandableText text={inert(step.text)} maxLines={40} maxChars={6000} className={proseText} /> : null}
+        {step.text !== '' ? <ExpandableText text={inert(step.text)} maxLines={40} maxChars={6000} className={proseText} math /> : null}
         {step.reasoning ? (
           <details className="group rounded-md border border-dashed border-zinc-300 bg-zinc-50/60">
             <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-600 hover:text-zinc-900">
               Reasoning <span className="font-normal text-zinc-400">({formatCount(step.reasoning.length)} characters)</span>
             </summary>
             <pre className={`${proseText} border-t border-dashed border-zinc-300 px-3 py-2 text-zinc-600 italic`}>
-              <MarkedText text={inert(step.reasoning)} />
+              <MathText text={inert(step.reasoning)} />
             </pre>
           </details>
         ) : null}
