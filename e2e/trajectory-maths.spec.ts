@@ -20,7 +20,7 @@ test('LaTeX in the instruction and the agent messages reads as maths on the traj
   );
   await signIn(page, lead);
   await page.goto(`/trajectories/${id}`);
-  const instruction = page.locator('#instruction');
+  const instruction = page.getByRole('region', { name: 'Instruction' });
   await expect(instruction.locator('.katex')).toHaveCount(2);
   const agent = page.getByTestId('step').nth(1);
   await expect(agent.locator('.katex-display')).toHaveCount(1);
