@@ -1,9 +1,7 @@
-import { readJsonDocument } from './chat-documents';
-import { fileHead, looksLikeMiniSweAgent } from './chat-detect';
+import { looksLikeMiniSweAgent } from './chat-detect';
 import { asText, compact, dig, digString, emptyTrajectory, stringList } from './chat-fields';
 import {
   contentText,
-  convertItem,
   describe,
   expectArray,
   expectRecord,
@@ -20,7 +18,8 @@ import {
 } from './chat-messages';
 import { criteriaFromTexts } from './criteria';
 import type { Importer } from './importer';
-import { baseName, errorItem } from './item';
+import { jsonFileImporter } from './json-file-importer';
+import { baseName } from './item';
 import { joinPointer } from './json-pointer';
 import { asCount, isRecord } from './parse-json';
 import type { ToolCall, Trajectory } from './trajectory';
@@ -38,26 +37,7 @@ import type { ToolCall, Trajectory } from './trajectory';
  * task; later harness `user` messages are observations (a tool step answering the pending
  * action) or, for format errors and limits, `environment` steps.
  */
-export const miniSweAgentImporter: Importer = {
-  format: 'mini-swe-agent',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeMiniSweAgent(head);
-  },
-  async *parse(input) {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a mini-swe-agent .traj.json file, found a directory');
-      return;
-    }
-    const doc = await readJsonDocument(input.file);
-    if (!doc.ok) {
-      yield errorItem(doc.where, doc.message);
-      return;
-    }
-    const path = input.file.path;
-    yield convertItem('', '', () => convertMiniSweAgent(doc.value, path));
-  },
-};
+export const miniSweAgentImporter: Importer = jsonFileImporter({ format: 'mini-swe-agent', fileLabel: 'a mini-swe-agent .traj.json file', looksLike: looksLikeMiniSweAgent, convert: convertMiniSweAgent });
 
 const actionBlock = /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g;
 

@@ -1,9 +1,7 @@
-import { readJsonDocument } from './chat-documents';
-import { fileHead, looksLikeSweAgent } from './chat-detect';
+import { looksLikeSweAgent } from './chat-detect';
 import { asText, compact, dig, digString, emptyTrajectory, objectOrJson, stringList } from './chat-fields';
 import {
   contentText,
-  convertItem,
   expectArray,
   expectRecord,
   fail,
@@ -17,7 +15,8 @@ import {
 } from './chat-messages';
 import { criteriaFromTexts } from './criteria';
 import type { Importer } from './importer';
-import { baseName, errorItem } from './item';
+import { jsonFileImporter } from './json-file-importer';
+import { baseName } from './item';
 import { joinPointer } from './json-pointer';
 import { asCount, isRecord } from './parse-json';
 import type { ToolCall, Trajectory, Usage } from './trajectory';
@@ -36,26 +35,7 @@ import type { ToolCall, Trajectory, Usage } from './trajectory';
  * arguments from the matching history message; text-mode actions become a call named after
  * the command's first word with the action string as its arguments.
  */
-export const sweAgentImporter: Importer = {
-  format: 'swe-agent',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeSweAgent(head);
-  },
-  async *parse(input) {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a SWE-agent .traj file, found a directory');
-      return;
-    }
-    const doc = await readJsonDocument(input.file);
-    if (!doc.ok) {
-      yield errorItem(doc.where, doc.message);
-      return;
-    }
-    const path = input.file.path;
-    yield convertItem('', '', () => convertSweAgent(doc.value, path));
-  },
-};
+export const sweAgentImporter: Importer = jsonFileImporter({ format: 'swe-agent', fileLabel: 'a SWE-agent .traj file', looksLike: looksLikeSweAgent, convert: convertSweAgent });
 
 interface HistoryMessage {
   role: string;
