@@ -11,6 +11,13 @@ export interface PlayerHandle {
   seekToStep: (step: number) => void;
   currentFrame: () => number;
   pause: () => void;
+  play: () => void;
+  toggle: () => void;
+  isPlaying: () => boolean;
+  /** jump to the previous/next step's start */
+  stepBy: (delta: 1 | -1) => void;
+  rate: () => number;
+  setRate: (rate: number) => void;
 }
 
 export interface PlayedRange {
@@ -37,8 +44,12 @@ export const TrajectoryPlayer = forwardRef<
     onPlayed?: (range: PlayedRange) => void;
     onSeek?: () => void;
     compact?: boolean;
+    /** false: the page handles every key itself (review pages, where digits answer questions) */
+    keyboard?: boolean;
+    /** extra speeds offered besides 0.5-3× */
+    speeds?: readonly number[];
   }
->(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false }, ref) {
+>(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS }, ref) {
   const player = useRef<PlayerRef>(null);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
@@ -65,7 +76,32 @@ export const TrajectoryPlayer = forwardRef<
     },
     [video.chapters, seekToFrame],
   );
-  useImperativeHandle(ref, () => ({ seekToFrame, seekToStep, currentFrame: () => lastFrame.current, pause: () => player.current?.pause() }), [seekToFrame, seekToStep]);
+  const stepBy = useCallback(
+    (delta: 1 | -1) => {
+      const f = lastFrame.current;
+      const current = chapterAt(video.chapters, f);
+      const index = current ? video.chapters.indexOf(current) : -1;
+      const target = delta === 1 ? (video.chapters[index + 1] ?? (index === -1 ? video.chapters.find((c) => c.fromFrame > f) : undefined)) : video.chapters[Math.max(0, index - 1)];
+      if (target) seekToFrame(target.fromFrame);
+    },
+    [video.chapters, seekToFrame],
+  );
+  useImperativeHandle(
+    ref,
+    () => ({
+      seekToFrame,
+      seekToStep,
+      stepBy,
+      currentFrame: () => lastFrame.current,
+      pause: () => player.current?.pause(),
+      play: () => player.current?.play(),
+      toggle: () => player.current?.toggle(),
+      isPlaying: () => player.current?.isPlaying() ?? false,
+      rate: () => rateRef.current,
+      setRate: (r: number) => setRate(r),
+    }),
+    [seekToFrame, seekToStep, stepBy],
+  );
 
   useEffect(() => {
     const p = player.current;
@@ -102,6 +138,7 @@ export const TrajectoryPlayer = forwardRef<
   }, [active]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!keyboard) return;
     const target = e.target as HTMLElement;
     if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
     const p = player.current;
@@ -138,7 +175,7 @@ export const TrajectoryPlayer = forwardRef<
         }
         default:
           if (/^[1-5]$/.test(e.key)) {
-            setRate(SPEEDS[Number(e.key) - 1]!);
+            setRate(speeds[Number(e.key) - 1] ?? rate);
             return true;
           }
           return false;
@@ -168,6 +205,7 @@ export const TrajectoryPlayer = forwardRef<
             style={{ width: '100%', aspectRatio: `${video.width} / ${video.height}` }}
             controls
             clickToPlay
+            spaceKeyToPlayOrPause={keyboard}
             initialFrame={initialFrame}
             playbackRate={rate}
             acknowledgeRemotionLicense
@@ -181,14 +219,14 @@ export const TrajectoryPlayer = forwardRef<
           <label className="ml-auto flex items-center gap-1">
             Speed
             <select value={rate} onChange={(e) => setRate(Number(e.target.value))} className="rounded border border-zinc-300 bg-white px-1 py-0.5" aria-label="Playback speed">
-              {SPEEDS.map((s) => (
+              {speeds.map((s) => (
                 <option key={s} value={s}>
                   {s}×
                 </option>
               ))}
             </select>
           </label>
-          <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span>
+          {keyboard ? <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span> : null}
         </div>
       </div>
       <nav aria-label="Steps in the video" className="min-w-0">

@@ -35,3 +35,23 @@ export async function listReviews(input: ListReviewsInput, reviewerId: string | 
   const page = rows.slice(0, input.limit);
   return { reviews: page, nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
 }
+
+/** The reviewer's own submitted items, newest first, for revising while their campaign is open. */
+export async function myRecentWork(reviewerId: string, limit = 10) {
+  const rows = await db().assignment.findMany({
+    where: { reviewerId, status: 'submitted' },
+    select: {
+      id: true,
+      finishedAt: true,
+      item: { select: { campaign: { select: { id: true, name: true, mode: true, status: true } }, trajectory: { select: { task: { select: { name: true } } } } } },
+    },
+    orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+  return rows.map((r) => ({
+    assignmentId: r.id,
+    finishedAt: r.finishedAt,
+    campaign: r.item.campaign,
+    task: r.item.trajectory.task.name,
+  }));
+}
