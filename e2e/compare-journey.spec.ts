@@ -39,7 +39,7 @@ test('a reviewer compares two runs side by side and submits a preference with ra
   await page.keyboard.press('p');
   await page.keyboard.press('p');
   await page.keyboard.press('n');
-  await page.getByLabel('Evidence note').fill('Left reruns the tests before finishing');
+  await page.getByRole('textbox', { name: 'Evidence note' }).fill('Left reruns the tests before finishing');
   await page.keyboard.press('Enter');
   await page.getByRole('textbox', { name: /Rationale/ }).fill('Left verified its fix by rerunning the tests; right did not.');
   await page.keyboard.press('Escape');

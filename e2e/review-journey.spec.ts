@@ -34,7 +34,7 @@ test('a reviewer takes the next item, watches enough, pins evidence, grades with
 
   // evidence pinned to the current moment
   await page.keyboard.press('n');
-  const note = page.getByLabel('Evidence note');
+  const note = page.getByRole('textbox', { name: 'Evidence note' });
   await expect(note).toBeFocused();
   await note.fill('The agent ran the tests here');
   await page.keyboard.press('Enter');
@@ -58,7 +58,7 @@ test('a reviewer takes the next item, watches enough, pins evidence, grades with
   // while typing, letters and digits are text, not shortcuts
   await page.keyboard.type('Solid fix; kept n tests, p 3');
   await expect(comment).toHaveValue('Solid fix; kept n tests, p 3');
-  await expect(page.getByLabel('Evidence note')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Evidence note' })).toHaveCount(0);
   await expect(page.getByRole('radio', { name: '4', exact: true })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByRole('button', { name: 'Pass: All tests pass' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Fail: No test is deleted' })).toHaveAttribute('aria-pressed', 'true');

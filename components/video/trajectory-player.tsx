@@ -106,25 +106,41 @@ export const TrajectoryPlayer = forwardRef<
   useEffect(() => {
     const p = player.current;
     if (!p) return;
+    let lastAt = performance.now();
     const onFrameUpdate = (e: { detail: { frame: number } }) => {
       const f = e.detail.frame;
-      // consecutive frames while playing are "watched"; jumps are seeks
-      if (f > lastFrame.current && f - lastFrame.current <= Math.ceil(4 * rateRef.current) + 1) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
+      const now = performance.now();
+      // forward frames while playing are "watched", however coarse the updates on a busy
+      // machine, as long as the jump fits the real time elapsed at this rate; longer jumps are seeks
+      const allowed = Math.ceil(((now - lastAt) / 1000) * video.fps * rateRef.current * 1.5) + 4;
+      if (f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying()) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
       lastFrame.current = f;
+      lastAt = now;
       setFrame(f);
       onFrame?.(f);
     };
-    const onPlay = () => setPlaying(true);
+    const onSeeked = (e: { detail: { frame: number } }) => {
+      // a seek from the player's own controls (ours already moved lastFrame)
+      if (e.detail.frame !== lastFrame.current) onSeek?.();
+      lastFrame.current = e.detail.frame;
+      lastAt = performance.now();
+    };
+    const onPlay = () => {
+      lastAt = performance.now();
+      setPlaying(true);
+    };
     const onPause = () => setPlaying(false);
     p.addEventListener('frameupdate', onFrameUpdate);
+    p.addEventListener('seeked', onSeeked);
     p.addEventListener('play', onPlay);
     p.addEventListener('pause', onPause);
     return () => {
       p.removeEventListener('frameupdate', onFrameUpdate);
+      p.removeEventListener('seeked', onSeeked);
       p.removeEventListener('play', onPlay);
       p.removeEventListener('pause', onPause);
     };
-  }, [onFrame, onPlayed]);
+  }, [onFrame, onPlayed, onSeek, video.fps]);
 
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
