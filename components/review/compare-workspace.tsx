@@ -237,7 +237,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   return (
     <div className="space-y-4">
       <TaskPanel view={view} />
-      <div className="sticky top-0 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur" role="toolbar" aria-label="Both players">
+      <div className="sticky top-16 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur" role="toolbar" aria-label="Both players">
         <button type="button" onClick={togglePlay} className="rounded-md bg-zinc-900 px-3 py-1 text-xs font-semibold text-white">
           Play / pause both
         </button>
@@ -293,6 +293,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
               onSeek={side === 'left' ? onSeekLeft : onSeekRight}
               onFrame={side === 'left' ? onFrameLeft : undefined}
               keyboard={false}
+              rewindAtEnd={false}
               compact
               speeds={REVIEW_SPEEDS}
             />

@@ -243,7 +243,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-4">
         <TaskPanel view={view} />
-        <TrajectoryPlayer ref={player} video={video} onPlayed={onPlayed} onSeek={onSeek} keyboard={false} compact speeds={REVIEW_SPEEDS} />
+        <TrajectoryPlayer ref={player} video={video} onPlayed={onPlayed} onSeek={onSeek} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} />
         <EvidenceNotes
           notes={notes}
           pending={pin}
@@ -257,7 +257,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
         />
       </div>
-      <aside className="min-w-0 space-y-3 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto" aria-label="Your review">
+      <aside className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto" aria-label="Your review">
         <div className="flex items-baseline justify-between">
           <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
           <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">

@@ -17,12 +17,12 @@ export function ShortcutOverlay({ page, onClose }: { page: 'review' | 'compare';
           </button>
         </div>
         <p className="mb-3 text-xs text-zinc-500">They do nothing while you type in a text field (except Ctrl+Enter and Esc).</p>
-        <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1.5 text-sm">
+        <dl className="grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1.5 text-sm">
           {list.map((s) => (
             <div key={s.label} className="contents">
               <dt className="flex flex-wrap gap-1">
                 {s.keys.map((k) => (
-                  <kbd key={k} className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs text-zinc-800">
+                  <kbd key={k} className="whitespace-nowrap rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs text-zinc-800">
                     {k}
                   </kbd>
                 ))}

@@ -46,10 +46,12 @@ export const TrajectoryPlayer = forwardRef<
     compact?: boolean;
     /** false: the page handles every key itself (review pages, where digits answer questions) */
     keyboard?: boolean;
-    /** extra speeds offered besides 0.5-3× */
+    /** the speeds offered (default 0.5-3×) */
     speeds?: readonly number[];
+    /** false: stay on the closing card when the video ends (review pages) */
+    rewindAtEnd?: boolean;
   }
->(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS }, ref) {
+>(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true }, ref) {
   const player = useRef<PlayerRef>(null);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
@@ -222,6 +224,7 @@ export const TrajectoryPlayer = forwardRef<
             controls
             clickToPlay
             spaceKeyToPlayOrPause={keyboard}
+            moveToBeginningWhenEnded={rewindAtEnd}
             initialFrame={initialFrame}
             playbackRate={rate}
             acknowledgeRemotionLicense
