@@ -14,9 +14,9 @@ async function harborTrajectory(): Promise<Trajectory> {
 }
 
 test('the trajectory page plays its video at once; steps and chapters seek the player both ways', async ({ page }) => {
-  const reviewer = await seedUser('reviewer');
+  const lead = await seedUser('lead');
   const id = await storeTrajectoryDirect(uniqueName('video'), await harborTrajectory());
-  await signIn(page, reviewer);
+  await signIn(page, lead);
   await page.goto(`/trajectories/${id}`);
   const player = page.getByTestId('trajectory-player');
   await expect(player).toBeVisible();

@@ -11,6 +11,13 @@ export interface PlayerHandle {
   seekToStep: (step: number) => void;
   currentFrame: () => number;
   pause: () => void;
+  play: () => void;
+  toggle: () => void;
+  isPlaying: () => boolean;
+  /** jump to the previous/next step's start */
+  stepBy: (delta: 1 | -1) => void;
+  rate: () => number;
+  setRate: (rate: number) => void;
 }
 
 export interface PlayedRange {
@@ -37,8 +44,14 @@ export const TrajectoryPlayer = forwardRef<
     onPlayed?: (range: PlayedRange) => void;
     onSeek?: () => void;
     compact?: boolean;
+    /** false: the page handles every key itself (review pages, where digits answer questions) */
+    keyboard?: boolean;
+    /** the speeds offered (default 0.5-3×) */
+    speeds?: readonly number[];
+    /** false: stay on the closing card when the video ends (review pages) */
+    rewindAtEnd?: boolean;
   }
->(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false }, ref) {
+>(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true }, ref) {
   const player = useRef<PlayerRef>(null);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
@@ -65,30 +78,71 @@ export const TrajectoryPlayer = forwardRef<
     },
     [video.chapters, seekToFrame],
   );
-  useImperativeHandle(ref, () => ({ seekToFrame, seekToStep, currentFrame: () => lastFrame.current, pause: () => player.current?.pause() }), [seekToFrame, seekToStep]);
+  const stepBy = useCallback(
+    (delta: 1 | -1) => {
+      const f = lastFrame.current;
+      const current = chapterAt(video.chapters, f);
+      const index = current ? video.chapters.indexOf(current) : -1;
+      const target = delta === 1 ? (video.chapters[index + 1] ?? (index === -1 ? video.chapters.find((c) => c.fromFrame > f) : undefined)) : video.chapters[Math.max(0, index - 1)];
+      if (target) seekToFrame(target.fromFrame);
+    },
+    [video.chapters, seekToFrame],
+  );
+  useImperativeHandle(
+    ref,
+    () => ({
+      seekToFrame,
+      seekToStep,
+      stepBy,
+      currentFrame: () => lastFrame.current,
+      pause: () => player.current?.pause(),
+      play: () => player.current?.play(),
+      toggle: () => player.current?.toggle(),
+      isPlaying: () => player.current?.isPlaying() ?? false,
+      rate: () => rateRef.current,
+      setRate: (r: number) => setRate(r),
+    }),
+    [seekToFrame, seekToStep, stepBy],
+  );
 
   useEffect(() => {
     const p = player.current;
     if (!p) return;
+    let lastAt = performance.now();
     const onFrameUpdate = (e: { detail: { frame: number } }) => {
       const f = e.detail.frame;
-      // consecutive frames while playing are "watched"; jumps are seeks
-      if (f > lastFrame.current && f - lastFrame.current <= Math.ceil(4 * rateRef.current) + 1) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
+      const now = performance.now();
+      // forward frames while playing are "watched", however coarse the updates on a busy
+      // machine, as long as the jump fits the real time elapsed at this rate; longer jumps are seeks
+      const allowed = Math.ceil(((now - lastAt) / 1000) * video.fps * rateRef.current * 1.5) + 4;
+      if (f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying()) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
       lastFrame.current = f;
+      lastAt = now;
       setFrame(f);
       onFrame?.(f);
     };
-    const onPlay = () => setPlaying(true);
+    const onSeeked = (e: { detail: { frame: number } }) => {
+      // a seek from the player's own controls (ours already moved lastFrame)
+      if (e.detail.frame !== lastFrame.current) onSeek?.();
+      lastFrame.current = e.detail.frame;
+      lastAt = performance.now();
+    };
+    const onPlay = () => {
+      lastAt = performance.now();
+      setPlaying(true);
+    };
     const onPause = () => setPlaying(false);
     p.addEventListener('frameupdate', onFrameUpdate);
+    p.addEventListener('seeked', onSeeked);
     p.addEventListener('play', onPlay);
     p.addEventListener('pause', onPause);
     return () => {
       p.removeEventListener('frameupdate', onFrameUpdate);
+      p.removeEventListener('seeked', onSeeked);
       p.removeEventListener('play', onPlay);
       p.removeEventListener('pause', onPause);
     };
-  }, [onFrame, onPlayed]);
+  }, [onFrame, onPlayed, onSeek, video.fps]);
 
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
@@ -102,6 +156,7 @@ export const TrajectoryPlayer = forwardRef<
   }, [active]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!keyboard) return;
     const target = e.target as HTMLElement;
     if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
     const p = player.current;
@@ -138,7 +193,7 @@ export const TrajectoryPlayer = forwardRef<
         }
         default:
           if (/^[1-5]$/.test(e.key)) {
-            setRate(SPEEDS[Number(e.key) - 1]!);
+            setRate(speeds[Number(e.key) - 1] ?? rate);
             return true;
           }
           return false;
@@ -168,6 +223,8 @@ export const TrajectoryPlayer = forwardRef<
             style={{ width: '100%', aspectRatio: `${video.width} / ${video.height}` }}
             controls
             clickToPlay
+            spaceKeyToPlayOrPause={keyboard}
+            moveToBeginningWhenEnded={rewindAtEnd}
             initialFrame={initialFrame}
             playbackRate={rate}
             acknowledgeRemotionLicense
@@ -181,14 +238,14 @@ export const TrajectoryPlayer = forwardRef<
           <label className="ml-auto flex items-center gap-1">
             Speed
             <select value={rate} onChange={(e) => setRate(Number(e.target.value))} className="rounded border border-zinc-300 bg-white px-1 py-0.5" aria-label="Playback speed">
-              {SPEEDS.map((s) => (
+              {speeds.map((s) => (
                 <option key={s} value={s}>
                   {s}×
                 </option>
               ))}
             </select>
           </label>
-          <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span>
+          {keyboard ? <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span> : null}
         </div>
       </div>
       <nav aria-label="Steps in the video" className="min-w-0">

@@ -16,7 +16,7 @@ const allowed: Record<Area, readonly Role[]> = {
   lead: ['admin', 'lead'],
   /** the reviewer's queue and review pages (leads review too) */
   review: ['admin', 'lead', 'reviewer'],
-  /** read-only pages any signed-in user may see (trajectories, health of the studio) */
+  /** pages any signed-in user may see (their API tokens, who they are); trajectories are 'lead': they name the policy and the reward */
   studio: ['admin', 'lead', 'reviewer'],
 };
 
@@ -45,7 +45,7 @@ export interface NavItem {
 
 const nav: NavItem[] = [
   { href: '/review', label: 'My queue', area: 'review' },
-  { href: '/trajectories', label: 'Trajectories', area: 'studio' },
+  { href: '/trajectories', label: 'Trajectories', area: 'lead' },
   { href: '/lead', label: 'Campaigns', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
 ];

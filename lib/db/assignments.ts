@@ -11,6 +11,7 @@ export interface Claim {
   leaseExpiresAt: Date;
   swapSides: boolean;
   resumed: boolean;
+  mode: 'single' | 'pairwise';
 }
 
 /**
@@ -39,7 +40,7 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
       select: { id: true, campaignItemId: true, leaseExpiresAt: true, swapSides: true },
       orderBy: { claimedAt: 'asc' },
     });
-    if (live) return { assignmentId: live.id, campaignItemId: live.campaignItemId, leaseExpiresAt: live.leaseExpiresAt, swapSides: live.swapSides, resumed: true };
+    if (live) return { assignmentId: live.id, campaignItemId: live.campaignItemId, leaseExpiresAt: live.leaseExpiresAt, swapSides: live.swapSides, resumed: true, mode: campaign.mode };
 
     await expireLeases(tx, campaignId, now);
 
@@ -71,7 +72,7 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
         data: { campaignItemId: itemId, reviewerId: reviewer.id, leaseExpiresAt, claimedAt: now, swapSides: campaign.mode === 'pairwise' ? randomInt(2) === 1 : false },
         select: { id: true, swapSides: true },
       });
-      return { assignmentId: assignment.id, campaignItemId: itemId, leaseExpiresAt, swapSides: assignment.swapSides, resumed: false };
+      return { assignmentId: assignment.id, campaignItemId: itemId, leaseExpiresAt, swapSides: assignment.swapSides, resumed: false, mode: campaign.mode };
     }
     return null;
   }, CLAIM_TX);

@@ -260,3 +260,38 @@ describe('trajectoryVideoProps edge cases', () => {
     expect(p.chapters.map((c) => c.realSeconds)).toEqual([0, 5.25]);
   });
 });
+
+describe('trajectoryVideoProps for blind review', () => {
+  it('hides the policy everywhere and the reward, verifier verdicts and judges, keeping the length', async () => {
+    const t = await harbor('trial-basic');
+    const judged: Trajectory = {
+      ...t,
+      policy: { ...t.policy, checkpoint: 'ckpt-secret-42' },
+      usage: { promptTokens: 10, completionTokens: 5, costUsd: 0.5 },
+      judgeScores: [{ judge: 'judge-x', score: 0.25, label: 'meh', explanation: 'the judge says meh' }],
+    };
+    const open = trajectoryVideoProps(judged, { labels: { policy: 'policy-secret' } });
+    const blind = trajectoryVideoProps(judged, { labels: { policy: 'policy-secret' }, blind: { hidePolicy: true, hideReward: true } });
+    checkTimeline(blind, 4);
+    expect(blind.durationInFrames).toBe(open.durationInFrames);
+    expect(open.outcome.reward).not.toBeNull();
+    const json = JSON.stringify(blind);
+    for (const secret of ['policy-secret', 'claude-sonnet', 'terminus', 'ckpt-secret-42', 'judge-x', 'the judge says meh']) expect(json).not.toContain(secret);
+    expect(blind.header.policy).toBe('Policy hidden');
+    expect(blind.blind).toEqual({ policy: true, reward: true });
+    expect(blind.outcome).toMatchObject({ reward: null, components: [], judges: [], usage: null });
+    expect(blind.criteria.every((c) => c.verdict === null && c.marks.every((m) => m.source !== 'verifier'))).toBe(true);
+    expect(blind.chapters.every((c) => !c.label.includes('terminus'))).toBe(true);
+  });
+
+  it('hides only what is asked', async () => {
+    const t = await harbor('trial-basic');
+    const rewardOnly = trajectoryVideoProps(t, { blind: { hidePolicy: false, hideReward: true } });
+    expect(rewardOnly.header.policy).toBe('anthropic/claude-sonnet-4-5');
+    expect(rewardOnly.outcome.reward).toBeNull();
+    const policyOnly = trajectoryVideoProps(t, { blind: { hidePolicy: true, hideReward: false } });
+    expect(policyOnly.header.policy).toBe('Policy hidden');
+    expect(policyOnly.outcome.reward).toBe(trajectoryVideoProps(t).outcome.reward);
+    expect(trajectoryVideoProps(t).blind).toBeUndefined();
+  });
+});

@@ -56,7 +56,17 @@ export interface VideoOptions {
    * >= 1 s, a replay >= 1.5 s), so very long runs still exceed it.
    */
   targetSeconds?: number;
+  /**
+   * Blind review: `hidePolicy` replaces the policy, model, checkpoint, agent name and run id
+   * (and the usage, whose cost gives the model away) with "hidden"; `hideReward` drops the
+   * verifier reward, its components, the judge scores and the verifier's criterion verdicts.
+   * The video's length is the same either way.
+   */
+  blind?: { hidePolicy: boolean; hideReward: boolean };
 }
+
+/** What the title card shows instead of a hidden policy. */
+export const HIDDEN_POLICY_LABEL = 'Policy hidden';
 
 const TITLE_SECONDS = 3.5;
 const CLOSING_SECONDS = 4.5;
@@ -107,7 +117,9 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   };
 
   const base = timeBase(trajectory);
-  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base));
+  const hidePolicy = options.blind?.hidePolicy ?? false;
+  const hideReward = options.blind?.hideReward ?? false;
+  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base, hidePolicy));
   const diffs = trajectory.steps.map(stepDiffs);
   const windows = castWindows(trajectory);
   const term = trajectory.terminal && trajectory.terminal.events.length > 0 ? new TerminalScenes(trajectory.terminal, o, matchers, addEvidence) : null;
@@ -209,8 +221,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
 
   const videoCriteria: VideoCriterion[] = criteria.map((c) => {
     const list = marks.get(c.key)!;
-    if (c.verdict !== null) list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
-    return { key: c.key, text: c.text, origin: c.origin, verdict: c.verdict, marks: settleMarks(list) };
+    if (c.verdict !== null && !hideReward) list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
+    return { key: c.key, text: c.text, origin: c.origin, verdict: hideReward ? null : c.verdict, marks: settleMarks(list) };
   });
 
   const instruction = clipChars(plainText(trajectory.task.instruction).replace(/\n{3,}/g, '\n\n').trim(), 420);
@@ -226,10 +238,10 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
       instruction: mathSegments(instruction.text),
       instructionOmittedChars: instruction.omitted,
       environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
-      policy: options.labels?.policy !== undefined ? options.labels.policy : (t.policy.model ?? t.policy.checkpoint),
-      agent: t.policy.agent,
+      policy: hidePolicy ? HIDDEN_POLICY_LABEL : options.labels?.policy !== undefined ? options.labels.policy : (t.policy.model ?? t.policy.checkpoint),
+      agent: hidePolicy ? (t.policy.agent === null ? null : 'hidden') : t.policy.agent,
       format: t.format,
-      externalId: t.externalId,
+      externalId: hidePolicy ? null : t.externalId,
       stepCount: t.steps.length,
       realDurationSeconds: realDuration(t, base),
     },
@@ -237,13 +249,14 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     chapters,
     criteria: videoCriteria,
     terminal: term ? { styles: term.table.styles, lines: term.table.lines } : null,
+    ...(hidePolicy || hideReward ? { blind: { policy: hidePolicy, reward: hideReward } } : {}),
     outcome: {
-      reward: t.verifier?.reward ?? null,
-      components: Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
-      judges: t.judgeScores.map((j) => ({ judge: j.judge, score: j.score, label: j.label, explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text })),
+      reward: hideReward ? null : (t.verifier?.reward ?? null),
+      components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
+      judges: (hideReward ? [] : t.judgeScores).map((j) => ({ judge: j.judge, score: j.score, label: j.label, explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text })),
       answer: t.submission && submissionDiffs.length === 0 && t.submission.trim() !== '' ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text) : null,
       exitStatus: t.exitStatus,
-      usage: t.usage,
+      usage: hidePolicy ? null : t.usage,
     },
   };
 }
@@ -294,9 +307,9 @@ function smallCardSeconds(card: StepCard): number {
   return chars === 0 ? 0.6 : clamp(1 + chars / 350, 1.2, 2.5);
 }
 
-function actorOf(step: Step, trajectory: Trajectory): string {
+function actorOf(step: Step, trajectory: Trajectory, hidePolicy: boolean): string {
   if (step.source !== 'agent') return step.source;
-  return trajectory.policy.agent ?? 'agent';
+  return hidePolicy ? 'agent' : (trajectory.policy.agent ?? 'agent');
 }
 
 function summariseReasoning(reasoning: string | null): string | null {
@@ -357,7 +370,7 @@ function toolCallCard(call: ToolCall, compact: boolean): ToolCallCard {
   };
 }
 
-function stepCard(step: Step, trajectory: Trajectory, base: number | null): StepCard {
+function stepCard(step: Step, trajectory: Trajectory, base: number | null, hidePolicy: boolean): StepCard {
   const message = clipChars(plainText(step.text).replace(/\n{3,}/g, '\n\n').trim(), 700);
   const compact = step.toolCalls.length + step.observations.length > 3;
   const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));
@@ -370,7 +383,7 @@ function stepCard(step: Step, trajectory: Trajectory, base: number | null): Step
   return {
     index: step.index,
     source: step.source,
-    actor: actorOf(step, trajectory),
+    actor: actorOf(step, trajectory, hidePolicy),
     message: mathSegments(message.text),
     messageOmittedChars: message.omitted,
     reasoning: summariseReasoning(step.reasoning),

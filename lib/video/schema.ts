@@ -248,6 +248,8 @@ export const trajectoryVideoSchema = z.object({
       lines: z.array(z.array(terminalRunSchema)),
     })
     .nullable(),
+  /** blind review: what was withheld (the cards say "hidden" instead of showing nothing) */
+  blind: z.object({ policy: z.boolean(), reward: z.boolean() }).optional(),
   outcome: z.object({
     reward: z.number().nullable(),
     components: z.array(z.object({ name: z.string(), value: z.number() })),

@@ -1,11 +1,41 @@
-import { loadTrajectory } from '../db/trajectory-load';
+import { loadTrajectory, type LoadedTrajectory } from '../db/trajectory-load';
 import { AppError } from '../errors';
 import { trajectoryVideoProps } from '../video/props';
 import type { TrajectoryVideoProps } from '../video/schema';
 
+export interface BlindSettings {
+  hidePolicy: boolean;
+  hideReward: boolean;
+}
+
+/** The video props of a loaded trajectory; `blind` withholds the policy and/or the reward (see VideoOptions.blind). */
+export function videoPropsOfLoaded(loaded: LoadedTrajectory, blind?: BlindSettings): TrajectoryVideoProps {
+  return trajectoryVideoProps(loaded.trajectory, { criteria: loaded.criteria, labels: loaded.labels, blind });
+}
+
 /** The video props of a stored trajectory (pure derivation over what the database holds). */
-export async function videoPropsFor(trajectoryId: string): Promise<TrajectoryVideoProps> {
+export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings): Promise<TrajectoryVideoProps> {
   const loaded = await loadTrajectory(trajectoryId);
   if (!loaded) throw new AppError('NOT_FOUND', 'No such trajectory');
-  return trajectoryVideoProps(loaded.trajectory, { criteria: loaded.criteria, labels: loaded.labels });
+  const props = videoPropsOfLoaded(loaded, blind);
+  rememberFrames(trajectoryId, props.durationInFrames);
+  return props;
+}
+
+// A video's length depends only on the trajectory's steps and recording (stored once, never
+// edited), not on criteria, labels or blind settings: submits look it up here instead of
+// deriving the whole video again.
+const framesCache = new Map<string, number>();
+const FRAMES_CACHE_MAX = 5000;
+
+function rememberFrames(trajectoryId: string, frames: number): void {
+  if (framesCache.size >= FRAMES_CACHE_MAX) framesCache.delete(framesCache.keys().next().value!);
+  framesCache.set(trajectoryId, frames);
+}
+
+/** The length in frames of a trajectory's video (what watch coverage is measured against). */
+export async function videoFramesFor(trajectoryId: string): Promise<number> {
+  const known = framesCache.get(trajectoryId);
+  if (known !== undefined) return known;
+  return (await videoPropsFor(trajectoryId)).durationInFrames;
 }

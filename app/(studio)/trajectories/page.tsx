@@ -13,7 +13,7 @@ import { readListParams } from './search-params';
 export const metadata = { title: 'Trajectories' };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('studio');
+  await requirePageUser('lead');
   const { params, values } = readListParams(await searchParams);
 
   let list: Awaited<ReturnType<typeof listTrajectories>>;

@@ -16,8 +16,8 @@ export const updateCriteriaAction = defineAction('lead', updateTaskCriteriaInput
   return saved;
 });
 
-/** Any signed-in user may ask for the MP4 (idempotent: a queued, rendering or done video is not rendered again). */
-export const requestRenderAction = defineAction('studio', z.object({ trajectoryId: z.string().min(1).max(64) }), async (input) => {
+/** Leads and admins may ask for the MP4 (idempotent: a queued, rendering or done video is not rendered again). */
+export const requestRenderAction = defineAction('lead', z.object({ trajectoryId: z.string().min(1).max(64) }), async (input) => {
   const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId);
   const video = await findVideo(videoId);
   return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };

@@ -32,7 +32,7 @@ const loadDetail = cache(async (id: string): Promise<TrajectoryDetail | null> =>
 });
 
 export async function generateMetadata({ params }: Props) {
-  await requirePageUser('studio');
+  await requirePageUser('lead');
   const t = await loadDetail((await params).id);
   return { title: t ? inert(t.task.name) : 'Trajectory' };
 }
@@ -42,7 +42,7 @@ function isEmptyObject(value: unknown): boolean {
 }
 
 export default async function TrajectoryPage({ params, searchParams }: Props) {
-  const user = await requirePageUser('studio');
+  const user = await requirePageUser('lead');
   const { id } = await params;
   const view = (await searchParams).view === 'source' ? 'source' : 'transcript';
   const t = await loadDetail(id);

@@ -23,8 +23,17 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
     <div style={{ display: 'flex', flexDirection: 'column', gap: 18, ...enter(frame, scene.from, 10) }}>
       <div style={{ fontSize: 13, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>Outcome</div>
       <div style={{ display: 'flex', alignItems: 'flex-end', gap: 18 }}>
-        <div style={{ fontSize: 64, fontWeight: 800, lineHeight: 1, color: scoreColor(o.reward), fontFamily: theme.sans }}>{o.reward === null ? 'no reward' : fmt(o.reward)}</div>
-        <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 8 }}>{o.reward === null ? 'the verifier gave no scalar reward' : 'verifier reward'}</div>
+        {props.blind?.reward ? (
+          <>
+            <div style={{ fontSize: 48, fontWeight: 800, lineHeight: 1, color: theme.muted, fontFamily: theme.sans }}>Reward hidden</div>
+            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 6 }}>blind review: judge the run on what you saw</div>
+          </>
+        ) : (
+          <>
+            <div style={{ fontSize: 64, fontWeight: 800, lineHeight: 1, color: scoreColor(o.reward), fontFamily: theme.sans }}>{o.reward === null ? 'no reward' : fmt(o.reward)}</div>
+            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 8 }}>{o.reward === null ? 'the verifier gave no scalar reward' : 'verifier reward'}</div>
+          </>
+        )}
       </div>
       {components.length > 0 ? (
         <div style={{ display: 'flex', flexDirection: 'column', gap: 7 }}>
@@ -66,8 +75,8 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
       ) : null}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10 }}>
         <Pill label="Exit status" value={o.exitStatus ?? '—'} />
-        <Pill label="Tokens (in / out)" value={usage && (usage.promptTokens !== null || usage.completionTokens !== null) ? `${usage.promptTokens ?? '—'} / ${usage.completionTokens ?? '—'}` : '—'} />
-        <Pill label="Cost" value={usage?.costUsd != null ? `$${usage.costUsd.toFixed(4)}` : '—'} />
+        <Pill label="Tokens (in / out)" value={props.blind?.policy ? 'hidden' : usage && (usage.promptTokens !== null || usage.completionTokens !== null) ? `${usage.promptTokens ?? '—'} / ${usage.completionTokens ?? '—'}` : '—'} />
+        <Pill label="Cost" value={props.blind?.policy ? 'hidden' : usage?.costUsd != null ? `$${usage.costUsd.toFixed(4)}` : '—'} />
       </div>
     </div>
   );

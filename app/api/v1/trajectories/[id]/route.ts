@@ -6,9 +6,10 @@ export const dynamic = 'force-dynamic';
 /**
  * GET /api/v1/trajectories/ID: one trajectory as JSON: task (instruction, acceptance criteria,
  * split, environment), policy, ordered steps, verifier reward and components, judge scores,
- * usage, submission, exit status, metadata and source info. Any signed-in role; 404 when absent.
+ * usage, submission, exit status, metadata and source info. Leads and admins only (it names the policy
+ * and the reward, which blind review hides from reviewers); 404 when absent.
  */
-export const GET = apiRoute('studio', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   return Response.json({ trajectory: await getTrajectoryDetail(id) });
 });

@@ -5,7 +5,7 @@ import { apiRoute } from '../../../../_server/api-route';
 export const dynamic = 'force-dynamic';
 
 /** GET /api/v1/videos/:id: render status and progress (the trajectory page polls it). */
-export const GET = apiRoute('studio', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
   const video = await findVideo((await context.params).id);
   if (!video) throw new AppError('NOT_FOUND', 'No such video');
   return Response.json(

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * GET /api/v1/videos/:id/file: the rendered MP4, with HTTP range requests (206) so players can
  * seek, behind the same sign-in as the pages (session cookie or API token).
  */
-export const GET = apiRoute('studio', async (request, _user, context: { params: Promise<{ id: string }> }) => {
+export const GET = apiRoute('lead', async (request, _user, context: { params: Promise<{ id: string }> }) => {
   const video = await findVideo((await context.params).id);
   if (!video || video.status !== 'done' || !video.storageKey) throw new AppError('NOT_FOUND', 'This video has not been rendered yet');
   const store = openStore();

@@ -1,0 +1,24 @@
+import { submitComparison, submitComparisonInput } from '@/lib/db/comparisons';
+import { AppError } from '@/lib/errors';
+import { framesForAssignment } from '@/lib/videos/assignment-frames';
+import { jsonBody } from '../../../../../_server/json-body';
+import { apiRoute } from '../../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+const body = submitComparisonInput.omit({ assignmentId: true });
+
+/**
+ * POST /api/v1/assignments/ID/comparisons `{ preference (-2 left much better … 2 right much
+ * better), bothBad, rationale, criteria: {left, right}, evidence, coverage: {left, right},
+ * idempotencyKey }` in screen terms (left/right as the assignment view lists the videos).
+ * 201 new, 200 replay of the same key; 422 bad input or too little watched; 404 not yours.
+ */
+export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const input = await jsonBody(request, body);
+  const frames = await framesForAssignment(id, user.id);
+  if (frames.length !== 2) throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
+  const row = await submitComparison(user.id, { ...input, assignmentId: id }, { left: frames[0]!, right: frames[1]! }, new Date());
+  return Response.json({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
+});

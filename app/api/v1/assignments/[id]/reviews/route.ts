@@ -1,0 +1,22 @@
+import { submitReviewInput, submitReview } from '@/lib/db/reviews';
+import { framesForAssignment } from '@/lib/videos/assignment-frames';
+import { jsonBody } from '../../../../../_server/json-body';
+import { apiRoute } from '../../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+const body = submitReviewInput.omit({ assignmentId: true });
+
+/**
+ * POST /api/v1/assignments/ID/reviews `{ answers, evidence, coverage, idempotencyKey, durationSec }`:
+ * submit (or revise) the caller's review. 201 `{ review: { id, revision } }` when new, 200 when
+ * the key was already used (a retry). 422 when the answers do not fit the rubric or the
+ * coverage is below the campaign's minimum; 404 for another reviewer's assignment; 409 closed.
+ */
+export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const input = await jsonBody(request, body);
+  const [frames] = await framesForAssignment(id, user.id);
+  const review = await submitReview(user.id, { ...input, assignmentId: id }, frames!, new Date());
+  return Response.json({ review: { id: review.id, revision: review.revision } }, { status: review.duplicate ? 200 : 201 });
+});

@@ -1,0 +1,13 @@
+import { assignmentView } from '@/lib/db/assignment-view';
+import { apiRoute } from '../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/v1/assignments/ID: the caller's own assignment as a reviewer sees it (task,
+ * criteria, blind video props, rubric, their current answer). 404 for anyone else's.
+ */
+export const GET = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  return Response.json({ assignment: await assignmentView(id, user.id) });
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { skipAssignment } from '@/lib/db/assignments';
+import { jsonBody } from '../../../../../_server/json-body';
+import { apiRoute } from '../../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+const body = z.object({ reason: z.string().trim().min(3, 'say why you skip (3+ characters)').max(500) });
+
+/** POST /api/v1/assignments/ID/skip `{ reason }`: give the item back; 204. 404 when it is not the caller's open claim. */
+export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const { reason } = await jsonBody(request, body);
+  await skipAssignment(id, user.id, reason, new Date());
+  return new Response(null, { status: 204 });
+});

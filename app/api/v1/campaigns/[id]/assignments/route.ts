@@ -1,0 +1,18 @@
+import { assignmentView } from '@/lib/db/assignment-view';
+import { claimNextItem } from '@/lib/db/assignments';
+import { apiRoute } from '../../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/v1/campaigns/ID/assignments: claim the caller's next item of the campaign.
+ * 201 with `{ assignment: <blind view>, resumed }` (a live claim of the caller comes back,
+ * resumed), or 204 when nothing is left for them. 403 without the campaign's expertise, 409
+ * when the campaign is not open.
+ */
+export const POST = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const claim = await claimNextItem(id, { id: user.id, expertise: user.expertise }, new Date());
+  if (!claim) return new Response(null, { status: 204 });
+  return Response.json({ assignment: await assignmentView(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
+});

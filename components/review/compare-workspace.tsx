@@ -1,0 +1,431 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
+import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { EvidenceNote } from '@/lib/review/evidence';
+import { isTypingTarget, nextSpeed, preferenceForDigit, resolveShortcut } from '@/lib/review/shortcuts';
+import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
+import { chapterAt } from '@/lib/video/chapters';
+import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { EvidenceNotes, type PendingPin } from './evidence-notes';
+import { nextHref, REVIEW_SPEEDS } from './review-workspace';
+import { ShortcutOverlay } from './shortcut-overlay';
+import { SkipDialog } from './skip-dialog';
+import { TaskPanel } from './task-panel';
+
+type Next = { href: string; resumed: boolean } | { href: null; message: string };
+type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+type Side = 'left' | 'right';
+
+export interface CompareActions {
+  submit: (input: unknown) => Promise<Result<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<Result<Next>>;
+}
+
+const PREFERENCES = [
+  { value: -2, label: 'Left much better' },
+  { value: -1, label: 'Left better' },
+  { value: 0, label: 'About equal' },
+  { value: 1, label: 'Right better' },
+  { value: 2, label: 'Right much better' },
+] as const;
+
+const SIDE_LABELS = { a: 'left', b: 'right' } as const;
+
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/**
+ * The pairwise page: the two runs side by side (sides as the server randomised them), one
+ * control bar driving both players (play, pause, seek by time or step, speed), a 5-point
+ * preference plus "both bad", a required rationale, pass/fail per criterion for each side,
+ * and watch coverage of both videos.
+ */
+export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
+  const router = useRouter();
+  const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
+  const players = { left: useRef<PlayerHandle>(null), right: useRef<PlayerHandle>(null) };
+  const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
+  const revision = (view.myComparison?.revision ?? 0) + 1;
+  const key = useRef<string | null>(null);
+  const criteria = view.task.criteria;
+  const fps = leftVideo.fps;
+  const maxSeconds = Math.max(leftVideo.durationInFrames, rightVideo.durationInFrames) / fps;
+
+  const [preference, setPreference] = useState<number | null>(view.myComparison?.preference ?? null);
+  const [bothBad, setBothBad] = useState(view.myComparison?.bothBad ?? false);
+  const [rationale, setRationale] = useState(view.myComparison?.rationale ?? '');
+  const [verdicts, setVerdicts] = useState<{ left: Record<string, string>; right: Record<string, string> }>(view.myComparison?.criteria ?? { left: {}, right: {} });
+  const [cell, setCell] = useState(0);
+  const [notes, setNotes] = useState<EvidenceNote[]>(view.myComparison?.evidence ?? []);
+  const [pin, setPin] = useState<PendingPin | null>(null);
+  const [shares, setShares] = useState({ left: 0, right: 0 });
+  const [time, setTime] = useState(0);
+  const [rate, setRate] = useState(1);
+  const [help, setHelp] = useState(false);
+  const [skipping, setSkipping] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const closed = view.campaign.status !== 'open';
+
+  useEffect(() => {
+    const storageKey = `witness:submit-key:${view.assignment.id}:${revision}`;
+    const stored = sessionStorage.getItem(storageKey);
+    key.current = stored ?? `${view.assignment.id}:r${revision}:${crypto.randomUUID()}`;
+    if (!stored) sessionStorage.setItem(storageKey, key.current);
+  }, [view.assignment.id, revision]);
+
+  const played = (side: Side) => (r: PlayedRange) => {
+    trackers.current[side].played(r.from, r.to, r.rate);
+    const share = Math.floor(trackers.current[side].share() * 100);
+    setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
+  };
+  // stable callbacks: the player re-subscribes when they change
+  const onPlayedLeft = useCallback(played('left'), []);
+  const onPlayedRight = useCallback(played('right'), []);
+  const onSeekLeft = useCallback(() => trackers.current.left.seeked(), []);
+  const onSeekRight = useCallback(() => trackers.current.right.seeked(), []);
+  const onFrameLeft = useCallback((f: number) => setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps)), [fps]);
+
+  const both = useCallback((fn: (p: PlayerHandle) => void) => {
+    for (const ref of [players.left, players.right]) if (ref.current) fn(ref.current);
+  }, []);
+  const togglePlay = useCallback(() => {
+    const playing = players.left.current?.isPlaying() || players.right.current?.isPlaying();
+    both((p) => (playing ? p.pause() : p.play()));
+  }, [both]);
+  const seekSeconds = useCallback((seconds: number) => both((p) => p.seekToFrame(seconds * fps)), [both, fps]);
+  const changeRate = useCallback(
+    (r: number) => {
+      setRate(r);
+      both((p) => p.setRate(r));
+    },
+    [both],
+  );
+
+  const pinNote = useCallback(
+    (side: Side) => {
+      const p = players[side].current;
+      if (!p) return;
+      both((x) => x.pause());
+      const frame = p.currentFrame();
+      const video = side === 'left' ? leftVideo : rightVideo;
+      setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null, side: side === 'left' ? 'a' : 'b' });
+    },
+    [both, leftVideo, rightVideo],
+  );
+
+  const cells = criteria.flatMap((c) => [
+    { key: c.key, side: 'left' as const },
+    { key: c.key, side: 'right' as const },
+  ]);
+
+  const submit = useCallback(() => {
+    if (pending || closed) return;
+    if (preference === null) return setError('Choose which run is better (keys 1-5).');
+    if (rationale.trim().length < 10) return setError('Explain your preference in a sentence or two (10+ characters).');
+    for (const side of ['left', 'right'] as const) {
+      const missing = criteria.filter((c) => !verdicts[side][c.key]);
+      if (missing.length) return setError(`Give a pass/fail for “${missing[0]!.text}” on the ${side}.`);
+      const short = coverageShortfall(trackers.current[side].share(), view.campaign.minCoverage);
+      if (short !== null) return setError(`Watch ${short}% more of the ${side} video before submitting.`);
+    }
+    setError(null);
+    start(async () => {
+      const result = await actions.submit({
+        assignmentId: view.assignment.id,
+        campaignId: view.campaign.id,
+        idempotencyKey: key.current ?? `${view.assignment.id}:r${revision}:${crypto.randomUUID()}`,
+        preference,
+        bothBad,
+        rationale,
+        criteria: verdicts,
+        evidence: notes,
+        coverage: { left: trackers.current.left.report(), right: trackers.current.right.report() },
+      });
+      if (!result.ok) return setError(result.error.message);
+      sessionStorage.removeItem(`witness:submit-key:${view.assignment.id}:${revision}`);
+      router.push(nextHref(result.data.next, view.campaign.id));
+    });
+  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, revision, router]);
+
+  const skip = useCallback(
+    (reason: string) =>
+      start(async () => {
+        const result = await actions.skip({ assignmentId: view.assignment.id, campaignId: view.campaign.id, reason });
+        if (!result.ok) setError(result.error.message);
+        else router.push(nextHref(result.data, view.campaign.id));
+      }),
+    [actions, view, router],
+  );
+
+  const state = useRef({ cell, help, skipping });
+  state.current = { cell, help, skipping };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = state.current;
+      const typing = isTypingTarget(e.target as HTMLElement | null);
+      const action = resolveShortcut({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing });
+      if (!action || (s.skipping && action.kind !== 'escape')) return;
+      let handled = true;
+      switch (action.kind) {
+        case 'toggle-play':
+          togglePlay();
+          break;
+        case 'seek-seconds':
+          both((p) => p.seekToFrame(p.currentFrame() + action.seconds * fps));
+          break;
+        case 'step':
+          both((p) => p.stepBy(action.delta));
+          break;
+        case 'speed':
+          changeRate(nextSpeed(players.left.current?.rate() ?? 1, action.delta));
+          break;
+        case 'pin-note':
+          pinNote(action.right ? 'right' : 'left');
+          break;
+        case 'digit': {
+          const p = preferenceForDigit(action.value);
+          if (p === null) handled = false;
+          else setPreference(p);
+          break;
+        }
+        case 'both-bad':
+          setBothBad((b) => !b);
+          break;
+        case 'verdict': {
+          const c = cells[Math.min(s.cell, cells.length - 1)];
+          if (!c) {
+            handled = false;
+            break;
+          }
+          setVerdicts((v) => ({ ...v, [c.side]: { ...v[c.side], [c.key]: action.value } }));
+          setCell(Math.min(cells.length - 1, s.cell + 1));
+          break;
+        }
+        case 'question':
+          setCell(Math.max(0, Math.min(cells.length - 1, s.cell + action.delta)));
+          break;
+        case 'submit':
+          submit();
+          break;
+        case 'skip':
+          setSkipping(true);
+          break;
+        case 'help':
+          setHelp((h) => !h);
+          break;
+        case 'escape':
+          if (s.help) setHelp(false);
+          else if (s.skipping) setSkipping(false);
+          else if (typing) (e.target as HTMLElement).blur();
+          else handled = false;
+          break;
+      }
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [cells, both, togglePlay, changeRate, pinNote, submit, fps]);
+
+  const shortfalls = {
+    left: coverageShortfall(trackers.current.left.share(), view.campaign.minCoverage),
+    right: coverageShortfall(trackers.current.right.share(), view.campaign.minCoverage),
+  };
+  const watchMore = [shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null, shortfalls.right !== null ? `${shortfalls.right}% more of the right` : null].filter(Boolean).join(' and ');
+
+  return (
+    <div className="space-y-4">
+      <TaskPanel view={view} />
+      <div className="sticky top-16 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur" role="toolbar" aria-label="Both players">
+        <button type="button" onClick={togglePlay} className="rounded-md bg-zinc-900 px-3 py-1 text-xs font-semibold text-white">
+          Play / pause both
+        </button>
+        <button type="button" onClick={() => both((p) => p.stepBy(-1))} className="rounded-md border border-zinc-300 px-2 py-1 text-xs" aria-label="Previous step on both">
+          ◀ step
+        </button>
+        <button type="button" onClick={() => both((p) => p.stepBy(1))} className="rounded-md border border-zinc-300 px-2 py-1 text-xs" aria-label="Next step on both">
+          step ▶
+        </button>
+        <input
+          type="range"
+          min={0}
+          max={Math.floor(maxSeconds)}
+          step={1}
+          value={Math.floor(time)}
+          onChange={(e) => {
+            setTime(Number(e.target.value));
+            seekSeconds(Number(e.target.value));
+          }}
+          aria-label="Seek both videos"
+          className="min-w-40 flex-1 accent-indigo-600"
+        />
+        <span className="font-mono text-xs tabular-nums text-zinc-600">
+          {clock(time)} / {clock(maxSeconds)}
+        </span>
+        <label className="flex items-center gap-1 text-xs text-zinc-600">
+          Speed
+          <select value={rate} onChange={(e) => changeRate(Number(e.target.value))} aria-label="Speed of both" className="rounded border border-zinc-300 bg-white px-1 py-0.5">
+            {REVIEW_SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">
+          <kbd className="rounded border border-zinc-300 px-1 font-mono">?</kbd> shortcuts
+        </button>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        {(['left', 'right'] as const).map((side) => (
+          <section key={side} aria-label={`${side === 'left' ? 'Left' : 'Right'} run`} className="min-w-0" data-testid={`side-${side}`}>
+            <div className="mb-1 flex items-baseline justify-between">
+              <h2 className="text-sm font-semibold text-zinc-900">{side === 'left' ? 'Left run' : 'Right run'}</h2>
+              <span className="text-xs text-zinc-500" data-testid={`coverage-${side}`}>
+                watched {shares[side]}%
+              </span>
+            </div>
+            <TrajectoryPlayer
+              ref={players[side]}
+              video={side === 'left' ? leftVideo : rightVideo}
+              onPlayed={side === 'left' ? onPlayedLeft : onPlayedRight}
+              onSeek={side === 'left' ? onSeekLeft : onSeekRight}
+              onFrame={side === 'left' ? onFrameLeft : undefined}
+              keyboard={false}
+              rewindAtEnd={false}
+              compact
+              speeds={REVIEW_SPEEDS}
+            />
+          </section>
+        ))}
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="space-y-4">
+          <EvidenceNotes
+            notes={notes}
+            pending={pin}
+            fps={fps}
+            sideLabels={SIDE_LABELS}
+            onSave={(n) => {
+              setNotes((list) => [...list, n]);
+              setPin(null);
+            }}
+            onCancel={() => setPin(null)}
+            onSeek={(n) => players[n.side === 'b' ? 'right' : 'left'].current?.seekToFrame(n.frame)}
+            onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
+          />
+          {criteria.length > 0 ? (
+            <section aria-labelledby="criteria-title" className="rounded-lg border border-zinc-200 bg-white p-3">
+              <h2 id="criteria-title" className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">
+                Acceptance criteria <span className="font-normal normal-case text-zinc-400">(p / f, ↑ ↓ to move)</span>
+              </h2>
+              <table className="w-full text-sm">
+                <thead>
+                  <tr className="text-left text-xs text-zinc-500">
+                    <th className="py-1 font-medium">criterion</th>
+                    <th className="py-1 font-medium">left</th>
+                    <th className="py-1 font-medium">right</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {criteria.map((c, ci) => (
+                    <tr key={c.key} className="border-t border-zinc-100">
+                      <td className="py-1 pr-2 text-xs text-zinc-800">{c.text}</td>
+                      {(['left', 'right'] as const).map((side, si) => {
+                        const at = ci * 2 + si;
+                        const v = verdicts[side][c.key];
+                        return (
+                          <td key={side} className={`py-1 ${cell === at ? 'bg-indigo-50' : ''}`}>
+                            <div className="flex gap-1">
+                              {(['pass', 'fail'] as const).map((verdict) => (
+                                <button
+                                  key={verdict}
+                                  type="button"
+                                  aria-pressed={v === verdict}
+                                  aria-label={`${verdict === 'pass' ? 'Pass' : 'Fail'} ${side}: ${c.text}`}
+                                  onClick={() => {
+                                    setVerdicts((x) => ({ ...x, [side]: { ...x[side], [c.key]: verdict } }));
+                                    setCell(at);
+                                  }}
+                                  className={`rounded border px-1.5 py-0.5 text-xs ${v === verdict ? (verdict === 'pass' ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-red-600 bg-red-600 text-white') : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
+                                >
+                                  {verdict}
+                                </button>
+                              ))}
+                            </div>
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ) : null}
+        </div>
+        <aside className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3" aria-label="Your comparison">
+          {view.myComparison ? (
+            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.</p>
+          ) : null}
+          <fieldset disabled={closed}>
+            <legend className="mb-2 text-sm font-medium text-zinc-900">
+              Which run is better? <span className="text-red-600">*</span> <span className="text-xs font-normal text-zinc-400">keys 1-5</span>
+            </legend>
+            <div className="grid grid-cols-5 gap-1" role="radiogroup" aria-label="Preference">
+              {PREFERENCES.map((p, i) => (
+                <button
+                  key={p.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={preference === p.value}
+                  onClick={() => setPreference(p.value)}
+                  className={`rounded-md border px-1 py-1.5 text-[11px] leading-tight ${preference === p.value ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
+                >
+                  <span className="block font-mono opacity-60">{i + 1}</span>
+                  {p.label}
+                </button>
+              ))}
+            </div>
+            <label className="mt-2 flex items-center gap-2 text-sm text-zinc-700">
+              <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad <span className="text-xs text-zinc-400">(b)</span>
+            </label>
+            <label className="mt-2 block text-sm font-medium text-zinc-900">
+              Rationale <span className="text-red-600">*</span>
+              <textarea
+                value={rationale}
+                onChange={(e) => setRationale(e.target.value)}
+                rows={4}
+                maxLength={5000}
+                placeholder="Why is one better? What did each get right or wrong?"
+                className="mt-1 w-full rounded border border-zinc-300 px-2 py-1 text-sm font-normal"
+              />
+            </label>
+          </fieldset>
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex gap-2">
+            <button
+              type="button"
+              onClick={submit}
+              disabled={pending || closed || watchMore !== ''}
+              className="flex-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-600"
+            >
+              {closed ? 'Campaign closed' : pending ? 'Submitting…' : watchMore ? `Watch ${watchMore} to submit` : 'Submit (Ctrl+Enter)'}
+            </button>
+            {view.assignment.status === 'claimed' ? (
+              <button type="button" onClick={() => setSkipping(true)} className="rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-50">
+                Skip
+              </button>
+            ) : null}
+          </div>
+        </aside>
+      </div>
+      {help ? <ShortcutOverlay page="compare" onClose={() => setHelp(false)} /> : null}
+      {skipping ? <SkipDialog pending={pending} error={error} onSkip={skip} onClose={() => setSkipping(false)} /> : null}
+    </div>
+  );
+}

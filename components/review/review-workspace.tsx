@@ -1,0 +1,320 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { EvidenceNote } from '@/lib/review/evidence';
+import { answersSchema } from '@/lib/review/rubric';
+import { isTypingTarget, nextSpeed, resolveShortcut } from '@/lib/review/shortcuts';
+import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
+import { chapterAt } from '@/lib/video/chapters';
+import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { EvidenceNotes, type PendingPin } from './evidence-notes';
+import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
+import { ShortcutOverlay } from './shortcut-overlay';
+import { SkipDialog } from './skip-dialog';
+import { TaskPanel } from './task-panel';
+
+type Next = { href: string; resumed: boolean } | { href: null; message: string };
+type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
+
+export interface ReviewActions {
+  submit: (input: unknown) => Promise<Result<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<Result<Next>>;
+}
+
+export const REVIEW_SPEEDS = [0.5, 1, 1.5, 2, 3, 4] as const;
+
+function newKey(assignmentId: string, revision: number): string {
+  const random = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  return `${assignmentId}:r${revision}:${random}`;
+}
+
+/** Where to go after a submit or skip: the next item, or home with "nothing left". */
+export function nextHref(next: Next, campaignId: string): string {
+  return next.href ?? `/review?done=${encodeURIComponent(campaignId)}`;
+}
+
+/**
+ * The single-item review page: the blind video with its chapters, the rubric beside it,
+ * evidence notes pinned to moments, watch coverage, skip, and a keyboard shortcut for
+ * everything (`?` lists them).
+ */
+export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actions: ReviewActions }) {
+  const router = useRouter();
+  const video = view.videos[0]!;
+  const rubric = view.rubric.definition;
+  const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
+  const player = useRef<PlayerHandle>(null);
+  const tracker = useRef(new WatchTracker(video.durationInFrames));
+  const started = useRef(Date.now());
+  const revision = (view.myReview?.revision ?? 0) + 1;
+  const key = useRef<string | null>(null);
+
+  const [answers, setAnswers] = useState<Answers>(() => initialAnswers(rubric, view.myReview?.answers ?? null));
+  const [notes, setNotes] = useState<EvidenceNote[]>(view.myReview?.evidence ?? []);
+  const [pin, setPin] = useState<PendingPin | null>(null);
+  const [focused, setFocused] = useState(0);
+  const [cursor, setCursor] = useState(0);
+  const [percent, setPercent] = useState(0);
+  const [help, setHelp] = useState(false);
+  const [skipping, setSkipping] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const closed = view.campaign.status !== 'open';
+
+  // the key is made once per assignment+revision and kept across retries (even a reload)
+  useEffect(() => {
+    const storageKey = `witness:submit-key:${view.assignment.id}:${revision}`;
+    const stored = sessionStorage.getItem(storageKey);
+    key.current = stored ?? newKey(view.assignment.id, revision);
+    if (!stored) sessionStorage.setItem(storageKey, key.current);
+  }, [view.assignment.id, revision]);
+
+  const onPlayed = useCallback((r: PlayedRange) => {
+    tracker.current.played(r.from, r.to, r.rate);
+    const p = Math.floor(tracker.current.share() * 1000) / 10;
+    setPercent((old) => (Math.floor(old) === Math.floor(p) ? old : p));
+  }, []);
+  const onSeek = useCallback(() => tracker.current.seeked(), []);
+
+
+  const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
+
+  const pinNote = useCallback(() => {
+    const p = player.current;
+    if (!p) return;
+    p.pause();
+    const frame = p.currentFrame();
+    setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null });
+  }, [video.chapters]);
+
+  const submit = useCallback(() => {
+    if (pending || closed) return;
+    const cleaned = cleanAnswers(rubric, answers);
+    const check = answersSchema(rubric, criteriaKeys).safeParse(cleaned);
+    if (!check.success) {
+      const issue = check.error.issues[0]!;
+      const q = rubric.questions.find((x) => x.id === issue.path[0]);
+      setError(`${q ? q.prompt : issue.path.join('.')}: ${issue.message === 'Required' || issue.code === 'invalid_type' ? 'answer this question' : issue.message}`);
+      if (q) setFocused(rubric.questions.indexOf(q));
+      return;
+    }
+    const share = tracker.current.share();
+    const short = coverageShortfall(share, view.campaign.minCoverage);
+    if (short !== null) {
+      setError(`Watch ${short}% more of the video before submitting.`);
+      return;
+    }
+    setError(null);
+    start(async () => {
+      const result = await actions.submit({
+        assignmentId: view.assignment.id,
+        campaignId: view.campaign.id,
+        idempotencyKey: key.current ?? newKey(view.assignment.id, revision),
+        answers: cleaned,
+        evidence: notes,
+        coverage: tracker.current.report(),
+        durationSec: Math.round((Date.now() - started.current) / 1000),
+      });
+      if (!result.ok) {
+        setError(result.error.message);
+        return;
+      }
+      sessionStorage.removeItem(`witness:submit-key:${view.assignment.id}:${revision}`);
+      router.push(nextHref(result.data.next, view.campaign.id));
+    });
+  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, revision, router]);
+
+  const skip = useCallback(
+    (reason: string) => {
+      start(async () => {
+        const result = await actions.skip({ assignmentId: view.assignment.id, campaignId: view.campaign.id, reason });
+        if (!result.ok) setError(result.error.message);
+        else router.push(nextHref(result.data, view.campaign.id));
+      });
+    },
+    [actions, view, router],
+  );
+
+  // one key handler for the page; the player's own keys are off (digits answer questions here)
+  const state = useRef({ focused, cursor, answers, help, skipping, pin });
+  state.current = { focused, cursor, answers, help, skipping, pin };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = state.current;
+      const typing = isTypingTarget(e.target as HTMLElement | null);
+      const action = resolveShortcut({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing });
+      if (!action) return;
+      if (s.skipping && action.kind !== 'escape') return;
+      const p = player.current;
+      const q = rubric.questions[s.focused];
+      let handled = true;
+      switch (action.kind) {
+        case 'toggle-play':
+          p?.toggle();
+          break;
+        case 'seek-seconds':
+          if (p) p.seekToFrame(p.currentFrame() + action.seconds * video.fps);
+          break;
+        case 'step':
+          p?.stepBy(action.delta);
+          break;
+        case 'speed':
+          if (p) p.setRate(nextSpeed(p.rate(), action.delta));
+          break;
+        case 'pin-note':
+          pinNote();
+          break;
+        case 'digit': {
+          if (!q) break;
+          if (q.type === 'likert' && action.value <= q.points) setAnswer(q.id, action.value);
+          else if (q.type === 'single' && q.options[action.value - 1]) setAnswer(q.id, q.options[action.value - 1]!.value);
+          else if (q.type === 'multi' && q.options[action.value - 1]) {
+            const v = q.options[action.value - 1]!.value;
+            const current = Array.isArray(s.answers[q.id]) ? (s.answers[q.id] as string[]) : [];
+            setAnswer(q.id, current.includes(v) ? current.filter((x) => x !== v) : [...current, v]);
+          } else handled = false;
+          break;
+        }
+        case 'verdict': {
+          const ci = rubric.questions.findIndex((x) => x.type === 'criteria');
+          if (ci === -1 || criteriaKeys.length === 0) {
+            handled = false;
+            break;
+          }
+          const at = ci === s.focused ? Math.min(s.cursor, criteriaKeys.length - 1) : 0;
+          const cq = rubric.questions[ci]!;
+          const current = (s.answers[cq.id] ?? {}) as Record<string, string>;
+          setAnswer(cq.id, { ...current, [criteriaKeys[at]!]: action.value });
+          if (at + 1 < criteriaKeys.length) {
+            setFocused(ci);
+            setCursor(at + 1);
+          } else {
+            setFocused(Math.min(rubric.questions.length - 1, ci + 1));
+            setCursor(0);
+          }
+          break;
+        }
+        case 'question': {
+          const n = Math.max(0, Math.min(rubric.questions.length - 1, s.focused + action.delta));
+          setFocused(n);
+          setCursor(0);
+          const target = rubric.questions[n];
+          if (target && (target.type === 'text' || target.type === 'number')) {
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-question="${target.id}"] [data-answer-input]`)?.focus());
+          }
+          break;
+        }
+        case 'submit':
+          submit();
+          break;
+        case 'skip':
+          setSkipping(true);
+          break;
+        case 'help':
+          setHelp((h) => !h);
+          break;
+        case 'escape':
+          if (s.help) setHelp(false);
+          else if (s.skipping) setSkipping(false);
+          else if (typing) (e.target as HTMLElement).blur();
+          else handled = false;
+          break;
+        default:
+          handled = false;
+      }
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [rubric, criteriaKeys, video.fps, pinNote, setAnswer, submit]);
+
+  // keep the focused question in view
+  useEffect(() => {
+    const q = rubric.questions[focused];
+    if (q) document.querySelector(`[data-question="${q.id}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [focused, rubric.questions]);
+
+  // `percent` re-renders as coverage grows; the tracker holds the exact figure
+  const share = percent >= 0 ? tracker.current.share() : 0;
+  const shortfall = coverageShortfall(share, view.campaign.minCoverage);
+  return (
+    <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="min-w-0 space-y-4">
+        <TaskPanel view={view} />
+        <TrajectoryPlayer ref={player} video={video} onPlayed={onPlayed} onSeek={onSeek} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} />
+        <EvidenceNotes
+          notes={notes}
+          pending={pin}
+          fps={video.fps}
+          onSave={(n) => {
+            setNotes((list) => [...list, n].sort((a, b) => a.frame - b.frame));
+            setPin(null);
+          }}
+          onCancel={() => setPin(null)}
+          onSeek={(n) => player.current?.seekToFrame(n.frame)}
+          onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
+        />
+      </div>
+      <aside className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto" aria-label="Your review">
+        <div className="flex items-baseline justify-between">
+          <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
+          <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">
+            <kbd className="rounded border border-zinc-300 px-1 font-mono">?</kbd> shortcuts
+          </button>
+        </div>
+        {rubric.instructions ? <p className="whitespace-pre-wrap text-xs text-zinc-600">{rubric.instructions}</p> : null}
+        {view.myReview ? (
+          <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
+            You submitted revision {view.myReview.revision}. Submitting again keeps it and saves revision {revision}.
+          </p>
+        ) : null}
+        <RubricForm
+          rubric={rubric}
+          criteria={view.task.criteria}
+          answers={answers}
+          onChange={setAnswer}
+          focused={focused}
+          criterionCursor={cursor}
+          onFocusQuestion={(i) => {
+            setFocused(i);
+            setCursor(0);
+          }}
+          disabled={closed}
+        />
+        <div className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
+          <div className="flex items-center justify-between text-xs text-zinc-600">
+            <span data-testid="coverage">Watched {Math.floor(share * 100)}%</span>
+            {view.campaign.minCoverage > 0 ? <span>needs {Math.round(view.campaign.minCoverage * 100)}%</span> : null}
+          </div>
+          <div className="h-1.5 overflow-hidden rounded bg-zinc-100" aria-hidden>
+            <div className={`h-full ${shortfall === null ? 'bg-emerald-500' : 'bg-amber-500'}`} style={{ width: `${Math.min(100, share * 100)}%` }} />
+          </div>
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex gap-2">
+            <button
+              type="button"
+              onClick={submit}
+              disabled={pending || closed || shortfall !== null}
+              className="flex-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-600"
+            >
+              {closed ? 'Campaign closed' : pending ? 'Submitting…' : shortfall !== null ? `Watch ${shortfall}% more to submit` : view.myReview ? 'Submit revision (Ctrl+Enter)' : 'Submit (Ctrl+Enter)'}
+            </button>
+            {view.assignment.status === 'claimed' ? (
+              <button type="button" onClick={() => setSkipping(true)} className="rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-50">
+                Skip
+              </button>
+            ) : null}
+          </div>
+        </div>
+      </aside>
+      {help ? <ShortcutOverlay page="review" onClose={() => setHelp(false)} /> : null}
+      {skipping ? <SkipDialog pending={pending} error={error} onSkip={skip} onClose={() => setSkipping(false)} /> : null}
+    </div>
+  );
+}
