@@ -83,7 +83,7 @@ export function CampaignForm({
   const [draft, setDraft] = useState<DraftRubric>(() => draftFrom(chosen?.definition ?? defaultRubric));
   const [errors, setErrors] = useState<Map<string, string[]>>(new Map());
   const [formError, setFormError] = useState<string | null>(null);
-  const [matches, setMatches] = useState<CampaignPreview | { error: string } | null>(null);
+  const [previewed, setPreviewed] = useState<{ key: string; result: CampaignPreview | { error: string } } | null>(null);
 
   const filter = useMemo(() => {
     const f: Record<string, unknown> = {};
@@ -95,13 +95,16 @@ export function CampaignForm({
     return f;
   }, [environment, policy, split, minReward, maxReward]);
 
-  // live preview of what the filter selects (debounced)
+  // live preview of what the filter selects (debounced; an answer for older settings is not shown)
+  const previewKey = JSON.stringify([projectSlug, mode, filter]);
+  const matches = previewed?.key === previewKey ? previewed.result : null;
   useEffect(() => {
     if (!projectSlug) return;
     let cancelled = false;
+    const key = JSON.stringify([projectSlug, mode, filter]);
     const timer = setTimeout(async () => {
       const result = await preview({ project: projectSlug, mode, filter });
-      if (!cancelled) setMatches(result.ok ? result.data : { error: result.error.message });
+      if (!cancelled) setPreviewed({ key, result: result.ok ? result.data : { error: result.error.message } });
     }, 250);
     return () => {
       cancelled = true;
