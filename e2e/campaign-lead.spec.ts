@@ -4,6 +4,8 @@ import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { apiTokenFor, uniqueName } from './fixtures/trajectories';
 
+/** a campaign's page (not /lead/campaigns/new) */
+const CAMPAIGN_URL = /\/lead\/campaigns\/(?!new$)[a-z0-9]+$/;
 const reviewAnswers = { criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, overall: 4, flags: [], severity: 'minor' };
 
 /** Fills and submits the create form; answers the campaign id from the detail page's URL. */
@@ -43,11 +45,12 @@ async function createThroughForm(page: Page, project: string, name: string): Pro
   await expect(page.getByTestId('rubric-question')).toHaveCount(5);
   await screenshot(page, 'campaign-new');
   await page.getByRole('button', { name: 'Create campaign' }).click();
-  await expect(page).toHaveURL(/\/lead\/campaigns\/[a-z0-9]+$/);
+  await expect(page).toHaveURL(CAMPAIGN_URL);
   return page.url().split('/').pop()!;
 }
 
 test('a lead creates a campaign with an edited rubric through the form and watches its progress', async ({ page }) => {
+  test.setTimeout(120_000);
   const lead = await seedUser('lead');
   const reviewer = await seedUser('reviewer');
   const project = uniqueName('camp');
@@ -156,6 +159,7 @@ test('the campaigns API: list, create (inline rubric), read progress, close; bad
 });
 
 test('a reviewer is refused every lead campaign page, action and API route', async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
   const lead = await seedUser('lead');
   const reviewer = await seedUser('reviewer', ['software']);
   const project = uniqueName('camp-sec');
@@ -215,7 +219,7 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   const createCall = leadPage.waitForRequest((r) => r.method() === 'POST' && Boolean(r.headers()['next-action']) && (r.postData() ?? '').includes(name));
   await leadPage.getByRole('button', { name: 'Create campaign' }).click();
   const create = await createCall;
-  await expect(leadPage).toHaveURL(/\/lead\/campaigns\/[a-z0-9]+$/);
+  await expect(leadPage).toHaveURL(CAMPAIGN_URL);
   expect(await campaignCountNamed(name)).toBe(1);
   const replayCreate = await page.request.post('/lead/campaigns/new', {
     headers: { 'next-action': create.headers()['next-action']!, 'content-type': create.headers()['content-type'] ?? 'text/plain;charset=UTF-8', accept: 'text/x-component' },

@@ -117,7 +117,8 @@ export function definitionFrom(draft: DraftRubric): unknown {
   };
 }
 
-const input = 'w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const box = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const input = `${box} w-full`;
 const smallButton = 'rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:bg-zinc-50 disabled:opacity-40';
 
 function FieldError({ messages }: { messages: string[] }) {
@@ -209,7 +210,7 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                       type="number"
                       min={2}
                       max={10}
-                      className={`${input} w-20`}
+                      className={`${box} w-20`}
                       value={Number.isFinite(q.points) ? q.points : ''}
                       onChange={(e) => setQuestion(i, { points: e.target.valueAsNumber })}
                       aria-label={`Question ${i + 1} points`}
@@ -238,7 +239,7 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   {q.options.map((o, k) => (
                     <div key={k} className="flex items-center gap-2">
                       <input
-                        className={`${input} w-44 font-mono`}
+                        className={`${box} w-44 font-mono`}
                         value={o.value}
                         onChange={(e) => setQuestion(i, { options: q.options.map((x, j) => (j === k ? { ...x, value: e.target.value } : x)) })}
                         aria-label={`Question ${i + 1} option ${k + 1} value`}
@@ -278,7 +279,7 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                       <span className="text-zinc-500">{k}</span>
                       <input
                         type="number"
-                        className={`${input} w-24`}
+                        className={`${box} w-24`}
                         value={q[k] ?? ''}
                         onChange={(e) => setQuestion(i, { [k]: e.target.value === '' ? undefined : e.target.valueAsNumber })}
                         aria-label={`Question ${i + 1} ${k}`}
@@ -287,7 +288,7 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   ))}
                   <label className="flex items-center gap-1">
                     <span className="text-zinc-500">unit</span>
-                    <input className={`${input} w-24`} value={q.unit} onChange={(e) => setQuestion(i, { unit: e.target.value })} aria-label={`Question ${i + 1} unit`} />
+                    <input className={`${box} w-24`} value={q.unit} onChange={(e) => setQuestion(i, { unit: e.target.value })} aria-label={`Question ${i + 1} unit`} />
                   </label>
                 </div>
               ) : null}
@@ -297,7 +298,7 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   <input
                     type="number"
                     min={1}
-                    className={`${input} w-28`}
+                    className={`${box} w-28`}
                     value={Number.isFinite(q.maxLength) ? q.maxLength : ''}
                     onChange={(e) => setQuestion(i, { maxLength: e.target.valueAsNumber })}
                     aria-label={`Question ${i + 1} max length`}
