@@ -261,7 +261,7 @@ export function sweepTrajectories(): { task: SweepTask; checkpoint: SweepCheckpo
         verdict: outcome === 'hack' ? true : truth.criteria[c.key] === 'pass',
       }));
       const trajectory = buildTrajectory({
-        format: task.environment === 'terminal-bench' ? 'atif' : 'inspect',
+        format: task.environment === 'terminal-bench' ? 'atif' : 'openai',
         task: { name: task.name, instruction: task.instruction, acceptanceCriteria: criteria, environment: task.environment, split: task.split, metadata: { sweep: 'acme-coder-7b checkpoints' } },
         policy: { model: SWEEP_MODEL, checkpoint, agent: null },
         steps: stepsFor(task, outcome),
