@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { campaignCountNamed, seedCampaignRuns, seedReview } from './fixtures/campaigns';
+import { campaignCountNamed, seedCampaignRuns, seedDemoCampaignsInto, seedReview } from './fixtures/campaigns';
 import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { apiTokenFor, uniqueName } from './fixtures/trajectories';
@@ -229,4 +229,33 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   expect(replayCreate.status() === 403 || createAnswer.includes('FORBIDDEN'), createAnswer.slice(0, 300)).toBe(true);
   expect(await campaignCountNamed(name)).toBe(1); // the reviewer's replay created nothing
   await leadContext.close();
+});
+
+test('the demo campaigns: a busy single campaign with per-reviewer progress, a pairwise one, and one nobody has touched', async ({ page }) => {
+  test.setTimeout(180_000);
+  const project = uniqueName('demo-camp');
+  const report = await seedDemoCampaignsInto(project);
+  expect(report).toMatchObject({ campaignsCreated: 3, trajectoriesCreated: 24 });
+  const lead = await seedUser('lead');
+  await signIn(page, lead);
+
+  await page.goto('/lead/campaigns');
+  const rows = page.getByTestId('campaign-row').filter({ hasText: project });
+  await expect(rows).toHaveCount(3);
+  await expect(rows.filter({ hasText: 'Physics derivations: expert check' })).toContainText('needs physics');
+  await screenshot(page, 'campaign-list-demo');
+
+  await rows.filter({ hasText: 'grade each run' }).getByRole('link').click();
+  await expect(page).toHaveURL(CAMPAIGN_URL);
+  await expect(page.getByTestId('reviewer-row')).toHaveCount(4);
+  await expect(page.getByTestId('item-row')).toHaveCount(24);
+  await expect(page.getByTestId('item-row').filter({ hasText: 'gold' })).toHaveCount(2);
+  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute('aria-valuenow', String(report.reviews));
+  await screenshot(page, 'campaign-detail-demo');
+
+  await page.goto('/lead/campaigns');
+  await rows.filter({ hasText: 'which checkpoint did better' }).getByRole('link').click();
+  await expect(page.getByRole('columnheader', { name: 'Policy B' })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute('aria-valuenow', String(report.comparisons));
+  await screenshot(page, 'campaign-detail-pairwise-demo');
 });
