@@ -5,10 +5,13 @@ import { usePathname } from 'next/navigation';
 
 export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
   const pathname = usePathname();
+  // the most specific matching entry is the active one (/lead/campaigns/x: Campaigns, not Lead home)
+  const matches = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
+  const current = items.filter((i) => matches(i.href)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <>
       {items.map((item) => {
-        const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const active = item.href === current;
         return (
           <Link
             key={item.href}

@@ -46,7 +46,8 @@ export interface NavItem {
 const nav: NavItem[] = [
   { href: '/review', label: 'My queue', area: 'review' },
   { href: '/trajectories', label: 'Trajectories', area: 'lead' },
-  { href: '/lead', label: 'Campaigns', area: 'lead' },
+  { href: '/lead', label: 'Lead home', area: 'lead' },
+  { href: '/lead/campaigns', label: 'Campaigns', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
 ];
 

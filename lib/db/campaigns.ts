@@ -32,13 +32,17 @@ export const createCampaignInput = z.object({
 });
 export type CreateCampaignInput = z.input<typeof createCampaignInput>;
 
-function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+/** The trajectories a campaign filter selects in a project (every condition applies together). */
+export function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+  const task: Prisma.TaskWhereInput = {
+    ...(f.environment ? { environment: { name: f.environment } } : {}),
+    ...(f.split ? { split: f.split } : {}),
+    ...(f.taskNames ? { name: { in: f.taskNames } } : {}),
+  };
   return {
     projectId,
-    ...(f.environment ? { task: { environment: { name: f.environment } } } : {}),
+    ...(Object.keys(task).length > 0 ? { task } : {}),
     ...(f.policy ? { policy: { name: f.policy } } : {}),
-    ...(f.split ? { task: { split: f.split, ...(f.environment ? { environment: { name: f.environment } } : {}) } } : {}),
-    ...(f.taskNames ? { task: { name: { in: f.taskNames } } } : {}),
     ...(f.minReward !== undefined || f.maxReward !== undefined
       ? { verifierReward: { ...(f.minReward !== undefined ? { gte: f.minReward } : {}), ...(f.maxReward !== undefined ? { lte: f.maxReward } : {}) } }
       : {}),

@@ -3,9 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { seedDemo, type SeedReport } from './seed-demo';
+import { SWEEP_CHECKPOINTS, SWEEP_TASKS } from './demo-sweep';
 import { DEMO_DIR, DEMO_GROUPS } from './seed-demo-trajectories';
 
 const expectedTrajectories = DEMO_GROUPS.reduce((n, g) => n + g.trajectories, 0);
+/** the synthetic checkpoint sweep seedDemo adds for the demo campaigns (seed-demo-campaigns.db.test.ts) */
+const sweepTrajectories = SWEEP_TASKS.length * SWEEP_CHECKPOINTS.length;
 
 async function counts() {
   const [trajectories, steps, sources, tasks, policies, judgeScores, blobs] = await Promise.all([
@@ -36,7 +39,7 @@ describe('demo trajectories (seedDemo)', () => {
     expect(first.trajectoriesImported).toBe(expectedTrajectories);
     expect(first.trajectoriesSkipped).toBe(0);
     expect(second).toMatchObject({ projectId: first.projectId, usersCreated: 0, trajectoriesImported: 0, trajectoriesSkipped: expectedTrajectories });
-    expect(afterFirst.trajectories).toBe(expectedTrajectories);
+    expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories);
     expect(await counts()).toEqual(afterFirst);
 
     // every listed source is stored as an import source (the raw file or trial directory)
@@ -54,7 +57,8 @@ describe('demo trajectories (seedDemo)', () => {
     const withTrajectories = environments.filter((e) => e.tasks.some((t) => t._count.trajectories > 0)).map((e) => e.name);
     expect(withTrajectories).toEqual(expect.arrayContaining(['terminal-bench', 'physics-derivations']));
     const tasks = environments.flatMap((e) => e.tasks.map((t) => ({ env: e.name, ...t })));
-    expect(tasks.filter((t) => t.split === 'eval').map((t) => t.name).sort()).toEqual(['git-recover-release-notes', 'physical-pendulum-small-oscillations']);
+    const sweepTasks = new Set(SWEEP_TASKS.map((t) => t.name));
+    expect(tasks.filter((t) => t.split === 'eval' && !sweepTasks.has(t.name)).map((t) => t.name).sort()).toEqual(['git-recover-release-notes', 'physical-pendulum-small-oscillations']);
     expect(tasks.find((t) => t.name === 'logstats-p95')).toMatchObject({ env: 'terminal-bench', split: 'train', _count: { trajectories: 3 } });
   });
 

@@ -1,6 +1,7 @@
 import { ensureEnvironment, ensureProject } from '../../lib/db/projects';
 import { ensureUser } from '../../lib/db/users';
 import { demoUsers } from './demo-users';
+import { seedDemoCampaigns, type DemoCampaignsReport } from './seed-demo-campaigns';
 import { seedDemoTrajectories } from './seed-demo-trajectories';
 
 export interface SeedReport {
@@ -10,6 +11,8 @@ export interface SeedReport {
   trajectoriesImported: number;
   /** demo trajectories in the project already (same content) */
   trajectoriesSkipped: number;
+  /** the checkpoint sweep and the demo review campaigns (prisma/seed/seed-demo-campaigns.ts) */
+  campaigns: DemoCampaignsReport;
 }
 
 /**
@@ -19,8 +22,10 @@ export interface SeedReport {
 export async function seedDemo(): Promise<SeedReport> {
   let usersCreated = 0;
   let leadId: string | null = null;
+  const users: { id: string; email: string; expertise: string[] }[] = [];
   for (const u of demoUsers) {
     const { user, created } = await ensureUser(u);
+    users.push(user);
     if (created) usersCreated++;
     if (u.role === 'lead') leadId ??= user.id;
   }
@@ -32,5 +37,6 @@ export async function seedDemo(): Promise<SeedReport> {
   await ensureEnvironment(project.id, 'terminal-bench', 'Shell tasks in a container, checked by test scripts');
   await ensureEnvironment(project.id, 'physics-derivations', 'Derive a result; a physicist checks each step');
   const trajectories = await seedDemoTrajectories(project.id, { importedById: leadId });
-  return { usersCreated, projectId: project.id, trajectoriesImported: trajectories.imported, trajectoriesSkipped: trajectories.skipped };
+  const campaigns = await seedDemoCampaigns(project.id, users, leadId);
+  return { usersCreated, projectId: project.id, trajectoriesImported: trajectories.imported, trajectoriesSkipped: trajectories.skipped, campaigns };
 }

@@ -1,8 +1,12 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import Link from 'next/link';
+import { NewCampaignLink } from '@/components/campaigns/campaign-bits';
+import { CampaignTable } from '@/components/campaigns/campaign-table';
 import { ProjectCards } from '@/components/projects/project-cards';
 import { projectsQueryKey } from '@/components/projects/projects-query';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { listCampaigns } from '@/lib/db/campaign-list';
 import { listProjectSummaries } from '@/lib/db/projects';
 import { requirePageUser } from '../../_server/current-user';
 import { serverQueryClient } from '../../_server/query-client';
@@ -12,7 +16,7 @@ export const metadata = { title: 'Campaigns' };
 export default async function LeadHome() {
   await requirePageUser('lead');
   const queryClient = serverQueryClient();
-  await queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries });
+  const [campaigns] = await Promise.all([listCampaigns(), queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries })]);
   return (
     <>
       <PageHeader title="Campaigns" description="Review campaigns, agreement and datasets for your projects." />
@@ -25,13 +29,27 @@ export default async function LeadHome() {
         </HydrationBoundary>
       </section>
       <section aria-labelledby="campaigns">
-        <h2 id="campaigns" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
-          Review campaigns
-        </h2>
-        <EmptyState title="No review campaigns yet">
-          Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so
-          several reviewers grade each item.
-        </EmptyState>
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <h2 id="campaigns" className="text-sm font-semibold uppercase tracking-wide text-zinc-500">
+            Review campaigns
+          </h2>
+          {campaigns.length > 0 ? (
+            <div className="flex items-center gap-3 text-sm">
+              <Link href="/lead/campaigns" className="font-medium text-indigo-700 hover:underline">
+                All campaigns
+              </Link>
+              <NewCampaignLink />
+            </div>
+          ) : null}
+        </div>
+        {campaigns.length === 0 ? (
+          <EmptyState title="No review campaigns yet" action={<NewCampaignLink />}>
+            Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so several
+            reviewers grade each item.
+          </EmptyState>
+        ) : (
+          <CampaignTable rows={campaigns.slice(0, 5)} />
+        )}
       </section>
     </>
   );

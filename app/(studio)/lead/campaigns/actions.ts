@@ -1,0 +1,32 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { previewCampaign } from '@/lib/db/campaign-preview';
+import { setCampaignStatus } from '@/lib/db/campaign-status';
+import { trajectoryFilterSchema } from '@/lib/db/campaigns';
+import { findProjectBySlug, projectSlugSchema } from '@/lib/db/projects';
+import { campaignRequest } from '@/lib/review/campaign-request';
+import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { defineAction } from '../../../_server/action';
+
+/** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
+export const createCampaignAction = defineAction('lead', campaignRequest, async (input, user) => {
+  const created = await createCampaignFromRequest(input, user.id);
+  revalidatePath('/lead', 'layout');
+  return { id: created.id, items: created.items, rubricVersionCreated: created.rubricVersionCreated };
+});
+
+/** How many trajectories, tasks and pairs the form's filter matches, before creating. */
+export const previewCampaignAction = defineAction(
+  'lead',
+  z.object({ project: projectSlugSchema, mode: z.enum(['single', 'pairwise']), filter: trajectoryFilterSchema }),
+  async (input) => previewCampaign((await findProjectBySlug(input.project)).id, input.mode, input.filter),
+);
+
+/** Opens or closes a campaign (closed: no more claims, submits or revisions). */
+export const setCampaignStatusAction = defineAction('lead', z.object({ id: z.string().min(1).max(64), status: z.enum(['open', 'closed']) }), async (input, user) => {
+  const result = await setCampaignStatus(input.id, input.status, user.id, new Date());
+  revalidatePath('/lead', 'layout');
+  return result;
+});

@@ -1,0 +1,33 @@
+import Link from 'next/link';
+import { CampaignForm } from '@/components/campaigns/campaign-form';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { campaignFormOptions } from '@/lib/db/campaign-form-options';
+import { defaultReviewRubric } from '@/lib/review/default-rubric';
+import { requirePageUser } from '../../../../_server/current-user';
+import { createCampaignAction, previewCampaignAction } from '../actions';
+
+export const metadata = { title: 'New campaign' };
+
+export default async function NewCampaignPage() {
+  await requirePageUser('lead');
+  const projects = await campaignFormOptions();
+  return (
+    <>
+      <nav className="mb-2 text-sm text-zinc-500">
+        <Link href="/lead/campaigns" className="hover:text-zinc-800 hover:underline">
+          Campaigns
+        </Link>{' '}
+        / <span className="text-zinc-700">new</span>
+      </nav>
+      <PageHeader title="New review campaign" description="Pick the runs, how many reviewers grade each, and the rubric they answer." />
+      {projects.length === 0 ? (
+        <EmptyState title="No projects yet">
+          Import trajectories first: <code className="font-mono">npm run -s witness -- import PATH --project demo</code>.
+        </EmptyState>
+      ) : (
+        <CampaignForm projects={projects} defaultRubric={defaultReviewRubric()} create={createCampaignAction} preview={previewCampaignAction} />
+      )}
+    </>
+  );
+}

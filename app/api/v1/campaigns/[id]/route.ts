@@ -1,0 +1,13 @@
+import { getCampaignDetail } from '@/lib/db/campaign-detail';
+import { apiRoute } from '../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/v1/campaigns/ID: settings, rubric version, progress overall and per reviewer, and
+ * the items with their review counts. Leads and admins; reviewers get 403; 404 when absent.
+ */
+export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  return Response.json({ campaign: await getCampaignDetail(id, new Date()) });
+});

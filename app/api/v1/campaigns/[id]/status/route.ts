@@ -1,0 +1,16 @@
+import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaign-status';
+import { AppError } from '@/lib/errors';
+import { apiRoute } from '../../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/v1/campaigns/ID/status {"status": "open"|"closed"}: opens or closes a campaign
+ * (closed: no more claims, submits or revisions). Leads and admins; reviewers get 403.
+ */
+export const POST = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const body = campaignStatusInput.safeParse(await request.json().catch(() => null));
+  if (!body.success) throw new AppError('BAD_INPUT', 'status: send {"status": "open"} or {"status": "closed"}', { details: { field: 'status' } });
+  return Response.json({ campaign: await setCampaignStatus(id, body.data.status, user.id, new Date()) });
+});

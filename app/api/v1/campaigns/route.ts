@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listCampaigns } from '@/lib/db/campaign-list';
+import { findProjectBySlug, projectSlugSchema } from '@/lib/db/projects';
+import { AppError } from '@/lib/errors';
+import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { apiRoute } from '../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+const listQuery = z.object({ project: projectSlugSchema.optional() });
+
+/**
+ * GET /api/v1/campaigns[?project=SLUG]: campaigns (newest first) with progress: items, reviews
+ * done of items × k, complete items. Leads and admins; reviewers get 403.
+ */
+export const GET = apiRoute('lead', async (request) => {
+  const query = listQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) throw new AppError('BAD_INPUT', `query parameter project: ${query.error.issues[0]!.message}`);
+  const projectId = query.data.project ? (await findProjectBySlug(query.data.project)).id : undefined;
+  return Response.json({ campaigns: await listCampaigns({ projectId }) });
+});
+
+/**
+ * POST /api/v1/campaigns: creates a campaign (same validation as the lead's form). Body:
+ * {project, name, mode: "single"|"pairwise", filter?: {environment, policy, split, minReward,
+ * maxReward, taskNames}, overlap, requiredExpertise?, minCoverage?, blind?: {hidePolicy,
+ * hideReward}, leaseSeconds?, gold?: [{trajectoryId, answers}], open?, rubric: {versionId} |
+ * {name, definition}}. 201 with the campaign; 422 naming the field (error.details.field) when the
+ * input is refused. An unchanged rubric definition reuses the rubric's latest version.
+ */
+export const POST = apiRoute('lead', async (request, user) => {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new AppError('BAD_INPUT', 'the body is not JSON: send the campaign as a JSON object');
+  }
+  const created = await createCampaignFromRequest(body, user.id);
+  return Response.json({ campaign: created }, { status: 201 });
+});

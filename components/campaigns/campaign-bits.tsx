@@ -1,0 +1,48 @@
+import Link from 'next/link';
+import { Badge } from '@/components/trajectories/badges';
+
+/** Shared pieces of the lead's campaign pages (no data fetching). */
+
+export function StatusBadge({ status }: { status: 'draft' | 'open' | 'closed' }) {
+  const tone = {
+    open: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
+    closed: 'bg-zinc-100 text-zinc-600 ring-zinc-200',
+    draft: 'bg-amber-50 text-amber-800 ring-amber-200',
+  }[status];
+  return <Badge className={tone}>{status}</Badge>;
+}
+
+export function ModeBadge({ mode }: { mode: 'single' | 'pairwise' }) {
+  return mode === 'pairwise' ? (
+    <Badge className="bg-violet-50 text-violet-800 ring-violet-200" title="Two runs of the same task side by side">
+      pairwise
+    </Badge>
+  ) : (
+    <Badge className="bg-sky-50 text-sky-800 ring-sky-200" title="One run graded with the rubric">
+      single
+    </Badge>
+  );
+}
+
+/** done of target as a bar with the numbers beside it. */
+export function ProgressBar({ done, target, label }: { done: number; target: number; label?: string }) {
+  const share = target > 0 ? Math.min(1, done / target) : 0;
+  return (
+    <div className="flex min-w-40 items-center gap-2" title={label ?? `${done} of ${target}`}>
+      <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-100" role="progressbar" aria-valuemin={0} aria-valuemax={target} aria-valuenow={done} aria-label={label}>
+        <div className={`h-full rounded-full ${share >= 1 ? 'bg-emerald-500' : 'bg-indigo-500'}`} style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      </div>
+      <span className="whitespace-nowrap font-mono text-xs tabular-nums text-zinc-600">
+        {done}/{target}
+      </span>
+    </div>
+  );
+}
+
+export function NewCampaignLink() {
+  return (
+    <Link href="/lead/campaigns/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
+      New campaign
+    </Link>
+  );
+}

@@ -1,0 +1,185 @@
+import Link from 'next/link';
+import type { CampaignDetail } from '@/lib/db/campaign-detail';
+import { Badge, RewardBadge, SplitBadge } from '@/components/trajectories/badges';
+import { formatDateTime } from '@/components/trajectories/format';
+import { Facts, Panel } from '@/components/trajectories/panel';
+import { ProgressBar } from './campaign-bits';
+
+const typeLabel: Record<string, string> = {
+  likert: 'Likert',
+  criteria: 'Pass/fail per criterion',
+  single: 'Single choice',
+  multi: 'Multiple choice',
+  number: 'Number',
+  text: 'Free text',
+};
+
+function filterText(f: CampaignDetail['filter']): string {
+  const parts = [
+    f.environment ? `environment ${f.environment}` : null,
+    f.policy ? `policy ${f.policy}` : null,
+    f.split ? `${f.split} split` : null,
+    f.minReward !== undefined || f.maxReward !== undefined ? `reward ${f.minReward ?? '−∞'} … ${f.maxReward ?? '∞'}` : null,
+    f.taskNames ? `${f.taskNames.length} named tasks` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'every trajectory in the project';
+}
+
+function Stat({ label, value, hint }: { label: string; value: string | number; hint?: string }) {
+  return (
+    <div>
+      <div className="text-xs uppercase tracking-wide text-zinc-500">{label}</div>
+      <div className="mt-0.5 font-mono text-xl tabular-nums text-zinc-900">{value}</div>
+      {hint ? <div className="text-xs text-zinc-500">{hint}</div> : null}
+    </div>
+  );
+}
+
+/** The campaign's progress, settings, rubric, reviewers and items (the page loads the data). */
+export function CampaignDetailView({ c }: { c: CampaignDetail }) {
+  const p = c.progress;
+  return (
+    <div className="space-y-6">
+      <Panel title="Progress" id="progress">
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-5">
+          <Stat label="Reviews done" value={`${p.reviewsDone}/${p.reviewsTarget}`} hint={`${p.items} items × k=${c.overlap}`} />
+          <Stat label="Items complete" value={`${p.itemsComplete}/${p.items}`} hint={`${c.overlap} reviews each`} />
+          <Stat label="In progress" value={p.inProgress} hint="live claims" />
+          <Stat label="Reviewers" value={c.reviewers.length} />
+          <Stat label="Gold items" value={p.goldItems} hint="mixed in unannounced" />
+        </div>
+        <div className="mt-4">
+          <ProgressBar done={p.reviewsDone} target={p.reviewsTarget} label="Reviews done of items × k" />
+        </div>
+      </Panel>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title="Settings" id="settings">
+          <Facts
+            rows={[
+              ['Project', <span key="p">{c.project.name} <span className="font-mono text-xs text-zinc-500">({c.project.slug})</span></span>],
+              ['Mode', c.mode === 'pairwise' ? 'Pairwise: same-task runs of different policies side by side' : 'Single item: one run graded with the rubric'],
+              ['Overlap k', `${c.overlap} independent reviewers per item`],
+              ['Expertise', c.requiredExpertise.length ? c.requiredExpertise.join(', ') : 'anyone'],
+              ['Watch coverage', c.minCoverage > 0 ? `at least ${Math.round(c.minCoverage * 100)}% of the video before submit` : 'not required'],
+              ['Blind', [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', ')],
+              ['Trajectories', filterText(c.filter)],
+              ['Claim lease', `${Math.round(c.leaseSeconds / 60)} min`],
+              ['Created', `${formatDateTime(c.createdAt)}${c.createdBy ? ` by ${c.createdBy}` : ''}`],
+              ...(c.closedAt ? ([['Closed', formatDateTime(c.closedAt)]] as [string, string][]) : []),
+            ]}
+          />
+        </Panel>
+        <Panel title={`Rubric: ${c.rubric.name} v${c.rubric.version}`} id="rubric">
+          <p className="mb-2 text-sm font-medium text-zinc-800">{c.rubric.definition.title}</p>
+          <ol className="space-y-1.5 text-sm">
+            {c.rubric.definition.questions.map((q) => (
+              <li key={q.id} className="flex flex-wrap items-baseline gap-2">
+                <span className="font-mono text-xs text-zinc-400">{q.id}</span>
+                <span className="text-zinc-800">{q.prompt}</span>
+                <Badge>{q.type === 'likert' ? `Likert 1–${q.points}` : typeLabel[q.type]}</Badge>
+                {q.required ? null : <span className="text-xs text-zinc-400">optional</span>}
+              </li>
+            ))}
+          </ol>
+        </Panel>
+      </div>
+
+      <Panel title="Reviewers" id="reviewers">
+        {c.reviewers.length === 0 ? (
+          <p className="text-sm text-zinc-500">Nobody has claimed an item yet. Reviewers whose expertise fits see this campaign in their queue.</p>
+        ) : (
+          <div className="-mx-4 -my-3 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+                <tr>
+                  <th scope="col" className="px-4 py-2 font-medium">Reviewer</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">Claimed</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">Submitted</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">Skipped</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">Expired</th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">Gold score</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Last activity</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {c.reviewers.map((r) => (
+                  <tr key={r.reviewerId} data-testid="reviewer-row">
+                    <td className="px-4 py-2">
+                      <div className="font-medium text-zinc-900">{r.name}</div>
+                      <div className="text-xs text-zinc-500">{r.email}</div>
+                    </td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.claimed}</td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.submitted}</td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.skipped}</td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums text-zinc-500">{r.expired}</td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums" title={r.goldCount ? `mean over ${r.goldCount} gold items` : 'no gold item reviewed yet'}>
+                      {r.goldMean === null ? <span className="text-zinc-400">—</span> : `${Math.round(r.goldMean * 100)}%`}
+                      {r.goldCount ? <span className="ml-1 text-xs text-zinc-400">n={r.goldCount}</span> : null}
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">{r.lastActivity ? formatDateTime(r.lastActivity) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Panel>
+
+      <Panel title={`Items (${p.items})`} id="items">
+        <div className="-mx-4 -my-3 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium">Task</th>
+                <th scope="col" className="px-3 py-2 font-medium">{c.mode === 'pairwise' ? 'Policy A' : 'Policy'}</th>
+                {c.mode === 'pairwise' ? <th scope="col" className="px-3 py-2 font-medium">Policy B</th> : null}
+                <th scope="col" className="px-3 py-2 text-center font-medium">Reward</th>
+                <th scope="col" className="px-3 py-2 font-medium">Reviews</th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">In progress</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100">
+              {c.items.map((i) => (
+                <tr key={i.id} data-testid="item-row">
+                  <td className="max-w-xs px-4 py-1.5">
+                    <div className="flex items-center gap-2">
+                      <Link href={`/trajectories/${i.a.trajectoryId}`} className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline" title={i.task}>
+                        {i.task}
+                      </Link>
+                      <SplitBadge split={i.split} />
+                      {i.isGold ? <Badge className="bg-yellow-50 text-yellow-800 ring-yellow-200" title="Gold item: known answers, reviewers are scored on it">gold</Badge> : null}
+                    </div>
+                  </td>
+                  <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.a.policy}>
+                    {i.a.policy}
+                  </td>
+                  {c.mode === 'pairwise' ? (
+                    <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.b?.policy}>
+                      {i.b ? (
+                        <Link href={`/trajectories/${i.b.trajectoryId}`} className="hover:underline">
+                          {i.b.policy}
+                        </Link>
+                      ) : null}
+                    </td>
+                  ) : null}
+                  <td className="px-3 py-1.5 text-center">
+                    <span className="inline-flex gap-1">
+                      <RewardBadge value={i.a.reward} />
+                      {i.b ? <RewardBadge value={i.b.reward} /> : null}
+                    </span>
+                  </td>
+                  <td className="px-3 py-1.5">
+                    <ProgressBar done={i.reviewCount} target={c.overlap} label={`${i.reviewCount} of ${c.overlap} reviews`} />
+                  </td>
+                  <td className="px-4 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{i.inProgress || ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {c.itemsShown < p.items ? <p className="mt-2 text-xs text-zinc-500">Showing the first {c.itemsShown} of {p.items} items.</p> : null}
+      </Panel>
+    </div>
+  );
+}

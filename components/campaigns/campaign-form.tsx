@@ -1,0 +1,349 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useMemo, useState, useTransition, type ReactNode } from 'react';
+import type { CampaignFormProject } from '@/lib/db/campaign-form-options';
+import type { CampaignPreview } from '@/lib/db/campaign-preview';
+import { stableStringify } from '@/lib/ingest/stable-json';
+import type { RubricDefinition } from '@/lib/review/rubric';
+import { rubricIssues } from '@/lib/review/rubric-issues';
+import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
+
+type Result<T> = { ok: true; data: T } | { ok: false; error: { code?: string; message: string; field?: string } };
+
+const input = 'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const NEW_RUBRIC = 'new';
+
+function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <section className="rounded-xl border border-zinc-200 bg-white shadow-sm">
+      <div className="border-b border-zinc-100 px-4 py-2">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{title}</h2>
+        {description ? <p className="mt-0.5 text-xs text-zinc-500">{description}</p> : null}
+      </div>
+      <div className="space-y-4 px-4 py-4">{children}</div>
+    </section>
+  );
+}
+
+function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string[]; children: ReactNode }) {
+  return (
+    <label className="block text-sm">
+      <span className="font-medium text-zinc-700">{label}</span>
+      <div className="mt-1">{children}</div>
+      {hint ? <span className="mt-0.5 block text-xs text-zinc-500">{hint}</span> : null}
+      {error?.length ? (
+        <span className="mt-1 block text-xs text-rose-700" role="alert">
+          {error.join('; ')}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
+const optionalNumber = (s: string) => (s.trim() === '' ? undefined : Number(s));
+
+/**
+ * The lead's create-campaign form: settings, trajectory filter with a live preview of what it
+ * matches, and a rubric editor (reuse a rubric's latest version, or edit it: the server saves an
+ * edited rubric as its next version). Rubric problems are checked here with the same zod schema
+ * as the server and shown next to their fields; the server's answer (which names the field) too.
+ */
+export function CampaignForm({
+  projects,
+  defaultRubric,
+  create,
+  preview,
+}: {
+  projects: CampaignFormProject[];
+  defaultRubric: RubricDefinition;
+  create: (input: unknown) => Promise<Result<{ id: string; items: number; rubricVersionCreated: boolean }>>;
+  preview: (input: unknown) => Promise<Result<CampaignPreview>>;
+}) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [projectSlug, setProjectSlug] = useState(projects.find((p) => p.trajectories > 0)?.slug ?? projects[0]?.slug ?? '');
+  const project = projects.find((p) => p.slug === projectSlug);
+  const [name, setName] = useState('');
+  const [mode, setMode] = useState<'single' | 'pairwise'>('single');
+  const [environment, setEnvironment] = useState('');
+  const [policy, setPolicy] = useState('');
+  const [split, setSplit] = useState('');
+  const [minReward, setMinReward] = useState('');
+  const [maxReward, setMaxReward] = useState('');
+  const [overlap, setOverlap] = useState('3');
+  const [expertise, setExpertise] = useState('');
+  const [coverage, setCoverage] = useState('50');
+  const [hidePolicy, setHidePolicy] = useState(true);
+  const [hideReward, setHideReward] = useState(true);
+  const [gold, setGold] = useState('');
+  const [rubricChoice, setRubricChoice] = useState(project?.rubrics[0]?.versionId ?? NEW_RUBRIC);
+  const chosen = project?.rubrics.find((r) => r.versionId === rubricChoice) ?? null;
+  const [rubricName, setRubricName] = useState(chosen?.name ?? 'Agent run review');
+  const [draft, setDraft] = useState<DraftRubric>(() => draftFrom(chosen?.definition ?? defaultRubric));
+  const [errors, setErrors] = useState<Map<string, string[]>>(new Map());
+  const [formError, setFormError] = useState<string | null>(null);
+  const [previewed, setPreviewed] = useState<{ key: string; result: CampaignPreview | { error: string } } | null>(null);
+
+  const filter = useMemo(() => {
+    const f: Record<string, unknown> = {};
+    if (environment) f.environment = environment;
+    if (policy) f.policy = policy;
+    if (split) f.split = split;
+    if (optionalNumber(minReward) !== undefined) f.minReward = optionalNumber(minReward);
+    if (optionalNumber(maxReward) !== undefined) f.maxReward = optionalNumber(maxReward);
+    return f;
+  }, [environment, policy, split, minReward, maxReward]);
+
+  // live preview of what the filter selects (debounced; an answer for older settings is not shown)
+  const previewKey = JSON.stringify([projectSlug, mode, filter]);
+  const matches = previewed?.key === previewKey ? previewed.result : null;
+  useEffect(() => {
+    if (!projectSlug) return;
+    let cancelled = false;
+    const key = JSON.stringify([projectSlug, mode, filter]);
+    const timer = setTimeout(async () => {
+      const result = await preview({ project: projectSlug, mode, filter });
+      if (!cancelled) setPreviewed({ key, result: result.ok ? result.data : { error: result.error.message } });
+    }, 250);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [preview, projectSlug, mode, filter]);
+
+  const pickProject = (slug: string) => {
+    setProjectSlug(slug);
+    setEnvironment('');
+    setPolicy('');
+    const first = projects.find((p) => p.slug === slug)?.rubrics[0];
+    pickRubric(first?.versionId ?? NEW_RUBRIC, slug);
+  };
+  const pickRubric = (choice: string, slug = projectSlug) => {
+    setRubricChoice(choice);
+    const r = projects.find((p) => p.slug === slug)?.rubrics.find((x) => x.versionId === choice);
+    setRubricName(r?.name ?? 'Agent run review');
+    setDraft(draftFrom(r?.definition ?? defaultRubric));
+    setErrors(new Map());
+  };
+
+  const definition = definitionFrom(draft);
+  const checked = rubricIssues(definition);
+  const edited = chosen !== null && (!checked.ok || stableStringify(checked.rubric) !== stableStringify(chosen.definition));
+  const k = Number(overlap);
+
+  const errorAt = (field: string) => errors.get(field);
+
+  const submit = () => {
+    setFormError(null);
+    const next = new Map<string, string[]>();
+    const add = (field: string, message: string) => next.set(field, [...(next.get(field) ?? []), message]);
+    if (!checked.ok) for (const issue of checked.issues) add(`rubric.definition${issue.path ? `.${issue.path}` : ''}`, issue.message);
+    let goldItems: unknown = [];
+    if (gold.trim() !== '') {
+      try {
+        goldItems = JSON.parse(gold);
+      } catch (error) {
+        add('gold', `not JSON: ${(error as Error).message}`);
+      }
+    }
+    if (next.size > 0) {
+      setErrors(next);
+      setFormError('Fix the fields marked in red.');
+      return;
+    }
+    setErrors(new Map());
+    const rubric = chosen && !edited ? { versionId: chosen.versionId } : { name: rubricName, definition };
+    start(async () => {
+      const result = await create({
+        project: projectSlug,
+        name,
+        mode,
+        filter,
+        overlap: k,
+        requiredExpertise: expertise
+          .split(/[,\s]+/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+        minCoverage: Number(coverage) / 100,
+        blind: { hidePolicy, hideReward },
+        gold: mode === 'single' ? goldItems : [],
+        rubric,
+      });
+      if (result.ok) {
+        router.push(`/lead/campaigns/${result.data.id}`);
+        return;
+      }
+      const field = result.error.field;
+      if (field) setErrors(new Map([[field, [result.error.message.replace(`${field}: `, '')]]]));
+      setFormError(result.error.message);
+    });
+  };
+
+  const rubricErrors = new Map([...errors.entries()].filter(([key]) => key.startsWith('rubric.definition')).map(([key, v]) => [key.replace(/^rubric\.definition\.?/, ''), v]));
+
+  if (projects.length === 0) return null;
+  return (
+    <form
+      className="space-y-6"
+      aria-label="New campaign"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Section title="Campaign">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Name" error={errorAt('name')}>
+            <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Checkpoint 3000: grade each run" aria-label="Name" />
+          </Field>
+          <Field label="Project" error={errorAt('project')}>
+            <select className={input} value={projectSlug} onChange={(e) => pickProject(e.target.value)} aria-label="Project">
+              {projects.map((p) => (
+                <option key={p.slug} value={p.slug}>
+                  {p.name} ({p.trajectories} trajectories)
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-700">Mode</legend>
+          <div className="mt-1 grid gap-2 sm:grid-cols-2">
+            {(
+              [
+                ['single', 'Single item', 'Each run is graded on its own with the rubric.'],
+                ['pairwise', 'Pairwise', 'Two runs of the same task from different policies, side by side.'],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label key={value} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${mode === value ? 'border-indigo-400 bg-indigo-50/50' : 'border-zinc-200'}`}>
+                <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
+                <span>
+                  <span className="font-medium text-zinc-800">{label}</span>
+                  <span className="block text-xs text-zinc-500">{hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </Section>
+
+      <Section title="Trajectories" description="Which runs become items. Leave a filter empty to include everything.">
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="Environment" error={errorAt('filter.environment')}>
+            <select className={input} value={environment} onChange={(e) => setEnvironment(e.target.value)} aria-label="Environment">
+              <option value="">Any environment</option>
+              {project?.environments.map((e) => (
+                <option key={e} value={e}>
+                  {e}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Policy" error={errorAt('filter.policy')}>
+            <select className={input} value={policy} onChange={(e) => setPolicy(e.target.value)} aria-label="Policy">
+              <option value="">Any policy</option>
+              {project?.policies.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Split" error={errorAt('filter.split')}>
+            <select className={input} value={split} onChange={(e) => setSplit(e.target.value)} aria-label="Split">
+              <option value="">Train and eval</option>
+              <option value="train">Train</option>
+              <option value="eval">Eval</option>
+            </select>
+          </Field>
+          <Field label="Reward at least" error={errorAt('filter.minReward')}>
+            <input type="number" step="any" className={input} value={minReward} onChange={(e) => setMinReward(e.target.value)} aria-label="Reward at least" />
+          </Field>
+          <Field label="Reward at most" error={errorAt('filter.maxReward')}>
+            <input type="number" step="any" className={input} value={maxReward} onChange={(e) => setMaxReward(e.target.value)} aria-label="Reward at most" />
+          </Field>
+        </div>
+        <p className={`rounded-md px-3 py-2 text-sm ${matches && 'items' in matches && matches.items === 0 ? 'bg-amber-50 text-amber-800' : 'bg-zinc-50 text-zinc-700'}`} role="status" data-testid="filter-preview">
+          {matches === null
+            ? 'Counting matching trajectories…'
+            : 'error' in matches
+              ? matches.error
+              : `Matches ${matches.trajectories} trajectories over ${matches.tasks} tasks` +
+                (mode === 'pairwise' ? `: ${matches.pairs} same-task pairs of different policies` : '') +
+                (matches.items > 0 && Number.isFinite(k) && k > 0 ? ` → ${matches.items} items, ${matches.items * k} reviews at k=${k}.` : ' → no items: widen the filter.')}
+        </p>
+        {errorAt('filter') ? (
+          <p className="text-xs text-rose-700" role="alert">
+            {errorAt('filter')!.join('; ')}
+          </p>
+        ) : null}
+      </Section>
+
+      <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="Overlap k" hint="independent reviewers per item" error={errorAt('overlap')}>
+            <input type="number" min={1} max={20} className={input} value={overlap} onChange={(e) => setOverlap(e.target.value)} aria-label="Overlap k" />
+          </Field>
+          <Field label="Required expertise" hint="tags, comma separated, e.g. physics" error={[...(errorAt('requiredExpertise') ?? []), ...[...errors.entries()].filter(([f]) => f.startsWith('requiredExpertise.')).flatMap(([, m]) => m)]}>
+            <input className={input} value={expertise} onChange={(e) => setExpertise(e.target.value)} placeholder="anyone" aria-label="Required expertise" />
+          </Field>
+          <Field label="Minimum watch coverage (%)" hint="share of the video played before submit" error={errorAt('minCoverage')}>
+            <input type="number" min={0} max={100} className={input} value={coverage} onChange={(e) => setCoverage(e.target.value)} aria-label="Minimum watch coverage" />
+          </Field>
+        </div>
+        <div className="flex flex-wrap gap-6 text-sm text-zinc-700">
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={hidePolicy} onChange={(e) => setHidePolicy(e.target.checked)} /> Hide the policy from reviewers
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={hideReward} onChange={(e) => setHideReward(e.target.checked)} /> Hide the verifier reward from reviewers
+          </label>
+        </div>
+      </Section>
+
+      <Section title="Rubric" description="Reuse a rubric as it is, or edit it: an edited rubric is saved as its next version. Campaigns keep the version they were created with.">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Start from">
+            <select className={input} value={rubricChoice} onChange={(e) => pickRubric(e.target.value)} aria-label="Start from">
+              {project?.rubrics.map((r) => (
+                <option key={r.versionId} value={r.versionId}>
+                  {r.name} v{r.version} ({r.definition.questions.length} questions)
+                </option>
+              ))}
+              <option value={NEW_RUBRIC}>New rubric (from the standard template)</option>
+            </select>
+          </Field>
+          <Field label="Rubric name" hint={chosen ? (edited ? `Edited: saved as ${chosen.name === rubricName ? `${chosen.name} v${chosen.version + 1}` : `a new rubric "${rubricName}"`}` : `Unchanged: uses ${chosen.name} v${chosen.version}`) : 'Saved as a new rubric (or the next version of a rubric with this name)'} error={errorAt('rubric.name')}>
+            <input className={input} value={rubricName} onChange={(e) => setRubricName(e.target.value)} aria-label="Rubric name" disabled={chosen !== null && !edited} />
+          </Field>
+        </div>
+        <RubricEditor draft={draft} onChange={setDraft} errors={rubricErrors} />
+      </Section>
+
+      {mode === 'single' ? (
+        <Section title="Gold items (optional)" description="Runs with known answers, mixed in unannounced; reviewers are scored against them.">
+          <Field
+            label="Gold items as JSON"
+            hint={'[{"trajectoryId": "…", "answers": {"overall": 5, "flags": [], "criteria": {"tests_pass": "pass"}}}] — a subset of the rubric\'s question ids; trajectory ids from the Trajectories page.'}
+            error={[...(errorAt('gold') ?? []), ...[...errors.entries()].filter(([f]) => f.startsWith('gold.')).map(([f, m]) => `${f}: ${m.join('; ')}`)]}
+          >
+            <textarea className={`${input} font-mono text-xs`} rows={3} value={gold} onChange={(e) => setGold(e.target.value)} aria-label="Gold items" placeholder="[]" />
+          </Field>
+        </Section>
+      ) : null}
+
+      <div className="flex items-center justify-end gap-3">
+        {formError ? (
+          <p className="text-sm text-rose-700" role="alert" data-testid="form-error">
+            {formError}
+          </p>
+        ) : null}
+        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50">
+          {pending ? 'Creating…' : 'Create campaign'}
+        </button>
+      </div>
+    </form>
+  );
+}

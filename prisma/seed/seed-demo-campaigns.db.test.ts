@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getCampaignDetail } from '../../lib/db/campaign-detail';
+import { listCampaigns } from '../../lib/db/campaign-list';
+import { db } from '../../lib/db/client';
+import { reviewerQueues } from '../../lib/db/review-queue';
+import { resetDatabase } from '../../lib/db/test/reset';
+import { findUserByEmail } from '../../lib/db/users';
+import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
+import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
+import { seedDemo, type SeedReport } from './seed-demo';
+
+async function counts() {
+  const [trajectories, campaigns, items, assignments, reviews, comparisons, rubricVersions, users] = await Promise.all([
+    db().trajectory.count(),
+    db().campaign.count(),
+    db().campaignItem.count(),
+    db().assignment.count(),
+    db().review.count(),
+    db().pairwiseComparison.count(),
+    db().rubricVersion.count(),
+    db().user.count(),
+  ]);
+  return { trajectories, campaigns, items, assignments, reviews, comparisons, rubricVersions, users };
+}
+
+describe('demo campaigns (seedDemo)', () => {
+  let first: SeedReport;
+  let second: SeedReport;
+  let afterFirst: Awaited<ReturnType<typeof counts>>;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    first = await seedDemo();
+    afterFirst = await counts();
+    second = await seedDemo();
+  }, 180_000);
+
+  it('stores the checkpoint sweep: 3 checkpoints over 8 tasks, two of them eval, with criteria, rewards and a judge', async () => {
+    expect(first.campaigns.trajectoriesCreated).toBe(SWEEP_TASKS.length * SWEEP_CHECKPOINTS.length);
+    const rows = await db().trajectory.findMany({
+      where: { projectId: first.projectId, task: { name: { in: SWEEP_TASKS.map((t) => t.name) } } },
+      select: {
+        verifierReward: true,
+        steps: { select: { index: true } },
+        judgeScores: { select: { judge: true } },
+        policy: { select: { name: true, model: true, checkpoint: true } },
+        task: { select: { name: true, split: true, acceptanceCriteria: true, environment: { select: { name: true } } } },
+      },
+    });
+    expect(rows).toHaveLength(24);
+    expect(new Set(rows.map((r) => r.policy.name))).toEqual(new Set(SWEEP_CHECKPOINTS.map(sweepPolicyName)));
+    expect(rows.every((r) => r.policy.model === 'acme-coder-7b' && r.policy.checkpoint?.startsWith('ckpt-'))).toBe(true);
+    expect(new Set(rows.filter((r) => r.task.split === 'eval').map((r) => r.task.name))).toEqual(new Set(['tar-backup-exclude-cache', 'rc-circuit-charging-time']));
+    expect(new Set(rows.map((r) => r.task.environment?.name))).toEqual(new Set(['terminal-bench', 'physics-derivations']));
+    for (const r of rows) {
+      expect(r.steps.length).toBeGreaterThanOrEqual(3);
+      expect(r.steps.length).toBeLessThanOrEqual(6);
+      expect(r.verifierReward).not.toBeNull();
+      expect(r.judgeScores).toHaveLength(1);
+      expect((r.task.acceptanceCriteria as unknown[]).length).toBe(3);
+    }
+  });
+
+  it('creates an open single, an open pairwise and an untouched campaign, with consistent counts', async () => {
+    const list = await listCampaigns({ projectId: first.projectId });
+    const byName = new Map(list.map((c) => [c.name, c]));
+    const single = byName.get(DEMO_CAMPAIGNS.single)!;
+    const pairwise = byName.get(DEMO_CAMPAIGNS.pairwise)!;
+    const untouched = byName.get(DEMO_CAMPAIGNS.untouched)!;
+    expect(single).toMatchObject({ mode: 'single', status: 'open', overlap: 3, items: 24 });
+    expect(pairwise).toMatchObject({ mode: 'pairwise', status: 'open', items: 24 });
+    expect(untouched).toMatchObject({ mode: 'single', status: 'open', reviewsDone: 0, requiredExpertise: ['physics'] });
+
+    // reviews done = submitted assignments = current reviews; no item over k
+    expect(single.reviewsDone).toBe(first.campaigns.reviews);
+    expect(first.campaigns.reviews).toBeGreaterThanOrEqual(40);
+    expect(single.reviewsDone).toBeLessThan(single.reviewsTarget);
+    const reviews = await db().review.findMany({ where: { item: { campaignId: single.id } }, select: { campaignItemId: true, reviewerId: true, evidence: true, coverage: true, goldScore: true } });
+    expect(reviews).toHaveLength(first.campaigns.reviews);
+    const perItem = new Map<string, number>();
+    for (const r of reviews) perItem.set(r.campaignItemId, (perItem.get(r.campaignItemId) ?? 0) + 1);
+    expect(Math.max(...perItem.values())).toBeLessThanOrEqual(3);
+    expect([...perItem.values()].filter((n) => n >= 2).length).toBeGreaterThanOrEqual(20); // enough overlap for agreement figures
+    expect(reviews.filter((r) => (r.evidence as unknown[]).length > 0).length).toBeGreaterThan(5);
+    expect(reviews.every((r) => (r.coverage as { share: number }).share >= 0.5)).toBe(true);
+    expect(reviews.some((r) => r.goldScore !== null)).toBe(true);
+
+    const detail = await getCampaignDetail(single.id, new Date());
+    expect(detail.progress.goldItems).toBe(2);
+    expect(detail.reviewers.map((r) => r.email).sort()).toEqual(['kit@witness.local', 'lead@witness.local', 'noor@witness.local', 'sol@witness.local']);
+    expect(detail.reviewers.reduce((n, r) => n + r.submitted, 0)).toBe(first.campaigns.reviews);
+    expect(detail.reviewers.find((r) => r.email === 'kit@witness.local')!.skipped).toBe(1);
+
+    // pairwise: comparisons in, ckpt-2000 preferred in most comparisons it is part of
+    expect(pairwise.reviewsDone).toBe(first.campaigns.comparisons);
+    expect(first.campaigns.comparisons).toBeGreaterThanOrEqual(15);
+    const comparisons = await db().pairwiseComparison.findMany({
+      where: { item: { campaignId: pairwise.id } },
+      select: { preference: true, item: { select: { trajectory: { select: { policy: { select: { name: true } } } }, trajectoryB: { select: { policy: { select: { name: true } } } } } } },
+    });
+    const involving = comparisons.filter((c) => [c.item.trajectory.policy.name, c.item.trajectoryB?.policy.name].includes(sweepPolicyName('ckpt-2000')));
+    const won = involving.filter((c) => (c.item.trajectory.policy.name === sweepPolicyName('ckpt-2000') ? c.preference < 0 : c.preference > 0));
+    expect(involving.length).toBeGreaterThan(5);
+    expect(won.length / involving.length).toBeGreaterThan(0.6);
+  });
+
+  it('leaves work in the queues of reviewer@ and physicist@', async () => {
+    for (const email of ['reviewer@witness.local', 'physicist@witness.local']) {
+      const user = (await findUserByEmail(email))!;
+      const queues = await reviewerQueues(user, new Date());
+      const single = queues.find((q) => q.name === DEMO_CAMPAIGNS.single);
+      const pairwise = queues.find((q) => q.name === DEMO_CAMPAIGNS.pairwise);
+      expect(single?.available, email).toBeGreaterThan(5);
+      expect(pairwise?.available, email).toBeGreaterThan(5);
+      expect(single?.doneTotal).toBe(0);
+    }
+    const physicist = (await findUserByEmail('physicist@witness.local'))!;
+    const untouched = (await reviewerQueues(physicist, new Date())).find((q) => q.name === DEMO_CAMPAIGNS.untouched);
+    expect(untouched?.available).toBe(untouched?.totalItems);
+    const software = (await findUserByEmail('reviewer@witness.local'))!;
+    expect((await reviewerQueues(software, new Date())).some((q) => q.name === DEMO_CAMPAIGNS.untouched)).toBe(false);
+  });
+
+  it('creates nothing on a second run', async () => {
+    expect(second.campaigns).toMatchObject({ trajectoriesCreated: 0, campaignsCreated: 0, reviews: 0, comparisons: 0 });
+    expect(await counts()).toEqual(afterFirst);
+    console.log(`demo campaigns seed: first run ${first.campaigns.ms} ms (${first.campaigns.reviews} reviews, ${first.campaigns.comparisons} comparisons), re-run ${second.campaigns.ms} ms`);
+  });
+});
