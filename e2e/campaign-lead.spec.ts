@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { campaignCountNamed, seedCampaignRuns, seedDemoCampaignsInto, seedReview } from './fixtures/campaigns';
+import { campaignCountNamed, seedCampaignRuns, seedDemoCampaignsInto, seedReview } from './fixtures/lead-campaigns';
 import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { apiTokenFor, uniqueName } from './fixtures/trajectories';
