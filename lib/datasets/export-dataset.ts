@@ -167,6 +167,7 @@ export async function exportDataset(raw: ExportRequest, outPath: string, options
           if (buffered > 1 << 20) await flush();
         }
         items += page.length;
+        await flush();
         await options.onProgress?.(items, total);
       }
     }
