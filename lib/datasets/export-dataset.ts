@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { type AgreementReport, computeAgreement } from '../stats/compute-agreement';
 import type { Annotation } from '../stats/dawid-skene';
 import { datasetCard } from './card';
-import { comparisonOutcome, fitConsensusModel, reviewVerdict } from './consensus';
+import { comparisonOutcome, fitConsensusModel, MIN_REVIEWS_FOR_DAWID_SKENE, reviewVerdict } from './consensus';
 import { type DatasetRow, defaultDeriveOptions, type DeriveOptions, deriveRows, type Excluded } from './derive';
 import { datasetFormatSchema, formatKind, jsonlLine, type DatasetFormat } from './formats';
 import { assertNoEvalItems, assertRowPurpose, type ExportPurpose, purposeOf } from './guard';
@@ -109,7 +109,15 @@ async function campaignModel(scope: DatasetScope, campaignId: string, ratings: A
     }
   }
   for (const a of annotations) ratings.push(a);
-  return fitConsensusModel(annotations);
+  // Dawid-Skene only decides items with 3+ reviews: skip the fit when there are none
+  const perItem = new Map<string | number, number>();
+  let needed = false;
+  for (const a of annotations) {
+    const n = (perItem.get(a.item) ?? 0) + 1;
+    perItem.set(a.item, n);
+    if (n >= MIN_REVIEWS_FOR_DAWID_SKENE) needed = true;
+  }
+  return needed ? fitConsensusModel(annotations) : new Map<string, string>();
 }
 
 export async function exportDataset(raw: ExportRequest, outPath: string, options: ExportOptions = {}): Promise<ExportResult> {
