@@ -171,7 +171,7 @@ export async function run(): Promise<BenchFigure[]> {
     log(`seeded ${N} + ${SMALL} pairwise items over ${TASKS * POLICIES} trajectories in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
 
     const exportOnce = async (campaignId: string, name: string) => {
-      const out = path.join(outDir, `${name}.jsonl`);
+      const out = path.join(outDir, `${name.replace(/\W+/g, '-')}.jsonl`);
       const t0 = performance.now();
       const { result, peak, method } = await withPeakRss(() => exportDataset({ format: 'trl-dpo', projectId: 'bp', campaignId }, out));
       const seconds = (performance.now() - t0) / 1000;
@@ -179,6 +179,7 @@ export async function run(): Promise<BenchFigure[]> {
       log(`${name}: ${result.rows} rows in ${seconds.toFixed(2)} s (${(result.rows / seconds).toFixed(0)} rows/s), ${mib(size).toFixed(0)} MiB, peak RSS ${mib(peak).toFixed(0)} MiB (${method})`);
       return { rows: result.rows, seconds, peak, size };
     };
+    await exportOnce('c-small', 'warm-up (untimed)');
     const small = await exportOnce('c-small', 'small');
     const large = await exportOnce('c-large', 'large');
     if (large.rows !== N) throw new Error(`expected ${N} rows, got ${large.rows}`);

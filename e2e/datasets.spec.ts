@@ -20,7 +20,7 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
   await page.getByLabel('Format').selectOption('trl-dpo');
   await page.getByLabel('Split').selectOption('');
   await page.getByRole('button', { name: 'Build dataset' }).click();
-  await expect(page.getByRole('alert')).toContainText(/Refused: \d+ item\(s\) belong to eval-split tasks.*held-out-0/);
+  await expect(page.getByRole('form', { name: 'New dataset export' }).getByRole('alert')).toContainText(/Refused: \d+ item\(s\) belong to eval-split tasks.*held-out-0/);
   await screenshot(page, 'datasets-guard-refused');
   await expect(page.getByTestId('export-row')).toHaveCount(0);
 

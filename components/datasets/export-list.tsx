@@ -16,8 +16,9 @@ function Status({ row }: { row: ExportView }) {
   );
 }
 
-function describe(params: Record<string, unknown>): string {
-  const parts = [params.campaignId ? `campaign ${String(params.campaignId).slice(0, 10)}…` : 'all campaigns'];
+function describe(params: Record<string, unknown>, campaigns: Record<string, string>): string {
+  const id = params.campaignId ? String(params.campaignId) : null;
+  const parts = [id ? `campaign ${campaigns[id] ?? `${id.slice(0, 10)}…`}` : 'all campaigns'];
   parts.push(params.split ? `split ${String(params.split)}` : 'all splits');
   if (Number(params.minAgreement) > 0) parts.push(`agreement ≥ ${String(params.minAgreement)}`);
   if (Number(params.minReviews) > 1) parts.push(`reviews ≥ ${String(params.minReviews)}`);
@@ -25,7 +26,7 @@ function describe(params: Record<string, unknown>): string {
 }
 
 /** Every version of the project's datasets, newest first; running ones poll until they finish. */
-export function ExportList({ initial }: { initial: ExportView[] }) {
+export function ExportList({ initial, campaigns }: { initial: ExportView[]; campaigns: Record<string, string> }) {
   const [rows, setRows] = useState(initial);
   useEffect(() => setRows(initial), [initial]);
   const poll = useCallback(async (ids: string[]) => {
@@ -66,7 +67,7 @@ export function ExportList({ initial }: { initial: ExportView[] }) {
                 <span className="font-mono text-xs font-medium text-zinc-900">{r.format}</span>
                 {r.purpose === 'evaluation' ? <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 ring-1 ring-amber-200">EVAL SET</span> : null}
               </td>
-              <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params)}</td>
+              <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params, campaigns)}</td>
               <td className="px-3 py-2">
                 <Status row={r} />
                 {r.error ? <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700">{r.error}</p> : null}

@@ -131,8 +131,12 @@ function splitPair(a: ReturnType<typeof trajectoryToChat>, b: ReturnType<typeof 
   };
 }
 
+/** Chat form of a trajectory, memoised per object (the exporter reuses trajectories across the pairs of a task). */
+const chats = new WeakMap<LabelTrajectory, ReturnType<typeof trajectoryToChat>>();
 function chatOf(t: LabelTrajectory) {
-  return trajectoryToChat(t.instruction, t.steps);
+  let chat = chats.get(t);
+  if (!chat) chats.set(t, (chat = trajectoryToChat(t.instruction, t.steps)));
+  return chat;
 }
 
 /**

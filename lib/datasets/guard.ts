@@ -27,7 +27,7 @@ export function assertNoEvalItems(offending: readonly OffendingItem[], purpose: 
   const more = offending.length > shown.length ? `; and ${offending.length - shown.length} more` : '';
   throw new AppError(
     'BAD_INPUT',
-    `Refused: ${offending.length} item(s) belong to eval-split tasks, which are measurement and never go into training data: ${shown.join('; ')}${more}. Export with --split train to leave them out, or --split eval for an evaluation set.`,
+    `Refused: ${offending.length} item(s) belong to eval-split tasks, which are measurement and never go into training data: ${shown.join('; ')}${more}. Export the train split to leave them out (--split train), or the eval split for an evaluation set (--split eval).`,
     { details: { offending } },
   );
 }

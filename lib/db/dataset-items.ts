@@ -178,10 +178,18 @@ const itemSelect = {
 } satisfies Prisma.CampaignItemSelect;
 type ItemRow = Prisma.CampaignItemGetPayload<{ select: typeof itemSelect }>;
 
-async function toLabels(scope: DatasetScope, page: ItemRow[]): Promise<ItemLabels[]> {
+/** Trajectories kept between pages (pairs of one task share them); bounded, oldest out first. */
+const TRAJECTORY_CACHE_SIZE = 2000;
+
+async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string, LabelTrajectory>): Promise<ItemLabels[]> {
   const campaigns = new Map(scope.campaigns.map((c) => [c.id, c]));
-  const cache = new Map<string, LabelTrajectory>();
-  await loadLabelTrajectories(page.flatMap((p) => [p.trajectoryId, ...(p.trajectoryBId ? [p.trajectoryBId] : [])]), cache);
+  const ids = page.flatMap((p) => [p.trajectoryId, ...(p.trajectoryBId ? [p.trajectoryBId] : [])]);
+  await loadLabelTrajectories(ids, cache);
+  const pageIds = new Set(ids);
+  for (const key of cache.keys()) {
+    if (cache.size <= TRAJECTORY_CACHE_SIZE) break;
+    if (!pageIds.has(key)) cache.delete(key);
+  }
   return page.map((p): ItemLabels => {
     const c = campaigns.get(p.campaignId)!;
     const base = { itemId: p.id, campaignId: p.campaignId, campaignName: c.name, rubricVersionId: c.rubricVersionId, rubricVersion: c.rubricVersion };
@@ -211,19 +219,21 @@ async function toLabels(scope: DatasetScope, page: ItemRow[]): Promise<ItemLabel
  * One campaign's items in scope with their current labels and trajectories, a page at a time.
  * Pairwise: `pageSize` items a page, by item id. Single: `taskPageSize` tasks a page with all
  * their items (score pairs need a task's items together), by task id then item id.
- * Trajectories are loaded per page, so memory stays flat however many items there are.
+ * Trajectories are loaded per page into a bounded cache, so memory stays flat however many
+ * items there are.
  */
 export async function* itemLabelPages(scope: DatasetScope, campaignId: string, options: { pageSize?: number; taskPageSize?: number } = {}): AsyncGenerator<ItemLabels[]> {
   const campaign = scope.campaigns.find((c) => c.id === campaignId);
   if (!campaign) throw new AppError('NOT_FOUND', `Campaign ${campaignId} is not in this export`);
   const where = { ...itemWhere(scope), campaignId };
+  const cache = new Map<string, LabelTrajectory>();
   if (campaign.mode === 'pairwise') {
     const pageSize = options.pageSize ?? 500;
     let cursor: string | undefined;
     for (;;) {
       const page = await db().campaignItem.findMany({ where, select: itemSelect, orderBy: { id: 'asc' }, take: pageSize, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
       if (page.length === 0) break;
-      yield await toLabels(scope, page);
+      yield await toLabels(scope, page, cache);
       cursor = page[page.length - 1]!.id;
       if (page.length < pageSize) break;
     }
@@ -242,7 +252,7 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
     if (tasks.length === 0) break;
     const page = await db().campaignItem.findMany({ where: { ...where, trajectory: { ...((where.trajectory as object) ?? {}), taskId: { in: tasks.map((t) => t.id) } } }, select: itemSelect });
     page.sort((x, y) => (x.trajectory.taskId < y.trajectory.taskId ? -1 : x.trajectory.taskId > y.trajectory.taskId ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-    yield await toLabels(scope, page);
+    yield await toLabels(scope, page, cache);
     taskCursor = tasks[tasks.length - 1]!.id;
     if (tasks.length < taskPageSize) break;
   }

@@ -69,7 +69,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
         {exports.length === 0 ? (
           <EmptyState title="No exports yet">Build one above; every version stays downloadable, unchanged.</EmptyState>
         ) : (
-          <ExportList initial={exports.map(exportView)} />
+          <ExportList initial={exports.map(exportView)} campaigns={Object.fromEntries(campaigns.map((c) => [c.id, c.name]))} />
         )}
       </section>
     </>
