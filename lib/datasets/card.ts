@@ -87,6 +87,7 @@ export function datasetCard(c: CardInput): string {
   lines.push(
     `- Consensus per item: the current adjudication first; else Dawid-Skene over the campaign's labels when the item has ${MIN_REVIEWS_FOR_DAWID_SKENE}+ reviews; else majority vote. Agreement = share of an item's reviewers who match the consensus.`,
   );
+  lines.push('- Gold (known-answer) items are left out: they measure reviewers, not trajectories.');
   lines.push('- Scores: the first likert question, normalised to 0..1; without one, the share of acceptance criteria marked pass. Verdict: an accept/reject-style single-choice question, else all criteria pass.');
   lines.push(`- ${rules[formatKind[c.format]]}`);
   lines.push(`- Thresholds: min agreement ${c.options.minAgreement}, min reviews ${c.options.minReviews}, score gap ${c.options.scoreGap} (adjudicated items pass the thresholds).`);
