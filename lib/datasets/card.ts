@@ -78,7 +78,7 @@ export function datasetCard(c: CardInput): string {
     lines.push(
       `Krippendorff's alpha (${a.level}) over the reviewers' categorical labels (verdict pass/fail; pair outcome a/b/tie/both_bad): ${fmt(a.value)}` +
         (a.ci ? `, 95% bootstrap CI [${fmt(a.ci[0])}, ${fmt(a.ci[1])}] (${a.validReplicates}/${a.replicates} replicates)` : '') +
-        `; ${a.nUnits} units with 2+ labels of ${a.nUnitsTotal}, ${a.nRaters} reviewers, ${a.nRatings} labels.`,
+        `; over the ${a.nUnits} item(s) with 2+ labels, ${a.nRaters} reviewers, ${a.nRatings} labels.`,
     );
   }
   lines.push('');

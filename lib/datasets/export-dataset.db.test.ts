@@ -9,6 +9,7 @@ import { main } from '../../cli/main';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
+import { labelRecords, resolveDatasetScope } from '../db/dataset-items';
 import { exportDataset } from './export-dataset';
 import { datasetFormats } from './formats';
 
@@ -81,6 +82,16 @@ describe('dataset export over seeded reviews', () => {
     expect(result.excluded).toEqual({ tie: 1 });
     const strict = await exportDataset({ format: 'trl-dpo', projectId: seeded.projectId, campaignId: seeded.pairwiseCampaignId, minReviews: 3 }, path.join(dir, 'b.jsonl'));
     expect(strict.excluded).toEqual({ tie: 1, below_min_reviews: 1 });
+  });
+
+  it('label pages are keyset-paged by item then id: every current label once, an item\'s labels together', async () => {
+    const seeded = await seedLabelledProject({ tasks: 2, evalTasks: 0 });
+    const scope = await resolveDatasetScope({ projectId: seeded.projectId });
+    const seen: string[] = [];
+    for await (const page of labelRecords(scope, seeded.pairwiseCampaignId, 1)) seen.push(...page.map((r) => `${r.itemId}/${r.reviewerId}`));
+    expect(seen).toHaveLength(await db().pairwiseComparison.count({ where: { isCurrent: true, item: { campaignId: seeded.pairwiseCampaignId } } }));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.map((s) => s.split('/')[0])).toEqual([...seen.map((s) => s.split('/')[0])].sort());
   });
 
   it('every format exports from the seeded reviews', async () => {

@@ -95,31 +95,40 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+const LABEL_PAGE_SIZE = 5000;
+
+/**
+ * Pass 1 over a campaign's labels (ordered by item, so an item's labels arrive together):
+ * keeps only the labels of items with 2+ of them (the only ones that inform agreement and
+ * Dawid-Skene), so memory grows with multiply-labelled items, not with rows. Fits Dawid-Skene
+ * over those when some item has 3+ labels (the items it decides).
+ */
 async function campaignModel(scope: DatasetScope, campaignId: string, ratings: Annotation[]) {
   const campaign = scope.campaigns.find((c) => c.id === campaignId)!;
-  const annotations: Annotation[] = [];
-  for await (const page of labelRecords(scope, campaignId)) {
+  const multi: Annotation[] = [];
+  let needed = false;
+  let current: Annotation[] = [];
+  const close = () => {
+    if (current.length >= 2) for (const a of current) multi.push(a);
+    if (current.length >= MIN_REVIEWS_FOR_DAWID_SKENE) needed = true;
+    current = [];
+  };
+  for await (const page of labelRecords(scope, campaignId, LABEL_PAGE_SIZE)) {
     for (const r of page) {
       let label: string | null;
       if (r.answers) {
         const v = reviewVerdict(campaign.rubric, r.answers);
         label = v === null ? null : v ? 'pass' : 'fail';
       } else label = comparisonOutcome({ preference: r.preference ?? 0, bothBad: r.bothBad });
-      if (label !== null) annotations.push({ item: r.itemId, rater: r.reviewerId, label });
+      if (label === null) continue;
+      if (current.length > 0 && current[0]!.item !== r.itemId) close();
+      current.push({ item: r.itemId, rater: r.reviewerId, label });
     }
   }
-  for (const a of annotations) ratings.push(a);
-  // Dawid-Skene only decides items with 3+ reviews: skip the fit when there are none
-  const perItem = new Map<string | number, number>();
-  let needed = false;
-  for (const a of annotations) {
-    const n = (perItem.get(a.item) ?? 0) + 1;
-    perItem.set(a.item, n);
-    if (n >= MIN_REVIEWS_FOR_DAWID_SKENE) needed = true;
-  }
-  return needed ? fitConsensusModel(annotations) : new Map<string, string>();
+  close();
+  for (const a of multi) ratings.push(a);
+  return needed ? fitConsensusModel(multi) : new Map<string, string>();
 }
-
 export async function exportDataset(raw: ExportRequest, outPath: string, options: ExportOptions = {}): Promise<ExportResult> {
   const parsed = exportRequestSchema.safeParse(raw);
   if (!parsed.success) {

@@ -92,35 +92,44 @@ export interface LabelRecord {
   bothBad: boolean;
 }
 
-/** Current reviews and comparisons of the items in scope, in pages of `pageSize` (constant memory per page). */
+/** Keyset condition "after (item, id)" for label pages ordered by item then id. */
+function after(last: { itemId: string; id: string } | null) {
+  return last ? { OR: [{ campaignItemId: { gt: last.itemId } }, { campaignItemId: last.itemId, id: { gt: last.id } }] } : {};
+}
+
+/**
+ * Current reviews and comparisons of one campaign's items in scope, ordered by item then id
+ * (an item's labels are contiguous), in pages of `pageSize`: constant memory per page.
+ */
 export async function* labelRecords(scope: DatasetScope, campaignId: string, pageSize = 5000): AsyncGenerator<LabelRecord[]> {
   const item = { ...itemWhere(scope), campaignId };
-  let cursor: string | undefined;
+  const orderBy = [{ campaignItemId: 'asc' as const }, { id: 'asc' as const }];
+  let last: { itemId: string; id: string } | null = null;
   for (;;) {
-    const page = await db().review.findMany({
-      where: { isCurrent: true, item },
-      select: { id: true, campaignItemId: true, reviewerId: true, answers: true, item: { select: { campaignId: true } } },
-      orderBy: { id: 'asc' },
+    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; answers: unknown }> = await db().review.findMany({
+      where: { isCurrent: true, item, ...after(last) },
+      select: { id: true, campaignItemId: true, reviewerId: true, answers: true },
+      orderBy,
       take: pageSize,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
     });
     if (page.length === 0) break;
-    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId: r.item.campaignId, answers: r.answers as Record<string, unknown>, preference: null, bothBad: false }));
-    cursor = page[page.length - 1]!.id;
+    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId, answers: r.answers as Record<string, unknown>, preference: null, bothBad: false }));
+    const end = page[page.length - 1]!;
+    last = { itemId: end.campaignItemId, id: end.id };
     if (page.length < pageSize) break;
   }
-  let cursorB: string | undefined;
+  last = null;
   for (;;) {
-    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean; item: { campaignId: string } }> = await db().pairwiseComparison.findMany({
-      where: { isCurrent: true, item },
-      select: { id: true, campaignItemId: true, reviewerId: true, preference: true, bothBad: true, item: { select: { campaignId: true } } },
-      orderBy: { id: 'asc' },
+    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean }> = await db().pairwiseComparison.findMany({
+      where: { isCurrent: true, item, ...after(last) },
+      select: { id: true, campaignItemId: true, reviewerId: true, preference: true, bothBad: true },
+      orderBy,
       take: pageSize,
-      ...(cursorB ? { cursor: { id: cursorB }, skip: 1 } : {}),
     });
     if (page.length === 0) break;
-    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId: r.item.campaignId, answers: null, preference: r.preference, bothBad: r.bothBad }));
-    cursorB = page[page.length - 1]!.id;
+    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId, answers: null, preference: r.preference, bothBad: r.bothBad }));
+    const end = page[page.length - 1]!;
+    last = { itemId: end.campaignItemId, id: end.id };
     if (page.length < pageSize) break;
   }
 }
