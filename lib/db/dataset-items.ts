@@ -188,7 +188,7 @@ const itemSelect = {
 type ItemRow = Prisma.CampaignItemGetPayload<{ select: typeof itemSelect }>;
 
 /** Trajectories kept between pages (pairs of one task share them); bounded, oldest out first. */
-const TRAJECTORY_CACHE_SIZE = 2000;
+const TRAJECTORY_CACHE_SIZE = 500;
 
 async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string, LabelTrajectory>): Promise<ItemLabels[]> {
   const campaigns = new Map(scope.campaigns.map((c) => [c.id, c]));
