@@ -23,7 +23,7 @@ export interface CardInput {
 
 const rules: Record<string, string> = {
   preference:
-    'Pairwise items: the consensus outcome (a / b / tie / both bad) picks chosen and rejected; ties and "both bad" make no pair. margin = strength x agreement, strength = mean |preference| / 2 of the reviewers who agree (adjudicated: |preference| / 2). Single items of the same task: two consensus scores (0..1) at least `scoreGap` apart make a pair, higher score chosen, margin = the gap.',
+    'Pairwise items: the consensus outcome (a / b / tie / both bad) picks chosen and rejected; ties and "both bad" make no pair. margin = strength x agreement, strength = mean |preference| / 2 of the reviewers who agree (adjudicated: |preference| / 2). Single items of the same task: two consensus scores (0..1) at least `scoreGap` apart make a pair, higher score chosen, margin = the gap. The prompt is the messages both sides share (at least the user turn), else the task instruction alone.',
   unpaired: 'One row per single item with a consensus pass/fail verdict (label true = pass).',
   reward: 'One row per single item with a consensus score: label = mean normalised rubric score (0..1), with its spread (population SD) and reviewer count.',
   sft: 'One row per trajectory whose consensus verdict is pass: the whole conversation with tool calls.',

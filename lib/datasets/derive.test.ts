@@ -50,6 +50,26 @@ describe('preference pairs', () => {
     expect(excluded).toEqual({});
   });
 
+  it('two scaffolds with different system prompts share the task instruction as the prompt', () => {
+    const withSystem = (id: string, system: string, answer: string) =>
+      labelTrajectory(id, '', {
+        steps: buildTrajectory({
+          format: 'openai',
+          task: { name: 'sky' },
+          steps: [
+            { source: 'system', text: system },
+            { source: 'user', text: 'What color is the sky?' },
+            { source: 'agent', text: answer },
+          ],
+        }).steps,
+      });
+    const item = pairItem('s', [[-1]], { a: withSystem('a', 'You are terse.', 'Blue.'), b: withSystem('b', 'You are verbose.', 'Green, I think.') });
+    const [row] = deriveRows('preference', [item], undefined, o, {}) as PreferenceRow[];
+    expect(row!.prompt).toEqual([{ role: 'user', content: 'What color is the sky?' }]);
+    expect(row!.chosen).toEqual([{ role: 'assistant', content: 'Blue.' }]);
+    expect(row!.rejected).toEqual([{ role: 'assistant', content: 'Green, I think.' }]);
+  });
+
   it('makes no pair from ties or "both bad", and counts why', () => {
     const excluded: Excluded = {};
     const rows = deriveRows('preference', [pairItem('t', [[0], [0]]), pairItem('bb', [[1, true], [-1, true]]), pairItem('none', [])], undefined, o, excluded);

@@ -118,17 +118,20 @@ function gate(c: { reviewers: number; agreement: number | null; adjudicated: boo
   return null;
 }
 
-/** Common prefix of two prompts; each side keeps the rest of its own prompt before its completion. */
-function splitPair(a: ReturnType<typeof trajectoryToChat>, b: ReturnType<typeof trajectoryToChat>) {
+/**
+ * The shared prompt of two trajectories of one task: their common prefix of messages, each side
+ * keeping the rest of its own prompt before its completion. When the common prefix holds no user
+ * message (e.g. two scaffolds with different system prompts), the prompt is the task instruction
+ * alone and each side is its completion: an explicit-prompt trainer needs one prompt per pair.
+ */
+function splitPair(instruction: string, a: ReturnType<typeof trajectoryToChat>, b: ReturnType<typeof trajectoryToChat>) {
   let n = 0;
   while (n < a.prompt.length && n < b.prompt.length && JSON.stringify(a.prompt[n]) === JSON.stringify(b.prompt[n])) n++;
   const tools = new Map([...a.tools, ...b.tools].map((t) => [t.function.name, t]));
-  return {
-    prompt: a.prompt.slice(0, n),
-    a: [...a.prompt.slice(n), ...a.completion],
-    b: [...b.prompt.slice(n), ...b.completion],
-    tools: [...tools.keys()].sort().map((k) => tools.get(k)!),
-  };
+  const sorted = [...tools.keys()].sort().map((k) => tools.get(k)!);
+  const prefix = a.prompt.slice(0, n);
+  if (!prefix.some((m) => m.role === 'user')) return { prompt: [{ role: 'user' as const, content: instruction }], a: a.completion, b: b.completion, tools: sorted };
+  return { prompt: prefix, a: [...a.prompt.slice(n), ...a.completion], b: [...b.prompt.slice(n), ...b.completion], tools: sorted };
 }
 
 /** Chat form of a trajectory, memoised per object (the exporter reuses trajectories across the pairs of a task). */
@@ -151,7 +154,7 @@ export function pairwisePreference(item: PairwiseItemLabels, model: ConsensusMod
   if (c.outcome === null) return count(excluded, 'no_label'), null;
   if (c.outcome === 'tie' || c.outcome === 'both_bad') return count(excluded, c.outcome), null;
   const [chosenT, rejectedT] = c.outcome === 'a' ? [item.a, item.b] : [item.b, item.a];
-  const pair = splitPair(chatOf(chosenT), chatOf(rejectedT));
+  const pair = splitPair(chosenT.instruction, chatOf(chosenT), chatOf(rejectedT));
   const agreement = c.adjudicated ? 1 : (c.agreement ?? 0);
   return {
     kind: 'preference',
@@ -192,7 +195,7 @@ export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, exclu
         continue;
       }
       const [hi, lo] = gap > 0 ? [x, y] : [y, x];
-      const pair = splitPair(chatOf(hi.item.trajectory), chatOf(lo.item.trajectory));
+      const pair = splitPair(hi.item.trajectory.instruction, chatOf(hi.item.trajectory), chatOf(lo.item.trajectory));
       const agreements = [hi.consensus.agreement, lo.consensus.agreement].filter((a): a is number => a !== null);
       const provenance: Provenance = {
         ...provenanceOf(hi.item, [hi.item.trajectory, lo.item.trajectory], {
