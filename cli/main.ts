@@ -1,6 +1,7 @@
 import { isAppError } from '../lib/errors';
 import { CliError, type CliCommand, type CliIo } from './command';
 import { agreementCommand } from './commands/agreement';
+import { exportCommand } from './commands/export';
 import { importCommand } from './commands/import';
 import { migrateCommand } from './commands/migrate';
 import { rankCommand } from './commands/rank';
@@ -10,7 +11,7 @@ import { userCommand } from './commands/user';
 import { workerCommand } from './commands/worker';
 
 /** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, renderCommand, agreementCommand, rankCommand];
+const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, renderCommand, agreementCommand, rankCommand, exportCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

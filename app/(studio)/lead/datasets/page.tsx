@@ -1,0 +1,77 @@
+import Link from 'next/link';
+import { ExportForm } from '@/components/datasets/export-form';
+import { ExportList } from '@/components/datasets/export-list';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { exportView } from '@/lib/datasets/export-view';
+import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
+import { listExportableCampaigns, listExports } from '@/lib/db/exports';
+import { listProjectSummaries } from '@/lib/db/projects';
+import { requirePageUser } from '../../../_server/current-user';
+import { requestExportAction } from './actions';
+
+export const metadata = { title: 'Datasets' };
+export const dynamic = 'force-dynamic';
+
+export default async function DatasetsPage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
+  await requirePageUser('lead');
+  const wanted = (await searchParams).project;
+  const projects = await listProjectSummaries();
+  const project = projects.find((p) => p.slug === wanted) ?? projects[0];
+  if (!project) {
+    return (
+      <>
+        <PageHeader title="Datasets" />
+        <EmptyState title="No projects yet">Import trajectories and run a review campaign; its labels become datasets here.</EmptyState>
+      </>
+    );
+  }
+  const [campaigns, exports] = await Promise.all([listExportableCampaigns(project.id), listExports(project.id)]);
+  return (
+    <>
+      <PageHeader
+        title="Datasets"
+        description="Turn consensus labels into training data in the formats trainers load. Eval-split tasks never go into a training set."
+      />
+      {projects.length > 1 ? (
+        <nav aria-label="Projects" className="mb-4 flex flex-wrap gap-2 text-sm">
+          {projects.map((p) => (
+            <Link
+              key={p.id}
+              href={`/lead/datasets?project=${encodeURIComponent(p.slug)}`}
+              aria-current={p.id === project.id ? 'page' : undefined}
+              className={p.id === project.id ? 'rounded-md bg-zinc-900 px-3 py-1 text-white' : 'rounded-md border border-zinc-300 px-3 py-1 text-zinc-700 hover:bg-zinc-50'}
+            >
+              {p.name}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+      <section aria-labelledby="new-export" className="mb-10">
+        <h2 id="new-export" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          New export — {project.name}
+        </h2>
+        {campaigns.length === 0 ? (
+          <EmptyState title="No campaigns in this project">Datasets are built from review campaigns: create one and collect reviews first.</EmptyState>
+        ) : (
+          <ExportForm
+            projectId={project.id}
+            formats={datasetFormats.map((f) => ({ value: f, label: formatLabel[f] }))}
+            campaigns={campaigns.map((c) => ({ id: c.id, name: c.name, mode: c.mode }))}
+            requestExport={requestExportAction}
+          />
+        )}
+      </section>
+      <section aria-labelledby="versions">
+        <h2 id="versions" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
+          Versions
+        </h2>
+        {exports.length === 0 ? (
+          <EmptyState title="No exports yet">Build one above; every version stays downloadable, unchanged.</EmptyState>
+        ) : (
+          <ExportList initial={exports.map(exportView)} campaigns={Object.fromEntries(campaigns.map((c) => [c.id, c.name]))} />
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+import { exportView } from '@/lib/datasets/export-view';
+import { findExport } from '@/lib/db/exports';
+import { AppError } from '@/lib/errors';
+import { apiRoute } from '../../../../_server/api-route';
+
+export const dynamic = 'force-dynamic';
+
+/** GET /api/v1/exports/:id: status and progress of a dataset export (the datasets page polls it). */
+export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+  const row = await findExport((await context.params).id);
+  if (!row) throw new AppError('NOT_FOUND', 'No such export');
+  return Response.json({ export: exportView(row) }, { headers: { 'cache-control': 'no-store' } });
+});
