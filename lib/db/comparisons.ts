@@ -6,6 +6,7 @@ import { evidenceList } from '../review/evidence';
 import { AppError } from '../errors';
 import { settleClaim } from './assignments';
 import { db } from './client';
+import { recordSubmitLabelEvent } from './label-events';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
 
@@ -101,6 +102,8 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
         },
         select: { id: true, revision: true },
       });
+      // the training stream: this submit made the item final (k comparisons) or revised a final item
+      await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
       return { ...row, duplicate: false };
     },
     { maxWait: 15_000, timeout: 15_000 },

@@ -266,3 +266,46 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
     if (tasks.length < taskPageSize) break;
   }
 }
+
+/**
+ * The given items in scope (others are silently left out: not in the sink's campaign, gold, or
+ * outside the scope's split), with their current labels and trajectories, in id order. For
+ * training sinks, which derive rows for the items of a batch of label events.
+ */
+export async function itemLabelsForIds(scope: DatasetScope, ids: readonly string[]): Promise<ItemLabels[]> {
+  if (ids.length === 0) return [];
+  const page = await db().campaignItem.findMany({ where: { AND: [itemWhere(scope), { id: { in: [...new Set(ids)] } }] }, select: itemSelect, orderBy: { id: 'asc' } });
+  return toLabels(scope, page, new Map());
+}
+
+/**
+ * Single-item campaigns: the other items of the same tasks (same campaigns) that were final at
+ * or before label event `maxSeq` (score pairs are formed with them), excluding `exclude`.
+ */
+export async function finalSiblingItemIds(scope: DatasetScope, items: readonly ItemLabels[], maxSeq: bigint, exclude: ReadonlySet<string>): Promise<string[]> {
+  const single = items.filter((i) => i.mode === 'single');
+  if (single.length === 0) return [];
+  const pairs = new Map<string, Set<string>>();
+  for (const i of single) {
+    if (i.mode !== 'single') continue;
+    const byCampaign = pairs.get(i.campaignId) ?? new Set<string>();
+    byCampaign.add(i.trajectory.taskName);
+    pairs.set(i.campaignId, byCampaign);
+  }
+  const out: string[] = [];
+  for (const [campaignId, taskNames] of pairs) {
+    const rows = await db().campaignItem.findMany({
+      where: {
+        AND: [
+          itemWhere(scope),
+          { campaignId, trajectoryBId: null, trajectory: { task: { projectId: scope.projectId, name: { in: [...taskNames] } } } },
+          { labelEvents: { some: { seq: { lte: maxSeq } } } },
+        ],
+      },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    for (const r of rows) if (!exclude.has(r.id)) out.push(r.id);
+  }
+  return out;
+}

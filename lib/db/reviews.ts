@@ -8,6 +8,7 @@ import { answersSchema, rubricDefinition } from '../review/rubric';
 import { AppError } from '../errors';
 import { settleClaim } from './assignments';
 import { db } from './client';
+import { recordSubmitLabelEvent } from './label-events';
 
 export const submitReviewInput = z.object({
   assignmentId: z.string().min(1),
@@ -95,6 +96,8 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
           },
           select: { id: true, revision: true },
         });
+        // the training stream: this submit made the item final (k reviews) or revised a final item
+        await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
         return { ...review, duplicate: false };
       },
       { maxWait: 15_000, timeout: 15_000 },

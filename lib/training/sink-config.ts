@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { datasetFormatSchema } from '../datasets/formats';
+import { AppError } from '../errors';
+
+/**
+ * What an admin configures per training sink (kept in TrainingSink.config / filter as JSON and
+ * parsed here at every read). Delivery tuning (batch size, timeout, retries) sits in the config
+ * with sane defaults; tests set small retry delays through it.
+ */
+export const sinkKinds = ['webhook', 'directory', 's3'] as const;
+export type SinkKind = (typeof sinkKinds)[number];
+
+export const retryPolicySchema = z
+  .object({
+    /** attempts before a delivery is dead (the sink then stops until an admin retries it) */
+    attempts: z.number().int().min(1).max(100).default(8),
+    baseMs: z.number().int().min(1).max(3_600_000).default(2000),
+    maxMs: z.number().int().min(1).max(86_400_000).default(600_000),
+  })
+  .strict();
+
+const tuning = {
+  /** label events per batch */
+  batchSize: z.number().int().min(1).max(5000).default(200),
+  retry: retryPolicySchema.default({ attempts: 8, baseMs: 2000, maxMs: 600_000 }),
+};
+
+export const webhookConfigSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+    /** the receiver must answer within this (ms) */
+    timeoutMs: z.number().int().min(50).max(300_000).default(30_000),
+    ...tuning,
+  })
+  .strict();
+
+export const directoryConfigSchema = z
+  .object({
+    path: z.string().trim().min(1).refine((p) => p.startsWith('/'), 'path must be an absolute folder path'),
+    ...tuning,
+  })
+  .strict();
+
+export const s3ConfigSchema = z
+  .object({
+    bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'bucket must be an S3 bucket name (lowercase letters, digits, dots, dashes)'),
+    prefix: z
+      .string()
+      .trim()
+      .default('')
+      .transform((p) => p.replace(/^\/+|\/+$/g, ''))
+      .refine((p) => p === '' || /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(p), 'prefix is folder names separated by /'),
+    ...tuning,
+  })
+  .strict();
+
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+export type DirectoryConfig = z.infer<typeof directoryConfigSchema>;
+export type S3Config = z.infer<typeof s3ConfigSchema>;
+export type SinkConfig = ({ kind: 'webhook' } & WebhookConfig) | ({ kind: 'directory' } & DirectoryConfig) | ({ kind: 's3' } & S3Config);
+
+/** Which labels a sink receives (the sink's project is implied). */
+export const sinkFilterSchema = z
+  .object({
+    campaignId: z.string().min(1).optional(),
+    minReviews: z.number().int().min(0).max(100).default(1),
+    minAgreement: z.number().min(0).max(1).default(0),
+    scoreGap: z.number().min(0).max(1).default(0.25),
+  })
+  .strict();
+export type SinkFilter = z.infer<typeof sinkFilterSchema>;
+
+function where(error: z.ZodError, what: string): string {
+  const issue = error.issues[0]!;
+  return `${what}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`;
+}
+
+export function parseSinkConfig(kind: SinkKind, raw: unknown): SinkConfig {
+  const schema = kind === 'webhook' ? webhookConfigSchema : kind === 'directory' ? directoryConfigSchema : s3ConfigSchema;
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw new AppError('BAD_INPUT', where(parsed.error, `${kind} sink config`));
+  return { kind, ...parsed.data } as SinkConfig;
+}
+
+export function parseSinkFilter(raw: unknown): SinkFilter {
+  const parsed = sinkFilterSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw new AppError('BAD_INPUT', where(parsed.error, 'sink filter'));
+  return parsed.data;
+}
+
+export const createSinkInput = z.object({
+  name: z.string().trim().min(1, 'give the sink a name').max(80),
+  kind: z.enum(sinkKinds),
+  format: datasetFormatSchema,
+  config: z.record(z.string(), z.unknown()),
+  secret: z.string().min(16, 'the webhook secret needs 16+ characters').max(200).optional(),
+  filter: z.record(z.string(), z.unknown()).default({}),
+});
+export type CreateSinkInput = z.input<typeof createSinkInput>;

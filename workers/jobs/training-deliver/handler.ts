@@ -1,0 +1,29 @@
+import { env } from '../../../lib/env';
+import { enabledSinkIds } from '../../../lib/db/training-sinks';
+import { sendJob } from '../../../lib/queue/boss';
+import { deliverSink } from '../../../lib/training/deliver-sink';
+import type { JobHandler } from '../../job-handler';
+import { trainingDeliverJob } from './contract';
+
+/**
+ * Without a sinkId (the cron tick): queues one job per enabled sink. With one: runs the sink's
+ * delivery loop until it is caught up, waiting for a retry (then queues itself for that time),
+ * dead, or disabled. Idempotent by construction: every step re-reads the Delivery rows.
+ */
+export const trainingDeliverHandler: JobHandler<typeof trainingDeliverJob> = {
+  contract: trainingDeliverJob,
+  async handle({ sinkId }, ctx) {
+    const databaseUrl = env().DATABASE_URL!;
+    if (!sinkId) {
+      const ids = await enabledSinkIds();
+      for (const id of ids) await sendJob(databaseUrl, trainingDeliverJob, { sinkId: id, reason: 'schedule' });
+      return { queued: ids.length };
+    }
+    const outcome = await deliverSink(sinkId, { signal: ctx.signal, log: ctx.log, now: ctx.now });
+    if (outcome.state === 'waiting' && outcome.retryAt) {
+      const seconds = Math.max(1, Math.ceil((outcome.retryAt.getTime() - Date.now()) / 1000));
+      await sendJob(databaseUrl, trainingDeliverJob, { sinkId, reason: 'retry' }, { startAfterSeconds: seconds });
+    }
+    return { state: outcome.state, delivered: outcome.delivered, rows: outcome.rows, ...(outcome.lastError ? { lastError: outcome.lastError } : {}) };
+  },
+};
