@@ -1,0 +1,7 @@
+import { trainingDeliverJob } from '../../workers/jobs/training-deliver/contract';
+import { sendJob } from '../queue/boss';
+
+/** Queues a delivery run for one sink now (after an admin retry, enable, or "deliver now"); a no-op while one is queued. */
+export async function kickDelivery(databaseUrl: string, sinkId: string): Promise<void> {
+  await sendJob(databaseUrl, trainingDeliverJob, { sinkId, reason: 'manual' });
+}
