@@ -24,11 +24,11 @@ test('an admin adds a webhook sink, the worker delivers the finalised labels to 
     const form = page.getByRole('form', { name: 'New training sink' });
     const name = uniqueName('trainer');
     await form.getByLabel('Name').fill(name);
-    await form.getByLabel('Project').selectOption({ label: seeded.slug });
-    await form.getByLabel('Kind').selectOption('webhook');
+    await form.locator('select[name=projectId]').selectOption({ label: seeded.slug });
+    await form.locator('select[name=kind]').selectOption('webhook');
     await form.getByLabel('URL').fill(receiver.url);
     await form.getByLabel(/^Secret/).fill(secret);
-    await form.getByLabel('Format').selectOption('trl-dpo');
+    await form.locator('select[name=format]').selectOption('trl-dpo');
     await form.getByRole('button', { name: 'Add sink' }).click();
 
     const card = page.getByTestId(`sink-${name}`);

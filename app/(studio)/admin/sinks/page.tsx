@@ -95,7 +95,7 @@ export default async function SinksPage() {
                           <th className="px-4 py-2">Batch</th>
                           <th className="px-4 py-2">Status</th>
                           <th className="px-4 py-2">Rows</th>
-                          <th className="px-4 py-2">Labels</th>
+                          <th className="px-4 py-2">Label events</th>
                           <th className="px-4 py-2">Attempts</th>
                           <th className="px-4 py-2">Delivered / next try</th>
                           <th className="px-4 py-2">Last error</th>
