@@ -272,10 +272,10 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
  * outside the scope's split), with their current labels and trajectories, in id order. For
  * training sinks, which derive rows for the items of a batch of label events.
  */
-export async function itemLabelsForIds(scope: DatasetScope, ids: readonly string[]): Promise<ItemLabels[]> {
+export async function itemLabelsForIds(scope: DatasetScope, ids: readonly string[], cache: Map<string, LabelTrajectory> = new Map()): Promise<ItemLabels[]> {
   if (ids.length === 0) return [];
   const page = await db().campaignItem.findMany({ where: { AND: [itemWhere(scope), { id: { in: [...new Set(ids)] } }] }, select: itemSelect, orderBy: { id: 'asc' } });
-  return toLabels(scope, page, new Map());
+  return toLabels(scope, page, cache);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { LabelTrajectory } from '../datasets/labels';
 import { finalSiblingItemIds, itemLabelsForIds, resolveDatasetScope } from '../db/dataset-items';
 import { readLabelEvents } from '../db/label-events';
 import type { SinkRow } from '../db/training-sinks';
@@ -27,7 +28,8 @@ export interface Batch {
   excluded: Excluded;
 }
 
-export async function buildBatch(sink: Pick<SinkRow, 'id' | 'projectId' | 'kind' | 'config' | 'format' | 'filter' | 'cursor'>): Promise<Batch | null> {
+/** `cache`: trajectories kept between the batches of one run (they never change; bounded by the loader). */
+export async function buildBatch(sink: Pick<SinkRow, 'id' | 'projectId' | 'kind' | 'config' | 'format' | 'filter' | 'cursor'>, cache: Map<string, LabelTrajectory> = new Map()): Promise<Batch | null> {
   const config = parseSinkConfig(sink.kind as SinkKind, sink.config);
   const filter = parseSinkFilter(sink.filter);
   const format = datasetFormatSchema.parse(sink.format);
@@ -38,11 +40,11 @@ export async function buildBatch(sink: Pick<SinkRow, 'id' | 'projectId' | 'kind'
   for (const e of events) if (!order.has(e.campaignItemId)) order.set(e.campaignItemId, order.size);
   const excluded: Excluded = {};
   const scope = await resolveDatasetScope({ projectId: sink.projectId, campaignId: filter.campaignId, split: 'train' });
-  const items = await itemLabelsForIds(scope, [...order.keys()]);
+  const items = await itemLabelsForIds(scope, [...order.keys()], cache);
   if (items.length < order.size) excluded.not_in_filter_or_eval_split = order.size - items.length;
   const kind = formatKind[format];
   let context: typeof items = [];
-  if (kind === 'preference') context = await itemLabelsForIds(scope, await finalSiblingItemIds(scope, items, lastSeq, new Set(order.keys())));
+  if (kind === 'preference') context = await itemLabelsForIds(scope, await finalSiblingItemIds(scope, items, lastSeq, new Set(order.keys())), cache);
   const derived = deriveRows(kind, [...items, ...context], undefined, { minReviews: filter.minReviews, minAgreement: filter.minAgreement, scoreGap: filter.scoreGap }, excluded);
   const rank = (row: DatasetRow) => Math.min(...row.provenance.item_ids.map((id) => order.get(id) ?? Number.POSITIVE_INFINITY));
   const rows = derived.filter((r) => Number.isFinite(rank(r))).sort((a, b) => rank(a) - rank(b));

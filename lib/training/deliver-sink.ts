@@ -1,4 +1,5 @@
 import { advanceCursor, findSink, lastDeliverySequence, markAttemptFailed, markDelivered, markSending, openDelivery, storeDelivery, type OpenDelivery, type SinkRow } from '../db/training-sinks';
+import type { LabelTrajectory } from '../datasets/labels';
 import { backoffMs } from './backoff';
 import { buildBatch } from './build-batch';
 import { sendBatch } from './send-batch';
@@ -44,6 +45,7 @@ export async function deliverSink(sinkId: string, options: DeliverOptions = {}):
   let delivered = 0;
   let rows = 0;
   let sends = 0;
+  const cache = new Map<string, LabelTrajectory>();
   for (;;) {
     if (options.signal?.aborted) return { state: 'stopped', delivered, rows };
     const sink = await findSink(sinkId);
@@ -51,7 +53,7 @@ export async function deliverSink(sinkId: string, options: DeliverOptions = {}):
     const config = parseSinkConfig(sink.kind as SinkKind, sink.config);
     let open = await openDelivery(sinkId);
     if (!open) {
-      const batch = await buildBatch(sink);
+      const batch = await buildBatch(sink, cache);
       if (!batch) return { state: 'idle', delivered, rows };
       if (batch.rows === 0) {
         // nothing in these events for this sink (filtered out): move past them
