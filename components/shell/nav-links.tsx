@@ -5,10 +5,13 @@ import { usePathname } from 'next/navigation';
 
 export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
   const pathname = usePathname();
+  // the most specific entry wins (e.g. /lead/agreement over /lead)
+  const matches = items.filter((item) => pathname === item.href || pathname.startsWith(`${item.href}/`));
+  const best = matches.sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <>
       {items.map((item) => {
-        const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const active = item.href === best;
         return (
           <Link
             key={item.href}
