@@ -141,6 +141,7 @@ test('a lead sees agreement with intervals, downloads a CSV, and settles a disag
   await expect(page.getByRole('status')).toContainText('revision 1');
   await expect(page.getByTestId('adjudicated-badge')).toBeVisible();
   await expect(page.getByTestId('adjudication-history')).toContainText('the dissent is right');
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'agreement-adjudicate');
 
   await page.getByRole('link', { name: /Disagreements in/ }).click();

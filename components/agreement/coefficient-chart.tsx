@@ -24,13 +24,14 @@ export function CoefficientChart({ bars }: { bars: CoefficientBar[] }) {
     error: b.value !== null && b.ci ? [Math.max(0, b.value - b.ci[0]), Math.max(0, b.ci[1] - b.value)] : [0, 0],
     ci: b.ci,
   }));
-  const min = Math.min(0, ...bars.map((b) => b.ci?.[0] ?? b.value ?? 0));
+  const min = Math.max(-1, Math.floor(Math.min(0, ...bars.map((b) => b.ci?.[0] ?? b.value ?? 0)) * 5) / 5);
+  const ticks = Array.from({ length: Math.round((1 - min) * 5) + 1 }, (_, i) => Number((min + i * 0.2).toFixed(1)));
   return (
     <div className="h-full w-full" style={{ height: Math.max(160, 44 * bars.length + 60) }} data-testid="coefficient-chart">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} layout="vertical" margin={{ top: 20, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid horizontal={false} stroke="#e4e4e7" />
-          <XAxis type="number" domain={[Math.floor(min * 10) / 10, 1]} tickCount={6} tick={{ fontSize: 12, fill: '#52525b' }} />
+          <XAxis type="number" domain={[min, 1]} ticks={ticks} tick={{ fontSize: 12, fill: '#52525b' }} />
           <YAxis type="category" dataKey="label" width={220} tick={{ fontSize: 12, fill: '#27272a' }} />
           <Tooltip
             formatter={(_v, _n, p) => {

@@ -230,7 +230,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                             {inert(w.taskName)}
                           </Link>
                           <span className={`text-xs ${w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-500'}`}>
-                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
+                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'} {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
                           </span>
                           {w.adjudicated ? <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">adjudicated</span> : null}
                           <Link href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`} className="text-xs text-indigo-700 hover:underline">

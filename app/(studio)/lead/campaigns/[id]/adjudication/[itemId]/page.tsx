@@ -106,12 +106,10 @@ export default async function AdjudicateItem({ params }: Props) {
           </>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_28rem]">
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-w-0 space-y-6">
           <EvidenceVideo title={pairwise ? 'Trajectory A' : 'Proof-of-work video'} video={videoA} evidence={evidenceFor(pairwise ? 'a' : null)} />
           {pairwise ? <EvidenceVideo title="Trajectory B" video={videoB} evidence={evidenceFor('b')} /> : null}
-        </div>
-        <div className="min-w-0 space-y-6">
           <Panel title={`Answers (${pairwise ? view.comparisons.length : view.reviews.length} reviewers)`} id="answers">
             <div className="overflow-x-auto">
               {pairwise ? (
@@ -142,7 +140,7 @@ export default async function AdjudicateItem({ params }: Props) {
                     <tr>
                       <th className="py-1 pr-2 font-medium">Question</th>
                       {view.reviews.map((r) => (
-                        <th key={r.reviewerId} className="max-w-24 truncate py-1 pr-2 font-medium normal-case" title={inert(r.reviewerName)}>
+                        <th key={r.reviewerId} className="max-w-40 truncate py-1 pr-2 font-medium normal-case" title={inert(r.reviewerName)}>
                           {inert(r.reviewerName)}
                         </th>
                       ))}
@@ -154,11 +152,11 @@ export default async function AdjudicateItem({ params }: Props) {
                       const split = new Set(row.values.filter((v) => v !== '—')).size > 1;
                       return (
                         <tr key={row.key} className={`align-top ${split ? 'bg-amber-50/60' : ''}`}>
-                          <td className="max-w-40 py-1.5 pr-2 text-zinc-700">
+                          <td className="max-w-56 py-1.5 pr-2 text-zinc-700">
                             <span className="line-clamp-2" title={inert(row.label)}>{inert(row.label)}</span>
                           </td>
                           {row.values.map((v, i) => (
-                            <td key={i} className="max-w-32 py-1.5 pr-2 break-words font-mono text-xs text-zinc-900">
+                            <td key={i} className="max-w-40 py-1.5 pr-2 break-words font-mono text-xs text-zinc-900">
                               {inert(v)}
                             </td>
                           ))}
@@ -171,6 +169,8 @@ export default async function AdjudicateItem({ params }: Props) {
               )}
             </div>
           </Panel>
+        </div>
+        <div className="min-w-0 space-y-6">
           <Panel title={current ? `Final label · revision ${current.revision}` : 'Final label'} id="final">
             <AdjudicationForm
               campaignId={view.campaign.id}
