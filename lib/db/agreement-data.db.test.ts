@@ -3,9 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { agreementDashboard } from '../agreement/dashboard';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
-import { recordAdjudication } from './adjudications';
+import { getAdjudicationView, recordAdjudication } from './adjudications';
 import { listAgreementCampaigns, loadAgreementData } from './agreement-data';
 import { claimNextItem } from './assignments';
+import { submitComparison } from './comparisons';
 import { createCampaign } from './campaigns';
 import { db } from './client';
 import { ensureProject } from './projects';
@@ -114,5 +115,53 @@ describe('assembling ratings from reviews', () => {
     const listed = await listAgreementCampaigns();
     expect(listed).toMatchObject([{ id: campaign.id, items: 2, reviewed: 2, adjudicated: 1, projectName: 'P' }]);
     await expect(recordAdjudication(ann, { campaignId: 'other', itemId: item2.id, answers: { quality: 1 }, rationale: 'wrong campaign here' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('reads pairwise comparisons un-randomised (preference, per-side criteria) and settles them with a final preference', async () => {
+    const project = await ensureProject({ slug: 'pw', name: 'PW' });
+    for (const model of ['m1', 'm2']) {
+      const t = buildTrajectory({
+        format: 'openai',
+        task: { name: 'shared', instruction: 'x', acceptanceCriteria: [{ key: 'works', text: 'It works', origin: 'task', verdict: null }], environment: 'e' },
+        policy: { model },
+        steps: [{ source: 'agent', text: model }],
+        extra: { verifier: { reward: model === 'm1' ? 0 : 1, components: {} } },
+      });
+      await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
+    }
+    const version = await saveRubricVersion(project.id, 'r', { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] }, null);
+    const campaign = await createCampaign(project.id, { name: 'pairs', mode: 'pairwise', rubricVersionId: version.versionId, overlap: 2 }, null);
+    const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+    const people: string[] = [];
+    for (const [n, screenPreference] of [['Ann', 2], ['Ben', 1]] as const) {
+      const id = randomUUID();
+      await db().user.create({ data: { id, email: `${id}@x.test`, name: n, role: 'reviewer' } });
+      people.push(id);
+      const claim = (await claimNextItem(campaign.id, { id, expertise: [] }, new Date()))!;
+      // both mean "B is better" in A/B terms whichever side B was shown on
+      const preference = claim.swapSides ? -screenPreference : screenPreference;
+      const criteria = claim.swapSides ? { left: { works: 'pass' }, right: { works: 'fail' } } : { left: { works: 'fail' }, right: { works: 'pass' } };
+      await submitComparison(id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), preference, rationale: 'B actually runs the tests', criteria, coverage: { left: watched, right: watched } }, { left: 100, right: 100 }, new Date());
+    }
+    const data = await loadAgreementData(campaign.id);
+    expect(data.comparisons.map((c) => [c.reviewerName, c.preference, c.criteria])).toEqual([
+      ['Ann', 2, { a: { works: 'fail' }, b: { works: 'pass' } }],
+      ['Ben', 1, { a: { works: 'fail' }, b: { works: 'pass' } }],
+    ]);
+    const d = agreementDashboard(data, { replicates: 50 });
+    expect(d.questions.map((q) => [q.key, q.level, q.nRatings])).toEqual([
+      ['preference', 'ordinal', 2],
+      ['both_bad', 'nominal', 2],
+      ['side_criteria', 'nominal', 4],
+    ]);
+    // both reviewers: A fails, B passes -> perfect agreement on the per-side criteria
+    expect(d.questions[2]!.value).toBe(1);
+    expect(d.audit.sources[0]).toMatchObject({ source: 'verifier', matchShare: 1 });
+    const itemId = data.items[0]!.id;
+    await expect(recordAdjudication(people[0]!, { campaignId: campaign.id, itemId, rationale: 'B is clearly better here' })).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^preference: /) });
+    await recordAdjudication(people[0]!, { campaignId: campaign.id, itemId, preference: 2, rationale: 'B is clearly better here' });
+    const view = await getAdjudicationView(campaign.id, itemId);
+    expect(view.comparisons).toHaveLength(2);
+    expect(view.adjudications).toMatchObject([{ revision: 1, isCurrent: true, preference: 2, adjudicatorName: 'Ann' }]);
   });
 });
