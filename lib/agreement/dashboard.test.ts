@@ -41,6 +41,13 @@ describe('the agreement dashboard', () => {
     expect(agreementTable(d, 'matrix').rows).toHaveLength(6);
   });
 
+  it('computes only the parts asked for (one CSV download needs one)', () => {
+    const only = agreementDashboard(campaign(items, reviews, rubric), { replicates: 10, parts: ['matrix'] });
+    expect(only.questions).toEqual([]);
+    expect(only.reviewers).toEqual([]);
+    expect(only.matrix.matrix.cells).toHaveLength(6);
+  });
+
   it('reads its URL parameters leniently: bad values fall back to the defaults', () => {
     expect(dashboardParams({ q: 'flags.unsafe', threshold: '0.7', cut: '0.6', range: '3' })).toEqual({ matrixQuestion: 'flags.unsafe', threshold: 0.7, majorityCut: 0.6, ordinalRange: 3 });
     expect(dashboardParams({ q: 'DROP TABLE', threshold: 'x', cut: '7', range: ['2', '5'] })).toEqual({ ordinalRange: 2 });

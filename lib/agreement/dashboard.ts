@@ -33,12 +33,18 @@ export interface DashboardOptions extends DisagreementOptions {
   threshold?: number;
   replicates?: number;
   seed?: number;
+  /** compute only these parts (the others come back empty); default all. A CSV download needs one. */
+  parts?: readonly DashboardPart[];
 }
+
+export const dashboardParts = ['questions', 'reviewers', 'matrix', 'drift', 'audit', 'disagreements'] as const;
+export type DashboardPart = (typeof dashboardParts)[number];
 
 export function agreementDashboard(data: CampaignAgreementData, options: DashboardOptions = {}): AgreementDashboard {
   const rated = questionRatings(data);
   const boot = { replicates: options.replicates ?? 1000, seed: options.seed ?? 1 };
-  const questions = rated.map((q) => ({ key: q.key, label: q.label, kind: q.kind, ...alphaSummary(q.ratings, q.level, boot) }));
+  const want = (part: DashboardPart) => !options.parts || options.parts.includes(part);
+  const questions = !want('questions') ? [] : rated.map((q) => ({ key: q.key, label: q.label, kind: q.kind, ...alphaSummary(q.ratings, q.level, boot) }));
   const names: Record<string, string> = {};
   for (const r of data.reviews) names[r.reviewerId] = r.reviewerName;
   for (const c of data.comparisons) names[c.reviewerId] = c.reviewerName;
@@ -56,17 +62,17 @@ export function agreementDashboard(data: CampaignAgreementData, options: Dashboa
       adjudicated: data.items.filter((i) => i.adjudicated).length,
     },
     questions,
-    reviewers: reviewerStats(data, rated),
+    reviewers: want('reviewers') ? reviewerStats(data, rated) : [],
     matrix: {
       questionKey: chosen?.key ?? null,
       label: chosen?.label ?? null,
       options: matrixOptions.map((q) => ({ key: q.key, label: q.label })),
-      matrix: chosen ? pairMatrix(chosen) : { raters: [], cells: [] },
+      matrix: chosen && want('matrix') ? pairMatrix(chosen) : { raters: [], cells: [] },
       names,
     },
-    drift: { questions: rated.map((q) => ({ key: q.key, label: q.label })), batches: driftBatches(rated) },
-    audit: measurementAudit(data, rated, { ...boot, threshold: options.threshold }),
-    disagreements: findDisagreements(rated, options),
+    drift: { questions: rated.map((q) => ({ key: q.key, label: q.label })), batches: want('drift') ? driftBatches(rated) : [] },
+    audit: want('audit') ? measurementAudit(data, rated, { ...boot, threshold: options.threshold }) : { threshold: options.threshold ?? 0.5, humanBasis: null, sources: [] },
+    disagreements: want('disagreements') ? findDisagreements(rated, options) : [],
     items: Object.fromEntries(data.items.map((i) => [i.id, { taskName: i.taskName, trajectoryId: i.trajectoryId, trajectoryBId: i.trajectoryBId, adjudicated: i.adjudicated, isGold: i.isGold }])),
   };
 }

@@ -1,9 +1,20 @@
 import type { CsvValue } from './csv';
-import type { AgreementDashboard } from './dashboard';
+import type { AgreementDashboard, DashboardPart } from './dashboard';
 
 /** The dashboard's tables as rows, for CSV download (one file per table). */
 export const agreementTables = ['questions', 'reviewers', 'matrix', 'drift', 'audit', 'audit-items', 'disagreements'] as const;
 export type AgreementTable = (typeof agreementTables)[number];
+
+/** The dashboard part each table is made from. */
+export const tablePart: Record<AgreementTable, DashboardPart> = {
+  questions: 'questions',
+  reviewers: 'reviewers',
+  matrix: 'matrix',
+  drift: 'drift',
+  audit: 'audit',
+  'audit-items': 'audit',
+  disagreements: 'disagreements',
+};
 
 export interface Table {
   headers: string[];

@@ -1,7 +1,7 @@
 import { safeFileName, toCsv } from '@/lib/agreement/csv';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { agreementTable, agreementTables, type AgreementTable } from '@/lib/agreement/tables';
+import { agreementTable, agreementTables, type AgreementTable, tablePart } from '@/lib/agreement/tables';
 import { loadAgreementData } from '@/lib/db/agreement-data';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../../_server/api-route';
@@ -22,7 +22,7 @@ export const GET = apiRoute('lead', async (request, _user, context: { params: Pr
   const url = new URL(request.url);
   const options = dashboardParams(Object.fromEntries(url.searchParams));
   const data = await loadAgreementData(id);
-  const dashboard = agreementDashboard(data, options);
+  const dashboard = agreementDashboard(data, { ...options, parts: [tablePart[table as AgreementTable]] });
   const { headers, rows } = agreementTable(dashboard, table as AgreementTable);
   const name = `${safeFileName(data.name)}-${table}.csv`;
   return new Response(toCsv(headers, rows), {
