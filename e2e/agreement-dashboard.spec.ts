@@ -156,3 +156,82 @@ test('a lead sees agreement with intervals, downloads a CSV, and settles a disag
   }
   expect((await page.request.get(`/api/v1/campaigns/${campaign.id}/agreement/questions`)).status()).toBe(403);
 });
+
+test('a pairwise campaign: agreement on the preference and per-side criteria; the lead settles a pair with both videos', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { ensureProject } = await import('../lib/db/projects');
+  const { saveRubricVersion } = await import('../lib/db/rubrics');
+  const { createCampaign } = await import('../lib/db/campaigns');
+  const { claimNextItem } = await import('../lib/db/assignments');
+  const { submitComparison } = await import('../lib/db/comparisons');
+  const slug = uniqueName('pairs');
+  const project = await ensureProject({ slug, name: slug });
+  for (const task of ['alpha', 'beta', 'gamma']) {
+    for (const model of ['model-a', 'model-b']) {
+      await storeTrajectoryDirect(
+        slug,
+        buildTrajectory({
+          format: 'openai',
+          task: { name: `${slug}-${task}`, instruction: 'Make the build green', acceptanceCriteria: [{ key: 'green', text: 'The build is green', origin: 'task', verdict: null }], environment: 'e2e' },
+          policy: { model },
+          steps: [
+            { source: 'user', text: 'Make the build green' },
+            { source: 'agent', text: `${model} works on ${task}` },
+          ],
+          extra: { verifier: { reward: model === 'model-b' ? 1 : 0, components: {} } },
+        }),
+      );
+    }
+  }
+  const version = await saveRubricVersion(project.id, uniqueName('rubric'), { title: 'pairs', questions: [{ id: 'notes', type: 'text', prompt: 'Notes', required: false }] }, null);
+  const campaign = await createCampaign(project.id, { name: uniqueName('Pairwise campaign'), mode: 'pairwise', rubricVersionId: version.versionId, overlap: 2 }, null);
+  const reviewers = [await seedUser('reviewer'), await seedUser('reviewer')];
+  const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+  for (const [r, reviewer] of reviewers.entries()) {
+    for (let n = 0; ; n++) {
+      const claim = await claimNextItem(campaign.id, { id: reviewer.id, expertise: [] }, new Date());
+      if (!claim) break;
+      // in A/B terms: both prefer B, the second reviewer strongly on the first item they get and the opposite on the second
+      const wanted = r === 0 ? 1 : n === 1 ? -2 : 2;
+      const ab = { a: 'fail', b: 'pass' } as const;
+      await submitComparison(
+        reviewer.id,
+        {
+          assignmentId: claim.assignmentId,
+          idempotencyKey: randomUUID(),
+          preference: claim.swapSides ? -wanted : wanted,
+          rationale: `${reviewer.name}: B makes the build green`,
+          criteria: claim.swapSides ? { left: { green: ab.b }, right: { green: ab.a } } : { left: { green: ab.a }, right: { green: ab.b } },
+          evidence: [{ frame: 20, stepIndex: 1, note: `${reviewer.name} pinned this`, side: claim.swapSides ? 'b' : 'a', wrongStep: false }],
+          coverage: { left: watched, right: watched },
+        },
+        { left: 100, right: 100 },
+        new Date(),
+      );
+    }
+  }
+
+  const lead = await seedUser('lead');
+  await signIn(page, lead);
+  await page.goto(`/lead/campaigns/${campaign.id}/agreement`);
+  const questions = page.getByTestId('question-table');
+  await expect(questions.getByRole('row').filter({ hasText: 'Preference' }).getByRole('cell').nth(1)).toHaveText('ordinal');
+  await expect(questions.getByRole('row').filter({ hasText: 'Acceptance criteria, per side' }).getByRole('cell').nth(2)).toHaveText('1.000');
+  await expect(page.getByTestId('audit-table')).toContainText('Verifier reward (B − A)');
+  await screenshot(page, 'agreement-pairwise');
+
+  await page.getByRole('link', { name: /^Adjudication/ }).click();
+  const rows = page.getByTestId('disagreement-row');
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole('link', { name: 'Adjudicate' }).click();
+  await expect(page.getByRole('region', { name: 'Trajectory A' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Trajectory B' })).toBeVisible();
+  await expect(page.getByTestId('answers-table').getByRole('row')).toHaveCount(3);
+  await page.getByLabel('Final preference').selectOption('1');
+  await page.getByLabel('Rationale').fill('B makes the build green; the strong A vote misread the log.');
+  await page.getByRole('button', { name: 'Record final label' }).click();
+  await expect(page.getByRole('status')).toContainText('revision 1');
+  await expect(page.getByTestId('adjudication-history')).toContainText('Preference: B better');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'agreement-pairwise-adjudicate');
+});

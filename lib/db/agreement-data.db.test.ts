@@ -140,7 +140,9 @@ describe('assembling ratings from reviews', () => {
       const claim = (await claimNextItem(campaign.id, { id, expertise: [] }, new Date()))!;
       // both mean "B is better" in A/B terms whichever side B was shown on
       const preference = claim.swapSides ? -screenPreference : screenPreference;
-      const criteria = claim.swapSides ? { left: { works: 'pass' }, right: { works: 'fail' } } : { left: { works: 'fail' }, right: { works: 'pass' } };
+      const pass = { works: 'pass' } as const;
+      const fail = { works: 'fail' } as const;
+      const criteria = claim.swapSides ? { left: pass, right: fail } : { left: fail, right: pass };
       await submitComparison(id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), preference, rationale: 'B actually runs the tests', criteria, coverage: { left: watched, right: watched } }, { left: 100, right: 100 }, new Date());
     }
     const data = await loadAgreementData(campaign.id);

@@ -108,8 +108,6 @@ export default async function AdjudicateItem({ params }: Props) {
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="min-w-0 space-y-6">
-          <EvidenceVideo title={pairwise ? 'Trajectory A' : 'Proof-of-work video'} video={videoA} evidence={evidenceFor(pairwise ? 'a' : null)} />
-          {pairwise ? <EvidenceVideo title="Trajectory B" video={videoB} evidence={evidenceFor('b')} /> : null}
           <Panel title={`Answers (${pairwise ? view.comparisons.length : view.reviews.length} reviewers)`} id="answers">
             <div className="overflow-x-auto">
               {pairwise ? (
@@ -118,6 +116,7 @@ export default async function AdjudicateItem({ params }: Props) {
                     <tr>
                       <th className="py-1 pr-2 font-medium">Reviewer</th>
                       <th className="py-1 pr-2 font-medium">Preference</th>
+                      <th className="py-1 pr-2 font-medium">Criteria A / B</th>
                       <th className="py-1 font-medium">Rationale</th>
                     </tr>
                   </thead>
@@ -128,6 +127,13 @@ export default async function AdjudicateItem({ params }: Props) {
                         <td className="py-1.5 pr-2 whitespace-nowrap">
                           {preferenceText[String(c.preference)]}
                           {c.bothBad ? <span className="ml-1 text-xs text-rose-700">(both bad)</span> : null}
+                        </td>
+                        <td className="py-1.5 pr-2 font-mono text-xs text-zinc-700">
+                          {view.item.criteria.map((k) => (
+                            <div key={k.key} title={inert(k.text)}>
+                              {inert(k.key)}: {c.criteria.a[k.key] ?? '—'} / {c.criteria.b[k.key] ?? '—'}
+                            </div>
+                          ))}
                         </td>
                         <td className="py-1.5 text-zinc-700">{inert(c.rationale)}</td>
                       </tr>
@@ -169,6 +175,8 @@ export default async function AdjudicateItem({ params }: Props) {
               )}
             </div>
           </Panel>
+          <EvidenceVideo title={pairwise ? 'Trajectory A' : 'Proof-of-work video'} video={videoA} evidence={evidenceFor(pairwise ? 'a' : null)} />
+          {pairwise ? <EvidenceVideo title="Trajectory B" video={videoB} evidence={evidenceFor('b')} /> : null}
         </div>
         <div className="min-w-0 space-y-6">
           <Panel title={current ? `Final label · revision ${current.revision}` : 'Final label'} id="final">
