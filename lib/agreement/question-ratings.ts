@@ -90,7 +90,7 @@ function pairwiseRatings(data: CampaignAgreementData): QuestionRatings[] {
     }
   }
   return [
-    { key: 'preference', label: 'Preference (A much better .. B much better)', kind: 'preference', level: 'ordinal', ratings: preference, scale: { min: -2, max: 2 } },
+    { key: 'preference', label: 'Preference, A vs B (−2..2)', kind: 'preference', level: 'ordinal', ratings: preference, scale: { min: -2, max: 2 } },
     { key: 'both_bad', label: 'Both bad', kind: 'both_bad', level: 'nominal', ratings: bothBad },
     { key: 'side_criteria', label: 'Acceptance criteria, per side', kind: 'side_criteria', level: 'nominal', ratings: sides },
   ];

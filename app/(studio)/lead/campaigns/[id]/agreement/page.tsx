@@ -60,8 +60,8 @@ export default async function AgreementPage({ params, searchParams }: Props) {
               rows={[
                 ['Items', `${d.campaign.reviewed} reviewed of ${d.campaign.items}`],
                 ['Reviewers', String(d.reviewers.length)],
-                ['Disagreements', <Link key="q" href={`/lead/campaigns/${d.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">{`${d.disagreements.length} items split beyond the threshold`}</Link>],
-                ['Adjudicated', `${d.campaign.adjudicated} items (final labels kept apart from the reviews)`],
+                ['Disagreements', <Link key="q" href={`/lead/campaigns/${d.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">{`${d.disagreements.length} ${d.disagreements.length === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>],
+                ['Adjudicated', `${d.campaign.adjudicated} ${d.campaign.adjudicated === 1 ? 'item' : 'items'} (final labels kept apart from the reviews)`],
               ]}
             />
           </Panel>
@@ -177,7 +177,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
             actions={
               <span className="flex gap-1">
                 <CsvLink campaignId={d.campaign.id} table="audit" query={csvQuery} />
-                <CsvLink campaignId={d.campaign.id} table="audit-items" query={csvQuery} />
+                <CsvLink campaignId={d.campaign.id} table="audit-items" query={csvQuery} label="Items CSV" />
               </span>
             }
           >
