@@ -218,6 +218,7 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
   await expect(questions.getByRole('row').filter({ hasText: 'Preference' }).getByRole('cell').nth(1)).toHaveText('ordinal');
   await expect(questions.getByRole('row').filter({ hasText: 'Acceptance criteria, per side' }).getByRole('cell').nth(2)).toHaveText('1.000');
   await expect(page.getByTestId('audit-table')).toContainText('Verifier reward (B − A)');
+  await expect(page.getByTestId('coefficient-chart').locator('.recharts-errorBar').first()).toBeVisible();
   await screenshot(page, 'agreement-pairwise');
 
   await page.getByRole('link', { name: /^Adjudication/ }).click();
