@@ -43,8 +43,8 @@ const log = (line: string) => process.stderr.write(`  [review] ${line}\n`);
 const rubric = {
   title: 'Load test rubric',
   questions: [
-    { key: 'overall', type: 'likert', prompt: 'Overall', required: true, scale: 5, anchors: { '1': 'bad', '5': 'good' } },
-    { key: 'comment', type: 'text', prompt: 'Comment', required: false },
+    { id: 'overall', type: 'likert', prompt: 'Overall', required: true, points: 5, anchors: { '1': 'bad', '5': 'good' } },
+    { id: 'comment', type: 'text', prompt: 'Comment', required: false },
   ],
 };
 
