@@ -23,8 +23,8 @@ import type { BenchFigure } from './figure';
  * own database), 50 reviewers with API tokens claiming (`POST /api/v1/campaigns/:id/assignments`)
  * and submitting (`POST /api/v1/assignments/:id/reviews`) as fast as they can for
  * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted. One submit in twenty is
- * sent twice with the same idempotency key (a retried request). Beside it, in the same run, 50
- * more connections fetch a static file of the build, so the latencies have a yardstick.
+ * sent twice with the same idempotency key (a retried request). Beside it, in the same run, 5
+ * sampling connections fetch a static file of the build, so the latencies have a yardstick.
  *
  * Afterwards the database is checked: every acknowledged review is there exactly once, no item
  * has more than k current reviews, no reviewer reviewed an item twice. The figures are p50/p95
@@ -34,6 +34,8 @@ const GROUP = 'review';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-review');
 const REVIEWERS = 50;
+/** connections sampling the static file in the same run (each waits 50 ms between requests) */
+const STATIC_SAMPLERS = 5;
 const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
 const K = 3;
 const SECONDS = Number(process.env.BENCH_REVIEW_SECONDS ?? 120);
@@ -43,8 +45,8 @@ const log = (line: string) => process.stderr.write(`  [review] ${line}\n`);
 const rubric = {
   title: 'Load test rubric',
   questions: [
-    { key: 'overall', type: 'likert', prompt: 'Overall', required: true, scale: 5, anchors: { '1': 'bad', '5': 'good' } },
-    { key: 'comment', type: 'text', prompt: 'Comment', required: false },
+    { id: 'overall', type: 'likert', prompt: 'Overall', required: true, points: 5, anchors: { '1': 'bad', '5': 'good' } },
+    { id: 'comment', type: 'text', prompt: 'Comment', required: false },
   ],
 };
 
@@ -129,7 +131,7 @@ export async function run(): Promise<BenchFigure[]> {
       while (performance.now() < deadline) {
         let t0 = performance.now();
         const claim = await fetch(`${base}/api/v1/campaigns/${campaign.id}/assignments`, { method: 'POST', headers, body: '{}' });
-        const claimBody = claim.status === 204 ? null : ((await claim.json()) as { assignment?: { id: string }; id?: string });
+        const claimBody = claim.status === 204 ? null : ((await claim.json()) as { assignment?: { assignment?: { id: string } } });
         claimMs.push(performance.now() - t0);
         if (claim.status === 204) {
           exhausted++;
@@ -140,7 +142,7 @@ export async function run(): Promise<BenchFigure[]> {
           if (errors <= 3) log(`claim answered ${claim.status}: ${JSON.stringify(claimBody).slice(0, 300)}`);
           continue;
         }
-        const assignmentId = claimBody!.assignment?.id ?? claimBody!.id!;
+        const assignmentId = claimBody!.assignment!.assignment!.id;
         const body = JSON.stringify({ answers: { overall: 1 + ((index + n) % 5) }, evidence: [], coverage: { ranges: [], speeds: [1], seeks: 0 }, idempotencyKey: randomUUID(), durationSec: 30 });
         const times = n % 20 === 0 ? 2 : 1;
         for (let attempt = 0; attempt < times; attempt++) {
@@ -166,11 +168,13 @@ export async function run(): Promise<BenchFigure[]> {
         const response = await fetch(`${base}${staticPath}`);
         await response.arrayBuffer();
         staticMs.push(performance.now() - t0);
+        // a sampler, not a second load: the yardstick must not eat the server the reviewers use
+        await new Promise((r) => setTimeout(r, 50));
       }
     }
 
     const started = performance.now();
-    await Promise.all([...tokens.map((t, i) => reviewer(t, i)), ...Array.from({ length: REVIEWERS }, () => staticLoad())]);
+    await Promise.all([...tokens.map((t, i) => reviewer(t, i)), ...Array.from({ length: STATIC_SAMPLERS }, () => staticLoad())]);
     const seconds = (performance.now() - started) / 1000;
 
     // ---- invariants, from the database

@@ -48,6 +48,7 @@ const nav: NavItem[] = [
   { href: '/trajectories', label: 'Trajectories', area: 'lead' },
   { href: '/lead', label: 'Lead home', area: 'lead' },
   { href: '/lead/campaigns', label: 'Campaigns', area: 'lead' },
+  { href: '/lead/agreement', label: 'Agreement', area: 'lead' },
   { href: '/lead/datasets', label: 'Datasets', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
   { href: '/admin/sinks', label: 'Training sinks', area: 'admin' },

@@ -3,6 +3,7 @@ import { criterionSchema } from '../formats/trajectory';
 import { evidenceList, type EvidenceNote } from '../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../review/rubric';
 import { AppError } from '../errors';
+import { rememberFrames } from '../video/frames-cache';
 import { trajectoryVideoProps } from '../video/props';
 import type { TrajectoryVideoProps } from '../video/schema';
 import { db } from './client';
@@ -73,6 +74,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const loaded = await Promise.all(ids.map((id) => loadTrajectory(id)));
   if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
   const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind }));
+  videos.forEach((v, i) => rememberFrames(ids[i]!, v.durationInFrames));
   if (campaign.mode === 'pairwise' && a.swapSides) videos.reverse();
 
   const first = loaded[0]!;

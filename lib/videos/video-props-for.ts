@@ -1,6 +1,7 @@
 import { loadTrajectory, type LoadedTrajectory } from '../db/trajectory-load';
 import { AppError } from '../errors';
 import { trajectoryVideoProps } from '../video/props';
+import { knownFrames, rememberFrames } from '../video/frames-cache';
 import type { TrajectoryVideoProps } from '../video/schema';
 
 export interface BlindSettings {
@@ -22,20 +23,9 @@ export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings)
   return props;
 }
 
-// A video's length depends only on the trajectory's steps and recording (stored once, never
-// edited), not on criteria, labels or blind settings: submits look it up here instead of
-// deriving the whole video again.
-const framesCache = new Map<string, number>();
-const FRAMES_CACHE_MAX = 5000;
-
-function rememberFrames(trajectoryId: string, frames: number): void {
-  if (framesCache.size >= FRAMES_CACHE_MAX) framesCache.delete(framesCache.keys().next().value!);
-  framesCache.set(trajectoryId, frames);
-}
-
 /** The length in frames of a trajectory's video (what watch coverage is measured against). */
 export async function videoFramesFor(trajectoryId: string): Promise<number> {
-  const known = framesCache.get(trajectoryId);
+  const known = knownFrames(trajectoryId);
   if (known !== undefined) return known;
   return (await videoPropsFor(trajectoryId)).durationInFrames;
 }

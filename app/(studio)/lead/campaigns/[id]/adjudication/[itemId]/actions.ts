@@ -1,0 +1,12 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { recordAdjudication, recordAdjudicationInput } from '@/lib/db/adjudications';
+import { defineAction } from '../../../../../../_server/action';
+
+/** A lead records the final label of a campaign item (a new revision each time; earlier ones kept). */
+export const recordAdjudicationAction = defineAction('lead', recordAdjudicationInput, async (input, user) => {
+  const saved = await recordAdjudication(user.id, input);
+  revalidatePath(`/lead/campaigns/${input.campaignId}`, 'layout');
+  return saved;
+});

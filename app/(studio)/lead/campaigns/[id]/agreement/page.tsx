@@ -1,0 +1,251 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { BandBadge } from '@/components/agreement/band-badge';
+import { CampaignTabs } from '@/components/agreement/campaign-tabs';
+import { CoefficientChart } from '@/components/agreement/coefficient-chart';
+import { CsvLink } from '@/components/agreement/csv-link';
+import { DriftChart } from '@/components/agreement/drift-chart';
+import { formatAlpha, formatCi, formatShare } from '@/components/agreement/format';
+import { ReviewerMatrix } from '@/components/agreement/reviewer-matrix';
+import { inert } from '@/components/trajectories/inert-text';
+import { Facts, Panel } from '@/components/trajectories/panel';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { agreementDashboard } from '@/lib/agreement/dashboard';
+import { dashboardParams } from '@/lib/agreement/dashboard-params';
+import { loadAgreementData } from '@/lib/db/agreement-data';
+import { AppError } from '@/lib/errors';
+import { requirePageUser } from '../../../../../_server/current-user';
+
+export const metadata = { title: 'Agreement' };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const th = 'px-3 py-2 font-medium';
+const td = 'px-3 py-2';
+
+export default async function AgreementPage({ params, searchParams }: Props) {
+  await requirePageUser('lead');
+  const { id } = await params;
+  const options = dashboardParams(await searchParams);
+  let data;
+  try {
+    data = await loadAgreementData(id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
+    throw error;
+  }
+  const d = agreementDashboard(data, options);
+  const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
+  const csvQuery = query({}).length > 1 ? query({}) : '';
+  const dateLabel = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace('T', ' ');
+
+  return (
+    <>
+      <PageHeader
+        title={inert(d.campaign.name)}
+        description={
+          <>
+            Agreement of current reviews ({d.campaign.mode === 'pairwise' ? 'pairwise' : 'single item'}, k = {d.campaign.overlap}). <Link href="/lead/agreement" className="text-indigo-700 hover:underline">All campaigns</Link>
+          </>
+        }
+      />
+      <CampaignTabs campaignId={d.campaign.id} current="agreement" disagreements={d.disagreements.length} />
+      {d.reviewers.length === 0 ? (
+        <EmptyState title="No reviews yet">Agreement appears once reviewers have submitted reviews in this campaign.</EmptyState>
+      ) : (
+        <div className="space-y-6">
+          <Panel title="Campaign" id="summary">
+            <Facts
+              rows={[
+                ['Items', `${d.campaign.reviewed} reviewed of ${d.campaign.items}`],
+                ['Reviewers', String(d.reviewers.length)],
+                ['Disagreements', <Link key="q" href={`/lead/campaigns/${d.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">{`${d.disagreements.length} ${d.disagreements.length === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>],
+                ['Adjudicated', `${d.campaign.adjudicated} ${d.campaign.adjudicated === 1 ? 'item' : 'items'} (final labels kept apart from the reviews)`],
+              ]}
+            />
+          </Panel>
+
+          <Panel title="Agreement per question" id="questions" actions={<CsvLink campaignId={d.campaign.id} table="questions" />}>
+            <p className="mb-2 text-xs text-zinc-500">
+              Krippendorff&apos;s alpha at the level that fits each question, with a 95% bootstrap interval (1,000 resamples of items). Guidance: ≥ 0.800 reliable, ≥ 0.667 tentative, below: not usable as a reward.
+            </p>
+            <CoefficientChart bars={d.questions.map((q) => ({ label: q.label, value: q.value, ci: q.ci, band: q.band }))} />
+            <div className="mt-3 overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="question-table">
+                <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+                  <tr>
+                    <th className={th}>Question</th>
+                    <th className={th}>Level</th>
+                    <th className={`${th} text-right`}>Alpha</th>
+                    <th className={th}>95% CI</th>
+                    <th className={th}>Reliability</th>
+                    <th className={`${th} text-right`}>Items</th>
+                    <th className={`${th} text-right`}>Raters</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-zinc-100">
+                  {d.questions.map((q) => (
+                    <tr key={q.key}>
+                      <td className={`${td} max-w-md`}>
+                        <div className="truncate text-zinc-900" title={inert(q.label)}>{inert(q.label)}</div>
+                        <div className="font-mono text-[11px] text-zinc-400">{q.key}</div>
+                      </td>
+                      <td className={`${td} text-zinc-600`}>{q.level}</td>
+                      <td className={`${td} text-right font-mono tabular-nums`}>{formatAlpha(q.value)}</td>
+                      <td className={`${td} font-mono text-xs tabular-nums text-zinc-600`}>{formatCi(q.ci)}</td>
+                      <td className={td}>
+                        <BandBadge band={q.band} />
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{q.nItems}</td>
+                      <td className={`${td} text-right tabular-nums`}>{q.nRaters}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Panel>
+
+          <Panel title="Reviewers" id="reviewers" actions={<CsvLink campaignId={d.campaign.id} table="reviewers" />}>
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm" data-testid="reviewer-table">
+                <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+                  <tr>
+                    <th className={th}>Reviewer</th>
+                    <th className={`${th} text-right`}>Items</th>
+                    <th className={`${th} text-right`} title="Share of answers that match the consensus of the other reviewers">With consensus (LOO)</th>
+                    <th className={`${th} text-right`}>Dawid-Skene accuracy</th>
+                    <th className={`${th} text-right`}>Gold accuracy</th>
+                    <th className={`${th} text-right`}>Items / hour</th>
+                    <th className={`${th} text-right`}>Median time</th>
+                    <th className={`${th} text-right`}>Watch coverage</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-zinc-100">
+                  {d.reviewers.map((r) => (
+                    <tr key={r.reviewerId}>
+                      <td className={`${td} font-medium text-zinc-900`}>{inert(r.name)}</td>
+                      <td className={`${td} text-right tabular-nums`}>{r.reviews}</td>
+                      <td className={`${td} text-right tabular-nums`}>
+                        {formatShare(r.looAgreement)} <span className="text-xs text-zinc-400">n={r.looCompared}</span>
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{formatShare(r.dsAccuracy)}</td>
+                      <td className={`${td} text-right tabular-nums`}>
+                        {formatShare(r.goldAccuracy)} {r.goldItems ? <span className="text-xs text-zinc-400">n={r.goldItems}</span> : null}
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{r.itemsPerHour === null ? '—' : r.itemsPerHour.toFixed(1)}</td>
+                      <td className={`${td} text-right tabular-nums`}>{r.medianSec === null ? '—' : `${Math.round(r.medianSec)} s`}</td>
+                      <td className={`${td} text-right tabular-nums`}>{formatShare(r.meanCoverage)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Panel>
+
+          <div className="grid gap-6 xl:grid-cols-2">
+            <Panel title="Reviewer × reviewer" id="matrix" actions={<CsvLink campaignId={d.campaign.id} table="matrix" query={csvQuery} />}>
+              <nav aria-label="Matrix question" className="mb-3 flex flex-wrap gap-1">
+                {d.matrix.options.map((o) => (
+                  <Link
+                    key={o.key}
+                    href={query({ q: o.key })}
+                    scroll={false}
+                    aria-current={o.key === d.matrix.questionKey ? 'true' : undefined}
+                    className={`max-w-56 truncate rounded-full px-2.5 py-0.5 text-xs ring-1 ring-inset ${o.key === d.matrix.questionKey ? 'bg-indigo-600 text-white ring-indigo-600' : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-indigo-300'}`}
+                    title={inert(o.label)}
+                  >
+                    {inert(o.label)}
+                  </Link>
+                ))}
+              </nav>
+              <ReviewerMatrix matrix={d.matrix.matrix} names={d.matrix.names} />
+            </Panel>
+            <Panel title="Agreement over time" id="drift" actions={<CsvLink campaignId={d.campaign.id} table="drift" />}>
+              <p className="mb-2 text-xs text-zinc-500">Alpha per chronological batch of items (by when their last review came in).</p>
+              {d.drift.batches.length < 2 ? (
+                <p className="text-sm text-zinc-500">Not enough reviewed items yet to cut into batches (3 items per batch at least).</p>
+              ) : (
+                <DriftChart batches={d.drift.batches.map((b) => ({ label: `#${b.index + 1} ${dateLabel(b.to)}`, alpha: b.alpha }))} questions={d.drift.questions} />
+              )}
+            </Panel>
+          </div>
+
+          <Panel
+            title="Measurement audit"
+            id="audit"
+            actions={
+              <span className="flex gap-1">
+                <CsvLink campaignId={d.campaign.id} table="audit" query={csvQuery} />
+                <CsvLink campaignId={d.campaign.id} table="audit-items" query={csvQuery} label="Items CSV" />
+              </span>
+            }
+          >
+            <p className="mb-3 text-xs text-zinc-500">
+              Humans ({d.audit.humanBasis ?? 'no scored question'}) against the verifier and each LLM judge: alpha on pass/fail (nominal) and on scores (interval, 0..1), with 95% intervals. Pass threshold {d.audit.threshold}.
+            </p>
+            {d.audit.sources.length === 0 || d.audit.humanBasis === null ? (
+              <p className="text-sm text-zinc-500">Nothing to compare: this campaign has no Likert or criteria question, or no rewards or judge scores.</p>
+            ) : (
+              <div className="space-y-5">
+                <table className="w-full text-left text-sm" data-testid="audit-table">
+                  <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+                    <tr>
+                      <th className={th}>Humans vs</th>
+                      <th className={`${th} text-right`}>Items</th>
+                      <th className={`${th} text-right`}>Pass/fail alpha</th>
+                      <th className={th}>95% CI</th>
+                      <th className={`${th} text-right`}>Same verdict</th>
+                      <th className={`${th} text-right`}>Score alpha</th>
+                      <th className={th}>95% CI</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-zinc-100">
+                    {d.audit.sources.map((s) => (
+                      <tr key={s.source}>
+                        <td className={`${td} text-zinc-900`}>{inert(s.label)}</td>
+                        <td className={`${td} text-right tabular-nums`}>{s.items}</td>
+                        <td className={`${td} text-right`}>
+                          <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.passAgreement.value)}</span>
+                          <BandBadge band={s.passAgreement.band} />
+                        </td>
+                        <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.passAgreement.ci)}</td>
+                        <td className={`${td} text-right tabular-nums`}>{formatShare(s.matchShare)}</td>
+                        <td className={`${td} text-right`}>
+                          <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.scoreAgreement.value)}</span>
+                          <BandBadge band={s.scoreAgreement.band} />
+                        </td>
+                        <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.scoreAgreement.ci)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {d.audit.sources.map((s) => (
+                  <div key={s.source}>
+                    <h3 className="mb-1 text-sm font-semibold text-zinc-800">Where humans and {inert(s.label)} disagree most</h3>
+                    <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm" data-testid="audit-worst">
+                      {s.worst.slice(0, 8).map((w) => (
+                        <li key={w.itemId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5">
+                          <Link href={`/trajectories/${w.trajectoryId}`} className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline">
+                            {inert(w.taskName)}
+                          </Link>
+                          <span className={`text-xs ${w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-500'}`}>
+                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'} {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
+                          </span>
+                          {w.adjudicated ? <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">adjudicated</span> : null}
+                          <Link href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`} className="text-xs text-indigo-700 hover:underline">
+                            review answers & video
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                ))}
+              </div>
+            )}
+          </Panel>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,202 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import type { RubricDefinition } from '@/lib/review/rubric';
+
+type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
+
+const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
+
+/**
+ * The lead's final label. Single mode: one field per rubric question (prefilled with the
+ * reviewers' majority; leave a field empty to not settle it); pairwise: the final preference.
+ * Always a rationale. Saving again makes a new revision (earlier ones kept).
+ */
+export function AdjudicationForm({
+  campaignId,
+  itemId,
+  mode,
+  rubric,
+  criteria,
+  initial,
+  save,
+}: {
+  campaignId: string;
+  itemId: string;
+  mode: 'single' | 'pairwise';
+  rubric: RubricDefinition;
+  criteria: { key: string; text: string }[];
+  initial: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean };
+  save: (input: unknown) => Promise<Result<{ id: string; revision: number }>>;
+}) {
+  const router = useRouter();
+  const [answers, setAnswers] = useState<Record<string, unknown>>(initial.answers);
+  const [preference, setPreference] = useState<string>(initial.preference === null ? '' : String(initial.preference));
+  const [bothBad, setBothBad] = useState(initial.bothBad);
+  const [rationale, setRationale] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const set = (id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value }));
+
+  return (
+    <form
+      aria-label="Final label"
+      className="space-y-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError(null);
+        setNotice(null);
+        const cleaned = Object.fromEntries(
+          Object.entries(answers).filter(([, v]) => v !== '' && v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0)),
+        );
+        start(async () => {
+          const result = await save({ campaignId, itemId, answers: cleaned, preference: preference === '' ? null : Number(preference), bothBad, rationale });
+          if (!result.ok) {
+            setError(result.error.message);
+            return;
+          }
+          setNotice(`Final label saved (revision ${result.data.revision}).`);
+          setRationale('');
+          router.refresh();
+        });
+      }}
+    >
+      {mode === 'pairwise' ? (
+        <div className="space-y-2">
+          <label className="flex flex-col gap-1 text-sm">
+            <span className="font-medium text-zinc-800">Final preference</span>
+            <select className={input} value={preference} onChange={(e) => setPreference(e.target.value)} aria-label="Final preference">
+              <option value="">choose…</option>
+              <option value="-2">A much better</option>
+              <option value="-1">A better</option>
+              <option value="0">Equal</option>
+              <option value="1">B better</option>
+              <option value="2">B much better</option>
+            </select>
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad
+          </label>
+        </div>
+      ) : (
+        rubric.questions.map((q) => {
+          const id = `final-${q.id}`;
+          switch (q.type) {
+            case 'likert':
+              return (
+                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
+                  <span className="text-zinc-800">{q.prompt}</span>
+                  <select id={id} className={input} value={answers[q.id] === undefined ? '' : String(answers[q.id])} onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}>
+                    <option value="">not settled</option>
+                    {Array.from({ length: q.points }, (_, i) => i + 1).map((p) => (
+                      <option key={p} value={p}>
+                        {p}
+                        {q.anchors[String(p)] ? ` · ${q.anchors[String(p)]}` : ''}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              );
+            case 'single':
+              return (
+                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
+                  <span className="text-zinc-800">{q.prompt}</span>
+                  <select id={id} className={input} value={(answers[q.id] as string | undefined) ?? ''} onChange={(e) => set(q.id, e.target.value === '' ? undefined : e.target.value)}>
+                    <option value="">not settled</option>
+                    {q.options.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              );
+            case 'number':
+              return (
+                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
+                  <span className="text-zinc-800">{q.prompt}</span>
+                  <input id={id} type="number" className={`${input} w-28`} value={answers[q.id] === undefined ? '' : String(answers[q.id])} onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))} />
+                </label>
+              );
+            case 'multi': {
+              const chosen = Array.isArray(answers[q.id]) ? (answers[q.id] as string[]) : [];
+              return (
+                <fieldset key={q.id} className="text-sm">
+                  <legend className="text-zinc-800">{q.prompt}</legend>
+                  <div className="mt-1 flex flex-wrap gap-3">
+                    {q.options.map((o) => (
+                      <label key={o.value} className="flex items-center gap-1.5">
+                        <input type="checkbox" checked={chosen.includes(o.value)} onChange={(e) => set(q.id, e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))} />
+                        {o.label}
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              );
+            }
+            case 'criteria': {
+              const verdicts = (answers[q.id] as Record<string, string> | undefined) ?? {};
+              return (
+                <fieldset key={q.id} className="text-sm">
+                  <legend className="text-zinc-800">{q.prompt}</legend>
+                  <div className="mt-1 space-y-1">
+                    {criteria.map((c) => (
+                      <label key={c.key} className="flex items-center justify-between gap-3">
+                        <span className="min-w-0 truncate text-zinc-700" title={c.text}>
+                          {c.text}
+                        </span>
+                        <select
+                          aria-label={`Final verdict: ${c.text}`}
+                          className={input}
+                          value={verdicts[c.key] ?? ''}
+                          onChange={(e) => {
+                            const next = { ...verdicts };
+                            if (e.target.value === '') delete next[c.key];
+                            else next[c.key] = e.target.value;
+                            set(q.id, next);
+                          }}
+                        >
+                          <option value="">not settled</option>
+                          <option value="pass">pass</option>
+                          <option value="fail">fail</option>
+                        </select>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              );
+            }
+            case 'text':
+              return (
+                <label key={q.id} className="flex flex-col gap-1 text-sm">
+                  <span className="text-zinc-800">{q.prompt}</span>
+                  <textarea className={input} rows={2} value={(answers[q.id] as string | undefined) ?? ''} onChange={(e) => set(q.id, e.target.value)} />
+                </label>
+              );
+          }
+        })
+      )}
+      <label className="flex flex-col gap-1 text-sm">
+        <span className="font-medium text-zinc-800">Rationale</span>
+        <textarea className={input} rows={3} required value={rationale} onChange={(e) => setRationale(e.target.value)} placeholder="Why this is the right label (kept with the decision)" />
+      </label>
+      <div className="flex items-center gap-3">
+        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60">
+          {pending ? 'Saving…' : 'Record final label'}
+        </button>
+        {error ? (
+          <p role="alert" className="text-sm text-rose-700">
+            {error}
+          </p>
+        ) : null}
+        {notice ? (
+          <p role="status" className="text-sm text-emerald-700">
+            {notice}
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}
