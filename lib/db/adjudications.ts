@@ -4,6 +4,7 @@ import { criterionSchema, type Criterion } from '../formats/trajectory';
 import { answersSchema, rubricDefinition, type RubricDefinition } from '../review/rubric';
 import { AppError } from '../errors';
 import { writeAudit } from './audit';
+import { recordLabelEvent } from './label-events';
 import { db } from './client';
 
 /** What a lead sends to settle an item: final answers (single) or a final preference (pairwise), and why. */
@@ -71,6 +72,8 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
       select: { id: true, revision: true },
     });
     await writeAudit(tx, { actorId: adjudicatorId, action: 'item.adjudicate', targetType: 'campaign_item', targetId: item.id, projectId: item.campaign.projectId, data: { revision: row.revision } });
+    // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
+    await recordLabelEvent(tx, { projectId: item.campaign.projectId, campaignItemId: item.id, kind: 'adjudicated' });
     return row;
   });
 }

@@ -111,6 +111,8 @@ describe('assembling ratings from reviews', () => {
     expect(second.revision).toBe(2);
     const rows = await db().adjudication.findMany({ orderBy: { revision: 'asc' }, select: { isCurrent: true } });
     expect(rows.map((r) => r.isCurrent)).toEqual([false, true]);
+    // each decision is a label event training sinks deliver
+    expect(await db().labelEvent.findMany({ where: { campaignItemId: item2.id, kind: 'adjudicated' }, select: { kind: true } })).toEqual([{ kind: 'adjudicated' }, { kind: 'adjudicated' }]);
     expect((await loadAgreementData(campaign.id)).items.find((i) => i.id === item2.id)!.adjudicated).toBe(true);
     const listed = await listAgreementCampaigns();
     expect(listed).toMatchObject([{ id: campaign.id, items: 2, reviewed: 2, adjudicated: 1, projectName: 'P' }]);
