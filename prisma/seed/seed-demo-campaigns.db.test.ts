@@ -1,7 +1,12 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getCampaignDetail } from '../../lib/db/campaign-detail';
 import { listCampaigns } from '../../lib/db/campaign-list';
 import { db } from '../../lib/db/client';
+import { exportDataset } from '../../lib/datasets/export-dataset';
+import { datasetFormats } from '../../lib/datasets/formats';
 import { reviewerQueues } from '../../lib/db/review-queue';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { findUserByEmail } from '../../lib/db/users';
@@ -126,4 +131,26 @@ describe('demo campaigns (seedDemo)', () => {
     expect(await counts()).toEqual(afterFirst);
     console.log(`demo campaigns seed: first run ${first.campaigns.ms} ms (${first.campaigns.reviews} reviews, ${first.campaigns.comparisons} comparisons), re-run ${second.campaigns.ms} ms`);
   });
+
+  it('every training format exports rows from the demo data, and the eval split exports as an evaluation set', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-demo-export-'));
+    try {
+      const rows: Record<string, number> = {};
+      for (const format of datasetFormats) {
+        const result = await exportDataset({ format, projectId: first.projectId, split: 'train' }, path.join(dir, `${format}.jsonl`));
+        rows[format] = result.rows;
+        const lines = (await readFile(result.path, 'utf8')).trim().split('\n');
+        expect(lines).toHaveLength(result.rows);
+        // no eval task's trajectory in a training set
+        expect(lines.some((l) => /rc-circuit-charging-time|tar-backup-exclude-cache/.test(l))).toBe(false);
+      }
+      expect(Object.entries(rows).filter(([, n]) => n === 0)).toEqual([]);
+      const evalSet = await exportDataset({ format: 'trl-kto', projectId: first.projectId, split: 'eval' }, path.join(dir, 'eval.jsonl'));
+      expect(evalSet.rows).toBeGreaterThan(0);
+      expect(await readFile(`${evalSet.path}.card.md`, 'utf8')).toMatch(/evaluation/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
