@@ -47,6 +47,7 @@ const nav: NavItem[] = [
   { href: '/review', label: 'My queue', area: 'review' },
   { href: '/trajectories', label: 'Trajectories', area: 'studio' },
   { href: '/lead', label: 'Campaigns', area: 'lead' },
+  { href: '/insight', label: 'Insight', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
 ];
 
