@@ -1,8 +1,6 @@
 import { Prisma } from '@prisma/client';
-import { rubricDefinition } from '../review/rubric';
 import { db } from './client';
-import { currentReviewsCte } from './insight-environments';
-import { num, verifierPassSql } from './insight-sql';
+import { num, reviewFactsSql, rubricKeys, verifierPassSql } from './insight-sql';
 
 /**
  * The policies and compare pages' data, aggregated in Postgres:
@@ -79,59 +77,39 @@ export async function comparisonOutcomes(projectId: string, environmentId: strin
   return rows.map((r) => ({ policyA: r.policyA, policyB: r.policyB, outcome: r.outcome, count: num(r.count) }));
 }
 
-/** The first Likert question of each rubric version of the project: (version id, question id, points). */
-async function likertQuestions(projectId: string): Promise<{ versionIds: string[]; keys: string[]; points: number[] }> {
-  const versions = await db().rubricVersion.findMany({ where: { rubric: { projectId } }, select: { id: true, definition: true } });
-  const out = { versionIds: [] as string[], keys: [] as string[], points: [] as number[] };
-  for (const v of versions) {
-    const parsed = rubricDefinition.safeParse(v.definition);
-    if (!parsed.success) continue;
-    const q = parsed.data.questions.find((x) => x.type === 'likert');
-    if (q && q.type === 'likert') {
-      out.versionIds.push(v.id);
-      out.keys.push(q.id);
-      out.points.push(q.points);
-    }
-  }
-  return out;
+/** Restricts review facts (alias ci) to trajectories of these policies / this environment. */
+function itemFilter(environmentId: string | null, policyIds?: string[]) {
+  if (!environmentId && !policyIds) return Prisma.empty;
+  return Prisma.sql`AND EXISTS (
+    SELECT 1 FROM trajectory tq JOIN task tk ON tk.id = tq."taskId"
+    WHERE tq.id = ci."trajectoryId"
+      ${environmentId ? Prisma.sql`AND tk."environmentId" = ${environmentId}` : Prisma.empty}
+      ${policyIds ? Prisma.sql`AND tq."policyId" IN (${Prisma.join(policyIds)})` : Prisma.empty})`;
 }
 
 export async function policyStats(projectId: string, environmentId: string | null, policyIds?: string[]): Promise<PolicyStatsRow[]> {
-  const likert = await likertQuestions(projectId);
+  const keys = await rubricKeys(projectId);
   const policyFilter = policyIds ? Prisma.sql`AND tr."policyId" IN (${Prisma.join(policyIds)})` : Prisma.empty;
-  const [base, reviews, scores] = await Promise.all([
+  const [base, reviews] = await Promise.all([
     db().$queryRaw<{ policyId: string; trajectories: bigint; scored: bigint; passes: bigint }[]>`
       SELECT tr."policyId", count(*) AS trajectories, count(tr."verifierReward") AS scored, count(*) FILTER (WHERE ${verifierPassSql}) AS passes
       FROM trajectory tr JOIN task t ON t.id = tr."taskId"
       WHERE tr."projectId" = ${projectId} ${envFilter(environmentId, 't')} ${policyFilter}
       GROUP BY tr."policyId"`,
-    db().$queryRaw<{ policyId: string; pass: bigint; judged: bigint }[]>`
-      WITH rv AS (${currentReviewsCte(projectId)}),
-      per_traj AS (SELECT tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f FROM rv GROUP BY tid)
-      SELECT tr."policyId", count(*) FILTER (WHERE pt.p > pt.f) AS pass, count(*) FILTER (WHERE pt.p <> pt.f) AS judged
-      FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid JOIN task t ON t.id = tr."taskId"
-      WHERE TRUE ${envFilter(environmentId, 't')} ${policyFilter}
-      GROUP BY tr."policyId"`,
-    likert.keys.length === 0
-      ? Promise.resolve([] as { policyId: string; n: bigint; sum: number; sumsq: number }[])
-      : db().$queryRaw<{ policyId: string; n: bigint; sum: number; sumsq: number }[]>`
-      WITH lk AS (SELECT * FROM unnest(${likert.versionIds}::text[], ${likert.keys}::text[], ${likert.points}::int[]) AS lk(version, key, points)),
-      s AS (
-        SELECT tr."policyId", ((r.answers ->> lk.key)::float8 - 1) / (lk.points - 1) AS score
-        FROM review r
-        JOIN lk ON lk.version = r."rubricVersionId"
-        JOIN campaign_item ci ON ci.id = r."campaignItemId"
-        JOIN campaign c ON c.id = ci."campaignId"
-        JOIN trajectory tr ON tr.id = ci."trajectoryId"
-        JOIN task t ON t.id = tr."taskId"
-        WHERE r."isCurrent" AND c."projectId" = ${projectId} AND c.mode = 'single' AND jsonb_typeof(r.answers -> lk.key) = 'number'
-          ${envFilter(environmentId, 't')} ${policyFilter}
+    db().$queryRaw<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }[]>`
+      WITH rv AS (${reviewFactsSql(projectId, keys, itemFilter(environmentId, policyIds))}),
+      per_traj AS (
+        SELECT tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f,
+               count(score) AS n, sum(score) AS s, sum(score * score) AS ss
+        FROM rv GROUP BY tid
       )
-      SELECT "policyId", count(*) AS n, sum(score) AS sum, sum(score * score) AS sumsq FROM s GROUP BY "policyId"`,
+      SELECT tr."policyId", count(*) FILTER (WHERE pt.p > pt.f) AS pass, count(*) FILTER (WHERE pt.p <> pt.f) AS judged,
+             sum(pt.n) AS n, sum(pt.s) AS sum, sum(pt.ss) AS sumsq
+      FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid
+      GROUP BY tr."policyId"`,
   ]);
   return base.map((b) => {
     const r = reviews.find((x) => x.policyId === b.policyId);
-    const s = scores.find((x) => x.policyId === b.policyId);
     return {
       policyId: b.policyId,
       trajectories: num(b.trajectories),
@@ -139,9 +117,9 @@ export async function policyStats(projectId: string, environmentId: string | nul
       verifierPasses: num(b.passes),
       humanPass: num(r?.pass),
       humanJudged: num(r?.judged),
-      likertN: num(s?.n),
-      likertSum: Number(s?.sum ?? 0),
-      likertSumSquares: Number(s?.sumsq ?? 0),
+      likertN: num(r?.n),
+      likertSum: Number(r?.sum ?? 0),
+      likertSumSquares: Number(r?.sumsq ?? 0),
     };
   });
 }
@@ -157,7 +135,7 @@ export async function criterionVerdicts(projectId: string, policyIds: string[], 
       JOIN campaign c ON c.id = ci."campaignId"
       CROSS JOIN LATERAL jsonb_each(r.answers) q
       CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(q.value) = 'object' THEN q.value ELSE '{}'::jsonb END) cv
-      WHERE r."isCurrent" AND c."projectId" = ${projectId} AND c.mode = 'single'
+      WHERE r."isCurrent" AND c."projectId" = ${projectId} AND c.mode = 'single' ${itemFilter(environmentId, policyIds)}
       UNION ALL
       SELECT CASE side.s WHEN 'a' THEN ci."trajectoryId" ELSE ci."trajectoryBId" END, cv.key, cv.value
       FROM pairwise_comparison pc

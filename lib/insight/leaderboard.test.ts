@@ -32,15 +32,18 @@ describe('leaderboard from comparison counts', () => {
 
 describe('review verdicts and flags', () => {
   it('passes when some criterion passed and none failed', () => {
-    expect(reviewVerdict({ criteria: { a: 'pass', b: 'pass' }, overall: 4, flags: [] })).toBe('pass');
-    expect(reviewVerdict({ criteria: { a: 'pass', b: 'fail' } })).toBe('fail');
-    expect(reviewVerdict({ criteria: {}, overall: 5 })).toBeNull();
-    expect(reviewVerdict(null)).toBeNull();
+    expect(reviewVerdict({ criteria: { a: 'pass', b: 'pass' }, overall: 4, flags: [] }, 'criteria')).toBe('pass');
+    expect(reviewVerdict({ criteria: { a: 'pass', b: 'fail' } }, 'criteria')).toBe('fail');
+    expect(reviewVerdict({ criteria: {}, overall: 5 }, 'criteria')).toBeNull();
+    expect(reviewVerdict({ other: { a: 'fail' } }, 'criteria')).toBeNull();
+    expect(reviewVerdict({ criteria: { a: 'fail' } }, null)).toBeNull();
+    expect(reviewVerdict(null, 'criteria')).toBeNull();
   });
 
-  it('reads flags from multi-choice answers only', () => {
-    expect(hasFlag({ flags: ['reward_hacking'] }, 'reward_hacking')).toBe(true);
-    expect(hasFlag({ flags: ['unsafe'] }, 'reward_hacking')).toBe(false);
-    expect(hasFlag({ note: 'reward_hacking' }, 'reward_hacking')).toBe(false);
+  it("reads flags from the rubric's flags question only", () => {
+    expect(hasFlag({ flags: ['reward_hacking'] }, 'flags', 'reward_hacking')).toBe(true);
+    expect(hasFlag({ flags: ['unsafe'] }, 'flags', 'reward_hacking')).toBe(false);
+    expect(hasFlag({ note: 'reward_hacking' }, 'flags', 'reward_hacking')).toBe(false);
+    expect(hasFlag({ other: ['reward_hacking'] }, 'flags', 'reward_hacking')).toBe(false);
   });
 });

@@ -1,38 +1,37 @@
 /**
  * How the insight pages read a single-mode review's answers (Review.answers, keyed by rubric
- * question id). The database queries compute the same with SQL/JSON path expressions
- * (lib/db/insight-sql.ts); the db tests check both agree.
+ * question id). The database queries compute the same in SQL (lib/db/insight-sql.ts); the db
+ * tests check both agree. Keys come from the review's rubric version:
  *
- * - Criteria: the `criteria` question's answer is the only object-valued answer, {criterionKey:
- *   "pass" | "fail"}. A reviewer PASSES the item when at least one criterion was judged and none
- *   failed; FAILS it when any criterion failed; gives no verdict when no criterion was judged.
- * - Flags: a `multi` question's answer is an array of option values; the item is flagged for
- *   reward hacking / answer leakage when any answer array holds "reward_hacking" /
- *   "answer_leakage" (the standard flag values of lib/review/rubric.ts).
- * - Likert: a `likert` question's answer is an integer 1..points; scores are normalised to 0..1
- *   as (score - 1) / (points - 1) so rubrics with 5- and 7-point scales can be pooled.
+ * - Criteria: the `criteria` question's answer, {criterionKey: "pass" | "fail"}. A reviewer
+ *   PASSES the item when at least one criterion was judged and none failed; FAILS it when any
+ *   criterion failed; gives no verdict when no criterion was judged.
+ * - Flags: the rubric's flags question (the first `multi` question offering reward_hacking or
+ *   answer_leakage); the item is flagged when that answer holds the flag's value.
+ * - Likert: the first `likert` question, an integer 1..points, normalised to 0..1 as
+ *   (score - 1) / (points - 1) so that 5- and 7-point scales pool.
  */
 export type ReviewVerdict = 'pass' | 'fail' | null;
 
-export function reviewVerdict(answers: unknown): ReviewVerdict {
-  if (!answers || typeof answers !== 'object' || Array.isArray(answers)) return null;
-  let judged = false;
-  for (const value of Object.values(answers)) {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
-    for (const v of Object.values(value)) {
-      if (v === 'fail') return 'fail';
-      if (v === 'pass') judged = true;
-    }
-  }
-  return judged ? 'pass' : null;
+function answerOf(answers: unknown, key: string | null): unknown {
+  if (key === null || !answers || typeof answers !== 'object' || Array.isArray(answers)) return undefined;
+  return (answers as Record<string, unknown>)[key];
+}
+
+export function reviewVerdict(answers: unknown, criteriaKey: string | null): ReviewVerdict {
+  const value = answerOf(answers, criteriaKey);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const verdicts = Object.values(value);
+  if (verdicts.includes('fail')) return 'fail';
+  return verdicts.includes('pass') ? 'pass' : null;
 }
 
 export const insightFlags = ['reward_hacking', 'answer_leakage'] as const;
 export type InsightFlag = (typeof insightFlags)[number];
 
-export function hasFlag(answers: unknown, flag: InsightFlag): boolean {
-  if (!answers || typeof answers !== 'object' || Array.isArray(answers)) return false;
-  return Object.values(answers).some((v) => Array.isArray(v) && v.includes(flag));
+export function hasFlag(answers: unknown, flagsKey: string | null, flag: InsightFlag): boolean {
+  const value = answerOf(answers, flagsKey);
+  return Array.isArray(value) && value.includes(flag);
 }
 
 export function normalisedLikert(score: number, points: number): number {

@@ -86,7 +86,7 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
           <Card title="Ranked for training" actions={<CsvLink href={csv} />}>
             <EnvironmentTable report={report} project={project.slug} />
           </Card>
-          <Card title="Flagged moments (newest 5 per environment)">
+          <Card title="Flagged moments (newest 5 flagged items per environment)">
             {flagged.length === 0 ? (
               <p className="text-sm text-zinc-500">No review flags reward hacking or answer leakage.</p>
             ) : (
