@@ -34,6 +34,8 @@ test('a lead ranks environments, reads the leaderboard and compares two checkpoi
   await expect(moment).toContainText('frame 30 · step 1');
   await expect(moment).toHaveAttribute('href', /^\/trajectories\/[^/]+#step-1$/);
   await expect(page.getByTestId('pass-rate-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  // every bar carries its 95% interval
+  await expect(page.getByTestId('pass-rate-chart').locator('.recharts-errorBar').first()).toBeVisible();
   await screenshot(page, 'insight-environments');
   const envCsv = await downloadCsv(page);
   expect(envCsv.split('\r\n')[0]).toMatch(/^rank,environment,tasks,trajectories,verifierPassRate,verifierPassLow/);

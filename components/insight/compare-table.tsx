@@ -45,7 +45,7 @@ export function CompareTable({ report }: { report: CompareReport }) {
                   <span className="text-zinc-600">no difference seen; any real one is smaller than the noise</span>
                 ) : (
                   <span className="text-zinc-600">
-                    within noise; about <b>{r.morePerPolicy}</b> more reviewed trajectories per policy would settle a {pp(Math.abs(r.difference.difference))} gap (needs{' '}
+                    within noise; about <b>{r.morePerPolicy}</b> more {r.label.startsWith('Verifier') ? 'scored' : 'reviewed'} trajectories per policy would settle a {pp(Math.abs(r.difference.difference))} gap (needs{' '}
                     {r.neededPerPolicy} each)
                   </span>
                 )}

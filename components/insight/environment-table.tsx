@@ -20,12 +20,11 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
             <th scope="col" className="px-3 py-2 font-medium">Reward hacking</th>
             <th scope="col" className="px-3 py-2 font-medium">Answer leakage</th>
             <th scope="col" className="px-3 py-2 font-medium">Teachable tasks</th>
-            <th scope="col" className="px-3 py-2 font-medium">Why this rank</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-zinc-100 align-top">
-          {report.map(({ rank, environment: e, reasons }) => (
-            <tr key={e.id} data-testid="environment-row">
+        {report.map(({ rank, environment: e, reasons }) => (
+          <tbody key={e.id} className="border-b border-zinc-200 align-top last:border-b-0" data-testid="environment-row">
+            <tr>
               <td className="px-3 py-2 font-mono text-xs text-zinc-500">{rank}</td>
               <td className="px-3 py-2 font-medium text-zinc-900">
                 <Link className="hover:text-indigo-700 hover:underline" href={`/insight/policies?project=${encodeURIComponent(project)}&env=${encodeURIComponent(e.name)}`}>
@@ -59,8 +58,12 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
                   {e.teachability.alwaysSolved} always · {e.teachability.neverSolved} never
                 </div>
               </td>
-              <td className="min-w-72 px-3 py-2 text-xs">
-                <ul className="space-y-1">
+            </tr>
+            <tr>
+              <td />
+              <td colSpan={9} className="px-3 pb-3 pt-0 text-xs">
+                <span className="mr-2 font-medium text-zinc-500">Why rank {rank}:</span>
+                <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
                   {reasons.map((r) => (
                     <li key={r.text} className="flex items-start gap-1.5">
                       <SeverityBadge severity={r.severity} />
@@ -71,8 +74,8 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
                 </ul>
               </td>
             </tr>
-          ))}
-        </tbody>
+          </tbody>
+        ))}
       </table>
     </div>
   );

@@ -45,7 +45,7 @@ export function IntervalChart({
     }
     return o;
   });
-  const fmt = (x: number) => (percent ? `${Math.round(x * 100)}%` : x.toFixed(percent ? 0 : 2));
+  const fmt = (x: number) => (percent ? `${Math.round(x * 100)}%` : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
   return (
     <div style={{ height }} data-testid={testId} className="w-full">
       <ResponsiveContainer width="100%" height="100%">
@@ -64,7 +64,7 @@ export function IntervalChart({
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {series.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false}>
-              <ErrorBar dataKey={`${s.key}_err`} width={4} strokeWidth={1.5} stroke="#18181b" />
+              <ErrorBar dataKey={`${s.key}_err`} width={6} strokeWidth={1.5} stroke="#18181b" isAnimationActive={false} />
             </Bar>
           ))}
         </BarChart>

@@ -29,7 +29,7 @@ export function TrendChart({
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
-          <XAxis dataKey="checkpoint" tick={{ fontSize: 11, fill: '#52525b' }} />
+          <XAxis dataKey="checkpoint" tick={{ fontSize: 11, fill: '#52525b' }} padding={{ left: 24, right: 24 }} />
           <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} tick={{ fontSize: 11, fill: '#71717a' }} width={52} />
           <Tooltip
             formatter={(value, name, item) => {
@@ -39,7 +39,7 @@ export function TrendChart({
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Line type="monotone" dataKey="value" name={label} stroke={color} strokeWidth={2} dot={{ r: 4 }} isAnimationActive={false} connectNulls>
-            <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke={color} direction="y" />
+            <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke={color} direction="y" isAnimationActive={false} />
           </Line>
         </LineChart>
       </ResponsiveContainer>

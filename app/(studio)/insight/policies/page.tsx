@@ -46,6 +46,8 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
   const envQ = environment ? `&env=${encodeURIComponent(environment.name)}` : '';
   const csv = `/api/v1/insight/policies?project=${p}${envQ}&format=csv`;
   const rated = report.policies.filter((x) => x.rating !== null);
+  const shortNames = report.policies.map((x) => shortName(x.name));
+  const label = new Set(shortNames).size === shortNames.length ? shortName : (name: string) => name;
   const leader = rated[0]?.name ?? null;
   return (
     <>
@@ -82,7 +84,7 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
                 <IntervalChart
                   testId="bt-chart"
                   percent={false}
-                  rows={rated.map((x) => ({ label: shortName(x.name), values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } } }))}
+                  rows={rated.map((x) => ({ label: label(x.name), values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } } }))}
                   series={[{ key: 'rating', label: 'Rating', color: '#6366f1' }]}
                 />
               )}
@@ -91,7 +93,7 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
               <IntervalChart
                 testId="score-chart"
                 rows={report.policies.map((x) => ({
-                  label: shortName(x.name),
+                  label: label(x.name),
                   values: {
                     score: { value: x.rubricScore.mean, low: x.rubricScore.ci?.[0] ?? null, high: x.rubricScore.ci?.[1] ?? null, n: x.rubricScore.n },
                     verifier: { value: x.verifierPass.rate, low: x.verifierPass.ci?.[0] ?? null, high: x.verifierPass.ci?.[1] ?? null, n: x.verifierPass.n },
