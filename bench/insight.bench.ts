@@ -5,10 +5,10 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { Prisma } from '@prisma/client';
-import { db, disconnectDb } from '../lib/db/client';
+import { disconnectDb } from '../lib/db/client';
 import { verdictRowsSql } from '../lib/db/insight-environments';
 import { loadCompareInsight, loadEnvironmentInsight, loadPolicyInsight } from '../lib/db/insight-load';
-import { rubricKeys } from '../lib/db/insight-sql';
+import { aggregateQuery, rubricKeys } from '../lib/db/insight-sql';
 import { migrate } from '../lib/db/migrate';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
@@ -165,7 +165,7 @@ export async function run(): Promise<BenchFigure[]> {
         { group: GROUP, name: `compare page data @ ${label} reviews`, value: cmp, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 5000 ms' : '< 300 ms' },
       );
       if (size === Math.max(...SIZES)) {
-        const plan = await db().$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${verdictRowsSql(projectId, await rubricKeys(projectId))}`);
+        const plan = await aggregateQuery<Record<string, string>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${verdictRowsSql(projectId, await rubricKeys(projectId))}`);
         const text = plan.map((r) => r['QUERY PLAN']).join('\n');
         await writeFile(path.join(outDir, 'insight-explain.txt'), text + '\n');
         log(`EXPLAIN ANALYZE of the environment verdict query written to bench/out/insight-explain.txt`);

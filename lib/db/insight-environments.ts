@@ -2,7 +2,7 @@ import { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { evidenceNote } from '../review/evidence';
 import { db } from './client';
-import { num, reviewFactsSql, rubricKeys, verifierPassSql, type RubricKeys } from './insight-sql';
+import { aggregateQuery, num, reviewFactsSql, rubricKeys, verifierPassSql, type RubricKeys } from './insight-sql';
 
 /**
  * The environment page's data, aggregated in Postgres (one row per environment, per task, or
@@ -64,7 +64,7 @@ export interface EnvironmentInsightData {
   flagged: FlaggedMoment[];
 }
 
-/** Flagged items kept per environment for the "flagged moments" list: each item's newest flagged review, newest first. */
+/** Flagged items kept per environment for the "flagged moments" list (latest flagged first): one flagged review each. */
 export const FLAGGED_PER_ENVIRONMENT = 5;
 
 export async function environmentInsightData(projectId: string): Promise<EnvironmentInsightData> {
@@ -104,7 +104,7 @@ async function verdictRows(projectId: string, keys: RubricKeys): Promise<{ revie
     i: bigint;
     ids: string[] | null;
   };
-  const rows = await db().$queryRaw<Row[]>(verdictRowsSql(projectId, keys));
+  const rows = await aggregateQuery<Row>(verdictRowsSql(projectId, keys));
   const reviewed: ReviewedRow[] = [];
   const items: ItemVerdictRow[] = [];
   const flaggedIds: string[] = [];
@@ -141,7 +141,7 @@ export function verdictRowsSql(projectId: string, keys: RubricKeys): Prisma.Sql 
     WITH rv AS (${reviewFactsSql(projectId, keys)}),
     per_item AS MATERIALIZED (
       SELECT item, tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f, bool_or(rh) AS rh, bool_or(al) AS al,
-             (array_agg(review ORDER BY "submittedAt" DESC) FILTER (WHERE rh OR al))[1] AS flagged, max("submittedAt") FILTER (WHERE rh OR al) AS "flaggedAt"
+             max(review) FILTER (WHERE rh OR al) AS flagged, max("submittedAt") FILTER (WHERE rh OR al) AS "flaggedAt"
       FROM rv GROUP BY item, tid
     ),
     per_traj AS (

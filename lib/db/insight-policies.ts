@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { db } from './client';
-import { num, reviewFactsSql, rubricKeys, verifierPassSql } from './insight-sql';
+import { aggregateQuery, num, reviewFactsSql, rubricKeys, verifierPassSql } from './insight-sql';
 
 /**
  * The policies and compare pages' data, aggregated in Postgres:
@@ -96,7 +96,7 @@ export async function policyStats(projectId: string, environmentId: string | nul
       FROM trajectory tr JOIN task t ON t.id = tr."taskId"
       WHERE tr."projectId" = ${projectId} ${envFilter(environmentId, 't')} ${policyFilter}
       GROUP BY tr."policyId"`,
-    db().$queryRaw<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }[]>`
+    aggregateQuery<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }>(Prisma.sql`
       WITH rv AS (${reviewFactsSql(projectId, keys, itemFilter(environmentId, policyIds))}),
       per_traj AS (
         SELECT tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f,
@@ -106,7 +106,7 @@ export async function policyStats(projectId: string, environmentId: string | nul
       SELECT tr."policyId", count(*) FILTER (WHERE pt.p > pt.f) AS pass, count(*) FILTER (WHERE pt.p <> pt.f) AS judged,
              sum(pt.n) AS n, sum(pt.s) AS sum, sum(pt.ss) AS sumsq
       FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid
-      GROUP BY tr."policyId"`,
+      GROUP BY tr."policyId"`),
   ]);
   return base.map((b) => {
     const r = reviews.find((x) => x.policyId === b.policyId);
@@ -127,7 +127,7 @@ export async function policyStats(projectId: string, environmentId: string | nul
 /** Per-criterion verdicts of the given policies' trajectories (majority of each trajectory's verdicts). */
 export async function criterionVerdicts(projectId: string, policyIds: string[], environmentId: string | null): Promise<CriterionRow[]> {
   if (policyIds.length === 0) return [];
-  const rows = await db().$queryRaw<{ policyId: string; key: string; passes: bigint; judged: bigint }[]>`
+  const rows = await aggregateQuery<{ policyId: string; key: string; passes: bigint; judged: bigint }>(Prisma.sql`
     WITH v AS (
       SELECT ci."trajectoryId" AS tid, cv.key, cv.value AS verdict
       FROM review r
@@ -152,6 +152,6 @@ export async function criterionVerdicts(projectId: string, policyIds: string[], 
     FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid JOIN task t ON t.id = tr."taskId"
     WHERE tr."policyId" IN (${Prisma.join(policyIds)}) ${envFilter(environmentId, 't')}
     GROUP BY tr."policyId", pt.key
-    ORDER BY pt.key`;
+    ORDER BY pt.key`);
   return rows.map((r) => ({ policyId: r.policyId, key: r.key, passes: num(r.passes), judged: num(r.judged) }));
 }

@@ -68,6 +68,18 @@ export function reviewFactsSql(projectId: string, keys: RubricKeys, extraWhere: 
 /** Verifier pass (lib/insight/review-verdict.ts VERIFIER_PASS_THRESHOLD): reward of at least 1. */
 export const verifierPassSql = Prisma.sql`(tr."verifierReward" >= 1)`;
 
+/**
+ * Runs one aggregate over (up to) every review of a project with a larger sort/hash memory for
+ * this statement only (SET LOCAL in its own transaction): at 1,000,000 reviews the default 4 MB
+ * made the per-item hash aggregate and the review/item hash join spill to disk in batches.
+ */
+export const AGGREGATE_WORK_MEM = '128MB';
+
+export async function aggregateQuery<T>(sql: Prisma.Sql): Promise<T[]> {
+  const [, rows] = await db().$transaction([db().$executeRawUnsafe(`SET LOCAL work_mem = '${AGGREGATE_WORK_MEM}'`), db().$queryRaw<T[]>(sql)]);
+  return rows;
+}
+
 /** bigint / numeric / null from Postgres aggregates -> number. */
 export function num(value: bigint | number | string | null | undefined): number {
   if (value === null || value === undefined) return 0;
