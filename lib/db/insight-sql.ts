@@ -74,10 +74,17 @@ export const verifierPassSql = Prisma.sql`(tr."verifierReward" >= 1)`;
  * made the per-item hash aggregate and the review/item hash join spill to disk in batches.
  */
 export const AGGREGATE_WORK_MEM = '128MB';
+/** An aggregate over 1M reviews takes seconds; the interactive transaction's 5 s default is too short. */
+export const AGGREGATE_TIMEOUT_MS = 120_000;
 
 export async function aggregateQuery<T>(sql: Prisma.Sql): Promise<T[]> {
-  const [, rows] = await db().$transaction([db().$executeRawUnsafe(`SET LOCAL work_mem = '${AGGREGATE_WORK_MEM}'`), db().$queryRaw<T[]>(sql)]);
-  return rows;
+  return db().$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL work_mem = '${AGGREGATE_WORK_MEM}'`);
+      return tx.$queryRaw<T[]>(sql);
+    },
+    { timeout: AGGREGATE_TIMEOUT_MS, maxWait: 10_000 },
+  );
 }
 
 /** bigint / numeric / null from Postgres aggregates -> number. */
