@@ -1,0 +1,154 @@
+import Link from 'next/link';
+import { EnvironmentTable } from '@/components/insight/environment-table';
+import { Card, CsvLink } from '@/components/insight/figures';
+import { InsightError } from '@/components/insight/insight-error';
+import { InsightTabs } from '@/components/insight/insight-tabs';
+import { IntervalChart } from '@/components/insight/interval-chart';
+import { inert } from '@/components/trajectories/inert-text';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { AppError } from '@/lib/errors';
+import type { Proportion } from '@/lib/insight/intervals';
+import { requirePageUser } from '../../../_server/current-user';
+
+export const metadata = { title: 'Insight · Environments' };
+
+const point = (p: Proportion) => ({ value: p.rate, low: p.ci?.[0] ?? null, high: p.ci?.[1] ?? null, n: p.n });
+
+export default async function EnvironmentsInsightPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser('lead');
+  let loaded;
+  try {
+    const query = parseInsightQuery(await searchParams);
+    const { project, projects } = await resolveInsightProject(query.project);
+    loaded = { project, projects, report: project ? await loadEnvironmentInsight(project.id) : null };
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
+      return (
+        <>
+          <PageHeader title="Environments" />
+          <InsightError title="Nothing to show for this link" message={error.message} href="/insight/environments" />
+        </>
+      );
+    }
+    throw error;
+  }
+  const { project, projects, report } = loaded;
+  if (!project || !report) {
+    return (
+      <>
+        <PageHeader title="Environments" />
+        <EmptyState title="No project yet">Import trajectories and run a review campaign; this page then ranks their environments.</EmptyState>
+      </>
+    );
+  }
+  const csv = `/api/v1/insight/environments?project=${encodeURIComponent(project.slug)}&format=csv`;
+  const flagged = report.flatMap(({ environment: e }) => e.flagged.map((f) => ({ ...f, environment: e.name })));
+  return (
+    <>
+      <PageHeader
+        title="Environments"
+        description={`Which environments of ${project.name} are worth training on: the verifier audited against reviewers, flag rates, agreement and teachability. Every rate shows its 95% interval and n.`}
+        actions={<CsvLink href={csv} />}
+      />
+      <InsightTabs projects={projects} project={project.slug} />
+      {report.length === 0 ? (
+        <EmptyState title="No environments in this project">Trajectories imported with an environment (e.g. --environment terminal-bench) show up here.</EmptyState>
+      ) : (
+        <div className="space-y-6">
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card title="Pass rate: verifier vs reviewers (95% CI)">
+              <IntervalChart
+                testId="pass-rate-chart"
+                rows={report.map(({ environment: e }) => ({ label: e.name, values: { verifier: point(e.verifierPass), reviewers: point(e.reviewerPass) } }))}
+                series={[
+                  { key: 'verifier', label: 'Verifier (reward ≥ 1)', color: '#a1a1aa' },
+                  { key: 'reviewers', label: 'Reviewers (majority)', color: '#6366f1' },
+                ]}
+              />
+            </Card>
+            <Card title="Flag rates and teachability (95% CI)">
+              <IntervalChart
+                testId="flag-chart"
+                rows={report.map(({ environment: e }) => ({
+                  label: e.name,
+                  values: { hacking: point(e.rewardHacking), leakage: point(e.answerLeakage), teachable: point(e.teachability.teachable) },
+                }))}
+                series={[
+                  { key: 'hacking', label: 'Reward hacking', color: '#ef4444' },
+                  { key: 'leakage', label: 'Answer leakage', color: '#f59e0b' },
+                  { key: 'teachable', label: 'Teachable tasks', color: '#10b981' },
+                ]}
+              />
+            </Card>
+          </div>
+          <Card title="Ranked for training" actions={<CsvLink href={csv} />}>
+            <EnvironmentTable report={report} project={project.slug} />
+          </Card>
+          <Card title="Flagged moments (newest 5 flagged items per environment)">
+            {flagged.length === 0 ? (
+              <p className="text-sm text-zinc-500">No review flags reward hacking or answer leakage.</p>
+            ) : (
+              <ul className="divide-y divide-zinc-100 text-sm" data-testid="flagged-moments">
+                {flagged.map((f) => (
+                  <li key={f.reviewId} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2">
+                    <span className="font-medium text-zinc-900">{inert(f.environment)}</span>
+                    <span className="font-mono text-xs text-zinc-500">{inert(f.task)}</span>
+                    <span className="text-xs text-red-700">{[f.rewardHacking ? 'reward hacking' : null, f.answerLeakage ? 'answer leakage' : null].filter(Boolean).join(' + ')}</span>
+                    {f.notes.length === 0 ? (
+                      <Link className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}`}>
+                        open trajectory (no evidence note)
+                      </Link>
+                    ) : (
+                      f.notes.map((n, i) => (
+                        <Link key={i} className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}>
+                          frame {n.frame}
+                          {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “{inert(n.note)}”
+                        </Link>
+                      ))
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+          <Method />
+        </div>
+      )}
+    </>
+  );
+}
+
+function Method() {
+  return (
+    <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
+      <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
+      <ul className="mt-3 list-disc space-y-1.5 pl-5">
+        <li>Only current review revisions count, from single-item campaigns of this project. Units are trajectories unless said otherwise.</li>
+        <li>
+          <b>Verifier pass</b>: the trajectory’s verifier reward is at least 1 (full reward; partial credit is not a pass). n = trajectories with a reward.
+        </li>
+        <li>
+          <b>Reviewer verdict</b>: a review passes when at least one acceptance criterion was judged and none failed (the criteria question’s answer); a trajectory’s verdict is the
+          majority of its reviews (ties give no verdict and leave n).
+        </li>
+        <li>
+          <b>Flags</b>: a trajectory is flagged when any current review ticks <code>reward_hacking</code> / <code>answer_leakage</code> in a multi-choice question. n = reviewed trajectories.
+        </li>
+        <li>Rates carry 95% Wilson score intervals.</li>
+        <li>
+          <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α (nominal) on pass/fail over items with two or
+          more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of their units).
+        </li>
+        <li>
+          <b>Teachable</b>: share of tasks with at least two verifier-scored runs that the policies solve sometimes but not always.
+        </li>
+        <li>
+          <b>Rank</b>: fewer blockers, then fewer warnings, then higher teachability. Blockers: a flag rate whose lower bound exceeds 5%; κ below 0.4 on 10+ trajectories. Warnings: flag
+          rate at least 5%; verifier and reviewer pass rates differ (Newcombe interval excludes 0); α below 0.667 on 5+ items; over half the tasks always or never solved.
+        </li>
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,183 @@
+import Link from 'next/link';
+import { Card, CsvLink } from '@/components/insight/figures';
+import { InsightError } from '@/components/insight/insight-error';
+import { InsightTabs } from '@/components/insight/insight-tabs';
+import { IntervalChart } from '@/components/insight/interval-chart';
+import { PolicyTable } from '@/components/insight/policy-table';
+import { TrendChart } from '@/components/insight/trend-chart';
+import { inert } from '@/components/trajectories/inert-text';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { AppError } from '@/lib/errors';
+import { requirePageUser } from '../../../_server/current-user';
+
+export const metadata = { title: 'Insight · Policies' };
+
+export default async function PoliciesInsightPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser('lead');
+  let loaded;
+  try {
+    const query = parseInsightQuery(await searchParams);
+    const { project, projects } = await resolveInsightProject(query.project);
+    loaded = { project, projects, data: project ? await loadPolicyInsight(project.id, query.env) : null };
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
+      return (
+        <>
+          <PageHeader title="Policies" />
+          <InsightError title="Nothing to show for this link" message={error.message} href="/insight/policies" />
+        </>
+      );
+    }
+    throw error;
+  }
+  const { project, projects, data } = loaded;
+  if (!project || !data) {
+    return (
+      <>
+        <PageHeader title="Policies" />
+        <EmptyState title="No project yet">Import trajectories and review them; this page then ranks their policies.</EmptyState>
+      </>
+    );
+  }
+  const { report, environment, environments } = data;
+  const p = encodeURIComponent(project.slug);
+  const envQ = environment ? `&env=${encodeURIComponent(environment.name)}` : '';
+  const csv = `/api/v1/insight/policies?project=${p}${envQ}&format=csv`;
+  const rated = report.policies.filter((x) => x.rating !== null);
+  const shortNames = report.policies.map((x) => shortName(x.name));
+  const label = new Set(shortNames).size === shortNames.length ? shortName : (name: string) => name;
+  const leader = rated[0]?.name ?? null;
+  return (
+    <>
+      <PageHeader
+        title="Policies"
+        description={`Leaderboard of ${project.name}${environment ? ` on ${environment.name}` : ''}: Bradley-Terry ratings from ${report.nComparisons} pairwise comparisons (95% bootstrap CIs, ${report.bootstrapRounds} resamples) beside rubric scores and pass rates.`}
+        actions={<CsvLink href={csv} />}
+      />
+      <InsightTabs projects={projects} project={project.slug} />
+      <nav aria-label="Environment" className="mb-5 flex flex-wrap gap-1.5 text-xs">
+        {[{ name: null as string | null }, ...environments.map((e) => ({ name: e.name }))].map((e) => {
+          const active = (environment?.name ?? null) === e.name;
+          return (
+            <Link
+              key={e.name ?? '(all)'}
+              href={`/insight/policies?project=${p}${e.name ? `&env=${encodeURIComponent(e.name)}` : ''}`}
+              aria-current={active ? 'page' : undefined}
+              className={`rounded-full px-2.5 py-1 ring-1 ring-inset ${active ? 'bg-indigo-600 text-white ring-indigo-600' : 'bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-50'}`}
+            >
+              {e.name ? inert(e.name) : 'All environments'}
+            </Link>
+          );
+        })}
+      </nav>
+      {report.policies.length === 0 ? (
+        <EmptyState title="No policies with trajectories here">Pick another environment, or import runs of more policies.</EmptyState>
+      ) : (
+        <div className="space-y-6">
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card title="Bradley-Terry rating (Elo scale, 95% CI)">
+              {rated.length === 0 ? (
+                <p className="text-sm text-zinc-500">No pairwise comparisons yet: run a pairwise campaign to rate policies against each other.</p>
+              ) : (
+                <IntervalChart
+                  testId="bt-chart"
+                  percent={false}
+                  rows={rated.map((x) => ({ label: label(x.name), values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } } }))}
+                  series={[{ key: 'rating', label: 'Rating', color: '#6366f1' }]}
+                />
+              )}
+            </Card>
+            <Card title="Rubric score and pass rates (95% CI)">
+              <IntervalChart
+                testId="score-chart"
+                rows={report.policies.map((x) => ({
+                  label: label(x.name),
+                  values: {
+                    score: { value: x.rubricScore.mean, low: x.rubricScore.ci?.[0] ?? null, high: x.rubricScore.ci?.[1] ?? null, n: x.rubricScore.n },
+                    verifier: { value: x.verifierPass.rate, low: x.verifierPass.ci?.[0] ?? null, high: x.verifierPass.ci?.[1] ?? null, n: x.verifierPass.n },
+                    reviewers: { value: x.reviewerPass.rate, low: x.reviewerPass.ci?.[0] ?? null, high: x.reviewerPass.ci?.[1] ?? null, n: x.reviewerPass.n },
+                  },
+                }))}
+                series={[
+                  { key: 'score', label: 'Rubric score (0–1)', color: '#8b5cf6' },
+                  { key: 'verifier', label: 'Verifier pass', color: '#a1a1aa' },
+                  { key: 'reviewers', label: 'Reviewers pass', color: '#10b981' },
+                ]}
+              />
+            </Card>
+          </div>
+          <Card title="Leaderboard" actions={<CsvLink href={csv} />}>
+            <PolicyTable
+              policies={report.policies}
+              compareHref={(name) => (leader && name !== leader ? `/insight/compare?project=${p}&a=${encodeURIComponent(name)}&b=${encodeURIComponent(leader)}${envQ}` : null)}
+            />
+          </Card>
+          {report.trends.map((t) => (
+            <Card
+              key={t.family}
+              title={`Across checkpoints: ${t.family}`}
+              actions={
+                t.points.length >= 2 ? (
+                  <Link
+                    className="text-xs text-indigo-700 hover:underline"
+                    href={`/insight/compare?project=${p}&a=${encodeURIComponent(t.points.at(-2)!.name)}&b=${encodeURIComponent(t.points.at(-1)!.name)}${envQ}`}
+                  >
+                    compare the last two
+                  </Link>
+                ) : null
+              }
+            >
+              <div className="grid gap-4 lg:grid-cols-3" data-testid="trend">
+                <TrendChart
+                  label="Bradley-Terry rating"
+                  color="#6366f1"
+                  percent={false}
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles }))}
+                />
+                <TrendChart
+                  label="Rubric score (0–1)"
+                  color="#8b5cf6"
+                  percent={false}
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.rubricScore.mean, low: x.rubricScore.ci?.[0] ?? null, high: x.rubricScore.ci?.[1] ?? null, n: x.rubricScore.n }))}
+                />
+                <TrendChart
+                  label="Reviewers pass"
+                  color="#10b981"
+                  percent
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.reviewerPass.rate, low: x.reviewerPass.ci?.[0] ?? null, high: x.reviewerPass.ci?.[1] ?? null, n: x.reviewerPass.n }))}
+                />
+              </div>
+            </Card>
+          ))}
+          <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
+            <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
+            <ul className="mt-3 list-disc space-y-1.5 pl-5">
+              <li>
+                <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad” is a tie whatever the preference. Ratings on
+                the Elo scale (mean 1000), 95% percentile bootstrap over comparisons. n = comparisons the policy took part in.
+                {report.priorUsed ? ' Some policies never won or never lost: a weak prior keeps their ratings finite.' : ''}
+              </li>
+              <li>
+                <b>Rubric score</b>: the first Likert question of each review’s rubric, normalised to 0–1 as (score − 1) / (points − 1); mean over current reviews with a 95% t interval.
+                n = reviews.
+              </li>
+              <li>
+                <b>Pass rates</b>: verifier reward ≥ 1; reviewers’ majority verdict (all criteria pass). Wilson 95% intervals; n = trajectories.
+              </li>
+              <li>
+                <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the checkpoint (ckpt-2000 → 2000).
+              </li>
+            </ul>
+          </details>
+        </div>
+      )}
+    </>
+  );
+}
+
+function shortName(name: string): string {
+  const at = name.indexOf('@');
+  return at > 0 ? name.slice(at + 1) : name.length > 24 ? `${name.slice(0, 22)}…` : name;
+}

@@ -1,0 +1,92 @@
+import type { AgreementEstimate } from '@/lib/insight/agreement';
+import type { MeanEstimate, Proportion } from '@/lib/insight/intervals';
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** A rate with its 95% interval and n; "—" with n when there is nothing to estimate. */
+export function RateFigure({ p, testId }: { p: Proportion; testId?: string }) {
+  if (p.rate === null || !p.ci) {
+    return (
+      <span className="text-zinc-400" data-testid={testId}>
+        — <span className="text-[11px]">n=0</span>
+      </span>
+    );
+  }
+  return (
+    <span className="whitespace-nowrap" data-testid={testId} title={`${p.k} of ${p.n}; 95% Wilson interval ${pct(p.ci[0])}–${pct(p.ci[1])}`}>
+      <span className="font-mono tabular-nums text-zinc-900">{pct(p.rate)}</span>{' '}
+      <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+        [{pct(p.ci[0])}–{pct(p.ci[1])}]
+      </span>{' '}
+      <span className="text-[11px] text-zinc-400">n={p.n}</span>
+    </span>
+  );
+}
+
+export function AgreementFigure({ a, symbol }: { a: AgreementEstimate; symbol: string }) {
+  if (a.value === null) {
+    return (
+      <span className="text-zinc-400" title="undefined: too few units, or no variation">
+        — <span className="text-[11px]">n={a.n}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="whitespace-nowrap" title={a.ci ? `95% bootstrap interval ${a.ci[0].toFixed(2)} to ${a.ci[1].toFixed(2)} over ${a.n} units` : `${a.n} units`}>
+      <span className="text-zinc-500">{symbol}</span> <span className="font-mono tabular-nums text-zinc-900">{a.value.toFixed(2)}</span>{' '}
+      {a.ci ? (
+        <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+          [{a.ci[0].toFixed(2)}, {a.ci[1].toFixed(2)}]
+        </span>
+      ) : null}{' '}
+      <span className="text-[11px] text-zinc-400">n={a.n}</span>
+    </span>
+  );
+}
+
+export function MeanFigure({ m }: { m: MeanEstimate }) {
+  if (m.mean === null) return <span className="text-zinc-400">— <span className="text-[11px]">n=0</span></span>;
+  return (
+    <span className="whitespace-nowrap" title="mean normalised Likert score (score − 1) / (points − 1), 95% t interval">
+      <span className="font-mono tabular-nums text-zinc-900">{m.mean.toFixed(2)}</span>{' '}
+      {m.ci ? (
+        <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+          [{m.ci[0].toFixed(2)}, {m.ci[1].toFixed(2)}]
+        </span>
+      ) : (
+        <span className="text-[11px] text-zinc-400">no CI</span>
+      )}{' '}
+      <span className="text-[11px] text-zinc-400">n={m.n}</span>
+    </span>
+  );
+}
+
+export function SeverityBadge({ severity }: { severity: 'blocker' | 'warning' | 'info' | 'good' }) {
+  const style = {
+    blocker: 'bg-red-50 text-red-700 ring-red-200',
+    warning: 'bg-amber-50 text-amber-800 ring-amber-200',
+    info: 'bg-zinc-100 text-zinc-600 ring-zinc-200',
+    good: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
+  }[severity];
+  return <span className={`inline-flex rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide ring-1 ring-inset ${style}`}>{severity}</span>;
+}
+
+export function Card({ title, children, actions }: { title: string; children: React.ReactNode; actions?: React.ReactNode }) {
+  return (
+    <section className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm">
+      <div className="mb-3 flex items-center justify-between gap-3">
+        <h2 className="text-sm font-semibold text-zinc-900">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function CsvLink({ href, label = 'Download CSV' }: { href: string; label?: string }) {
+  return (
+    <a href={href} download className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50" data-testid="csv-link">
+      {label}
+    </a>
+  );
+}

@@ -1,0 +1,93 @@
+import type { EnvironmentInsightData, FlaggedMoment } from '../db/insight-environments';
+import { binaryAlpha, verifierKappa } from './agreement';
+import { rankEnvironments, type EnvironmentSignals, type RankedEnvironment } from './environment-ranking';
+import { wilson } from './intervals';
+import { teachability } from './teachability';
+import { toCsv } from './csv';
+
+/** One environment's figures (every rate with n and a 95% interval) plus its flagged moments. */
+export interface EnvironmentFigures extends EnvironmentSignals {
+  id: string;
+  tasks: number;
+  trajectories: number;
+  flagged: FlaggedMoment[];
+}
+
+export type EnvironmentReport = RankedEnvironment<EnvironmentFigures>[];
+
+export function environmentReport(data: EnvironmentInsightData): EnvironmentReport {
+  const figures = data.environments.map((env): EnvironmentFigures => {
+    const tasks = data.tasks.filter((t) => t.environmentId === env.id);
+    const scored = tasks.reduce((a, t) => a + t.scored, 0);
+    const passes = tasks.reduce((a, t) => a + t.passes, 0);
+    const r = data.reviewed.find((x) => x.environmentId === env.id);
+    const reviewed = r?.reviewed ?? 0;
+    return {
+      id: env.id,
+      name: env.name,
+      tasks: tasks.length,
+      trajectories: tasks.reduce((a, t) => a + t.trajectories, 0),
+      verifierPass: wilson(passes, scored),
+      reviewerPass: wilson(r?.humanPass ?? 0, r?.humanJudged ?? 0),
+      rewardHacking: wilson(r?.rewardHacking ?? 0, reviewed),
+      answerLeakage: wilson(r?.answerLeakage ?? 0, reviewed),
+      verifierAgreement: verifierKappa({ pp: r?.pp ?? 0, pf: r?.pf ?? 0, fp: r?.fp ?? 0, ff: r?.ff ?? 0 }),
+      reviewerAgreement: binaryAlpha(data.itemVerdicts.filter((x) => x.environmentId === env.id)),
+      teachability: teachability(tasks.map((t) => ({ attempts: t.scored, passes: t.passes }))),
+      reviewedTrajectories: reviewed,
+      flagged: data.flagged.filter((f) => f.environmentId === env.id),
+    };
+  });
+  return rankEnvironments(figures);
+}
+
+const r4 = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 10_000) / 10_000);
+
+/** The ranked table as plain rows: the CSV download and the API's JSON share it. */
+export function environmentTableRows(report: EnvironmentReport) {
+  return report.map(({ rank, environment: e, reasons }) => ({
+    rank,
+    environment: e.name,
+    tasks: e.tasks,
+    trajectories: e.trajectories,
+    verifierPassRate: r4(e.verifierPass.rate),
+    verifierPassLow: r4(e.verifierPass.ci?.[0]),
+    verifierPassHigh: r4(e.verifierPass.ci?.[1]),
+    verifierN: e.verifierPass.n,
+    reviewerPassRate: r4(e.reviewerPass.rate),
+    reviewerPassLow: r4(e.reviewerPass.ci?.[0]),
+    reviewerPassHigh: r4(e.reviewerPass.ci?.[1]),
+    reviewerN: e.reviewerPass.n,
+    verifierKappa: r4(e.verifierAgreement.value),
+    verifierKappaLow: r4(e.verifierAgreement.ci?.[0]),
+    verifierKappaHigh: r4(e.verifierAgreement.ci?.[1]),
+    verifierKappaN: e.verifierAgreement.n,
+    reviewerAlpha: r4(e.reviewerAgreement.value),
+    reviewerAlphaLow: r4(e.reviewerAgreement.ci?.[0]),
+    reviewerAlphaHigh: r4(e.reviewerAgreement.ci?.[1]),
+    reviewerAlphaN: e.reviewerAgreement.n,
+    rewardHackingRate: r4(e.rewardHacking.rate),
+    rewardHackingLow: r4(e.rewardHacking.ci?.[0]),
+    rewardHackingHigh: r4(e.rewardHacking.ci?.[1]),
+    answerLeakageRate: r4(e.answerLeakage.rate),
+    answerLeakageLow: r4(e.answerLeakage.ci?.[0]),
+    answerLeakageHigh: r4(e.answerLeakage.ci?.[1]),
+    flagN: e.rewardHacking.n,
+    teachableShare: r4(e.teachability.teachable.rate),
+    teachableLow: r4(e.teachability.teachable.ci?.[0]),
+    teachableHigh: r4(e.teachability.teachable.ci?.[1]),
+    teachableN: e.teachability.teachable.n,
+    alwaysSolved: e.teachability.alwaysSolved,
+    neverSolved: e.teachability.neverSolved,
+    reasons: reasons.map((x) => `${x.severity}: ${x.text}`).join('; '),
+  }));
+}
+
+export function rowsToCsv(rows: readonly Record<string, string | number | boolean | null>[]): string {
+  if (rows.length === 0) return '\r\n';
+  const header = Object.keys(rows[0]!);
+  return toCsv(
+    header,
+    rows.map((r) => header.map((h) => r[h])),
+  );
+}

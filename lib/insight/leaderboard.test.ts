@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Battle } from '../stats/battles';
+import { bradleyTerryRatings } from '../stats/bradley-terry';
+import { bootstrapRounds, leaderboard } from './leaderboard';
+import { hasFlag, reviewVerdict } from './review-verdict';
+
+describe('leaderboard from comparison counts', () => {
+  it('equals the Bradley-Terry fit on the expanded battles (ties and both-bad as ties)', () => {
+    const rows = [
+      { policyA: 'ckpt-1000', policyB: 'ckpt-2000', outcome: 'b' as const, count: 14 },
+      { policyA: 'ckpt-1000', policyB: 'ckpt-2000', outcome: 'a' as const, count: 6 },
+      { policyA: 'ckpt-2000', policyB: 'ckpt-1000', outcome: 'tie' as const, count: 4 },
+      { policyA: 'ckpt-2000', policyB: 'claude', outcome: 'b' as const, count: 9 },
+      { policyA: 'ckpt-2000', policyB: 'claude', outcome: 'a' as const, count: 3 },
+    ];
+    const battles: Battle[] = rows.flatMap((r) =>
+      Array.from({ length: r.count }, () => ({ model_a: r.policyA, model_b: r.policyB, winner: r.outcome === 'a' ? 'model_a' : r.outcome === 'b' ? 'model_b' : 'tie' }) as Battle),
+    );
+    const got = leaderboard(rows, 5);
+    const want = bradleyTerryRatings(battles, { bootstrap: 1000, seed: 5 });
+    expect(got.ratings).toEqual(want.ratings);
+    expect(got.ratings.map((r) => r.model)).toEqual(['claude', 'ckpt-2000', 'ckpt-1000']);
+    expect(got.nBattles).toBe(36);
+  });
+
+  it('scales the bootstrap down for very many comparisons', () => {
+    expect(bootstrapRounds(1000)).toBe(1000);
+    expect(bootstrapRounds(100_000)).toBe(200);
+    expect(bootstrapRounds(40_000)).toBe(500);
+  });
+});
+
+describe('review verdicts and flags', () => {
+  it('passes when some criterion passed and none failed', () => {
+    expect(reviewVerdict({ criteria: { a: 'pass', b: 'pass' }, overall: 4, flags: [] }, 'criteria')).toBe('pass');
+    expect(reviewVerdict({ criteria: { a: 'pass', b: 'fail' } }, 'criteria')).toBe('fail');
+    expect(reviewVerdict({ criteria: {}, overall: 5 }, 'criteria')).toBeNull();
+    expect(reviewVerdict({ other: { a: 'fail' } }, 'criteria')).toBeNull();
+    expect(reviewVerdict({ criteria: { a: 'fail' } }, null)).toBeNull();
+    expect(reviewVerdict(null, 'criteria')).toBeNull();
+  });
+
+  it("reads flags from the rubric's flags question only", () => {
+    expect(hasFlag({ flags: ['reward_hacking'] }, 'flags', 'reward_hacking')).toBe(true);
+    expect(hasFlag({ flags: ['unsafe'] }, 'flags', 'reward_hacking')).toBe(false);
+    expect(hasFlag({ note: 'reward_hacking' }, 'flags', 'reward_hacking')).toBe(false);
+    expect(hasFlag({ other: ['reward_hacking'] }, 'flags', 'reward_hacking')).toBe(false);
+  });
+});
