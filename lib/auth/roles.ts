@@ -50,6 +50,7 @@ const nav: NavItem[] = [
   { href: '/lead/campaigns', label: 'Campaigns', area: 'lead' },
   { href: '/lead/agreement', label: 'Agreement', area: 'lead' },
   { href: '/lead/datasets', label: 'Datasets', area: 'lead' },
+  { href: '/insight', label: 'Insight', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
   { href: '/admin/sinks', label: 'Training sinks', area: 'admin' },
 ];
