@@ -5,7 +5,7 @@ import { usePathname } from 'next/navigation';
 
 export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
   const pathname = usePathname();
-  // the most specific matching entry is the active one (/lead/campaigns/x: Campaigns, not Lead home)
+  // the most specific matching entry is the active one (/admin/sinks: Training sinks, not Admin)
   const matches = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   const current = items.filter((i) => matches(i.href)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (

@@ -46,7 +46,6 @@ export interface NavItem {
 const nav: NavItem[] = [
   { href: '/review', label: 'My queue', area: 'review' },
   { href: '/trajectories', label: 'Trajectories', area: 'lead' },
-  { href: '/lead', label: 'Lead home', area: 'lead' },
   { href: '/lead/campaigns', label: 'Campaigns', area: 'lead' },
   { href: '/lead/agreement', label: 'Agreement', area: 'lead' },
   { href: '/lead/datasets', label: 'Datasets', area: 'lead' },
