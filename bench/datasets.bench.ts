@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +10,7 @@ import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { migrate } from '../lib/db/migrate';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
+import { freePort } from './free-port';
 
 /**
  * Dataset export benchmark: `witness export --format trl-dpo` (exportDataset, in process) of
@@ -34,17 +34,6 @@ const POLICIES = 64;
 const log = (line: string) => process.stderr.write(`  [datasets] ${line}\n`);
 const mib = (n: number) => n / 1024 / 1024;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function vmHwmBytes(): number | null {
   try {

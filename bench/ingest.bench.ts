@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +21,7 @@ import { prepareTrajectory, type PreparedTrajectory } from '../lib/ingest/prepar
 import { rawSource } from '../lib/ingest/raw-source';
 import { mulberry32 } from '../lib/stats/prng';
 import type { BenchFigure } from './figure';
+import { freePort } from './free-port';
 
 /**
  * Ingest benchmark: `witness import`'s code path (collectInputs + importTrajectories, in
@@ -346,17 +346,6 @@ async function projectDigest(client: pg.Client, projectId: string): Promise<{ tr
 
 // ------------------------------------------------------------------ run
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The import pipeline without the database: detect, keep the raw source (gzip), parse, validate, hash. */
 async function parseOnly(dir: string): Promise<{ seconds: number; trajectories: number }> {

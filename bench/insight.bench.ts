@@ -1,5 +1,4 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -12,6 +11,7 @@ import { aggregateQuery, rubricKeys } from '../lib/db/insight-sql';
 import { migrate } from '../lib/db/migrate';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
+import { freePort } from './free-port';
 
 /**
  * Insight benchmark: page-data time (SQL aggregation + the report computations, as the pages
@@ -38,17 +38,6 @@ const outDir = path.join(root, 'bench', 'out');
 const SIZES = (process.env.BENCH_INSIGHT_SIZES ?? '10000,1000000').split(',').map(Number);
 const log = (line: string) => process.stderr.write(`  [insight] ${line}\n`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const rubric = JSON.stringify({
   title: 'bench',

@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +11,7 @@ import { createSink } from '../lib/db/training-sinks';
 import { setEnv } from '../lib/env';
 import { deliverSink } from '../lib/training/deliver-sink';
 import type { BenchFigure } from './figure';
+import { freePort } from './free-port';
 
 /**
  * Training sink benchmark: webhook delivery of N finalised pairwise labels (trl-dpo rows, 6-step
@@ -31,17 +31,6 @@ const TASKS = 50;
 const POLICIES = Math.max(2, Math.ceil(Math.sqrt((2 * N) / TASKS)) + 1);
 const log = (line: string) => process.stderr.write(`  [training] ${line}\n`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const rubric = JSON.stringify({ title: 'Pairs', instructions: '', questions: [{ id: 'quality', type: 'likert', prompt: 'Quality', points: 5, required: true, anchors: {} }] });
 

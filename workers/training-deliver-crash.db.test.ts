@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,9 +9,10 @@ import { db } from '../lib/db/client';
 import { resetDatabase } from '../lib/db/test/reset';
 import { seedLabelledProject } from '../lib/db/test/seed-labels';
 import { createSink } from '../lib/db/training-sinks';
-import { childEnv, env } from '../lib/env';
+import { env } from '../lib/env';
 import { installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
 import { jobContracts } from './job-contracts';
+import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
 import { trainingDeliverJob } from './jobs/training-deliver/contract';
 
 /**
@@ -20,39 +21,10 @@ import { trainingDeliverJob } from './jobs/training-deliver/contract';
  * pg-boss retries it, the retry re-sends the stored batch under the same key, and the receiver
  * ends with every label exactly once, in order.
  */
-const root = path.resolve(import.meta.dirname, '..');
 const SECRET = 'crash-secret-0123456789abcdef';
 
-function startWorkerProcess(dataDir: string, log: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'worker'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv({ DATABASE_URL: env().DATABASE_URL!, WITNESS_DATA_DIR: dataDir, WITNESS_AUTO_RENDER: '0' }),
-  });
-  child.stdout!.on('data', (d: Buffer) => log.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
-  return child;
-}
 
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
-  if (!child?.pid || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* already gone */
-  }
-}
 
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number, log: string[]): Promise<T> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; worker output:\n${log.join('').slice(-3000)}`);
-}
 
 describe('a delivery worker killed mid-batch', () => {
   let dataDir: string;

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -8,12 +8,13 @@ import { ensureProject } from '../lib/db/projects';
 import { storeTrajectory } from '../lib/db/trajectories';
 import { findVideo } from '../lib/db/videos';
 import { resetDatabase } from '../lib/db/test/reset';
-import { childEnv, env } from '../lib/env';
+import { env } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import { createBoss, installQueue, stopQueueClient } from '../lib/queue/boss';
 import { requestRender } from '../lib/videos/request-render';
 import { jobContracts } from './job-contracts';
+import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
 import { videoStorageKey } from './jobs/video-render/handler';
 
 /**
@@ -22,39 +23,9 @@ import { videoStorageKey } from './jobs/video-render/handler';
  * job's heartbeat stops, the supervisor fails the attempt, pg-boss retries it, and the retry
  * takes over the half-done render. Real worker processes (`witness worker`), real Chromium.
  */
-const root = path.resolve(import.meta.dirname, '..');
 
-function startWorkerProcess(dataDir: string, log: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'worker'], {
-    cwd: root,
-    // own process group: the kill takes Chromium and ffmpeg down too, as a lost machine would
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv({ DATABASE_URL: env().DATABASE_URL!, WITNESS_DATA_DIR: dataDir, WITNESS_AUTO_RENDER: '0' }),
-  });
-  child.stdout!.on('data', (d: Buffer) => log.push(d.toString()));
-  child.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
-  return child;
-}
 
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
-  if (!child?.pid || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* already gone */
-  }
-}
 
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number, log: string[]): Promise<T> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}; worker output:\n${log.join('').slice(-3000)}`);
-}
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
