@@ -37,8 +37,9 @@ test('an admin adds a webhook sink, the worker delivers the finalised labels to 
     await expect(async () => {
       await page.reload();
       await expect(card.getByTestId('delivery-1')).toContainText('delivered');
+      // the counts and the list are two reads: both must have seen the ack
+      await expect(card).toContainText('6 rows delivered', { timeout: 1_000 });
     }).toPass({ timeout: 60_000 });
-    await expect(card).toContainText('6 rows delivered');
     await screenshot(page, 'sinks-delivered');
     const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { witness: { split: string }; chosen: unknown[] });
     expect(rows).toHaveLength(6);
