@@ -16,6 +16,8 @@ import { videoPropsFor } from '../../lib/videos/video-props-for';
 import { SWEEP_TASKS, sweepTrajectories, type RunTruth } from './demo-sweep';
 
 /** The demo campaigns, by name (a re-run finds them by name and adds nothing). */
+const SEED_LEASE_SECONDS = 86_400;
+
 export const DEMO_CAMPAIGNS = {
   single: 'Checkpoint sweep: grade each run',
   pairwise: 'Checkpoint sweep: which checkpoint did better?',
@@ -97,6 +99,9 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
     return props;
   };
   // reviews happened over the last two days, a few minutes apart, in a stable order
+  // The reviewers work concurrently on one simulated clock that runs hours ahead in total; a
+  // claim must not expire (and be taken back by another reviewer's claim) while its reviewer
+  // is still on it, so the demo campaigns lease claims for a day.
   let clock = now.getTime() - 2 * 86_400_000;
   const tick = (minutes: number) => new Date((clock += minutes * 60_000));
 
@@ -112,6 +117,7 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
   const single = await ensure(DEMO_CAMPAIGNS.single, {
     mode: 'single',
     overlap: 3,
+    leaseSeconds: SEED_LEASE_SECONDS,
     minCoverage: 0.5,
     filter: { taskNames },
     blind: { hidePolicy: true, hideReward: true },
@@ -166,6 +172,7 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
   const pairwise = await ensure(DEMO_CAMPAIGNS.pairwise, {
     mode: 'pairwise',
     overlap: 2,
+    leaseSeconds: SEED_LEASE_SECONDS,
     minCoverage: 0.5,
     filter: { taskNames },
     blind: { hidePolicy: true, hideReward: true },
