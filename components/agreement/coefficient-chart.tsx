@@ -45,7 +45,7 @@ export function CoefficientChart({ bars }: { bars: CoefficientBar[] }) {
             {data.map((d) => (
               <Cell key={d.label} fill={d.shown === null ? 'transparent' : bandStyle[d.band].fill} fillOpacity={0.85} />
             ))}
-            <ErrorBar dataKey="error" width={6} strokeWidth={1.5} stroke="#18181b" direction="x" />
+            <ErrorBar dataKey="error" width={6} strokeWidth={1.5} stroke="#18181b" direction="x" isAnimationActive={false} />
           </Bar>
         </BarChart>
       </ResponsiveContainer>
