@@ -18,7 +18,11 @@ interface StepResult {
   failed: number;
   skipped: number;
   seconds: number;
+  /** names and first error lines of the failed tests, repeated under the summary (CI logs keep only the tail) */
+  failures?: string[];
 }
+
+const firstLine = (text: string | undefined) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
@@ -44,10 +48,21 @@ async function vitest(project: 'unit' | 'db'): Promise<StepResult> {
   const code = await run(bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
   const seconds = (performance.now() - t0) / 1000;
   if (!existsSync(report)) return { name: `${project} tests`, passed: 0, failed: 1, skipped: 0, seconds };
-  const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTotalTests: number };
+  const r = JSON.parse(readFileSync(report, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTotalTests: number;
+    testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  };
   // a crash outside any test (failed suite) still fails the step
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
-  return { name: `${project} tests`, passed: r.numPassedTests, failed, skipped: r.numPendingTests, seconds };
+  const failures = r.testResults.flatMap((file) => {
+    const where = path.relative(root, file.name);
+    const tests = file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    return tests.length || file.status !== 'failed' ? tests : [`${where}: ${firstLine(file.message)}`];
+  });
+  return { name: `${project} tests`, passed: r.numPassedTests, failed, skipped: r.numPendingTests, seconds, failures };
 }
 
 async function e2e(): Promise<StepResult> {
@@ -58,9 +73,26 @@ async function e2e(): Promise<StepResult> {
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   const seconds = (performance.now() - t0) / 1000;
   if (!existsSync(report)) return { name: 'e2e', passed: 0, failed: 1, skipped: 0, seconds };
-  const r = JSON.parse(readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  const r = JSON.parse(readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites?: PlaywrightSuite[] };
   const failed = r.stats.unexpected + (code !== 0 && r.stats.unexpected === 0 ? 1 : 0);
-  return { name: 'e2e', passed: r.stats.expected + r.stats.flaky, failed, skipped: r.stats.skipped, seconds };
+  const failures = (r.suites ?? []).flatMap((suite) => playwrightFailures(suite));
+  return { name: 'e2e', passed: r.stats.expected + r.stats.flaky, failed, skipped: r.stats.skipped, seconds, failures };
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; file: string; line: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+}
+
+function playwrightFailures(suite: PlaywrightSuite): string[] {
+  const own = (suite.specs ?? []).flatMap((spec) =>
+    spec.tests
+      .filter((t) => t.status === 'unexpected')
+      .map((t) => `${spec.file}:${spec.line} › ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`),
+  );
+  return [...own, ...(suite.suites ?? []).flatMap((s) => playwrightFailures(s))];
 }
 
 const t0 = performance.now();
@@ -86,6 +118,11 @@ const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a
 console.log('\n=== summary ===');
 for (const r of results) {
   console.log(`${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
+}
+const failures = results.flatMap((r) => r.failures ?? []);
+if (failures.length) {
+  console.log('failed:');
+  for (const f of failures) console.log(`  ${f}`);
 }
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
