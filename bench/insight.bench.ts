@@ -5,9 +5,10 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { Prisma } from '@prisma/client';
 import { disconnectDb } from '../lib/db/client';
-import { verdictRowsSql } from '../lib/db/insight-environments';
+import { environmentVerdictsSql } from '../lib/db/insight-environments';
+import { backfillTrajectoryInsight } from '../lib/db/insight-summary';
 import { loadCompareInsight, loadEnvironmentInsight, loadPolicyInsight } from '../lib/db/insight-load';
-import { aggregateQuery, rubricKeys } from '../lib/db/insight-sql';
+import { db } from '../lib/db/client';
 import { migrate } from '../lib/db/migrate';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
@@ -24,9 +25,12 @@ import { freePort } from './free-port';
  * criteria, a 5-point Likert and flags, evidence on flagged reviews), plus one pairwise campaign
  * pairing each trajectory with the same task's next checkpoint (about 0.83 x T comparisons).
  *
+ * The generator writes rows in bulk, past the submit path that keeps the trajectory summaries
+ * (lib/db/insight-summary.ts), so it then runs the migrate backfill and reports its time.
+ *
  * Comparator, same run, same data: `SELECT count(*)` of the project's current reviews joined to
  * their campaigns, i.e. reading each review once without evaluating anything (the floor for any
- * query that must look at every review). EXPLAIN (ANALYZE, BUFFERS) of the environment query
+ * query that looked at every review, as the pages did before the summaries). EXPLAIN (ANALYZE, BUFFERS) of the environment query
  * at the largest size goes to bench/out/insight-explain.txt.
  *
  * BENCH_INSIGHT_SIZES overrides the sizes (default "10000,1000000").
@@ -134,6 +138,11 @@ export async function run(): Promise<BenchFigure[]> {
         [projectId],
       );
       log(`${label}: generated ${counts.rows[0].reviews} reviews, ${counts.rows[0].comparisons} comparisons in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+      // bulk SQL bypasses the submit path that keeps the trajectory summaries: build them as `witness migrate` would
+      const b0 = performance.now();
+      const summarised = await backfillTrajectoryInsight(client);
+      await client.query('ANALYZE trajectory_insight');
+      log(`${label}: summarised ${summarised} trajectories (the migrate backfill) in ${((performance.now() - b0) / 1000).toFixed(1)} s`);
       const runs = size >= 1e6 ? 3 : 5;
       const floor = await timeIt(
         () =>
@@ -149,12 +158,12 @@ export async function run(): Promise<BenchFigure[]> {
       log(`${label}: environments ${env.toFixed(0)} ms, policies ${pol.toFixed(0)} ms, compare ${cmp.toFixed(0)} ms; count(*) floor ${floor.toFixed(0)} ms`);
       const comparator = { name: 'count(*) of the reviews', value: floor };
       figures.push(
-        { group: GROUP, name: `environments page data @ ${label} reviews`, value: env, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 5000 ms' : '< 300 ms' },
-        { group: GROUP, name: `policies page data @ ${label} reviews`, value: pol, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 5000 ms' : '< 300 ms' },
-        { group: GROUP, name: `compare page data @ ${label} reviews`, value: cmp, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 5000 ms' : '< 300 ms' },
+        { group: GROUP, name: `environments page data @ ${label} reviews`, value: env, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
+        { group: GROUP, name: `policies page data @ ${label} reviews`, value: pol, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
+        { group: GROUP, name: `compare page data @ ${label} reviews`, value: cmp, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
       );
       if (size === Math.max(...SIZES)) {
-        const plan = await aggregateQuery<Record<string, string>>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${verdictRowsSql(projectId, await rubricKeys(projectId))}`);
+        const plan = await db().$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${environmentVerdictsSql(projectId)}`);
         const text = plan.map((r) => r['QUERY PLAN']).join('\n');
         await writeFile(path.join(outDir, 'insight-explain.txt'), text + '\n');
         log(`EXPLAIN ANALYZE of the environment verdict query written to bench/out/insight-explain.txt`);

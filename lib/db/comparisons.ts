@@ -6,6 +6,7 @@ import { evidenceList } from '../review/evidence';
 import { AppError } from '../errors';
 import { settleClaim } from './assignments';
 import { db } from './client';
+import { prismaRun, refreshTrajectoryInsight } from './insight-summary';
 import { recordSubmitLabelEvent } from './label-events';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
@@ -104,6 +105,7 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
       });
       // the training stream: this submit made the item final (k comparisons) or revised a final item
       await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
+      await refreshTrajectoryInsight(prismaRun(tx), [assignment.item.trajectoryId, assignment.item.trajectoryBId]);
       return { ...row, duplicate: false };
     },
     { maxWait: 15_000, timeout: 15_000 },

@@ -2,11 +2,12 @@ import { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { evidenceNote } from '../review/evidence';
 import { db } from './client';
-import { aggregateQuery, num, reviewFactsSql, rubricKeys, verifierPassSql, type RubricKeys } from './insight-sql';
+import { humanFailSql, humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
 
 /**
- * The environment page's data, aggregated in Postgres (one row per environment, per task, or
- * per distinct verdict count; never one per review). Units:
+ * The environment page's data, aggregated in Postgres from the trajectory summaries
+ * (lib/db/insight-summary.ts; one row per environment, per task, or per distinct verdict count;
+ * never one per review). Units:
  * - verifier: trajectories with a reward; pass = reward >= 1;
  * - reviewers: trajectories with current single-mode reviews; a trajectory's reviewer verdict is
  *   the majority of its reviews' verdicts (ties: no verdict); flagged = any current review flags it;
@@ -64,15 +65,14 @@ export interface EnvironmentInsightData {
   flagged: FlaggedMoment[];
 }
 
-/** Flagged items kept per environment for the "flagged moments" list (latest flagged first): one flagged review each. */
+/** Flagged trajectories kept per environment for the "flagged moments" list (latest flagged first): its newest flagged review each. */
 export const FLAGGED_PER_ENVIRONMENT = 5;
 
 export async function environmentInsightData(projectId: string): Promise<EnvironmentInsightData> {
-  const keys = await rubricKeys(projectId);
   const [environments, tasks, verdicts] = await Promise.all([
     db().environment.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { name: 'asc' } }),
     taskRows(projectId),
-    verdictRows(projectId, keys),
+    verdictRows(projectId),
   ]);
   const flagged = await flaggedMoments(verdicts.flaggedIds);
   return { environments, tasks, reviewed: verdicts.reviewed, itemVerdicts: verdicts.items, flagged };
@@ -89,95 +89,66 @@ async function taskRows(projectId: string): Promise<TaskRow[]> {
   return rows.map((r) => ({ environmentId: r.environmentId, taskId: r.taskId, trajectories: num(r.trajectories), scored: num(r.scored), passes: num(r.passes) }));
 }
 
-async function verdictRows(projectId: string, keys: RubricKeys): Promise<{ reviewed: ReviewedRow[]; items: ItemVerdictRow[]; flaggedIds: string[] }> {
-  type Row = {
-    kind: 'traj' | 'item' | 'flag';
-    environmentId: string;
-    a: bigint;
-    b: bigint;
-    c: bigint;
-    d: bigint;
-    e: bigint;
-    f: bigint;
-    g: bigint;
-    h: bigint;
-    i: bigint;
-    ids: string[] | null;
+async function verdictRows(projectId: string): Promise<{ reviewed: ReviewedRow[]; items: ItemVerdictRow[]; flaggedIds: string[] }> {
+  const [traj, items, flagged] = await Promise.all([
+    db().$queryRaw<{ environmentId: string; a: bigint; b: bigint; c: bigint; d: bigint; e: bigint; f: bigint; g: bigint; h: bigint; i: bigint }[]>(environmentVerdictsSql(projectId)),
+    db().$queryRaw<{ environmentId: string; passes: number; fails: number; units: bigint }[]>`
+      SELECT t."environmentId", (v ->> 0)::int AS passes, (v ->> 1)::int AS fails, sum((v ->> 2)::int) AS units
+      FROM trajectory_insight ti
+      JOIN trajectory tr ON tr.id = ti."trajectoryId"
+      JOIN task t ON t.id = tr."taskId"
+      CROSS JOIN LATERAL jsonb_array_elements(ti."itemVotes") v
+      WHERE ti."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
+      GROUP BY 1, 2, 3`,
+    db().$queryRaw<{ id: string }[]>`
+      SELECT x.id FROM (
+        SELECT ti."flaggedReviewId" AS id,
+               row_number() OVER (PARTITION BY t."environmentId" ORDER BY ti."flaggedAt" DESC, ti."flaggedReviewId") AS rn
+        FROM trajectory_insight ti
+        JOIN trajectory tr ON tr.id = ti."trajectoryId"
+        JOIN task t ON t.id = tr."taskId"
+        WHERE ti."projectId" = ${projectId} AND ti."flaggedReviewId" IS NOT NULL AND t."environmentId" IS NOT NULL
+      ) x WHERE x.rn <= ${FLAGGED_PER_ENVIRONMENT}`,
+  ]);
+  return {
+    reviewed: traj.map((r) => ({
+      environmentId: r.environmentId,
+      reviewed: num(r.a),
+      humanPass: num(r.b),
+      humanJudged: num(r.c),
+      rewardHacking: num(r.d),
+      answerLeakage: num(r.e),
+      pp: num(r.f),
+      pf: num(r.g),
+      fp: num(r.h),
+      ff: num(r.i),
+    })),
+    items: items.map((r) => ({ environmentId: r.environmentId, passes: r.passes, fails: r.fails, units: num(r.units) })),
+    flaggedIds: flagged.map((r) => r.id),
   };
-  const rows = await aggregateQuery<Row>(verdictRowsSql(projectId, keys));
-  const reviewed: ReviewedRow[] = [];
-  const items: ItemVerdictRow[] = [];
-  const flaggedIds: string[] = [];
-  for (const r of rows) {
-    if (r.kind === 'traj') {
-      reviewed.push({
-        environmentId: r.environmentId,
-        reviewed: num(r.a),
-        humanPass: num(r.b),
-        humanJudged: num(r.c),
-        rewardHacking: num(r.d),
-        answerLeakage: num(r.e),
-        pp: num(r.f),
-        pf: num(r.g),
-        fp: num(r.h),
-        ff: num(r.i),
-      });
-    } else if (r.kind === 'item') {
-      items.push({ environmentId: r.environmentId, passes: num(r.a), fails: num(r.b), units: num(r.c) });
-    } else {
-      flaggedIds.push(...(r.ids ?? []));
-    }
-  }
-  return { reviewed, items, flaggedIds };
 }
 
 /**
- * The environment page's heaviest statement, one pass over the current reviews: per
- * environment the trajectory-level figures ('traj'), the (passes, fails) groups of items for
- * reviewer agreement ('item'), and the ids of its newest flagged reviews ('flag').
+ * The environment page's heaviest statement: per environment, its reviewed trajectories, their
+ * reviewer verdicts and flags, and the verifier-vs-reviewer table, over the trajectory summaries.
  */
-export function verdictRowsSql(projectId: string, keys: RubricKeys): Prisma.Sql {
+export function environmentVerdictsSql(projectId: string): Prisma.Sql {
   return Prisma.sql`
-    WITH rv AS (${reviewFactsSql(projectId, keys)}),
-    per_item AS MATERIALIZED (
-      SELECT item, tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f, bool_or(rh) AS rh, bool_or(al) AS al,
-             max(review) FILTER (WHERE rh OR al) AS flagged, max("submittedAt") FILTER (WHERE rh OR al) AS "flaggedAt"
-      FROM rv GROUP BY item, tid
-    ),
-    per_traj AS (
-      SELECT tid, sum(p) AS p, sum(f) AS f, bool_or(rh) AS rh, bool_or(al) AS al FROM per_item GROUP BY tid
-    )
-    SELECT 'traj' AS kind, t."environmentId",
+    SELECT t."environmentId",
            count(*) AS a,
-           count(*) FILTER (WHERE pt.p > pt.f) AS b,
-           count(*) FILTER (WHERE pt.p <> pt.f) AS c,
-           count(*) FILTER (WHERE pt.rh) AS d,
-           count(*) FILTER (WHERE pt.al) AS e,
-           count(*) FILTER (WHERE ${verifierPassSql} AND pt.p > pt.f) AS f,
-           count(*) FILTER (WHERE ${verifierPassSql} AND pt.p < pt.f) AS g,
-           count(*) FILTER (WHERE NOT ${verifierPassSql} AND pt.p > pt.f) AS h,
-           count(*) FILTER (WHERE NOT ${verifierPassSql} AND pt.p < pt.f) AS i,
-           NULL::text[] AS ids
-    FROM per_traj pt
-    JOIN trajectory tr ON tr.id = pt.tid
+           count(*) FILTER (WHERE ${humanPassSql}) AS b,
+           count(*) FILTER (WHERE ${humanJudgedSql}) AS c,
+           count(*) FILTER (WHERE ti."rewardHacking") AS d,
+           count(*) FILTER (WHERE ti."answerLeakage") AS e,
+           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanPassSql}) AS f,
+           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanFailSql}) AS g,
+           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanPassSql}) AS h,
+           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanFailSql}) AS i
+    FROM trajectory_insight ti
+    JOIN trajectory tr ON tr.id = ti."trajectoryId"
     JOIN task t ON t.id = tr."taskId"
-    WHERE t."environmentId" IS NOT NULL
-    GROUP BY t."environmentId"
-    UNION ALL
-    SELECT 'item', t."environmentId", pi.p, pi.f, count(*), 0, 0, 0, 0, 0, 0, NULL
-    FROM per_item pi
-    JOIN trajectory tr ON tr.id = pi.tid
-    JOIN task t ON t.id = tr."taskId"
-    WHERE t."environmentId" IS NOT NULL AND pi.p + pi.f >= 2
-    GROUP BY t."environmentId", pi.p, pi.f
-    UNION ALL
-    SELECT 'flag', x."environmentId", 0, 0, 0, 0, 0, 0, 0, 0, 0, array_agg(x.flagged ORDER BY x.rn)
-    FROM (
-      SELECT t."environmentId", pi.flagged, row_number() OVER (PARTITION BY t."environmentId" ORDER BY pi."flaggedAt" DESC, pi.flagged) AS rn
-      FROM per_item pi JOIN trajectory tr ON tr.id = pi.tid JOIN task t ON t.id = tr."taskId"
-      WHERE pi.flagged IS NOT NULL AND t."environmentId" IS NOT NULL
-    ) x WHERE x.rn <= ${FLAGGED_PER_ENVIRONMENT}
-    GROUP BY x."environmentId"`;
+    WHERE ti."projectId" = ${projectId} AND ti.reviews > 0 AND t."environmentId" IS NOT NULL
+    GROUP BY t."environmentId"`;
 }
 
 const notes = z.array(z.unknown()).catch([]);

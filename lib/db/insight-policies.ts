@@ -1,16 +1,17 @@
 import { Prisma } from '@prisma/client';
 import { db } from './client';
-import { aggregateQuery, num, reviewFactsSql, rubricKeys, verifierPassSql } from './insight-sql';
+import { humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
 
 /**
- * The policies and compare pages' data, aggregated in Postgres:
+ * The policies and compare pages' data, aggregated in Postgres (reviews and criteria from the
+ * trajectory summaries of lib/db/insight-summary.ts):
  * - comparison counts per (policy of A, policy of B, outcome) from current pairwise comparisons
  *   (outcome: "b" when preference > 0, "a" when < 0, "tie" when 0 or both bad);
  * - per policy: trajectories, verifier passes, reviewer verdicts (a trajectory's majority) and
  *   the sufficient statistics of the normalised Likert score (n, sum, sum of squares) of each
  *   current single-mode review (the first Likert question of its rubric version);
  * - per policy and criterion key: trajectories whose reviewers' majority passed / judged it
- *   (single-mode criteria answers, and the pairwise comparisons' per-side criteria).
+ *   (the criteria question of single-mode reviews, and the pairwise comparisons' per-side criteria).
  * An optional environment id restricts everything to that environment's tasks.
  */
 export interface PolicyRow {
@@ -77,18 +78,7 @@ export async function comparisonOutcomes(projectId: string, environmentId: strin
   return rows.map((r) => ({ policyA: r.policyA, policyB: r.policyB, outcome: r.outcome, count: num(r.count) }));
 }
 
-/** Restricts review facts (alias ci) to trajectories of these policies / this environment. */
-function itemFilter(environmentId: string | null, policyIds?: string[]) {
-  if (!environmentId && !policyIds) return Prisma.empty;
-  return Prisma.sql`AND EXISTS (
-    SELECT 1 FROM trajectory tq JOIN task tk ON tk.id = tq."taskId"
-    WHERE tq.id = ci."trajectoryId"
-      ${environmentId ? Prisma.sql`AND tk."environmentId" = ${environmentId}` : Prisma.empty}
-      ${policyIds ? Prisma.sql`AND tq."policyId" IN (${Prisma.join(policyIds)})` : Prisma.empty})`;
-}
-
 export async function policyStats(projectId: string, environmentId: string | null, policyIds?: string[]): Promise<PolicyStatsRow[]> {
-  const keys = await rubricKeys(projectId);
   const policyFilter = policyIds ? Prisma.sql`AND tr."policyId" IN (${Prisma.join(policyIds)})` : Prisma.empty;
   const [base, reviews] = await Promise.all([
     db().$queryRaw<{ policyId: string; trajectories: bigint; scored: bigint; passes: bigint }[]>`
@@ -96,17 +86,12 @@ export async function policyStats(projectId: string, environmentId: string | nul
       FROM trajectory tr JOIN task t ON t.id = tr."taskId"
       WHERE tr."projectId" = ${projectId} ${envFilter(environmentId, 't')} ${policyFilter}
       GROUP BY tr."policyId"`,
-    aggregateQuery<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }>(Prisma.sql`
-      WITH rv AS (${reviewFactsSql(projectId, keys, itemFilter(environmentId, policyIds))}),
-      per_traj AS (
-        SELECT tid, count(*) FILTER (WHERE verdict = 1) AS p, count(*) FILTER (WHERE verdict = 0) AS f,
-               count(score) AS n, sum(score) AS s, sum(score * score) AS ss
-        FROM rv GROUP BY tid
-      )
-      SELECT tr."policyId", count(*) FILTER (WHERE pt.p > pt.f) AS pass, count(*) FILTER (WHERE pt.p <> pt.f) AS judged,
-             sum(pt.n) AS n, sum(pt.s) AS sum, sum(pt.ss) AS sumsq
-      FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid
-      GROUP BY tr."policyId"`),
+    db().$queryRaw<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }[]>`
+      SELECT tr."policyId", count(*) FILTER (WHERE ${humanPassSql}) AS pass, count(*) FILTER (WHERE ${humanJudgedSql}) AS judged,
+             sum(ti."likertN") AS n, sum(ti."likertSum") AS sum, sum(ti."likertSumSquares") AS sumsq
+      FROM trajectory_insight ti JOIN trajectory tr ON tr.id = ti."trajectoryId" JOIN task t ON t.id = tr."taskId"
+      WHERE ti."projectId" = ${projectId} AND ti.reviews > 0 ${envFilter(environmentId, 't')} ${policyFilter}
+      GROUP BY tr."policyId"`,
   ]);
   return base.map((b) => {
     const r = reviews.find((x) => x.policyId === b.policyId);
@@ -124,34 +109,19 @@ export async function policyStats(projectId: string, environmentId: string | nul
   });
 }
 
-/** Per-criterion verdicts of the given policies' trajectories (majority of each trajectory's verdicts). */
+/** Per-criterion verdicts of the given policies' trajectories (majority of each trajectory's verdicts, single reviews and comparison sides). */
 export async function criterionVerdicts(projectId: string, policyIds: string[], environmentId: string | null): Promise<CriterionRow[]> {
   if (policyIds.length === 0) return [];
-  const rows = await aggregateQuery<{ policyId: string; key: string; passes: bigint; judged: bigint }>(Prisma.sql`
-    WITH v AS (
-      SELECT ci."trajectoryId" AS tid, cv.key, cv.value AS verdict
-      FROM review r
-      JOIN campaign_item ci ON ci.id = r."campaignItemId"
-      JOIN campaign c ON c.id = ci."campaignId"
-      CROSS JOIN LATERAL jsonb_each(r.answers) q
-      CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(q.value) = 'object' THEN q.value ELSE '{}'::jsonb END) cv
-      WHERE r."isCurrent" AND c."projectId" = ${projectId} AND c.mode = 'single' ${itemFilter(environmentId, policyIds)}
-      UNION ALL
-      SELECT CASE side.s WHEN 'a' THEN ci."trajectoryId" ELSE ci."trajectoryBId" END, cv.key, cv.value
-      FROM pairwise_comparison pc
-      JOIN campaign_item ci ON ci.id = pc."campaignItemId"
-      JOIN campaign c ON c.id = ci."campaignId"
-      CROSS JOIN LATERAL (VALUES ('a'), ('b')) AS side(s)
-      CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(pc.criteria -> side.s) = 'object' THEN pc.criteria -> side.s ELSE '{}'::jsonb END) cv
-      WHERE pc."isCurrent" AND c."projectId" = ${projectId}
-    ),
-    per_traj AS (
-      SELECT tid, key, count(*) FILTER (WHERE verdict = 'pass') AS p, count(*) FILTER (WHERE verdict = 'fail') AS f FROM v GROUP BY tid, key
-    )
-    SELECT tr."policyId", pt.key, count(*) FILTER (WHERE pt.p > pt.f) AS passes, count(*) FILTER (WHERE pt.p <> pt.f) AS judged
-    FROM per_traj pt JOIN trajectory tr ON tr.id = pt.tid JOIN task t ON t.id = tr."taskId"
-    WHERE tr."policyId" IN (${Prisma.join(policyIds)}) ${envFilter(environmentId, 't')}
-    GROUP BY tr."policyId", pt.key
-    ORDER BY pt.key`);
+  const rows = await db().$queryRaw<{ policyId: string; key: string; passes: bigint; judged: bigint }[]>`
+    SELECT tr."policyId", c.key,
+           count(*) FILTER (WHERE (c.value ->> 0)::int > (c.value ->> 1)::int) AS passes,
+           count(*) FILTER (WHERE (c.value ->> 0)::int <> (c.value ->> 1)::int) AS judged
+    FROM trajectory_insight ti
+    JOIN trajectory tr ON tr.id = ti."trajectoryId"
+    JOIN task t ON t.id = tr."taskId"
+    CROSS JOIN LATERAL jsonb_each(ti.criteria) c
+    WHERE ti."projectId" = ${projectId} AND tr."policyId" IN (${Prisma.join(policyIds)}) ${envFilter(environmentId, 't')}
+    GROUP BY tr."policyId", c.key
+    ORDER BY c.key`;
   return rows.map((r) => ({ policyId: r.policyId, key: r.key, passes: num(r.passes), judged: num(r.judged) }));
 }

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma } from '@prisma/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { environmentReport, environmentTableRows, rowsToCsv } from '../insight/environment-report';
 import { compareReport, policyReport } from '../insight/policy-report';
-import { hasFlag, reviewVerdict } from '../insight/review-verdict';
 import { db } from './client';
 import { environmentInsightData } from './insight-environments';
 import { comparisonOutcomes, criterionVerdicts, insightEnvironments, insightPolicies, policyStats } from './insight-policies';
-import { reviewFactsSql, rubricKeys } from './insight-sql';
 import { resetDatabase } from './test/reset';
 import { seedInsightScenario } from './test/insight-scenario';
 
@@ -24,43 +21,6 @@ describe('insight queries (aggregated in SQL) on a scenario with known answers',
     for (const id of other) await db().user.create({ data: { id, email: `${id}@x.test`, name: 'R', role: 'reviewer' } });
     await seedInsightScenario('other', other);
   }, 120_000);
-
-  it('reads verdicts, flags and scores in SQL exactly as lib/insight/review-verdict does', async () => {
-    const keys = await rubricKeys(projectId);
-    expect(keys).toMatchObject({ criteria: ['criteria'], flags: ['flags'], likert: ['overall'], points: [5] });
-    // add reviews with edge-case answers (no criterion judged; another flag; a 7-point rubric without flags)
-    const item = await db().campaignItem.findFirstOrThrow({ where: { campaign: { projectId, mode: 'single' } }, select: { id: true, campaign: { select: { rubricVersionId: true } } } });
-    const odd = [
-      { criteria: {}, overall: 3, flags: ['answer_leakage', 'unsafe'] },
-      { criteria: { works: 'pass', no_test_edits: 'pass' }, overall: 1, flags: [], note: 'reward_hacking' },
-    ];
-    for (const [i, answers] of odd.entries()) {
-      const user = await db().user.create({ data: { id: `odd-u-${i}`, email: `odd${i}@x.test`, name: 'o', role: 'reviewer' } });
-      const assignment = await db().assignment.create({ data: { id: `odd-a-${i}`, campaignItemId: item.id, reviewerId: user.id, leaseExpiresAt: new Date(), status: 'submitted' } });
-      await db().review.create({
-        data: { id: `odd-r-${i}`, assignmentId: assignment.id, campaignItemId: item.id, reviewerId: user.id, rubricVersionId: item.campaign.rubricVersionId, answers, idempotencyKey: `odd-${i}-key` },
-      });
-    }
-    const rows = await db().$queryRaw<{ review: string; verdict: number | null; rh: boolean; al: boolean; score: number | null }[]>(
-      Prisma.sql`SELECT * FROM (${reviewFactsSql(projectId, keys)}) f`,
-    );
-    const answers = new Map((await db().review.findMany({ select: { id: true, answers: true } })).map((r) => [r.id, r.answers]));
-    await db().review.deleteMany({ where: { id: { startsWith: 'odd-r-' } } });
-    await db().assignment.deleteMany({ where: { id: { startsWith: 'odd-a-' } } });
-    expect(rows.length).toBe(42);
-    const oddRows = rows.filter((r) => r.review.startsWith('odd-r-'));
-    for (const r of rows) {
-      const a = answers.get(r.review);
-      expect(r.verdict === null ? null : r.verdict === 1 ? 'pass' : 'fail').toBe(reviewVerdict(a, 'criteria'));
-      expect(r.rh).toBe(hasFlag(a, 'flags', 'reward_hacking'));
-      expect(r.al).toBe(hasFlag(a, 'flags', 'answer_leakage'));
-      expect(r.score).toBeCloseTo(((a as { overall: number }).overall - 1) / 4, 10);
-    }
-    expect(oddRows.sort((x, y) => (x.review < y.review ? -1 : 1)).map((r) => [r.verdict, r.rh, r.al])).toEqual([
-      [null, false, true],
-      [1, false, false],
-    ]);
-  });
 
   it('environments: counts, verifier vs reviewers, flags with their moments, teachability, ranking', async () => {
     const report = environmentReport(await environmentInsightData(projectId));
@@ -84,7 +44,7 @@ describe('insight queries (aggregated in SQL) on a scenario with known answers',
     expect(report[1]!.reasons[0]).toEqual({ severity: 'blocker', text: 'high reward-hacking flag rate: 50% [22%, 78%], n=8' });
     expect(report[1]!.reasons.map((r) => r.text)).toContain('too easy: 2 of 2 tasks always solved');
     expect(report[1]!.reasons.map((r) => r.text)).toContain('verifier passes more than reviewers: 100% vs 50% (difference +50 pp)');
-    // one moment per flagged item (its newest flagged review): 4 items of ckpt-2000
+    // one moment per flagged trajectory (its newest flagged review): the 4 runs of ckpt-2000
     expect(hacky!.flagged).toHaveLength(4);
     expect(hacky!.flagged[0]).toMatchObject({ rewardHacking: true, answerLeakage: false, notes: [{ frame: 30, stepIndex: 1, note: 'edits the test file to pass' }] });
 

@@ -2,17 +2,21 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { backfillTrajectoryInsight } from './insight-summary';
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in order, each in its own transaction,
  * recorded in Prisma's own `_prisma_migrations` table (same columns and checksums, so
  * `prisma migrate status` agrees). Runs without Prisma's schema engine (which would have to be
  * downloaded), and takes an advisory lock so several processes starting at once apply each
- * migration exactly once.
+ * migration exactly once. Then backfills the insight summaries that are missing or stale
+ * (lib/db/insight-summary.ts: computed in TypeScript, so no migration can write them).
  */
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: number;
+  /** trajectories whose insight summary was missing or computed by older rules, now refreshed */
+  insightRefreshed: number;
 }
 
 const LOCK_KEY = 7_202_611; // arbitrary, stable
@@ -75,7 +79,10 @@ export async function migrate(databaseUrl: string, dir = migrationsDir()): Promi
       }
       applied.push(m.name);
     }
-    return { applied, alreadyApplied: migrations.length - applied.length };
+    // derived data the migrations cannot compute in SQL (lib/db/insight-summary.ts)
+    const hasInsight = (await client.query<{ t: string | null }>(`SELECT to_regclass('trajectory_insight')::text AS t`)).rows[0]?.t;
+    const insightRefreshed = hasInsight ? await backfillTrajectoryInsight(client) : 0;
+    return { applied, alreadyApplied: migrations.length - applied.length, insightRefreshed };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
     await client.end();

@@ -8,6 +8,7 @@ import { answersSchema, rubricDefinition } from '../review/rubric';
 import { AppError } from '../errors';
 import { settleClaim } from './assignments';
 import { db } from './client';
+import { prismaRun, refreshTrajectoryInsight } from './insight-summary';
 import { recordSubmitLabelEvent } from './label-events';
 
 export const submitReviewInput = z.object({
@@ -51,7 +52,7 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
           isGold: true,
           goldAnswers: true,
           campaign: { select: { status: true, overlap: true, minCoverage: true, mode: true, rubricVersionId: true, rubricVersion: { select: { definition: true } } } },
-          trajectory: { select: { task: { select: { acceptanceCriteria: true } } } },
+          trajectory: { select: { id: true, task: { select: { acceptanceCriteria: true } } } },
         },
       },
     },
@@ -98,6 +99,7 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
         });
         // the training stream: this submit made the item final (k reviews) or revised a final item
         await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
+        await refreshTrajectoryInsight(prismaRun(tx), [assignment.item.trajectory.id]);
         return { ...review, duplicate: false };
       },
       { maxWait: 15_000, timeout: 15_000 },

@@ -13,7 +13,7 @@
  */
 export type ReviewVerdict = 'pass' | 'fail' | null;
 
-function answerOf(answers: unknown, key: string | null): unknown {
+export function answerOf(answers: unknown, key: string | null): unknown {
   if (key === null || !answers || typeof answers !== 'object' || Array.isArray(answers)) return undefined;
   return (answers as Record<string, unknown>)[key];
 }
