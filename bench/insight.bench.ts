@@ -54,7 +54,7 @@ const rubric = JSON.stringify({
 });
 
 /** Generates one project with `reviews` current reviews; returns its id. */
-async function generate(client: pg.Client, p: string, reviews: number): Promise<string> {
+export async function generate(client: pg.Client, p: string, reviews: number): Promise<string> {
   const T = Math.max(20, Math.round(reviews / 20));
   const TASKS = 400;
   const q = (sql: string) => client.query(sql);

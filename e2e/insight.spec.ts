@@ -42,9 +42,10 @@ test('a lead ranks environments, reads the leaderboard and compares two checkpoi
   expect(envCsv).toMatch(/\r\n1,clean-env,3,12,0\.5833,/);
   expect(envCsv).toContain('blocker: high reward-hacking flag rate');
 
-  // the flagged moment opens the trajectory at that step
+  // the flagged moment opens the trajectory's video at that frame, and its transcript at that step
   await moment.click();
-  await expect(page).toHaveURL(/\/trajectories\/.+#step-1$/);
+  await expect(page).toHaveURL(/\/trajectories\/.+\?frame=30#step-1$/);
+  await expect(page.getByTestId('player-time')).toContainText('frame 30');
 
   // policies: Bradley-Terry leaderboard, rubric scores, trend across checkpoints
   await page.goto(`/insight/policies?project=${project}`);

@@ -26,10 +26,13 @@ export function VideoPanel({
   video,
   initialStatus,
   requestRender,
+  initialFrame = 0,
 }: {
   video: TrajectoryVideoProps;
   initialStatus: VideoStatus | null;
   requestRender: () => Promise<Result<VideoStatus>>;
+  /** where the player starts (clamped to the video) */
+  initialFrame?: number;
 }) {
   const player = useRef<PlayerHandle>(null);
   const [status, setStatus] = useState<VideoStatus | null>(initialStatus);
@@ -105,7 +108,7 @@ export function VideoPanel({
           {error ? <span role="alert" className="text-red-700">{error}</span> : null}
         </div>
       </div>
-      <TrajectoryPlayer ref={player} video={video} />
+      <TrajectoryPlayer ref={player} video={video} initialFrame={Math.min(initialFrame, video.durationInFrames - 1)} />
     </section>
   );
 }

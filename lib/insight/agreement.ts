@@ -1,5 +1,5 @@
 import { kappaFromTable } from '../stats/cohen-kappa';
-import { groupBootstrap } from './multinomial';
+import { groupBootstrap } from '../stats/multinomial';
 
 /**
  * Agreement figures for the environment table, computed from counts the database aggregates.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Battle } from '../stats/battles';
 import { bradleyTerryRatings } from '../stats/bradley-terry';
-import { bootstrapRounds, leaderboard } from './leaderboard';
+import { BOOTSTRAP_ROUNDS, leaderboard } from './leaderboard';
 import { hasFlag, reviewVerdict } from './review-verdict';
 
 describe('leaderboard from comparison counts', () => {
@@ -23,10 +23,20 @@ describe('leaderboard from comparison counts', () => {
     expect(got.nBattles).toBe(36);
   });
 
-  it('scales the bootstrap down for very many comparisons', () => {
-    expect(bootstrapRounds(1000)).toBe(1000);
-    expect(bootstrapRounds(100_000)).toBe(200);
-    expect(bootstrapRounds(40_000)).toBe(500);
+  it('keeps 1,000 rounds at 100,000 comparisons, with the interval normal theory gives', () => {
+    const got = leaderboard([
+      { policyA: 'old', policyB: 'new', outcome: 'b', count: 60_000 },
+      { policyA: 'old', policyB: 'new', outcome: 'a', count: 40_000 },
+    ]);
+    expect(got.bootstrapRounds).toBe(BOOTSTRAP_ROUNDS);
+    const newer = got.ratings.find((r) => r.model === 'new')!;
+    // ratings +-(400 / 2) log10(0.6 / 0.4) around 1000; the difference has se (400 / ln 10) / sqrt(n p (1 - p)), each rating half of it
+    expect(newer.rating).toBeCloseTo(1000 + 200 * Math.log10(1.5), 6);
+    const half = 1.96 * ((400 / Math.LN10) * Math.sqrt(1 / (100_000 * 0.24))) / 2;
+    expect(newer.ci![0]).toBeCloseTo(newer.rating - half, 0);
+    expect(newer.ci![1]).toBeCloseTo(newer.rating + half, 0);
+    expect(newer.ci![1] - newer.ci![0]).toBeGreaterThan(1.8 * half);
+    expect(newer.ci![1] - newer.ci![0]).toBeLessThan(2.2 * half);
   });
 });
 

@@ -6,9 +6,7 @@ import type { PairOutcome } from './win-rate';
  * Bradley-Terry leaderboard (lib/stats/bradley-terry: Elo scale, mean 1000, bootstrap 95% CIs)
  * from comparison counts aggregated in SQL: one row per (policy of A, policy of B, outcome).
  * Outcome "tie" includes "both bad" (LMArena's "tie (bothbad)"; the fit counts both as halves).
- *
- * The bootstrap resamples battles, so its cost grows with their number: 1000 replicates up to
- * 20,000 comparisons, then fewer (at least 200) to keep a page under a second.
+ * 1,000 bootstrap rounds at any number of comparisons (a round resamples the cells, not each battle).
  */
 export interface OutcomeCount {
   policyA: string;
@@ -17,9 +15,7 @@ export interface OutcomeCount {
   count: number;
 }
 
-export function bootstrapRounds(battles: number): number {
-  return battles <= 20_000 ? 1000 : Math.max(200, Math.floor(2e7 / battles));
-}
+export const BOOTSTRAP_ROUNDS = 1000;
 
 export function leaderboard(rows: readonly OutcomeCount[], seed = 1): BradleyTerryResult & { bootstrapRounds: number } {
   const battles: Battle[] = [];
@@ -29,6 +25,5 @@ export function leaderboard(rows: readonly OutcomeCount[], seed = 1): BradleyTer
     const battle: Battle = { model_a: r.policyA, model_b: r.policyB, winner };
     for (let i = 0; i < r.count; i++) battles.push(battle);
   }
-  const rounds = bootstrapRounds(battles.length);
-  return { ...bradleyTerryRatings(battles, { bootstrap: rounds, seed }), bootstrapRounds: rounds };
+  return { ...bradleyTerryRatings(battles, { bootstrap: BOOTSTRAP_ROUNDS, seed }), bootstrapRounds: BOOTSTRAP_ROUNDS };
 }

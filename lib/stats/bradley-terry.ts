@@ -1,5 +1,6 @@
 import { percentileInterval } from './bootstrap';
 import { aggregateBattles, type Battle, winMatrix } from './battles';
+import { EXACT_LIMIT, multinomialInto } from './multinomial';
 import { Mulberry32 } from './prng';
 
 /**
@@ -20,8 +21,10 @@ import { Mulberry32 } from './prng';
  * that lost all of n games to average opponents lands near 1000 - 400 log10(2n)). `priorUsed`
  * says when that happened.
  *
- * Bootstrap: resample the battles with replacement (indices into the battle -> cell array),
- * refit from the point estimate, and take each model's 2.5% / 97.5% percentiles.
+ * Bootstrap: resample the battles with replacement (indices into the battle -> cell array; above
+ * EXACT_LIMIT battles, one multinomial draw over the cells, lib/stats/multinomial.ts, so a round
+ * costs O(cells) however many battles there are), refit from the point estimate, and take each
+ * model's 2.5% / 97.5% percentiles.
  */
 export interface ModelRating {
   model: string;
@@ -60,7 +63,8 @@ export function bradleyTerryRatings(battles: readonly Battle[], options: Bradley
     const samples = agg.models.map(() => new Float64Array(rounds));
     for (let b = 0; b < rounds; b++) {
       counts.fill(0);
-      random.tally(agg.cellOf, counts, n);
+      if (n <= EXACT_LIMIT) random.tally(agg.cellOf, counts, n);
+      else multinomialInto(agg.cellCounts, n, random, counts);
       const fit = fitBradleyTerry(winMatrix(agg, counts), M, point.beta);
       for (let i = 0; i < M; i++) samples[i]![b] = fit.ratings[i]!;
     }

@@ -86,7 +86,7 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
           <Card title="Ranked for training" actions={<CsvLink href={csv} />}>
             <EnvironmentTable report={report} project={project.slug} />
           </Card>
-          <Card title="Flagged moments (newest 5 flagged items per environment)">
+          <Card title="Flagged moments (newest 5 flagged trajectories per environment)">
             {flagged.length === 0 ? (
               <p className="text-sm text-zinc-500">No review flags reward hacking or answer leakage.</p>
             ) : (
@@ -102,7 +102,7 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
                       </Link>
                     ) : (
                       f.notes.map((n, i) => (
-                        <Link key={i} className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}>
+                        <Link key={i} className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}>
                           frame {n.frame}
                           {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “{inert(n.note)}”
                         </Link>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, type ReactNode } from 'react';
+import { z } from 'zod';
 import { CriteriaChecklist } from '@/components/trajectories/criteria-checklist';
 import { CriteriaEditor } from '@/components/trajectories/criteria-editor';
 import { ExpandableText } from '@/components/trajectories/expandable-text';
@@ -37,6 +38,8 @@ export async function generateMetadata({ params }: Props) {
   return { title: t ? inert(t.task.name) : 'Trajectory' };
 }
 
+const frameParam = z.coerce.number().int().min(0).max(10_000_000).catch(0);
+
 function isEmptyObject(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
 }
@@ -44,7 +47,10 @@ function isEmptyObject(value: unknown): boolean {
 export default async function TrajectoryPage({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
-  const view = (await searchParams).view === 'source' ? 'source' : 'transcript';
+  const query = await searchParams;
+  const view = query.view === 'source' ? 'source' : 'transcript';
+  // ?frame=N opens the video at that frame (links to evidence, e.g. the insight page's flagged moments)
+  const frame = frameParam.parse(Array.isArray(query.frame) ? query.frame[0] : query.frame);
   const t = await loadDetail(id);
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
@@ -82,6 +88,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                 video={videoProps}
                 initialStatus={videoRow ? { id: videoRow.id, status: videoRow.status, progress: videoRow.progress, error: videoRow.error, sizeBytes: videoRow.sizeBytes } : null}
                 requestRender={requestRenderAction.bind(null, { trajectoryId: t.id })}
+                initialFrame={frame}
               />
             </div>
           ) : null}

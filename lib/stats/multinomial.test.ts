@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrap } from '../stats/bootstrap';
-import { Mulberry32 } from '../stats/prng';
+import { bootstrap } from './bootstrap';
+import { Mulberry32 } from './prng';
 import { binomial, groupBootstrap, multinomialInto } from './multinomial';
 
 describe('group bootstrap', () => {

@@ -1,5 +1,5 @@
-import { percentileInterval } from '../stats/bootstrap';
-import { Mulberry32 } from '../stats/prng';
+import { percentileInterval } from './bootstrap';
+import { Mulberry32 } from './prng';
 
 /**
  * Bootstrap over units that fall into a few groups (e.g. items by their (passes, fails) counts,
@@ -10,7 +10,7 @@ import { Mulberry32 } from '../stats/prng';
  * 30, otherwise the normal approximation (rounded, clamped), whose error at that size is far
  * below the bootstrap's own Monte Carlo error. Returns the 95% percentile interval.
  */
-export const EXACT_LIMIT = 20_000;
+export const EXACT_LIMIT = 1_000;
 
 export function groupBootstrap(sizes: readonly number[], statistic: (weights: Float64Array) => number, replicates: number, seed: number): [number, number] | null {
   const n = sizes.reduce((a, b) => a + b, 0);
@@ -36,9 +36,10 @@ export function groupBootstrap(sizes: readonly number[], statistic: (weights: Fl
 }
 
 /** One multinomial draw of n over the shares sizes/sum(sizes), by conditional binomials. */
-export function multinomialInto(sizes: readonly number[], n: number, random: Mulberry32, out: Float64Array): void {
+export function multinomialInto(sizes: ArrayLike<number>, n: number, random: Mulberry32, out: Float64Array): void {
   let remaining = n;
-  let mass = sizes.reduce((a, b) => a + b, 0);
+  let mass = 0;
+  for (let g = 0; g < sizes.length; g++) mass += sizes[g]!;
   for (let g = 0; g < sizes.length; g++) {
     if (remaining <= 0 || mass <= 0) break;
     const p = g === sizes.length - 1 ? 1 : Math.min(1, sizes[g]! / mass);
