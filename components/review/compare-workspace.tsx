@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
-import { isTypingTarget, nextSpeed, preferenceForDigit, resolveShortcut } from '@/lib/review/shortcuts';
+import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
@@ -13,6 +13,7 @@ import { nextHref, REVIEW_SPEEDS } from './review-workspace';
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { TaskPanel } from './task-panel';
+import { useReviewShortcuts } from './use-review-shortcuts';
 
 type Next = { href: string; resumed: boolean } | { href: null; message: string };
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
@@ -159,14 +160,14 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     [actions, view, router],
   );
 
-  const state = useRef({ cell, help, skipping });
-  state.current = { cell, help, skipping };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const s = state.current;
-      const typing = isTypingTarget(e.target as HTMLElement | null);
-      const action = resolveShortcut({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing });
-      if (!action || (s.skipping && action.kind !== 'escape')) return;
+  // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
+  useReviewShortcuts({
+    skipping,
+    help,
+    setSkipping,
+    setHelp,
+    submit,
+    handle: (action) => {
       let handled = true;
       switch (action.kind) {
         case 'toggle-play':
@@ -194,39 +195,24 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
           setBothBad((b) => !b);
           break;
         case 'verdict': {
-          const c = cells[Math.min(s.cell, cells.length - 1)];
+          const c = cells[Math.min(cell, cells.length - 1)];
           if (!c) {
             handled = false;
             break;
           }
           setVerdicts((v) => ({ ...v, [c.side]: { ...v[c.side], [c.key]: action.value } }));
-          setCell(Math.min(cells.length - 1, s.cell + 1));
+          setCell(Math.min(cells.length - 1, cell + 1));
           break;
         }
         case 'question':
-          setCell(Math.max(0, Math.min(cells.length - 1, s.cell + action.delta)));
+          setCell(Math.max(0, Math.min(cells.length - 1, cell + action.delta)));
           break;
-        case 'submit':
-          submit();
-          break;
-        case 'skip':
-          setSkipping(true);
-          break;
-        case 'help':
-          setHelp((h) => !h);
-          break;
-        case 'escape':
-          if (s.help) setHelp(false);
-          else if (s.skipping) setSkipping(false);
-          else if (typing) (e.target as HTMLElement).blur();
-          else handled = false;
-          break;
+        default:
+          handled = false;
       }
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [cells, both, togglePlay, changeRate, pinNote, submit, fps]);
+      return handled;
+    },
+  });
 
   const shortfalls = {
     left: coverageShortfall(trackers.current.left.share(), view.campaign.minCoverage),

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from
 import type { AssignmentView } from '@/lib/db/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
-import { isTypingTarget, nextSpeed, resolveShortcut } from '@/lib/review/shortcuts';
+import { nextSpeed } from '@/lib/review/shortcuts';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
@@ -14,6 +14,7 @@ import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { TaskPanel } from './task-panel';
+import { useReviewShortcuts } from './use-review-shortcuts';
 
 type Next = { href: string; resumed: boolean } | { href: null; message: string };
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
@@ -137,18 +138,16 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     [actions, view, router],
   );
 
-  // one key handler for the page; the player's own keys are off (digits answer questions here)
-  const state = useRef({ focused, cursor, answers, help, skipping, pin });
-  state.current = { focused, cursor, answers, help, skipping, pin };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const s = state.current;
-      const typing = isTypingTarget(e.target as HTMLElement | null);
-      const action = resolveShortcut({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing });
-      if (!action) return;
-      if (s.skipping && action.kind !== 'escape') return;
+  // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
+  useReviewShortcuts({
+    skipping,
+    help,
+    setSkipping,
+    setHelp,
+    submit,
+    handle: (action) => {
       const p = player.current;
-      const q = rubric.questions[s.focused];
+      const q = rubric.questions[focused];
       let handled = true;
       switch (action.kind) {
         case 'toggle-play':
@@ -172,7 +171,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           else if (q.type === 'single' && q.options[action.value - 1]) setAnswer(q.id, q.options[action.value - 1]!.value);
           else if (q.type === 'multi' && q.options[action.value - 1]) {
             const v = q.options[action.value - 1]!.value;
-            const current = Array.isArray(s.answers[q.id]) ? (s.answers[q.id] as string[]) : [];
+            const current = Array.isArray(answers[q.id]) ? (answers[q.id] as string[]) : [];
             setAnswer(q.id, current.includes(v) ? current.filter((x) => x !== v) : [...current, v]);
           } else handled = false;
           break;
@@ -183,9 +182,9 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
             handled = false;
             break;
           }
-          const at = ci === s.focused ? Math.min(s.cursor, criteriaKeys.length - 1) : 0;
+          const at = ci === focused ? Math.min(cursor, criteriaKeys.length - 1) : 0;
           const cq = rubric.questions[ci]!;
-          const current = (s.answers[cq.id] ?? {}) as Record<string, string>;
+          const current = (answers[cq.id] ?? {}) as Record<string, string>;
           setAnswer(cq.id, { ...current, [criteriaKeys[at]!]: action.value });
           if (at + 1 < criteriaKeys.length) {
             setFocused(ci);
@@ -197,7 +196,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           break;
         }
         case 'question': {
-          const n = Math.max(0, Math.min(rubric.questions.length - 1, s.focused + action.delta));
+          const n = Math.max(0, Math.min(rubric.questions.length - 1, focused + action.delta));
           setFocused(n);
           setCursor(0);
           const target = rubric.questions[n];
@@ -206,29 +205,12 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           }
           break;
         }
-        case 'submit':
-          submit();
-          break;
-        case 'skip':
-          setSkipping(true);
-          break;
-        case 'help':
-          setHelp((h) => !h);
-          break;
-        case 'escape':
-          if (s.help) setHelp(false);
-          else if (s.skipping) setSkipping(false);
-          else if (typing) (e.target as HTMLElement).blur();
-          else handled = false;
-          break;
         default:
           handled = false;
       }
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [rubric, criteriaKeys, video.fps, pinNote, setAnswer, submit]);
+      return handled;
+    },
+  });
 
   // keep the focused question in view
   useEffect(() => {
