@@ -2,14 +2,30 @@
  * How a video is split for distributed rendering: videos up to `singleMaxFrames` render in one
  * piece; longer ones in chunks of about `chunkFrames` (never fewer than 5 frames, which seamless
  * concatenation needs), rendered by any workers and then combined.
+ *
+ * With `workers` live render workers the chunk count is rounded up to a multiple of them, so that
+ * they finish together instead of one rendering the last chunk alone (5 chunks on 2 workers take
+ * 3 chunk-times, 6 smaller ones take 3 smaller ones), unless that would make chunks shorter than
+ * `minChunkFrames` (each chunk pays a fixed start-up cost).
  */
 export const CHUNK_FRAMES = 300;
 export const SINGLE_MAX_FRAMES = 450;
+export const MIN_CHUNK_FRAMES = 150;
 
-export function planChunks(totalFrames: number, chunkFrames = CHUNK_FRAMES, singleMaxFrames = SINGLE_MAX_FRAMES): { fromFrame: number; toFrame: number }[] {
+export interface ChunkPlanOptions {
+  chunkFrames?: number;
+  singleMaxFrames?: number;
+  workers?: number;
+  minChunkFrames?: number;
+}
+
+export function planChunks(totalFrames: number, options: ChunkPlanOptions = {}): { fromFrame: number; toFrame: number }[] {
+  const { chunkFrames = CHUNK_FRAMES, singleMaxFrames = SINGLE_MAX_FRAMES, workers = 1, minChunkFrames = MIN_CHUNK_FRAMES } = options;
   if (totalFrames <= 0) throw new Error('a video needs at least one frame');
   if (totalFrames <= singleMaxFrames) return [{ fromFrame: 0, toFrame: totalFrames - 1 }];
-  const count = Math.ceil(totalFrames / chunkFrames);
+  let count = Math.ceil(totalFrames / chunkFrames);
+  const even = Math.ceil(count / Math.max(1, workers)) * Math.max(1, workers);
+  if (totalFrames / even >= minChunkFrames) count = even;
   const size = Math.ceil(totalFrames / count);
   const chunks = [];
   for (let from = 0; from < totalFrames; from += size) chunks.push({ fromFrame: from, toFrame: Math.min(totalFrames, from + size) - 1 });

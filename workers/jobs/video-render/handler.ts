@@ -4,6 +4,7 @@ import path from 'node:path';
 import { env } from '../../../lib/env';
 import { ensureVideoChunks, failVideo, findVideo, finishVideo, listVideoChunks, resumeVideoRender, setVideoProgress, startVideoRender } from '../../../lib/db/videos';
 import { sendJob } from '../../../lib/queue/boss';
+import { liveWorkers } from '../../../lib/db/worker-heartbeats';
 import { openStore } from '../../../lib/storage/open-store';
 import { planChunks } from '../../../lib/video/chunks';
 import { videoPropsFor } from '../../../lib/videos/video-props-for';
@@ -19,7 +20,8 @@ export function videoStorageKey(videoId: string): string {
 /**
  * Idempotent: a done video is left alone; only the worker that moves the row from queued to
  * rendering (or a retry of that same job after a crash) renders. Short videos render here,
- * written to a temp file and then put into storage atomically; long ones fan out into chunks.
+ * written to a temp file and then put into storage atomically; long ones fan out into chunks,
+ * as many as a multiple of the live chunk workers (lib/video/chunks.ts), planned once.
  */
 export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
   contract: videoRenderJob,
@@ -33,9 +35,11 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
 
     try {
       const props = await videoPropsFor(video.trajectoryId);
-      const chunks = planChunks(props.durationInFrames);
+      // a retry keeps the plan it made (chunks may be done); a first run splits for the workers that are up
+      const planned = await listVideoChunks(videoId);
+      const chunks = planned.length > 0 ? planned : planChunks(props.durationInFrames, { workers: await liveChunkWorkers(ctx.now()) });
       if (chunks.length > 1) {
-        await ensureVideoChunks(videoId, chunks);
+        if (planned.length === 0) await ensureVideoChunks(videoId, chunks);
         for (const chunk of await listVideoChunks(videoId)) {
           if (chunk.status !== 'done') await sendJob(env().DATABASE_URL!, videoRenderChunkJob, { videoId, index: chunk.index });
         }
@@ -70,6 +74,12 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
     }
   },
 };
+
+/** Live workers that take chunk jobs (this one included). */
+async function liveChunkWorkers(now: Date): Promise<number> {
+  const workers = await liveWorkers(now);
+  return Math.max(1, workers.filter((w) => w.queues.includes(videoRenderChunkJob.name)).length);
+}
 
 export function readable(error: unknown): string {
   const message = (error as Error)?.message ?? String(error);

@@ -1,0 +1,59 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../../lib/db/client';
+import { ensureProject } from '../../../lib/db/projects';
+import { resetDatabase } from '../../../lib/db/test/reset';
+import { storeTrajectory } from '../../../lib/db/trajectories';
+import { listVideoChunks, requestVideo } from '../../../lib/db/videos';
+import { writeWorkerHeartbeat } from '../../../lib/db/worker-heartbeats';
+import { env } from '../../../lib/env';
+import { buildTrajectory } from '../../../lib/formats/build-trajectory';
+import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
+import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
+import { COMPOSITION_VERSION } from '../../../lib/videos/composition-version';
+import { videoPropsFor } from '../../../lib/videos/video-props-for';
+import { jobContracts } from '../../job-contracts';
+import { videoRenderChunkJob } from '../video-render-chunk/contract';
+import { videoRenderHandler } from './handler';
+
+/** The fan-out of a long video: split for the live chunk workers, planned once (a retry keeps the plan). */
+const longTrajectory = buildTrajectory({
+  format: 'openai',
+  task: { name: 'long', instruction: 'Fix the build, one command at a time.' },
+  policy: { model: 'm' },
+  steps: [
+    { source: 'user', text: 'The build fails. Fix it.' },
+    ...Array.from({ length: 22 }, (_, i) => ({ source: 'agent' as const, text: `Step ${i + 1}: ${'I change one line and run the build again. '.repeat(5)}` })),
+  ],
+});
+
+const ctx = (attempt: number) => ({ jobId: `job-${attempt}`, attempt, signal: new AbortController().signal, log: () => {}, now: () => new Date() });
+const heartbeat = (id: string, queues: string[]) => writeWorkerHeartbeat({ id, hostname: 'test', pid: 1, queues });
+
+describe('video.render fan-out', () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    await installQueue(env().DATABASE_URL!, jobContracts);
+  });
+  afterAll(stopQueueClient);
+
+  it('splits into a multiple of the live chunk workers, and a retry keeps the chunks it planned', async () => {
+    const project = await ensureProject({ slug: 'fan-out', name: 'fan-out' });
+    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), { source: null, sourceWhere: null, importedById: null });
+    const frames = (await videoPropsFor(trajectoryId)).durationInFrames;
+    expect(frames).toBeGreaterThan(1200);
+    expect(frames).toBeLessThan(1500); // 5 chunks of about 300 for one worker
+    // two workers take chunks, a third only other jobs
+    await heartbeat('w1', ['video.render', videoRenderChunkJob.name]);
+    await heartbeat('w2', [videoRenderChunkJob.name]);
+    await heartbeat('w3', ['dataset.export']);
+    const video = await requestVideo(trajectoryId, COMPOSITION_VERSION);
+    expect(await videoRenderHandler.handle({ videoId: video.id }, ctx(0))).toEqual({ chunks: 6 });
+    const planned = await listVideoChunks(video.id);
+    expect(planned.map((c) => [c.fromFrame, c.toFrame])).toEqual(planned.map((_, i) => [i * Math.ceil(frames / 6), Math.min(frames, (i + 1) * Math.ceil(frames / 6)) - 1]));
+
+    // the retry after a crash, with one worker left: the same six chunks, none added or moved
+    await db().workerHeartbeat.deleteMany({ where: { id: 'w2' } });
+    expect(await videoRenderHandler.handle({ videoId: video.id }, ctx(1))).toEqual({ chunks: 6 });
+    expect(await listVideoChunks(video.id)).toEqual(planned);
+  }, 60_000);
+});
