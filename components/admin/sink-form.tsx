@@ -2,16 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
+import { type CampaignOption, fieldClass, FormatAndCampaignFields, FormError, type FormatOption, labelClass, ThresholdFields } from '../datasets/label-scope-fields';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
 
-const field = 'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
-const label = 'block text-xs font-medium uppercase tracking-wide text-zinc-500';
 
 export interface SinkFormProject {
   id: string;
   name: string;
-  campaigns: Array<{ id: string; name: string; mode: string }>;
+  campaigns: CampaignOption[];
 }
 
 /** Adds a training sink: where (webhook / folder / S3), which format, which labels. */
@@ -21,7 +20,7 @@ export function SinkForm({
   createSink,
 }: {
   projects: SinkFormProject[];
-  formats: Array<{ value: string; label: string }>;
+  formats: FormatOption[];
   createSink: (input: unknown) => Promise<Result<{ id: string; secret: string | null }>>;
 }) {
   const router = useRouter();
@@ -64,12 +63,12 @@ export function SinkForm({
     <form action={submit} className="rounded-xl border border-zinc-200 bg-white p-5 shadow-sm" aria-label="New training sink">
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <label>
-          <span className={label}>Name</span>
-          <input name="name" required maxLength={80} placeholder="gpu-trainer" className={field} />
+          <span className={labelClass}>Name</span>
+          <input name="name" required maxLength={80} placeholder="gpu-trainer" className={fieldClass} />
         </label>
         <label>
-          <span className={label}>Project</span>
-          <select name="projectId" className={field} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
+          <span className={labelClass}>Project</span>
+          <select name="projectId" className={fieldClass} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
             {projects.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
@@ -78,8 +77,8 @@ export function SinkForm({
           </select>
         </label>
         <label>
-          <span className={label}>Kind</span>
-          <select name="kind" className={field} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+          <span className={labelClass}>Kind</span>
+          <select name="kind" className={fieldClass} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
             <option value="webhook">HTTP webhook (signed NDJSON batches)</option>
             <option value="directory">Folder (shards + manifest.json)</option>
             <option value="s3">S3 prefix (shards + manifest.json)</option>
@@ -88,60 +87,33 @@ export function SinkForm({
         {kind === 'webhook' ? (
           <>
             <label className="lg:col-span-2">
-              <span className={label}>URL</span>
-              <input name="url" type="url" required placeholder="https://trainer.example/witness" className={field} />
+              <span className={labelClass}>URL</span>
+              <input name="url" type="url" required placeholder="https://trainer.example/witness" className={fieldClass} />
             </label>
             <label>
-              <span className={label}>Secret (empty: generate one)</span>
-              <input name="secret" type="password" minLength={16} autoComplete="off" className={field} />
+              <span className={labelClass}>Secret (empty: generate one)</span>
+              <input name="secret" type="password" minLength={16} autoComplete="off" className={fieldClass} />
             </label>
           </>
         ) : kind === 'directory' ? (
           <label className="lg:col-span-3">
-            <span className={label}>Folder (absolute path on the worker machine)</span>
-            <input name="path" required placeholder="/data/witness-labels" className={field} />
+            <span className={labelClass}>Folder (absolute path on the worker machine)</span>
+            <input name="path" required placeholder="/data/witness-labels" className={fieldClass} />
           </label>
         ) : (
           <>
             <label>
-              <span className={label}>Bucket</span>
-              <input name="bucket" required placeholder="trainer-data" className={field} />
+              <span className={labelClass}>Bucket</span>
+              <input name="bucket" required placeholder="trainer-data" className={fieldClass} />
             </label>
             <label className="lg:col-span-2">
-              <span className={label}>Prefix</span>
-              <input name="prefix" placeholder="witness/dpo" className={field} />
+              <span className={labelClass}>Prefix</span>
+              <input name="prefix" placeholder="witness/dpo" className={fieldClass} />
             </label>
           </>
         )}
-        <label className="lg:col-span-2">
-          <span className={label}>Format</span>
-          <select name="format" className={field} defaultValue="trl-dpo">
-            {formats.map((f) => (
-              <option key={f.value} value={f.value}>
-                {f.value} — {f.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={label}>Campaign</span>
-          <select name="campaignId" className={field} defaultValue="">
-            <option value="">All campaigns of the project</option>
-            {campaigns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name} ({c.mode})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={label}>Min reviews per item</span>
-          <input name="minReviews" type="number" min={0} max={100} step={1} defaultValue={1} className={field} />
-        </label>
-        <label>
-          <span className={label}>Min agreement (0..1)</span>
-          <input name="minAgreement" type="number" min={0} max={1} step={0.05} defaultValue={0} className={field} />
-        </label>
+        <FormatAndCampaignFields formats={formats} campaigns={campaigns} />
+        <ThresholdFields />
       </div>
       <div className="mt-4 flex items-center gap-3">
         <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
@@ -154,11 +126,7 @@ export function SinkForm({
           Signing secret (shown once; the receiver verifies <code className="font-mono">Witness-Signature</code> with it): <code className="font-mono">{secret}</code>
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" className="mt-3 whitespace-pre-wrap break-words rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
     </form>
   );
 }
