@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
 import { AppError } from '@/lib/errors';
+import { compareChartRows } from '@/lib/insight/compare-chart-rows';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Insight · Compare checkpoints' };
@@ -47,6 +48,7 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
     ? `/api/v1/insight/compare?project=${p}&a=${encodeURIComponent(report.a.name)}&b=${encodeURIComponent(report.b.name)}${environment ? `&env=${encodeURIComponent(environment.name)}` : ''}&format=csv`
     : null;
   const w = report?.winRate;
+  const chart = report ? compareChartRows(report.rows) : { rows: [], leftOut: 0 };
   return (
     <>
       <PageHeader
@@ -123,10 +125,10 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
                 </dl>
               </div>
             </Card>
-            <Card title="Pass rates side by side (95% CI)">
+            <Card title={chart.leftOut > 0 ? `Pass rates side by side (95% CI; the ${chart.rows.length - 2} criteria with most data, all ${report.rows.length - 2} below)` : 'Pass rates side by side (95% CI)'}>
               <IntervalChart
                 testId="compare-chart"
-                rows={report.rows.map((r) => ({
+                rows={chart.rows.map((r) => ({
                   label: r.label.replace('Criterion: ', '').replace(' (reward ≥ 1)', '').replace(' (all criteria)', ''),
                   values: {
                     a: { value: r.a.rate, low: r.a.ci?.[0] ?? null, high: r.a.ci?.[1] ?? null, n: r.a.n },
