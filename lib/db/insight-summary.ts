@@ -38,17 +38,17 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
   );
   // one after another: a transaction (or a pg client) runs one statement at a time anyway
   const reviews = await run<{ id: string; campaignItemId: string; submittedMs: number; answers: unknown; rubricVersionId: string; trajectoryId: string }>(
-      // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
-      `SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
-       FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
-       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY($1::text[])`,
-      [ids],
+    // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
+    `SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
+     FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
+     WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY($1::text[])`,
+    [ids],
   );
   const comparisons = await run<{ a: string; b: string | null; criteria: unknown }>(
-      `SELECT ci."trajectoryId" AS a, ci."trajectoryBId" AS b, pc.criteria
-       FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
-       WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[]))`,
-      [ids],
+    `SELECT ci."trajectoryId" AS a, ci."trajectoryBId" AS b, pc.criteria
+     FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
+     WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[]))`,
+    [ids],
   );
   const trajectories = await run<{ id: string; projectId: string }>(`SELECT id, "projectId" FROM trajectory WHERE id = ANY($1::text[])`, [ids]);
   const versionIds = [...new Set(reviews.map((r) => r.rubricVersionId))];
