@@ -1,7 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
+import { useCallback, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
@@ -9,14 +8,12 @@ import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
-import { nextHref, REVIEW_SPEEDS } from './review-workspace';
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { TaskPanel } from './task-panel';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
 
-type Next = { href: string; resumed: boolean } | { href: null; message: string };
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
 type Side = 'left' | 'right';
 
 export interface CompareActions {
@@ -43,12 +40,10 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
  * and watch coverage of both videos.
  */
 export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
-  const router = useRouter();
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
   const players = { left: useRef<PlayerHandle>(null), right: useRef<PlayerHandle>(null) };
   const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
   const revision = (view.myComparison?.revision ?? 0) + 1;
-  const key = useRef<string | null>(null);
   const criteria = view.task.criteria;
   const fps = leftVideo.fps;
   const maxSeconds = Math.max(leftVideo.durationInFrames, rightVideo.durationInFrames) / fps;
@@ -69,12 +64,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   const [pending, start] = useTransition();
   const closed = view.campaign.status !== 'open';
 
-  useEffect(() => {
-    const storageKey = `witness:submit-key:${view.assignment.id}:${revision}`;
-    const stored = sessionStorage.getItem(storageKey);
-    key.current = stored ?? `${view.assignment.id}:r${revision}:${crypto.randomUUID()}`;
-    if (!stored) sessionStorage.setItem(storageKey, key.current);
-  }, [view.assignment.id, revision]);
+  const { submitKey, submitted, skip } = useAssignmentFlow({ assignmentId: view.assignment.id, campaignId: view.campaign.id, revision, skipAction: actions.skip, start, setError });
 
   const played = (side: Side) => (r: PlayedRange) => {
     trackers.current[side].played(r.from, r.to, r.rate);
@@ -136,7 +126,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
       const result = await actions.submit({
         assignmentId: view.assignment.id,
         campaignId: view.campaign.id,
-        idempotencyKey: key.current ?? `${view.assignment.id}:r${revision}:${crypto.randomUUID()}`,
+        idempotencyKey: submitKey(),
         preference,
         bothBad,
         rationale,
@@ -145,20 +135,10 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
         coverage: { left: trackers.current.left.report(), right: trackers.current.right.report() },
       });
       if (!result.ok) return setError(result.error.message);
-      sessionStorage.removeItem(`witness:submit-key:${view.assignment.id}:${revision}`);
-      router.push(nextHref(result.data.next, view.campaign.id));
+      submitted(result.data.next);
     });
-  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, revision, router]);
+  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted]);
 
-  const skip = useCallback(
-    (reason: string) =>
-      start(async () => {
-        const result = await actions.skip({ assignmentId: view.assignment.id, campaignId: view.campaign.id, reason });
-        if (!result.ok) setError(result.error.message);
-        else router.push(nextHref(result.data, view.campaign.id));
-      }),
-    [actions, view, router],
-  );
 
   // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
   useReviewShortcuts({

@@ -1,6 +1,5 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
@@ -14,26 +13,12 @@ import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { TaskPanel } from './task-panel';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
-
-type Next = { href: string; resumed: boolean } | { href: null; message: string };
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
 
 export interface ReviewActions {
   submit: (input: unknown) => Promise<Result<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
   skip: (input: unknown) => Promise<Result<Next>>;
-}
-
-export const REVIEW_SPEEDS = [0.5, 1, 1.5, 2, 3, 4] as const;
-
-function newKey(assignmentId: string, revision: number): string {
-  const random = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-  return `${assignmentId}:r${revision}:${random}`;
-}
-
-/** Where to go after a submit or skip: the next item, or home with "nothing left". */
-export function nextHref(next: Next, campaignId: string): string {
-  return next.href ?? `/review?done=${encodeURIComponent(campaignId)}`;
 }
 
 /**
@@ -42,7 +27,6 @@ export function nextHref(next: Next, campaignId: string): string {
  * everything (`?` lists them).
  */
 export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actions: ReviewActions }) {
-  const router = useRouter();
   const video = view.videos[0]!;
   const rubric = view.rubric.definition;
   const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
@@ -50,7 +34,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const tracker = useRef(new WatchTracker(video.durationInFrames));
   const started = useRef(Date.now());
   const revision = (view.myReview?.revision ?? 0) + 1;
-  const key = useRef<string | null>(null);
 
   const [answers, setAnswers] = useState<Answers>(() => initialAnswers(rubric, view.myReview?.answers ?? null));
   const [notes, setNotes] = useState<EvidenceNote[]>(view.myReview?.evidence ?? []);
@@ -64,13 +47,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const [pending, start] = useTransition();
   const closed = view.campaign.status !== 'open';
 
-  // the key is made once per assignment+revision and kept across retries (even a reload)
-  useEffect(() => {
-    const storageKey = `witness:submit-key:${view.assignment.id}:${revision}`;
-    const stored = sessionStorage.getItem(storageKey);
-    key.current = stored ?? newKey(view.assignment.id, revision);
-    if (!stored) sessionStorage.setItem(storageKey, key.current);
-  }, [view.assignment.id, revision]);
+  const { submitKey, submitted, skip } = useAssignmentFlow({ assignmentId: view.assignment.id, campaignId: view.campaign.id, revision, skipAction: actions.skip, start, setError });
 
   const onPlayed = useCallback((r: PlayedRange) => {
     tracker.current.played(r.from, r.to, r.rate);
@@ -112,7 +89,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       const result = await actions.submit({
         assignmentId: view.assignment.id,
         campaignId: view.campaign.id,
-        idempotencyKey: key.current ?? newKey(view.assignment.id, revision),
+        idempotencyKey: submitKey(),
         answers: cleaned,
         evidence: notes,
         coverage: tracker.current.report(),
@@ -122,21 +99,10 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
         setError(result.error.message);
         return;
       }
-      sessionStorage.removeItem(`witness:submit-key:${view.assignment.id}:${revision}`);
-      router.push(nextHref(result.data.next, view.campaign.id));
+      submitted(result.data.next);
     });
-  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, revision, router]);
+  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted]);
 
-  const skip = useCallback(
-    (reason: string) => {
-      start(async () => {
-        const result = await actions.skip({ assignmentId: view.assignment.id, campaignId: view.campaign.id, reason });
-        if (!result.ok) setError(result.error.message);
-        else router.push(nextHref(result.data, view.campaign.id));
-      });
-    },
-    [actions, view, router],
-  );
 
   // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
   useReviewShortcuts({
