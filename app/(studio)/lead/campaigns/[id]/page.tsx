@@ -1,11 +1,10 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { getCampaignDetail } from '@/lib/db/campaign-detail';
-import { AppError } from '@/lib/errors';
+import { orNotFound } from '../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
 
@@ -14,13 +13,7 @@ export const metadata = { title: 'Campaign' };
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
   await requirePageUser('lead');
   const { id } = await params;
-  let campaign: Awaited<ReturnType<typeof getCampaignDetail>>;
-  try {
-    campaign = await getCampaignDetail(id, new Date());
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
-    throw error;
-  }
+  const campaign = await orNotFound(getCampaignDetail(id, new Date()));
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">

@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CsvLink } from '@/components/agreement/csv-link';
 import { inert } from '@/components/trajectories/inert-text';
@@ -9,7 +8,7 @@ import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { findDisagreements } from '@/lib/agreement/disagreements';
 import { questionRatings } from '@/lib/agreement/question-ratings';
 import { loadAgreementData } from '@/lib/db/agreement-data';
-import { AppError } from '@/lib/errors';
+import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../_server/current-user';
 
 export const metadata = { title: 'Disagreements' };
@@ -21,13 +20,7 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
   await requirePageUser('lead');
   const { id } = await params;
   const options = dashboardParams(await searchParams);
-  let data;
-  try {
-    data = await loadAgreementData(id);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
-    throw error;
-  }
+  const data = await orNotFound(loadAgreementData(id));
   const queue = findDisagreements(questionRatings(data), options);
   const items = new Map(data.items.map((i) => [i.id, i]));
   const open = queue.filter((q) => !items.get(q.itemId)?.adjudicated).length;

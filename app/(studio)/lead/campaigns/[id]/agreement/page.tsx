@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { BandBadge } from '@/components/agreement/band-badge';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CoefficientChart } from '@/components/agreement/coefficient-chart';
@@ -14,7 +13,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { loadAgreementData } from '@/lib/db/agreement-data';
-import { AppError } from '@/lib/errors';
+import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../_server/current-user';
 
 export const metadata = { title: 'Agreement' };
@@ -28,13 +27,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
   await requirePageUser('lead');
   const { id } = await params;
   const options = dashboardParams(await searchParams);
-  let data;
-  try {
-    data = await loadAgreementData(id);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
-    throw error;
-  }
+  const data = await orNotFound(loadAgreementData(id));
   const d = agreementDashboard(data, options);
   const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
   const csvQuery = query({}).length > 1 ? query({}) : '';

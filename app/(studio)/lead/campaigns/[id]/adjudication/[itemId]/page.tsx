@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { AdjudicationForm } from '@/components/agreement/adjudication-form';
 import { EvidenceVideo, type EvidenceEntry } from '@/components/agreement/evidence-video';
 import { inert } from '@/components/trajectories/inert-text';
@@ -7,10 +6,10 @@ import { Panel } from '@/components/trajectories/panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { majorityAnswers } from '@/lib/agreement/majority-answers';
 import { type AdjudicationView, getAdjudicationView } from '@/lib/db/adjudications';
-import { AppError } from '@/lib/errors';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { videoPropsFor } from '@/lib/videos/video-props-for';
+import { orNotFound } from '../../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../../_server/current-user';
 import { recordAdjudicationAction } from './actions';
 
@@ -61,13 +60,7 @@ function answerRows(rubric: RubricDefinition, view: AdjudicationView) {
 export default async function AdjudicateItem({ params }: Props) {
   await requirePageUser('lead');
   const { id, itemId } = await params;
-  let view: AdjudicationView;
-  try {
-    view = await getAdjudicationView(id, itemId);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
-    throw error;
-  }
+  const view = await orNotFound(getAdjudicationView(id, itemId));
   const pairwise = view.campaign.mode === 'pairwise';
   const [videoA, videoB] = await Promise.all([videoOrNull(view.item.trajectoryId), videoOrNull(pairwise ? view.item.trajectoryBId : null)]);
   const current = view.adjudications.find((a) => a.isCurrent) ?? null;
