@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { claimNextItem } from './assignments';
 import { createCampaign } from './campaigns';
 import { db } from './client';
+import { INSIGHT_RULES_VERSION } from '../insight/trajectory-summary';
 import { migrate } from './migrate';
 import { submitReview } from './reviews';
 import { resetDatabase } from './test/reset';
@@ -83,15 +84,20 @@ describe('trajectory insight summaries', () => {
     expect(after.passVotes).toBe(before.passVotes + 2);
   });
 
-  it('migrate backfills missing and outdated summaries to what the submits wrote, and then has nothing to do', async () => {
+  it('migrate backfills missing and outdated summaries once per rules version, to what the submits wrote', async () => {
     const url = inject('databaseUrl');
     const expected = await summaries();
     const ids = expected.map((r) => r.trajectoryId);
+    // as after an upgrade whose rules changed: no backfill recorded for this version, rows missing or older
+    await db().insightBackfill.deleteMany({});
     await db().trajectoryInsight.deleteMany({ where: { trajectoryId: { in: ids.slice(0, 7) } } });
-    // computed by older rules (and wrong): recomputed
     await db().trajectoryInsight.update({ where: { trajectoryId: ids[10]! }, data: { rulesVersion: 0, passVotes: 99 } });
     expect((await migrate(url)).insightRefreshed).toBe(8);
     expect(await summaries()).toEqual(expected);
+    expect(await db().insightBackfill.findMany({ select: { rulesVersion: true, refreshed: true } })).toEqual([{ rulesVersion: INSIGHT_RULES_VERSION, refreshed: 8 }]);
+    // recorded: the next start does not scan the labels again, even if a row went missing behind its back
+    await db().trajectoryInsight.deleteMany({ where: { trajectoryId: ids[0]! } });
     expect((await migrate(url)).insightRefreshed).toBe(0);
+    expect(await db().trajectoryInsight.count({ where: { projectId } })).toBe(expected.length - 1);
   });
 });

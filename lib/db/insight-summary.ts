@@ -9,7 +9,7 @@ import { INSIGHT_RULES_VERSION, insightKeys, summariseTrajectory, type InsightKe
  * increment, so a retry or a revision cannot skew it). A per-trajectory advisory lock orders
  * concurrent submits on one trajectory: the second waits, then reads the first's committed
  * label. `witness migrate` (and start) backfills trajectories whose summary is missing or was
- * computed by older rules.
+ * computed by older rules, once per rules version (insight_backfill records it).
  *
  * Runs on a Prisma transaction (submits) or a node-postgres client (migrate), through `SqlRun`.
  */
@@ -130,4 +130,17 @@ export async function backfillTrajectoryInsight(client: pg.Client): Promise<numb
     }
   }
   return ids.length;
+}
+
+/**
+ * `witness migrate`'s part: backfills once per rules version. After that the submits keep every
+ * summary, so a start does not scan the labels again; a crash mid-way records nothing, and the
+ * next migrate goes on (the batches done are not redone).
+ */
+export async function backfillTrajectoryInsightOnce(client: pg.Client): Promise<number> {
+  const done = await client.query('SELECT 1 FROM insight_backfill WHERE "rulesVersion" = $1', [INSIGHT_RULES_VERSION]);
+  if (done.rowCount) return 0;
+  const refreshed = await backfillTrajectoryInsight(client);
+  await client.query('INSERT INTO insight_backfill ("rulesVersion", refreshed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [INSIGHT_RULES_VERSION, refreshed]);
+  return refreshed;
 }

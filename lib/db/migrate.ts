@@ -2,15 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { backfillTrajectoryInsight } from './insight-summary';
+import { backfillTrajectoryInsightOnce } from './insight-summary';
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in order, each in its own transaction,
  * recorded in Prisma's own `_prisma_migrations` table (same columns and checksums, so
  * `prisma migrate status` agrees). Runs without Prisma's schema engine (which would have to be
  * downloaded), and takes an advisory lock so several processes starting at once apply each
- * migration exactly once. Then backfills the insight summaries that are missing or stale
- * (lib/db/insight-summary.ts: computed in TypeScript, so no migration can write them).
+ * migration exactly once. Then, once per version of the insight rules, backfills the insight
+ * summaries that are missing or stale (lib/db/insight-summary.ts: computed in TypeScript, so no
+ * migration can write them).
  */
 export interface MigrationResult {
   applied: string[];
@@ -80,8 +81,8 @@ export async function migrate(databaseUrl: string, dir = migrationsDir()): Promi
       applied.push(m.name);
     }
     // derived data the migrations cannot compute in SQL (lib/db/insight-summary.ts)
-    const hasInsight = (await client.query<{ t: string | null }>(`SELECT to_regclass('trajectory_insight')::text AS t`)).rows[0]?.t;
-    const insightRefreshed = hasInsight ? await backfillTrajectoryInsight(client) : 0;
+    const hasInsight = (await client.query<{ t: string | null }>(`SELECT to_regclass('insight_backfill')::text AS t`)).rows[0]?.t;
+    const insightRefreshed = hasInsight ? await backfillTrajectoryInsightOnce(client) : 0;
     return { applied, alreadyApplied: migrations.length - applied.length, insightRefreshed };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
