@@ -1,5 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { z } from 'zod';
+import { hasFlag } from '../insight/review-verdict';
+import { insightKeys, type InsightKeys } from '../insight/trajectory-summary';
 import { evidenceNote } from '../review/evidence';
 import { db } from './client';
 import { humanFailSql, humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
@@ -156,24 +158,28 @@ const notes = z.array(z.unknown()).catch([]);
 async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMoment[]> {
   if (reviewIds.length === 0) return [];
   const rows = await db().$queryRaw<
-    { environmentId: string; trajectoryId: string; task: string; reviewId: string; answers: unknown; rubricVersionId: string; submittedAt: Date; evidence: unknown }[]
+    { environmentId: string; trajectoryId: string; task: string; reviewId: string; answers: unknown; rubricVersionId: string; definition: unknown; submittedAt: Date; evidence: unknown }[]
   >`
-    SELECT t."environmentId", tr.id AS "trajectoryId", t.name AS task, r.id AS "reviewId", r.answers, r."rubricVersionId", r."submittedAt", r.evidence
+    SELECT t."environmentId", tr.id AS "trajectoryId", t.name AS task, r.id AS "reviewId", r.answers, r."rubricVersionId", rv.definition, r."submittedAt", r.evidence
     FROM review r
+    JOIN rubric_version rv ON rv.id = r."rubricVersionId"
     JOIN campaign_item ci ON ci.id = r."campaignItemId"
     JOIN trajectory tr ON tr.id = ci."trajectoryId"
     JOIN task t ON t.id = tr."taskId"
     WHERE r.id IN (${Prisma.join(reviewIds)})
     ORDER BY t."environmentId", r."submittedAt" DESC, r.id`;
+  // the same rule as the summaries: the rubric's flags question (lib/insight/trajectory-summary.ts)
+  const keys = new Map<string, InsightKeys>();
   return rows.map((r) => {
-    const flags = Object.values(r.answers && typeof r.answers === 'object' ? r.answers : {}).filter(Array.isArray).flat();
+    const k = keys.get(r.rubricVersionId) ?? insightKeys(r.definition);
+    keys.set(r.rubricVersionId, k);
     return {
       environmentId: r.environmentId,
       trajectoryId: r.trajectoryId,
       task: r.task,
       reviewId: r.reviewId,
-      rewardHacking: flags.includes('reward_hacking'),
-      answerLeakage: flags.includes('answer_leakage'),
+      rewardHacking: hasFlag(r.answers, k.flags, 'reward_hacking'),
+      answerLeakage: hasFlag(r.answers, k.flags, 'answer_leakage'),
       submittedAt: r.submittedAt,
       notes: notes
         .parse(r.evidence)
