@@ -12,6 +12,7 @@ import { setEnv } from '../lib/env';
 import { deliverSink } from '../lib/training/deliver-sink';
 import type { BenchFigure } from './figure';
 import { freePort } from './free-port';
+import { COMPARISONS_SQL, pairwiseProjectSql } from './pairwise-bench-data';
 
 /**
  * Training sink benchmark: webhook delivery of N finalised pairwise labels (trl-dpo rows, 6-step
@@ -32,38 +33,14 @@ const POLICIES = Math.max(2, Math.ceil(Math.sqrt((2 * N) / TASKS)) + 1);
 const log = (line: string) => process.stderr.write(`  [training] ${line}\n`);
 
 
-const rubric = JSON.stringify({ title: 'Pairs', instructions: '', questions: [{ id: 'quality', type: 'likert', prompt: 'Quality', points: 5, required: true, anchors: {} }] });
 
 async function seed(client: pg.Client): Promise<void> {
   await client.query(`
-    INSERT INTO "project" ("id","slug","name","updatedAt") VALUES ('bp','bench-training','bench-training',now());
-    INSERT INTO "user" ("id","name","email","role","updatedAt") SELECT 'u'||g,'Reviewer '||g,'r'||g||'@bench.test','reviewer',now() FROM generate_series(1,5) g;
-    INSERT INTO "task" ("id","projectId","name","instruction","updatedAt")
-      SELECT 'tk'||lpad(t::text,3,'0'),'bp','task-'||t,'Make the failing tests in repo '||t||' pass without editing the tests.',now() FROM generate_series(1,${TASKS}) t;
-    INSERT INTO "policy" ("id","projectId","name","model") SELECT 'pl'||lpad(p::text,3,'0'),'bp','policy-'||p,'model-'||p FROM generate_series(1,${POLICIES}) p;
-    INSERT INTO "trajectory" ("id","projectId","taskId","policyId","sourceFormat","contentHash","stepCount")
-      SELECT 'tr'||lpad(t::text,3,'0')||lpad(p::text,3,'0'),'bp','tk'||lpad(t::text,3,'0'),'pl'||lpad(p::text,3,'0'),'openai',md5(t||'/'||p),6
-      FROM generate_series(1,${TASKS}) t, generate_series(1,${POLICIES}) p;
-    INSERT INTO "step" ("id","trajectoryId","index","source","text","toolCalls","observations")
-      SELECT tr.id||'-'||s, tr.id, s,
-        CASE WHEN s=0 THEN 'user' ELSE 'agent' END,
-        CASE WHEN s=0 THEN 'Make the failing tests pass.' ELSE 'Step '||s||': I will inspect the module and run the test suite again ('||tr.id||').' END,
-        CASE WHEN s BETWEEN 1 AND 4 THEN jsonb_build_array(jsonb_build_object('id','call_'||s,'name','bash','arguments',jsonb_build_object('command','pytest -q tests/test_'||s||'.py'))) ELSE '[]'::jsonb END,
-        CASE WHEN s BETWEEN 1 AND 4 THEN jsonb_build_array(jsonb_build_object('toolCallId','call_'||s,'content',repeat('tests/test_mod.py::test_case PASSED\n',8),'isError',false)) ELSE '[]'::jsonb END
-      FROM "trajectory" tr, generate_series(0,5) s;
-    INSERT INTO "rubric" ("id","projectId","name") VALUES ('rb','bp','pairs');
-    INSERT INTO "rubric_version" ("id","rubricId","version","definition") VALUES ('rv','rb',1,'${rubric}'::jsonb);
+    ${pairwiseProjectSql({ projectId: 'bp', slug: 'bench-training', tasks: TASKS, policies: POLICIES, order: 'policy' })}
     INSERT INTO "campaign" ("id","projectId","name","mode","status","rubricVersionId","overlap") VALUES ('c','bp','pairs','pairwise','open','rv',1);
-    CREATE TEMP TABLE pairs AS
-      SELECT row_number() OVER (ORDER BY a, t, b) AS n, 'tr'||lpad(t::text,3,'0')||lpad(a::text,3,'0') AS ta, 'tr'||lpad(t::text,3,'0')||lpad(b::text,3,'0') AS tb
-      FROM generate_series(1,${TASKS}) t, generate_series(1,${POLICIES}) a, generate_series(1,${POLICIES}) b WHERE a < b;
     INSERT INTO "campaign_item" ("id","campaignId","trajectoryId","trajectoryBId","reviewCount","activeCount")
       SELECT 'i-'||lpad(n::text,7,'0'), 'c', ta, tb, 1, 1 FROM pairs WHERE n <= ${N};
-    INSERT INTO "assignment" ("id","campaignItemId","reviewerId","status","leaseExpiresAt")
-      SELECT 'as-'||i.id, i.id, 'u'||(1 + abs(hashtext(i.id)) % 5), 'submitted', now() FROM "campaign_item" i;
-    INSERT INTO "pairwise_comparison" ("id","assignmentId","campaignItemId","reviewerId","preference","rationale","idempotencyKey")
-      SELECT 'pc-'||i.id, 'as-'||i.id, i.id, a."reviewerId", (ARRAY[-2,-1,1,2])[1 + abs(hashtext(i.id||'p')) % 4], 'bench rationale', 'k-'||i.id
-      FROM "campaign_item" i JOIN "assignment" a ON a."campaignItemId" = i.id;
+    ${COMPARISONS_SQL}
     INSERT INTO "label_event" ("projectId","campaignItemId","kind") SELECT 'bp', id, 'finalised' FROM "campaign_item" ORDER BY id;
     ANALYZE;`);
 }
