@@ -12,6 +12,7 @@ import { EvidenceNotes, type PendingPin } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
+import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
 import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
@@ -244,21 +245,12 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
               {error}
             </p>
           ) : null}
-          <div className="flex gap-2">
-            <button
-              type="button"
-              onClick={submit}
-              disabled={pending || closed || shortfall !== null}
-              className="flex-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-600"
-            >
-              {closed ? 'Campaign closed' : pending ? 'Submitting…' : shortfall !== null ? `Watch ${shortfall}% more to submit` : view.myReview ? 'Submit revision (Ctrl+Enter)' : 'Submit (Ctrl+Enter)'}
-            </button>
-            {view.assignment.status === 'claimed' ? (
-              <button type="button" onClick={() => setSkipping(true)} className="rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-50">
-                Skip
-              </button>
-            ) : null}
-          </div>
+          <SubmitBar
+            label={closed ? 'Campaign closed' : pending ? 'Submitting…' : shortfall !== null ? `Watch ${shortfall}% more to submit` : view.myReview ? 'Submit revision (Ctrl+Enter)' : 'Submit (Ctrl+Enter)'}
+            disabled={pending || closed || shortfall !== null}
+            onSubmit={submit}
+            onSkip={view.assignment.status === 'claimed' ? () => setSkipping(true) : null}
+          />
         </div>
       </aside>
       {help ? <ShortcutOverlay page="review" onClose={() => setHelp(false)} /> : null}
