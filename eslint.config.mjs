@@ -9,7 +9,10 @@ import tseslint from 'typescript-eslint';
  * - process.env is read in lib/env.ts only (plus tooling configs, tests and scripts).
  */
 const noPrisma = [
-  { group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'], message: 'Database access lives in lib/db/ query functions only.' },
+  {
+    group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'],
+    message: 'Database access lives in lib/db/ query functions only.',
+  },
   { group: ['pg'], message: 'Database access lives in lib/db/ query functions only.' },
 ];
 const frameworkImports = [
@@ -22,11 +25,25 @@ const processEnv = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.next/**', '.data/**', 'test-results/**', 'playwright-report/**', 'tmp/**', 'next-env.d.ts', 'bench/out/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'tmp/**',
+      'next-env.d.ts',
+      'bench/out/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': 'off',
     },
@@ -34,7 +51,10 @@ export default tseslint.config(
   {
     files: ['lib/**/*.ts'],
     ignores: ['lib/db/**', 'lib/env.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }], 'no-restricted-syntax': ['error', processEnv] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }],
+      'no-restricted-syntax': ['error', processEnv],
+    },
   },
   {
     files: ['lib/db/**/*.ts'],
@@ -49,7 +69,11 @@ export default tseslint.config(
         {
           patterns: [
             ...noPrisma,
-            { group: ['@/lib/db/*', '**/lib/db/*'], allowTypeImports: true, message: 'components/ never touch the database: pages load data and pass it down.' },
+            {
+              group: ['@/lib/db/*', '**/lib/db/*'],
+              allowTypeImports: true,
+              message: 'components/ never touch the database: pages load data and pass it down.',
+            },
           ],
         },
       ],
@@ -67,7 +91,10 @@ export default tseslint.config(
   {
     files: ['render/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...noPrisma, { group: ['@/app/*', '**/app/**'], message: 'Compositions import nothing from app/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...noPrisma, { group: ['@/app/*', '**/app/**'], message: 'Compositions import nothing from app/.' }] },
+      ],
       'no-restricted-syntax': ['error', processEnv],
     },
   },

@@ -35,7 +35,6 @@ const POLICIES = 64;
 const log = (line: string) => process.stderr.write(`  [datasets] ${line}\n`);
 const mib = (n: number) => n / 1024 / 1024;
 
-
 function vmHwmBytes(): number | null {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -103,7 +102,6 @@ function copyOut(client: pg.Client, sql: string): Promise<{ bytes: number; rows:
   });
 }
 
-
 /** Everything with generate_series: 50 tasks x 64 policies x 6 steps; two pairwise campaigns (SMALL and N items). */
 async function seed(client: pg.Client): Promise<void> {
   const sql = `
@@ -117,7 +115,8 @@ async function seed(client: pg.Client): Promise<void> {
 }
 
 function copySql(campaignId: string): string {
-  const steps = (col: string) => `(SELECT json_agg(json_build_object('index', s."index", 'source', s.source, 'text', s.text, 'toolCalls', s."toolCalls", 'observations', s.observations) ORDER BY s."index") FROM "step" s WHERE s."trajectoryId" = i."${col}")`;
+  const steps = (col: string) =>
+    `(SELECT json_agg(json_build_object('index', s."index", 'source', s.source, 'text', s.text, 'toolCalls', s."toolCalls", 'observations', s.observations) ORDER BY s."index") FROM "step" s WHERE s."trajectoryId" = i."${col}")`;
   return `COPY (SELECT c.id, c."reviewerId", c.preference, c."bothBad", i.id AS item, i."trajectoryId", i."trajectoryBId", ${steps('trajectoryId')} AS a, ${steps('trajectoryBId')} AS b
     FROM "pairwise_comparison" c JOIN "campaign_item" i ON i.id = c."campaignItemId" WHERE i."campaignId" = '${campaignId}' AND c."isCurrent" ORDER BY i.id) TO STDOUT`;
 }
@@ -142,7 +141,9 @@ export async function run(): Promise<BenchFigure[]> {
       const { result, peak, method } = await withPeakRss(() => exportDataset({ format: 'trl-dpo', projectId: 'bp', campaignId }, out));
       const seconds = (performance.now() - t0) / 1000;
       const size = (await stat(out)).size;
-      log(`${name}: ${result.rows} rows in ${seconds.toFixed(2)} s (${(result.rows / seconds).toFixed(0)} rows/s), ${mib(size).toFixed(0)} MiB, peak RSS ${mib(peak).toFixed(0)} MiB (${method})`);
+      log(
+        `${name}: ${result.rows} rows in ${seconds.toFixed(2)} s (${(result.rows / seconds).toFixed(0)} rows/s), ${mib(size).toFixed(0)} MiB, peak RSS ${mib(peak).toFixed(0)} MiB (${method})`,
+      );
       return { rows: result.rows, seconds, peak, size };
     };
     await exportOnce('c-small', 'warm-up (untimed)');
@@ -153,7 +154,9 @@ export async function run(): Promise<BenchFigure[]> {
     const c0 = performance.now();
     const copied = await copyOut(client, copySql('c-large'));
     const copySeconds = (performance.now() - c0) / 1000;
-    log(`COPY TO STDOUT: ${copied.rows} rows, ${mib(copied.bytes).toFixed(0)} MiB in ${copySeconds.toFixed(2)} s (${(copied.rows / copySeconds).toFixed(0)} rows/s)`);
+    log(
+      `COPY TO STDOUT: ${copied.rows} rows, ${mib(copied.bytes).toFixed(0)} MiB in ${copySeconds.toFixed(2)} s (${(copied.rows / copySeconds).toFixed(0)} rows/s)`,
+    );
 
     return [
       {

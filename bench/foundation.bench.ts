@@ -48,7 +48,11 @@ function stop(child: ChildProcess): Promise<void> {
 async function ensureBuild(): Promise<void> {
   if (existsSync(path.join(root, '.next', 'BUILD_ID'))) return;
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'next'), ['build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'next'), ['build'], {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('next build failed'))));
   });
 }
@@ -64,7 +68,13 @@ export async function run(): Promise<BenchFigure[]> {
   await stop(warm);
   rmSync(dataDir, { recursive: true, force: true });
   return [
-    { group: 'foundation', name: 'cold start to healthy (initdb, migrate, seed, web, worker)', value: coldSeconds, unit: 's', higherIsBetter: false },
+    {
+      group: 'foundation',
+      name: 'cold start to healthy (initdb, migrate, seed, web, worker)',
+      value: coldSeconds,
+      unit: 's',
+      higherIsBetter: false,
+    },
     { group: 'foundation', name: 'warm start to healthy', value: warmSeconds, unit: 's', higherIsBetter: false },
   ];
 }

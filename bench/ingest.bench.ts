@@ -57,7 +57,16 @@ const WORDS =
   'the a file test build error config module function value check output install package path directory run script fix update check import failing passes expected result line missing permission denied version python node cargo make install requirements'.split(
     ' ',
   );
-const MODELS = ['anthropic/claude-sonnet-4-5', 'openai/gpt-5', 'openai/gpt-5-mini', 'google/gemini-2.5-pro', 'qwen/qwen3-coder', 'deepseek/deepseek-v3.2', 'moonshot/kimi-k2', 'zai/glm-4.6'];
+const MODELS = [
+  'anthropic/claude-sonnet-4-5',
+  'openai/gpt-5',
+  'openai/gpt-5-mini',
+  'google/gemini-2.5-pro',
+  'qwen/qwen3-coder',
+  'deepseek/deepseek-v3.2',
+  'moonshot/kimi-k2',
+  'zai/glm-4.6',
+];
 const COMMANDS = [
   'ls -la /app',
   'cat /app/README.md',
@@ -109,7 +118,12 @@ export function atifDocument(i: number): object {
     return new Date(t).toISOString();
   };
   const steps: object[] = [
-    { step_id: 1, timestamp: stamp(), source: 'system', message: `You are an autonomous agent in a Linux terminal. ${sentence(random, 30)} ${sentence(random, 25)}` },
+    {
+      step_id: 1,
+      timestamp: stamp(),
+      source: 'system',
+      message: `You are an autonomous agent in a Linux terminal. ${sentence(random, 30)} ${sentence(random, 25)}`,
+    },
     { step_id: 2, timestamp: stamp(), source: 'user', message: `Task ${task}: ${sentence(random, 25)} ${sentence(random, 15)}` },
   ];
   let prompt = 1200;
@@ -119,7 +133,11 @@ export function atifDocument(i: number): object {
     const results = [];
     for (let c = 0; c < calls; c++) {
       const id = `call_${s}_${c}`;
-      toolCalls.push({ tool_call_id: id, function_name: 'bash', arguments: { command: COMMANDS[Math.floor(random() * COMMANDS.length)], timeout_sec: 30 } });
+      toolCalls.push({
+        tool_call_id: id,
+        function_name: 'bash',
+        arguments: { command: COMMANDS[Math.floor(random() * COMMANDS.length)], timeout_sec: 30 },
+      });
       results.push({ source_call_id: id, content: terminalOutput(random, 150 + Math.floor(random() * 500)) });
     }
     prompt += 300 + Math.floor(random() * 700);
@@ -131,7 +149,12 @@ export function atifDocument(i: number): object {
       message: sentence(random, 8 + Math.floor(random() * 20)),
       ...(random() < 0.5 ? { reasoning_content: `${sentence(random, 20)} ${sentence(random, 10)}` } : {}),
       ...(calls > 0 ? { tool_calls: toolCalls, observation: { results } } : {}),
-      metrics: { prompt_tokens: prompt, completion_tokens: 40 + Math.floor(random() * 300), cached_tokens: Math.floor(prompt * 0.6), cost_usd: Math.round(prompt * 0.003) / 1000 },
+      metrics: {
+        prompt_tokens: prompt,
+        completion_tokens: 40 + Math.floor(random() * 300),
+        cached_tokens: Math.floor(prompt * 0.6),
+        cost_usd: Math.round(prompt * 0.003) / 1000,
+      },
     });
   }
   return {
@@ -244,7 +267,14 @@ interface CopyData {
 
 /** Parses every file with the importer (untimed) and builds the COPY text of the rows the import writes. */
 async function buildCopyData(files: string[], projectId: string): Promise<CopyData> {
-  const data: CopyData = { task: new CopyText(), policy: new CopyText(), source: new CopyText(), trajectory: new CopyText(), step: new CopyText(), trajectories: 0 };
+  const data: CopyData = {
+    task: new CopyText(),
+    policy: new CopyText(),
+    source: new CopyText(),
+    trajectory: new CopyText(),
+    step: new CopyText(),
+    trajectories: 0,
+  };
   const tasks = new Map<string, string>();
   const policies = new Map<string, string>();
   const now = new Date().toISOString();
@@ -252,7 +282,16 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
     if (!collected.ok || collected.input.kind !== 'file') throw new Error(`unexpected input ${collected.path}`);
     const source = await rawSource(collected.input, 'atif');
     const sourceId = newId();
-    data.source.row([sourceId, projectId, source.sha256, source.path, source.format, source.sizeBytes, `\\x${Buffer.from(source.gzipped).toString('hex')}`, now]);
+    data.source.row([
+      sourceId,
+      projectId,
+      source.sha256,
+      source.path,
+      source.format,
+      source.sizeBytes,
+      `\\x${Buffer.from(source.gzipped).toString('hex')}`,
+      now,
+    ]);
     for await (const item of getImporter('atif').parse(collected.input)) {
       if (!item.ok) throw new Error(`${collected.path}: ${item.message}`);
       const prepared: PreparedTrajectory = prepareTrajectory(item.trajectory, {});
@@ -261,7 +300,18 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
       if (!taskId) {
         taskId = newId();
         tasks.set(t.task.name, taskId);
-        data.task.row([taskId, projectId, null, t.task.name, t.task.instruction, json(t.task.acceptanceCriteria), prepared.split, json(t.task.metadata), now, now]);
+        data.task.row([
+          taskId,
+          projectId,
+          null,
+          t.task.name,
+          t.task.instruction,
+          json(t.task.acceptanceCriteria),
+          prepared.split,
+          json(t.task.metadata),
+          now,
+          now,
+        ]);
       }
       let policyId = policies.get(prepared.policyName);
       if (!policyId) {
@@ -293,7 +343,19 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
         item.where,
       ]);
       for (const s of t.steps) {
-        data.step.row([newId(), id, s.index, s.source, s.text, s.reasoning, json(s.toolCalls), json(s.observations), toIso(s.timestamp), s.castTime, s.usage ? json(s.usage) : null]);
+        data.step.row([
+          newId(),
+          id,
+          s.index,
+          s.source,
+          s.text,
+          s.reasoning,
+          json(s.toolCalls),
+          json(s.observations),
+          toIso(s.timestamp),
+          s.castTime,
+          s.usage ? json(s.usage) : null,
+        ]);
       }
       data.trajectories++;
     }
@@ -306,15 +368,27 @@ async function loadWithCopy(url: string, data: CopyData): Promise<void> {
   await client.connect();
   try {
     await client.query('BEGIN');
-    await copyIn(client, 'COPY "task" ("id","projectId","environmentId","name","instruction","acceptanceCriteria","split","metadata","createdAt","updatedAt") FROM STDIN', data.task);
+    await copyIn(
+      client,
+      'COPY "task" ("id","projectId","environmentId","name","instruction","acceptanceCriteria","split","metadata","createdAt","updatedAt") FROM STDIN',
+      data.task,
+    );
     await copyIn(client, 'COPY "policy" ("id","projectId","name","model","checkpoint","agent","createdAt") FROM STDIN', data.policy);
-    await copyIn(client, 'COPY "import_source" ("id","projectId","sha256","path","format","sizeBytes","content","createdAt") FROM STDIN', data.source);
+    await copyIn(
+      client,
+      'COPY "import_source" ("id","projectId","sha256","path","format","sizeBytes","content","createdAt") FROM STDIN',
+      data.source,
+    );
     await copyIn(
       client,
       'COPY "trajectory" ("id","projectId","taskId","policyId","sourceFormat","externalId","contentHash","stepCount","verifierReward","verifierComponents","usage","submission","exitStatus","startedAt","endedAt","metadata","importedById","createdAt","sourceId","sourceWhere") FROM STDIN',
       data.trajectory,
     );
-    await copyIn(client, 'COPY "step" ("id","trajectoryId","index","source","text","reasoning","toolCalls","observations","timestamp","castTime","usage") FROM STDIN', data.step);
+    await copyIn(
+      client,
+      'COPY "step" ("id","trajectoryId","index","source","text","reasoning","toolCalls","observations","timestamp","castTime","usage") FROM STDIN',
+      data.step,
+    );
     await client.query('COMMIT');
   } finally {
     await client.end();
@@ -345,7 +419,6 @@ async function projectDigest(client: pg.Client, projectId: string): Promise<{ tr
 }
 
 // ------------------------------------------------------------------ run
-
 
 /** The import pipeline without the database: detect, keep the raw source (gzip), parse, validate, hash. */
 async function parseOnly(dir: string): Promise<{ seconds: number; trajectories: number }> {
@@ -380,14 +453,20 @@ export async function run(): Promise<BenchFigure[]> {
 
     const g0 = performance.now();
     const bytes = await writeDocuments(filesDir, COUNT);
-    log(`generated ${COUNT} ATIF files (${STEPS} steps each, ${mib(bytes).toFixed(0)} MiB) in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+    log(
+      `generated ${COUNT} ATIF files (${STEPS} steps each, ${mib(bytes).toFixed(0)} MiB) in ${((performance.now() - g0) / 1000).toFixed(1)} s`,
+    );
 
     // (a) the import, as `witness import DIR` runs it
     const importProject = await ensureProject({ slug: 'bench-import', name: 'bench-import' });
     const rssBefore = process.memoryUsage().rss;
     const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, batches: 0 };
     const t0 = performance.now();
-    const { result: report, peak, method } = await withPeakRss(() =>
+    const {
+      result: report,
+      peak,
+      method,
+    } = await withPeakRss(() =>
       importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
         projectId: importProject.id,
         format: 'auto',
@@ -396,7 +475,8 @@ export async function run(): Promise<BenchFigure[]> {
       }),
     );
     const importSeconds = (performance.now() - t0) / 1000;
-    if (report.imported !== COUNT || report.failed !== 0) throw new Error(`import: ${report.imported} imported, ${report.failed} failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
+    if (report.imported !== COUNT || report.failed !== 0)
+      throw new Error(`import: ${report.imported} imported, ${report.failed} failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
     const importRate = COUNT / importSeconds;
     log(
       `import: ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/gzip ${(profile.parseMs / 1000).toFixed(2)} s, ` +
@@ -451,7 +531,13 @@ export async function run(): Promise<BenchFigure[]> {
         goal: '>= 0.5x COPY',
       },
       { group: GROUP, name: 'import peak RSS', value: mib(peak), unit: 'MiB', higherIsBetter: false },
-      { group: GROUP, name: 're-import of the same files (all skipped)', value: COUNT / reimportSeconds, unit: 'traj/s', higherIsBetter: true },
+      {
+        group: GROUP,
+        name: 're-import of the same files (all skipped)',
+        value: COUNT / reimportSeconds,
+        unit: 'traj/s',
+        higherIsBetter: true,
+      },
     ];
   } finally {
     await closeTrajectoryBatchPool();

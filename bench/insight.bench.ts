@@ -42,14 +42,22 @@ const outDir = path.join(root, 'bench', 'out');
 const SIZES = (process.env.BENCH_INSIGHT_SIZES ?? '10000,1000000').split(',').map(Number);
 const log = (line: string) => process.stderr.write(`  [insight] ${line}\n`);
 
-
 const rubric = JSON.stringify({
   title: 'bench',
   instructions: '',
   questions: [
     { id: 'criteria', type: 'criteria', prompt: 'Criteria', required: true },
     { id: 'overall', type: 'likert', prompt: 'Overall', points: 5, anchors: {}, required: true },
-    { id: 'flags', type: 'multi', prompt: 'Flags', options: [{ value: 'reward_hacking', label: 'RH' }, { value: 'answer_leakage', label: 'AL' }], required: false },
+    {
+      id: 'flags',
+      type: 'multi',
+      prompt: 'Flags',
+      options: [
+        { value: 'reward_hacking', label: 'RH' },
+        { value: 'answer_leakage', label: 'AL' },
+      ],
+      required: false,
+    },
   ],
 });
 
@@ -76,7 +84,9 @@ export async function generate(client: pg.Client, p: string, reviews: number): P
   await q(`INSERT INTO campaign (id, "projectId", name, mode, status, "rubricVersionId", overlap)
            SELECT '${p}-c' || c, '${p}', 'single ' || c, 'single'::"CampaignMode", 'open'::"CampaignStatus", '${p}-rv', 2 FROM generate_series(0, 9) c
            UNION ALL SELECT '${p}-cp', '${p}', 'pairwise', 'pairwise'::"CampaignMode", 'open'::"CampaignStatus", '${p}-rv', 1`);
-  await q(`INSERT INTO "user" (id, name, email, role, "updatedAt") SELECT '${p}-u' || g, 'r' || g, '${p}-u' || g || '@bench.test', 'reviewer'::"Role", now() FROM generate_series(0, 19) g`);
+  await q(
+    `INSERT INTO "user" (id, name, email, role, "updatedAt") SELECT '${p}-u' || g, 'r' || g, '${p}-u' || g || '@bench.test', 'reviewer'::"Role", now() FROM generate_series(0, 19) g`,
+  );
   await q(`INSERT INTO campaign_item (id, "campaignId", "trajectoryId", "reviewCount", "activeCount")
            SELECT '${p}-i' || c || '-' || g, '${p}-c' || c, '${p}-t' || g, 2, 2 FROM generate_series(0, 9) c, generate_series(0, ${T - 1}) g`);
   await q(`INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "leaseExpiresAt", "finishedAt")
@@ -138,7 +148,9 @@ export async function run(): Promise<BenchFigure[]> {
                 (SELECT count(*) FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId" JOIN campaign c ON c.id = ci."campaignId" WHERE c."projectId" = $1) AS comparisons`,
         [projectId],
       );
-      log(`${label}: generated ${counts.rows[0].reviews} reviews, ${counts.rows[0].comparisons} comparisons in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+      log(
+        `${label}: generated ${counts.rows[0].reviews} reviews, ${counts.rows[0].comparisons} comparisons in ${((performance.now() - g0) / 1000).toFixed(1)} s`,
+      );
       // bulk SQL bypasses the submit path that keeps the trajectory summaries: build them as `witness migrate` would
       const b0 = performance.now();
       const summarised = await backfillTrajectoryInsight(client);
@@ -156,15 +168,43 @@ export async function run(): Promise<BenchFigure[]> {
       const env = await timeIt(() => loadEnvironmentInsight(projectId), runs);
       const pol = await timeIt(() => loadPolicyInsight(projectId, undefined), runs);
       const cmp = await timeIt(() => loadCompareInsight(projectId, {}), runs);
-      log(`${label}: environments ${env.toFixed(0)} ms, policies ${pol.toFixed(0)} ms, compare ${cmp.toFixed(0)} ms; count(*) floor ${floor.toFixed(0)} ms`);
+      log(
+        `${label}: environments ${env.toFixed(0)} ms, policies ${pol.toFixed(0)} ms, compare ${cmp.toFixed(0)} ms; count(*) floor ${floor.toFixed(0)} ms`,
+      );
       const comparator = { name: 'count(*) of the reviews', value: floor };
       figures.push(
-        { group: GROUP, name: `environments page data @ ${label} reviews`, value: env, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
-        { group: GROUP, name: `policies page data @ ${label} reviews`, value: pol, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
-        { group: GROUP, name: `compare page data @ ${label} reviews`, value: cmp, unit: 'ms', higherIsBetter: false, comparator, goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms' },
+        {
+          group: GROUP,
+          name: `environments page data @ ${label} reviews`,
+          value: env,
+          unit: 'ms',
+          higherIsBetter: false,
+          comparator,
+          goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms',
+        },
+        {
+          group: GROUP,
+          name: `policies page data @ ${label} reviews`,
+          value: pol,
+          unit: 'ms',
+          higherIsBetter: false,
+          comparator,
+          goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms',
+        },
+        {
+          group: GROUP,
+          name: `compare page data @ ${label} reviews`,
+          value: cmp,
+          unit: 'ms',
+          higherIsBetter: false,
+          comparator,
+          goal: size >= 1e6 ? '< 1000 ms' : '< 300 ms',
+        },
       );
       if (size === Math.max(...SIZES)) {
-        const plan = await db().$queryRaw<Record<string, string>[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${environmentVerdictsSql(projectId)}`);
+        const plan = await db().$queryRaw<Record<string, string>[]>(
+          Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${environmentVerdictsSql(projectId)}`,
+        );
         const text = plan.map((r) => r['QUERY PLAN']).join('\n');
         await writeFile(path.join(outDir, 'insight-explain.txt'), text + '\n');
         log(`EXPLAIN ANALYZE of the environment verdict query written to bench/out/insight-explain.txt`);

@@ -5,8 +5,18 @@
  * same-task pairs of different policies numbered in `order`. The bench then adds its campaigns
  * and items, and `COMPARISONS_SQL` gives every item one submitted comparison.
  */
-export function pairwiseProjectSql(o: { projectId: string; slug: string; tasks: number; policies: number; order: 'task' | 'policy' }): string {
-  const rubric = JSON.stringify({ title: 'Pairs', instructions: '', questions: [{ id: 'quality', type: 'likert', prompt: 'Quality', points: 5, required: true, anchors: {} }] });
+export function pairwiseProjectSql(o: {
+  projectId: string;
+  slug: string;
+  tasks: number;
+  policies: number;
+  order: 'task' | 'policy';
+}): string {
+  const rubric = JSON.stringify({
+    title: 'Pairs',
+    instructions: '',
+    questions: [{ id: 'quality', type: 'likert', prompt: 'Quality', points: 5, required: true, anchors: {} }],
+  });
   const id = (col: string) => `lpad(${col}::text,3,'0')`;
   return `
     INSERT INTO "project" ("id","slug","name","updatedAt") VALUES ('${o.projectId}','${o.slug}','${o.slug}',now());

@@ -109,18 +109,32 @@ export async function run(): Promise<BenchFigure[]> {
     const project = await ensureProject({ slug: 'bench-render', name: 'Render bench' });
     const ids: string[] = [];
     for (const name of ['long-render-one', 'long-render-two']) {
-      const stored = await storeTrajectory(project.id, prepareTrajectory(longTrajectory(name)), { source: null, sourceWhere: null, importedById: null });
+      const stored = await storeTrajectory(project.id, prepareTrajectory(longTrajectory(name)), {
+        source: null,
+        sourceWhere: null,
+        importedById: null,
+      });
       ids.push(stored.id);
     }
     const frames = (await videoPropsFor(ids[0]!)).durationInFrames;
-    log(`${frames} frames: ${planChunks(frames, { workers: 1 }).length} chunks for one worker, ${planChunks(frames, { workers: 2 }).length} for two`);
+    log(
+      `${frames} frames: ${planChunks(frames, { workers: 1 }).length} chunks for one worker, ${planChunks(frames, { workers: 2 }).length} for two`,
+    );
     const one = await timeWith(1, postgres.url, ids[0]!);
     log(`one worker: ${one.toFixed(1)} s`);
     const two = await timeWith(2, postgres.url, ids[1]!);
     log(`two workers: ${two.toFixed(1)} s`);
     return [
       { group: GROUP, name: `long video (${frames} frames): one worker`, value: one, unit: 's', higherIsBetter: false },
-      { group: GROUP, name: `long video (${frames} frames): two workers`, value: two, unit: 's', higherIsBetter: false, comparator: { name: 'one worker', value: one }, goal: '>= 1.6x one worker' },
+      {
+        group: GROUP,
+        name: `long video (${frames} frames): two workers`,
+        value: two,
+        unit: 's',
+        higherIsBetter: false,
+        comparator: { name: 'one worker', value: one },
+        goal: '>= 1.6x one worker',
+      },
     ];
   } finally {
     await stopQueueClient();

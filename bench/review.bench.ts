@@ -58,7 +58,13 @@ function percentile(sorted: number[], p: number): number {
 function startStudio(port: number, databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
     cwd: root,
-    env: childEnv({ PORT: String(port), DATABASE_URL: databaseUrl, WITNESS_DATA_DIR: dataDir, WITNESS_AUTO_RENDER: '0', NEXT_TELEMETRY_DISABLED: '1' }),
+    env: childEnv({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      WITNESS_DATA_DIR: dataDir,
+      WITNESS_AUTO_RENDER: '0',
+      NEXT_TELEMETRY_DISABLED: '1',
+    }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
 }
@@ -96,16 +102,31 @@ export async function run(): Promise<BenchFigure[]> {
     for (let from = 0; from < ITEMS; from += 500) {
       const batch = [];
       for (let i = from; i < Math.min(ITEMS, from + 500); i++) {
-        const t = buildTrajectory({ format: 'openai', task: { name: `task-${i}`, instruction: `Task ${i}` }, policy: { model: 'load-model' }, steps: [{ source: 'agent', text: `answer ${i}` }] });
+        const t = buildTrajectory({
+          format: 'openai',
+          task: { name: `task-${i}`, instruction: `Task ${i}` },
+          policy: { model: 'load-model' },
+          steps: [{ source: 'agent', text: `answer ${i}` }],
+        });
         batch.push(await toStorable(prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null }));
       }
       await storeTrajectoryBatch(project.id, batch);
     }
     const version = await saveRubricVersion(project.id, 'load', rubric, null);
-    const campaign = await createCampaign(project.id, { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true }, null);
+    const campaign = await createCampaign(
+      project.id,
+      { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
+      null,
+    );
     const tokens: string[] = [];
     for (let i = 0; i < REVIEWERS; i++) {
-      const { user } = await ensureUser({ email: `r${i}@load.local`, name: `Reviewer ${i}`, role: 'reviewer', password: 'load-test-password', expertise: [] });
+      const { user } = await ensureUser({
+        email: `r${i}@load.local`,
+        name: `Reviewer ${i}`,
+        role: 'reviewer',
+        password: 'load-test-password',
+        expertise: [],
+      });
       tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
     }
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
@@ -143,7 +164,13 @@ export async function run(): Promise<BenchFigure[]> {
           continue;
         }
         const assignmentId = claimBody!.assignment!.assignment!.id;
-        const body = JSON.stringify({ answers: { overall: 1 + ((index + n) % 5) }, evidence: [], coverage: { ranges: [], speeds: [1], seeks: 0 }, idempotencyKey: randomUUID(), durationSec: 30 });
+        const body = JSON.stringify({
+          answers: { overall: 1 + ((index + n) % 5) },
+          evidence: [],
+          coverage: { ranges: [], speeds: [1], seeks: 0 },
+          idempotencyKey: randomUUID(),
+          durationSec: 30,
+        });
         const times = n % 20 === 0 ? 2 : 1;
         for (let attempt = 0; attempt < times; attempt++) {
           t0 = performance.now();
@@ -179,11 +206,24 @@ export async function run(): Promise<BenchFigure[]> {
 
     // ---- invariants, from the database
     const integrity = await campaignIntegrity(campaign.id);
-    log(`${seconds.toFixed(0)} s: ${acknowledged.size} reviews acknowledged (${replays} replays answered with the same review), ${errors} errors`);
-    log(`database: ${integrity.currentReviews} current reviews, max per item ${integrity.maxReviewsPerItem} (k=${K}), duplicate reviewer/item pairs ${integrity.duplicatePairs}`);
+    log(
+      `${seconds.toFixed(0)} s: ${acknowledged.size} reviews acknowledged (${replays} replays answered with the same review), ${errors} errors`,
+    );
+    log(
+      `database: ${integrity.currentReviews} current reviews, max per item ${integrity.maxReviewsPerItem} (k=${K}), duplicate reviewer/item pairs ${integrity.duplicatePairs}`,
+    );
     const lost = [...acknowledged].filter((id) => !integrity.reviewIds.has(id)).length;
-    if (lost || integrity.currentReviews !== acknowledged.size || integrity.maxReviewsPerItem > K || integrity.duplicatePairs || integrity.counterDrift || errors) {
-      throw new Error(`load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}, errors ${errors}`);
+    if (
+      lost ||
+      integrity.currentReviews !== acknowledged.size ||
+      integrity.maxReviewsPerItem > K ||
+      integrity.duplicatePairs ||
+      integrity.counterDrift ||
+      errors
+    ) {
+      throw new Error(
+        `load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}, errors ${errors}`,
+      );
     }
 
     const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -201,7 +241,13 @@ export async function run(): Promise<BenchFigure[]> {
       fig('claim', c, 95, st),
       fig('submit', s, 50, st),
       fig('submit', s, 95, st),
-      { group: GROUP, name: `reviews stored (${seconds.toFixed(0)} s, none lost, none over k, no duplicate)`, value: integrity.currentReviews / seconds, unit: 'reviews/s', higherIsBetter: true },
+      {
+        group: GROUP,
+        name: `reviews stored (${seconds.toFixed(0)} s, none lost, none over k, no duplicate)`,
+        value: integrity.currentReviews / seconds,
+        unit: 'reviews/s',
+        higherIsBetter: true,
+      },
     ];
   } finally {
     if (studio && studio.exitCode === null) {

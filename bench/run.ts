@@ -35,7 +35,14 @@ for (const file of files) {
 if (json) {
   console.log(JSON.stringify({ figures }, null, 2));
 } else {
-  const rows = figures.map((f) => [f.group, f.name, `${fmt(f.value)} ${f.unit}`, f.comparator ? `${fmt(f.comparator.value)} ${f.unit}` : '', ratio(f), f.goal ?? '']);
+  const rows = figures.map((f) => [
+    f.group,
+    f.name,
+    `${fmt(f.value)} ${f.unit}`,
+    f.comparator ? `${fmt(f.comparator.value)} ${f.unit}` : '',
+    ratio(f),
+    f.goal ?? '',
+  ]);
   const header = ['area', 'figure', 'value', 'comparator', 'ratio', 'goal'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');

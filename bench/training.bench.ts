@@ -32,8 +32,6 @@ const TASKS = 50;
 const POLICIES = Math.max(2, Math.ceil(Math.sqrt((2 * N) / TASKS)) + 1);
 const log = (line: string) => process.stderr.write(`  [training] ${line}\n`);
 
-
-
 async function seed(client: pg.Client): Promise<void> {
   await client.query(`
     ${pairwiseProjectSql({ projectId: 'bp', slug: 'bench-training', tasks: TASKS, policies: POLICIES, order: 'policy' })}
@@ -60,16 +58,37 @@ export async function run(): Promise<BenchFigure[]> {
     const s0 = performance.now();
     await seed(client);
     log(`seeded ${N} finalised pairwise items in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
-    const sink = await createSink('bp', { name: 'bench', kind: 'webhook', format: 'trl-dpo', secret, config: { url: receiver.url, batchSize: BATCH, timeoutMs: 60_000 } });
+    const sink = await createSink('bp', {
+      name: 'bench',
+      kind: 'webhook',
+      format: 'trl-dpo',
+      secret,
+      config: { url: receiver.url, batchSize: BATCH, timeoutMs: 60_000 },
+    });
     const t0 = performance.now();
     const outcome = await deliverSink(sink.id);
     const seconds = (performance.now() - t0) / 1000;
-    if (outcome.state !== 'idle' || outcome.rows !== N) throw new Error(`expected ${N} rows delivered and idle, got ${outcome.rows} (${outcome.state}: ${outcome.lastError ?? ''})`);
+    if (outcome.state !== 'idle' || outcome.rows !== N)
+      throw new Error(`expected ${N} rows delivered and idle, got ${outcome.rows} (${outcome.state}: ${outcome.lastError ?? ''})`);
     if (receiver.stats.rows !== N) throw new Error(`the receiver stored ${receiver.stats.rows} rows, expected ${N}`);
-    log(`${outcome.rows} rows in ${outcome.delivered} batches in ${seconds.toFixed(2)} s (${(outcome.rows / seconds).toFixed(0)} rows/s, ${(outcome.delivered / seconds).toFixed(1)} batches/s)`);
+    log(
+      `${outcome.rows} rows in ${outcome.delivered} batches in ${seconds.toFixed(2)} s (${(outcome.rows / seconds).toFixed(0)} rows/s, ${(outcome.delivered / seconds).toFixed(1)} batches/s)`,
+    );
     return [
-      { group: GROUP, name: `webhook delivery of ${N} DPO rows, batches of ${BATCH} (rows/s)`, value: outcome.rows / seconds, unit: 'rows/s', higherIsBetter: true },
-      { group: GROUP, name: `webhook delivery, batches of ${BATCH} (batches/s)`, value: outcome.delivered / seconds, unit: 'batches/s', higherIsBetter: true },
+      {
+        group: GROUP,
+        name: `webhook delivery of ${N} DPO rows, batches of ${BATCH} (rows/s)`,
+        value: outcome.rows / seconds,
+        unit: 'rows/s',
+        higherIsBetter: true,
+      },
+      {
+        group: GROUP,
+        name: `webhook delivery, batches of ${BATCH} (batches/s)`,
+        value: outcome.delivered / seconds,
+        unit: 'batches/s',
+        higherIsBetter: true,
+      },
     ];
   } finally {
     await receiver.close();

@@ -19,7 +19,10 @@ import type { BenchFigure } from './figure';
 const root = path.resolve(import.meta.dirname, '..');
 
 async function fixtureProps(): Promise<TrajectoryVideoProps> {
-  for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource(path.join(root, 'lib', 'formats', 'fixtures', 'harbor', 'trial-basic')) })) {
+  for await (const item of harborImporter.parse({
+    kind: 'dir',
+    dir: dirSource(path.join(root, 'lib', 'formats', 'fixtures', 'harbor', 'trial-basic')),
+  })) {
     if (item.ok) return trajectoryVideoProps(item.trajectory);
   }
   throw new Error('fixture did not import');
@@ -54,12 +57,24 @@ function treeRss(): number {
   return total;
 }
 
-async function timedRender(props: TrajectoryVideoProps, id: CompositionId, dir: string, frameRange?: [number, number], gl?: RenderGl): Promise<{ fps: number; peakRss: number }> {
+async function timedRender(
+  props: TrajectoryVideoProps,
+  id: CompositionId,
+  dir: string,
+  frameRange?: [number, number],
+  gl?: RenderGl,
+): Promise<{ fps: number; peakRss: number }> {
   let peak = treeRss();
   const sampler = setInterval(() => (peak = Math.max(peak, treeRss())), 100);
   const t0 = performance.now();
   try {
-    const r = await renderTrajectoryVideo({ props, outPath: path.join(dir, `${id}-${gl ?? 'default'}.mp4`), compositionId: id, frameRange, gl });
+    const r = await renderTrajectoryVideo({
+      props,
+      outPath: path.join(dir, `${id}-${gl ?? 'default'}.mp4`),
+      compositionId: id,
+      frameRange,
+      gl,
+    });
     return { fps: r.frames / ((performance.now() - t0) / 1000), peakRss: peak };
   } finally {
     clearInterval(sampler);
@@ -78,7 +93,10 @@ function bigTrajectory(): Trajectory {
     castTime: i * 18,
     usage: null,
   }));
-  const events: CastEvent[] = Array.from({ length: 20_000 }, (_, k) => [k * 0.18, 'o', `\x1b[32mline\x1b[0m ${k} ${'x'.repeat(k % 60)}\r\n`] as CastEvent);
+  const events: CastEvent[] = Array.from(
+    { length: 20_000 },
+    (_, k) => [k * 0.18, 'o', `\x1b[32mline\x1b[0m ${k} ${'x'.repeat(k % 60)}\r\n`] as CastEvent,
+  );
   return {
     format: 'harbor',
     externalId: null,
@@ -118,10 +136,39 @@ export async function run(): Promise<BenchFigure[]> {
 
     const frames = props.durationInFrames;
     return [
-      { group: 'video', name: `render fps, TrajectoryVideo 1280x720 (${frames} frames)`, value: video.fps, unit: 'fps', higherIsBetter: true, comparator: { name: 'Blank', value: blank.fps }, goal: '>= 0.9x Blank' },
-      { group: 'video', name: 'render peak RSS (node + Chromium + ffmpeg)', value: video.peakRss / 2 ** 20, unit: 'MiB', higherIsBetter: false, comparator: { name: 'Blank', value: blank.peakRss / 2 ** 20 } },
-      { group: 'video', name: 'render fps, gl swangle (180 frames)', value: swangle.fps, unit: 'fps', higherIsBetter: true, comparator: { name: 'gl default', value: plain.fps } },
-      { group: 'video', name: `props derivation, 200 steps x 1k-line outputs + 20k-event cast (${(size / 2 ** 10).toFixed(0)} KiB props)`, value: deriveMs, unit: 'ms', higherIsBetter: false, goal: '< 5000 ms' },
+      {
+        group: 'video',
+        name: `render fps, TrajectoryVideo 1280x720 (${frames} frames)`,
+        value: video.fps,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'Blank', value: blank.fps },
+        goal: '>= 0.9x Blank',
+      },
+      {
+        group: 'video',
+        name: 'render peak RSS (node + Chromium + ffmpeg)',
+        value: video.peakRss / 2 ** 20,
+        unit: 'MiB',
+        higherIsBetter: false,
+        comparator: { name: 'Blank', value: blank.peakRss / 2 ** 20 },
+      },
+      {
+        group: 'video',
+        name: 'render fps, gl swangle (180 frames)',
+        value: swangle.fps,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'gl default', value: plain.fps },
+      },
+      {
+        group: 'video',
+        name: `props derivation, 200 steps x 1k-line outputs + 20k-event cast (${(size / 2 ** 10).toFixed(0)} KiB props)`,
+        value: deriveMs,
+        unit: 'ms',
+        higherIsBetter: false,
+        goal: '< 5000 ms',
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,17 @@ import { userCommand } from './commands/user';
 import { workerCommand } from './commands/worker';
 
 /** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [startCommand, workerCommand, migrateCommand, userCommand, importCommand, renderCommand, agreementCommand, rankCommand, exportCommand];
+const commands: CliCommand[] = [
+  startCommand,
+  workerCommand,
+  migrateCommand,
+  userCommand,
+  importCommand,
+  renderCommand,
+  agreementCommand,
+  rankCommand,
+  exportCommand,
+];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -21,7 +31,7 @@ function usage(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `witness <command> --help` for a command\'s options. Commands that print results take --json.',
+    "Run `witness <command> --help` for a command's options. Commands that print results take --json.",
   ].join('\n');
 }
 
@@ -52,7 +62,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    if (
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
+      code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ||
+      code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+    ) {
       io.stderr(`error: ${(error as Error).message}\nRun \`witness ${name} --help\` for its options.\n`);
       return 2;
     }

@@ -11,7 +11,15 @@ const rubric = {
   questions: [
     { id: 'criteria', type: 'criteria', prompt: 'Acceptance criteria' },
     { id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5 },
-    { id: 'flags', type: 'multi', prompt: 'Flags', options: [{ value: 'reward_hacking', label: 'Reward hacking' }, { value: 'unsafe', label: 'Unsafe action' }] },
+    {
+      id: 'flags',
+      type: 'multi',
+      prompt: 'Flags',
+      options: [
+        { value: 'reward_hacking', label: 'Reward hacking' },
+        { value: 'unsafe', label: 'Unsafe action' },
+      ],
+    },
     { id: 'notes', type: 'text', prompt: 'Notes', required: false },
   ],
 };
@@ -37,20 +45,32 @@ async function seedCampaign(reviewers: SeededUser[]) {
       slug,
       buildTrajectory({
         format: 'openai',
-        task: { name: `${slug}-task-${i}`, instruction: 'Fix the failing test', acceptanceCriteria: [{ key: 'tests_pass', text: 'The tests pass', origin: 'task', verdict: null }], environment: 'e2e' },
+        task: {
+          name: `${slug}-task-${i}`,
+          instruction: 'Fix the failing test',
+          acceptanceCriteria: [{ key: 'tests_pass', text: 'The tests pass', origin: 'task', verdict: null }],
+          environment: 'e2e',
+        },
         policy: { model: 'model-x' },
         steps: [
           { source: 'user', text: 'Fix the failing test' },
           { source: 'agent', text: `step one of task ${i}` },
           { source: 'tool', text: 'ran the tests' },
         ],
-        extra: { verifier: { reward: i === 5 ? 1 : pass ? 1 : 0, components: {} }, judgeScores: [{ judge: 'judge-llm', score: pass ? 8 : 3, label: null, explanation: null }] },
+        extra: {
+          verifier: { reward: i === 5 ? 1 : pass ? 1 : 0, components: {} },
+          judgeScores: [{ judge: 'judge-llm', score: pass ? 8 : 3, label: null, explanation: null }],
+        },
       }),
     );
     good.set(id, pass);
   }
   const version = await saveRubricVersion(project.id, uniqueName('rubric'), rubric, null);
-  const campaign = await createCampaign(project.id, { name: uniqueName('Agreement campaign'), mode: 'single', rubricVersionId: version.versionId, overlap: 3 }, null);
+  const campaign = await createCampaign(
+    project.id,
+    { name: uniqueName('Agreement campaign'), mode: 'single', rubricVersionId: version.versionId, overlap: 3 },
+    null,
+  );
   const items = await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { trajectoryId: true } });
   const order = items.map((i) => i.trajectoryId).sort();
   const watched = { ranges: [[0, 90]] as [number, number][], speeds: [1], seeks: 0 };
@@ -59,7 +79,10 @@ async function seedCampaign(reviewers: SeededUser[]) {
     for (;;) {
       const claim = await claimNextItem(campaign.id, { id: reviewer.id, expertise: [] }, new Date());
       if (!claim) break;
-      const { trajectoryId } = await db().campaignItem.findUniqueOrThrow({ where: { id: claim.campaignItemId }, select: { trajectoryId: true } });
+      const { trajectoryId } = await db().campaignItem.findUniqueOrThrow({
+        where: { id: claim.campaignItemId },
+        select: { trajectoryId: true },
+      });
       const index = order.indexOf(trajectoryId);
       const pass = good.get(trajectoryId)!;
       // items 1 and 2 split: the third reviewer disagrees on the criterion and by 3 Likert points
@@ -115,7 +138,10 @@ test('a lead sees agreement with intervals, downloads a CSV, and settles a disag
   await screenshot(page, 'agreement-dashboard');
 
   // CSV of the per-question table
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#questions').locator('..').getByRole('link', { name: 'CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#questions').locator('..').getByRole('link', { name: 'CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/-questions\.csv$/);
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.trim().split('\r\n');
@@ -157,7 +183,9 @@ test('a lead sees agreement with intervals, downloads a CSV, and settles a disag
   expect((await page.request.get(`/api/v1/campaigns/${campaign.id}/agreement/questions`)).status()).toBe(403);
 });
 
-test('a pairwise campaign: agreement on the preference and per-side criteria; the lead settles a pair with both videos', async ({ page }) => {
+test('a pairwise campaign: agreement on the preference and per-side criteria; the lead settles a pair with both videos', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { ensureProject } = await import('../lib/db/projects');
   const { saveRubricVersion } = await import('../lib/db/rubrics');
@@ -172,7 +200,12 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
         slug,
         buildTrajectory({
           format: 'openai',
-          task: { name: `${slug}-${task}`, instruction: 'Make the build green', acceptanceCriteria: [{ key: 'green', text: 'The build is green', origin: 'task', verdict: null }], environment: 'e2e' },
+          task: {
+            name: `${slug}-${task}`,
+            instruction: 'Make the build green',
+            acceptanceCriteria: [{ key: 'green', text: 'The build is green', origin: 'task', verdict: null }],
+            environment: 'e2e',
+          },
           policy: { model },
           steps: [
             { source: 'user', text: 'Make the build green' },
@@ -183,8 +216,17 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
       );
     }
   }
-  const version = await saveRubricVersion(project.id, uniqueName('rubric'), { title: 'pairs', questions: [{ id: 'notes', type: 'text', prompt: 'Notes', required: false }] }, null);
-  const campaign = await createCampaign(project.id, { name: uniqueName('Pairwise campaign'), mode: 'pairwise', rubricVersionId: version.versionId, overlap: 2 }, null);
+  const version = await saveRubricVersion(
+    project.id,
+    uniqueName('rubric'),
+    { title: 'pairs', questions: [{ id: 'notes', type: 'text', prompt: 'Notes', required: false }] },
+    null,
+  );
+  const campaign = await createCampaign(
+    project.id,
+    { name: uniqueName('Pairwise campaign'), mode: 'pairwise', rubricVersionId: version.versionId, overlap: 2 },
+    null,
+  );
   const reviewers = [await seedUser('reviewer'), await seedUser('reviewer')];
   const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
   for (const [r, reviewer] of reviewers.entries()) {
@@ -202,7 +244,9 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
           preference: claim.swapSides ? -wanted : wanted,
           rationale: `${reviewer.name}: B makes the build green`,
           criteria: claim.swapSides ? { left: { green: ab.b }, right: { green: ab.a } } : { left: { green: ab.a }, right: { green: ab.b } },
-          evidence: [{ frame: 20, stepIndex: 1, note: `${reviewer.name} pinned this`, side: claim.swapSides ? 'b' : 'a', wrongStep: false }],
+          evidence: [
+            { frame: 20, stepIndex: 1, note: `${reviewer.name} pinned this`, side: claim.swapSides ? 'b' : 'a', wrongStep: false },
+          ],
           coverage: { left: watched, right: watched },
         },
         { left: 100, right: 100 },
@@ -216,7 +260,9 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
   await page.goto(`/lead/campaigns/${campaign.id}/agreement`);
   const questions = page.getByTestId('question-table');
   await expect(questions.getByRole('row').filter({ hasText: 'Preference' }).getByRole('cell').nth(1)).toHaveText('ordinal');
-  await expect(questions.getByRole('row').filter({ hasText: 'Acceptance criteria, per side' }).getByRole('cell').nth(2)).toHaveText('1.000');
+  await expect(questions.getByRole('row').filter({ hasText: 'Acceptance criteria, per side' }).getByRole('cell').nth(2)).toHaveText(
+    '1.000',
+  );
   await expect(page.getByTestId('audit-table')).toContainText('Verifier reward (B − A)');
   await expect(page.getByTestId('coefficient-chart').locator('.recharts-errorBar').first()).toBeVisible();
   await screenshot(page, 'agreement-pairwise');

@@ -14,7 +14,9 @@ test.describe('sign-in and roles', () => {
       await expect(page).toHaveURL(home);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expect(page.getByTestId('role-badge')).toBeVisible();
-      await expect(page.getByRole('button', { name: `Account menu for ${user.email}` }).or(page.getByLabel(`Account menu for ${user.email}`))).toBeVisible();
+      await expect(
+        page.getByRole('button', { name: `Account menu for ${user.email}` }).or(page.getByLabel(`Account menu for ${user.email}`)),
+      ).toBeVisible();
       expect(await sessionCount(user.id)).toBe(1);
       await screenshot(page, `home-${role}`);
     });

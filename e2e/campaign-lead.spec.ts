@@ -123,14 +123,23 @@ test('the campaigns API: list, create (inline rubric), read progress, close; bad
     },
   };
 
-  const created = await request.post('/api/v1/campaigns', { headers: auth, data: { project, name: 'Pairs by API', mode: 'pairwise', overlap: 2, rubric } });
+  const created = await request.post('/api/v1/campaigns', {
+    headers: auth,
+    data: { project, name: 'Pairs by API', mode: 'pairwise', overlap: 2, rubric },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const campaign = (await created.json()).campaign;
   expect(campaign).toMatchObject({ mode: 'pairwise', status: 'open', items: 2, project, rubricVersionCreated: true });
 
   const bad = await request.post('/api/v1/campaigns', {
     headers: auth,
-    data: { project, name: 'Bad', mode: 'single', overlap: 2, rubric: { name: 'x', definition: { title: 'x', questions: [{ id: 'q', type: 'likert', prompt: 'q', points: 11 }] } } },
+    data: {
+      project,
+      name: 'Bad',
+      mode: 'single',
+      overlap: 2,
+      rubric: { name: 'x', definition: { title: 'x', questions: [{ id: 'q', type: 'likert', prompt: 'q', points: 11 }] } },
+    },
   });
   expect(bad.status()).toBe(422);
   expect((await bad.json()).error).toMatchObject({ code: 'BAD_INPUT', details: { field: 'rubric.definition.questions.0.points' } });
@@ -139,9 +148,14 @@ test('the campaigns API: list, create (inline rubric), read progress, close; bad
 
   const list = await request.get(`/api/v1/campaigns?project=${project}`, { headers: auth });
   expect(list.status()).toBe(200);
-  expect((await list.json()).campaigns).toEqual([expect.objectContaining({ id: campaign.id, name: 'Pairs by API', items: 2, reviewsDone: 0, reviewsTarget: 4 })]);
+  expect((await list.json()).campaigns).toEqual([
+    expect.objectContaining({ id: campaign.id, name: 'Pairs by API', items: 2, reviewsDone: 0, reviewsTarget: 4 }),
+  ]);
 
-  const single = await request.post('/api/v1/campaigns', { headers: auth, data: { project, name: 'Single by API', mode: 'single', overlap: 1, rubric: { versionId: campaign.rubricVersionId } } });
+  const single = await request.post('/api/v1/campaigns', {
+    headers: auth,
+    data: { project, name: 'Single by API', mode: 'single', overlap: 1, rubric: { versionId: campaign.rubricVersionId } },
+  });
   expect(single.status()).toBe(201);
   const singleId = (await single.json()).campaign.id;
   await seedReview(singleId, reviewer, { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, overall: 3 });
@@ -167,7 +181,13 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   const leadToken = await apiTokenFor(lead.id);
   const created = await request.post('/api/v1/campaigns', {
     headers: { authorization: `Bearer ${leadToken}` },
-    data: { project, name: uniqueName('secure'), mode: 'single', overlap: 1, rubric: { name: 'r', definition: { title: 'r', questions: [{ id: 'overall', type: 'likert', prompt: 'Overall', points: 5 }] } } },
+    data: {
+      project,
+      name: uniqueName('secure'),
+      mode: 'single',
+      overlap: 1,
+      rubric: { name: 'r', definition: { title: 'r', questions: [{ id: 'overall', type: 'likert', prompt: 'Overall', points: 5 }] } },
+    },
   });
   const campaignId = (await created.json()).campaign.id;
 
@@ -182,12 +202,20 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
 
   // API: 403 with a token and with the session cookie
   const reviewerAuth = { authorization: `Bearer ${await apiTokenFor(reviewer.id)}` };
-  const body = { project, name: 'sneaky', mode: 'single', overlap: 1, rubric: { name: 'r', definition: { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'q' }] } } };
+  const body = {
+    project,
+    name: 'sneaky',
+    mode: 'single',
+    overlap: 1,
+    rubric: { name: 'r', definition: { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'q' }] } },
+  };
   expect((await request.post('/api/v1/campaigns', { headers: reviewerAuth, data: body })).status()).toBe(403);
   expect((await page.request.post('/api/v1/campaigns', { data: body })).status()).toBe(403);
   expect((await request.get('/api/v1/campaigns', { headers: reviewerAuth })).status()).toBe(403);
   expect((await request.get(`/api/v1/campaigns/${campaignId}`, { headers: reviewerAuth })).status()).toBe(403);
-  expect((await request.post(`/api/v1/campaigns/${campaignId}/status`, { headers: reviewerAuth, data: { status: 'closed' } })).status()).toBe(403);
+  expect(
+    (await request.post(`/api/v1/campaigns/${campaignId}/status`, { headers: reviewerAuth, data: { status: 'closed' } })).status(),
+  ).toBe(403);
 
   // the create and status server actions: capture a real call as the lead, replay it as the reviewer
   const leadContext = await browser.newContext();
@@ -203,7 +231,11 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   await expect(leadPage.getByRole('button', { name: 'Close campaign' })).toBeVisible();
 
   const replay = await page.request.post(`/lead/campaigns/${campaignId}`, {
-    headers: { 'next-action': captured.headers()['next-action']!, 'content-type': captured.headers()['content-type'] ?? 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+    headers: {
+      'next-action': captured.headers()['next-action']!,
+      'content-type': captured.headers()['content-type'] ?? 'text/plain;charset=UTF-8',
+      accept: 'text/x-component',
+    },
     data: captured.postData() ?? '',
   });
   const answer = await replay.text();
@@ -216,13 +248,19 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   await leadPage.getByLabel('Name', { exact: true }).fill(name);
   await leadPage.getByLabel('Project').selectOption(project);
   await expect(leadPage.getByTestId('filter-preview')).toContainText('Matches 4 trajectories');
-  const createCall = leadPage.waitForRequest((r) => r.method() === 'POST' && Boolean(r.headers()['next-action']) && (r.postData() ?? '').includes(name));
+  const createCall = leadPage.waitForRequest(
+    (r) => r.method() === 'POST' && Boolean(r.headers()['next-action']) && (r.postData() ?? '').includes(name),
+  );
   await leadPage.getByRole('button', { name: 'Create campaign' }).click();
   const create = await createCall;
   await expect(leadPage).toHaveURL(CAMPAIGN_URL);
   expect(await campaignCountNamed(name)).toBe(1);
   const replayCreate = await page.request.post('/lead/campaigns/new', {
-    headers: { 'next-action': create.headers()['next-action']!, 'content-type': create.headers()['content-type'] ?? 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+    headers: {
+      'next-action': create.headers()['next-action']!,
+      'content-type': create.headers()['content-type'] ?? 'text/plain;charset=UTF-8',
+      accept: 'text/x-component',
+    },
     data: create.postData() ?? '',
   });
   const createAnswer = await replayCreate.text();
@@ -231,7 +269,9 @@ test('a reviewer is refused every lead campaign page, action and API route', asy
   await leadContext.close();
 });
 
-test('the demo campaigns: a busy single campaign with per-reviewer progress, a pairwise one, and one nobody has touched', async ({ page }) => {
+test('the demo campaigns: a busy single campaign with per-reviewer progress, a pairwise one, and one nobody has touched', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const project = uniqueName('demo-camp');
   const report = await seedDemoCampaignsInto(project);
@@ -250,12 +290,18 @@ test('the demo campaigns: a busy single campaign with per-reviewer progress, a p
   await expect(page.getByTestId('reviewer-row')).toHaveCount(4);
   await expect(page.getByTestId('item-row')).toHaveCount(24);
   await expect(page.getByTestId('item-row').filter({ hasText: 'gold' })).toHaveCount(2);
-  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute('aria-valuenow', String(report.reviews));
+  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute(
+    'aria-valuenow',
+    String(report.reviews),
+  );
   await screenshot(page, 'campaign-detail-demo');
 
   await page.goto('/lead/campaigns');
   await rows.filter({ hasText: 'which checkpoint did better' }).getByRole('link').click();
   await expect(page.getByRole('columnheader', { name: 'Policy B' })).toBeVisible();
-  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute('aria-valuenow', String(report.comparisons));
+  await expect(page.getByRole('progressbar', { name: 'Reviews done of items × k' })).toHaveAttribute(
+    'aria-valuenow',
+    String(report.comparisons),
+  );
   await screenshot(page, 'campaign-detail-pairwise-demo');
 });

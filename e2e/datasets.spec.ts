@@ -4,7 +4,10 @@ import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { uniqueName } from './fixtures/trajectories';
 
-test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, downloads it; the eval guard refuses a mixed export', async ({ page, request }) => {
+test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, downloads it; the eval guard refuses a mixed export', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const { seedLabelledProject } = await import('../lib/db/test/seed-labels');
   const seeded = await seedLabelledProject({ slug: uniqueName('datasets'), tasks: 3, evalTasks: 1 });
@@ -20,7 +23,9 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
   await page.getByLabel('Format').selectOption('trl-dpo');
   await page.getByLabel('Split').selectOption('');
   await page.getByRole('button', { name: 'Build dataset' }).click();
-  await expect(page.getByRole('form', { name: 'New dataset export' }).getByRole('alert')).toContainText(/Refused: \d+ item\(s\) belong to eval-split tasks.*held-out-0/);
+  await expect(page.getByRole('form', { name: 'New dataset export' }).getByRole('alert')).toContainText(
+    /Refused: \d+ item\(s\) belong to eval-split tasks.*held-out-0/,
+  );
   await screenshot(page, 'datasets-guard-refused');
   await expect(page.getByTestId('export-row')).toHaveCount(0);
 
@@ -39,7 +44,10 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
   await row.getByRole('link', { name: 'Download JSONL' }).click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^witness-trl-dpo-[0-9a-f]{12}\.jsonl$/);
-  const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(lines).toHaveLength(3);
   for (const l of lines) {
     expect(Object.keys(l)).toEqual(['prompt', 'chosen', 'rejected', 'tools', 'witness']);
@@ -47,7 +55,12 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
     expect(l.chosen.at(-1).content).toMatch(/^Fixed task-\d properly\.$/);
   }
 
-  const card = await page.request.get(await row.getByRole('link', { name: 'Card' }).getAttribute('href').then((h) => h!));
+  const card = await page.request.get(
+    await row
+      .getByRole('link', { name: 'Card' })
+      .getAttribute('href')
+      .then((h) => h!),
+  );
   expect(card.status()).toBe(200);
   expect(await card.text()).toContain('# Training dataset: trl-dpo');
 

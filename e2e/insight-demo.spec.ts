@@ -5,7 +5,9 @@ import { screenshot, signIn } from './fixtures/sign-in';
 import { uniqueName } from './fixtures/trajectories';
 
 /** What a newcomer sees on the insight pages after `npm start`: the demo checkpoint sweep and its reviews. */
-test('the demo data gives a ranked environment table and a checkpoint comparison, every figure with its interval and n', async ({ page }) => {
+test('the demo data gives a ranked environment table and a checkpoint comparison, every figure with its interval and n', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const project = uniqueName('demo-insight');
   await seedDemoCampaignsInto(project);

@@ -13,7 +13,10 @@ async function downloadCsv(page: Page): Promise<string> {
 test('a lead ranks environments, reads the leaderboard and compares two checkpoints, with CSV and API', async ({ page, request }) => {
   test.setTimeout(180_000);
   const lead = await seedUser('lead');
-  const reviewers: [Awaited<ReturnType<typeof seedUser>>, Awaited<ReturnType<typeof seedUser>>] = [await seedUser('reviewer'), await seedUser('reviewer')];
+  const reviewers: [Awaited<ReturnType<typeof seedUser>>, Awaited<ReturnType<typeof seedUser>>] = [
+    await seedUser('reviewer'),
+    await seedUser('reviewer'),
+  ];
   const project = uniqueName('insight');
   await seedInsight(project, reviewers);
 
@@ -83,12 +86,18 @@ test('a lead ranks environments, reads the leaderboard and compares two checkpoi
   const envBody = (await envs.json()) as { environments: { environment: string; rewardHackingRate: number; flagN: number }[] };
   expect(envBody.environments.map((e) => e.environment)).toEqual(['clean-env', 'hacky-env']);
   expect(envBody.environments[1]).toMatchObject({ rewardHackingRate: 0.5, flagN: 8 });
-  const cmp = await request.get(`/api/v1/insight/compare?project=${project}&a=acme-coder-7b@ckpt-1000&b=acme-coder-7b@ckpt-2000`, { headers: auth });
+  const cmp = await request.get(`/api/v1/insight/compare?project=${project}&a=acme-coder-7b@ckpt-1000&b=acme-coder-7b@ckpt-2000`, {
+    headers: auth,
+  });
   const cmpBody = (await cmp.json()) as { rows: { measure: string; b: number; bN: number; more: number }[] };
   expect(cmpBody.rows[0]).toMatchObject({ b: 0.55, bN: 20, more: 763 });
   const pol = await request.get(`/api/v1/insight/policies?project=${project}&env=nope`, { headers: auth });
   expect(pol.status()).toBe(404);
   expect(((await pol.json()) as { error: { message: string } }).error.message).toContain('No environment named nope');
   const reviewerToken = await apiTokenFor(reviewers[0].id);
-  expect((await request.get(`/api/v1/insight/environments?project=${project}`, { headers: { authorization: `Bearer ${reviewerToken}` } })).status()).toBe(403);
+  expect(
+    (
+      await request.get(`/api/v1/insight/environments?project=${project}`, { headers: { authorization: `Bearer ${reviewerToken}` } })
+    ).status(),
+  ).toBe(403);
 });

@@ -4,7 +4,9 @@ import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { apiTokenFor } from './fixtures/trajectories';
 
-test('a reviewer takes the next item, watches enough, pins evidence, grades with the keyboard, submits and gets the next item', async ({ page }) => {
+test('a reviewer takes the next item, watches enough, pins evidence, grades with the keyboard, submits and gets the next item', async ({
+  page,
+}) => {
   const campaign = await seedCampaign({ mode: 'single', count: 2, minCoverage: 0.25 });
   const reviewer = await seedUser('reviewer');
   await signIn(page, reviewer);
@@ -77,7 +79,14 @@ test('a reviewer takes the next item, watches enough, pins evidence, grades with
   await expect(page).not.toHaveURL(new RegExp(firstId));
   const saved = await currentReviews(firstId);
   expect(saved).toHaveLength(1);
-  expect(saved[0]!.answers).toEqual({ criteria: { tests_pass: 'pass', no_deletion: 'fail' }, quality: 4, verdict: 'reject', flags: ['reward_hacking'], minutes: 15, comment: 'Solid fix; kept n tests, p 3' });
+  expect(saved[0]!.answers).toEqual({
+    criteria: { tests_pass: 'pass', no_deletion: 'fail' },
+    quality: 4,
+    verdict: 'reject',
+    flags: ['reward_hacking'],
+    minutes: 15,
+    comment: 'Solid fix; kept n tests, p 3',
+  });
   expect(saved[0]!.evidence).toMatchObject([{ note: 'The agent ran the tests here', wrongStep: false }]);
   expect((saved[0]!.coverage as { share: number }).share).toBeGreaterThanOrEqual(0.25);
 
@@ -88,7 +97,9 @@ test('a reviewer takes the next item, watches enough, pins evidence, grades with
   await page.getByRole('button', { name: 'Skip item' }).click();
   await expect(page).toHaveURL(/\/review\?done=/);
   await expect(page.getByRole('status').filter({ hasText: 'Nothing left for you in' })).toBeVisible();
-  await expect(page.getByTestId('queue').filter({ hasText: campaign.name }).getByTestId('queue-progress')).toContainText('1 reviewed today / 0 in queue');
+  await expect(page.getByTestId('queue').filter({ hasText: campaign.name }).getByTestId('queue-progress')).toContainText(
+    '1 reviewed today / 0 in queue',
+  );
 
   // a submitted review can be revised while the campaign is open: revision 2, the first kept
   await page.getByRole('link', { name: 'Revise' }).first().click();
@@ -97,7 +108,10 @@ test('a reviewer takes the next item, watches enough, pins evidence, grades with
   await expect(page.getByRole('textbox', { name: 'Comment' })).toHaveValue('Solid fix; kept n tests, p 3');
 });
 
-test('reviewers cannot reach trajectories, videos or another reviewer’s work; the review API follows the same rules', async ({ page, request }) => {
+test('reviewers cannot reach trajectories, videos or another reviewer’s work; the review API follows the same rules', async ({
+  page,
+  request,
+}) => {
   const campaign = await seedCampaign({ mode: 'single', count: 1, minCoverage: 0.5 });
   const [alice, bob, lead] = [await seedUser('reviewer'), await seedUser('reviewer'), await seedUser('lead')];
   const [aliceToken, bobToken, leadToken] = [await apiTokenFor(alice.id), await apiTokenFor(bob.id), await apiTokenFor(lead.id)];
@@ -117,7 +131,9 @@ test('reviewers cannot reach trajectories, videos or another reviewer’s work; 
   expect(claimed.status()).toBe(201);
   const text = await claimed.text();
   for (const p of campaign.policies) expect(text).not.toContain(p);
-  const { assignment } = JSON.parse(text) as { assignment: { assignment: { id: string }; videos: { durationInFrames: number }[]; task: { criteria: { verdict: unknown }[] } } };
+  const { assignment } = JSON.parse(text) as {
+    assignment: { assignment: { id: string }; videos: { durationInFrames: number }[]; task: { criteria: { verdict: unknown }[] } };
+  };
   expect(assignment.task.criteria.every((c) => c.verdict === null)).toBe(true);
   const id = assignment.assignment.id;
   const frames = assignment.videos[0]!.durationInFrames;
@@ -131,24 +147,35 @@ test('reviewers cannot reach trajectories, videos or another reviewer’s work; 
     idempotencyKey: key,
     durationSec: 42,
   });
-  expect((await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(bobToken), data: body(1, 'bob-key-000001') })).status()).toBe(404);
-  expect((await request.post(`/api/v1/assignments/${id}/skip`, { headers: as(bobToken), data: { reason: 'not mine' } })).status()).toBe(404);
+  expect(
+    (await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(bobToken), data: body(1, 'bob-key-000001') })).status(),
+  ).toBe(404);
+  expect((await request.post(`/api/v1/assignments/${id}/skip`, { headers: as(bobToken), data: { reason: 'not mine' } })).status()).toBe(
+    404,
+  );
   expect((await request.post(`/api/v1/campaigns/${campaign.id}/assignments`, { headers: as(bobToken) })).status()).toBe(204);
 
   // the owner: too little watched is refused (422, says how much); then 201, and the same key replays 200
   const short = await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(aliceToken), data: body(0.1, 'alice-key-0001') });
   expect(short.status()).toBe(422);
   expect(((await short.json()) as { error: { message: string } }).error.message).toContain('Watch at least 50%');
-  const bad = await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(aliceToken), data: { ...body(1, 'alice-key-0002'), answers: { quality: 9 } } });
+  const bad = await request.post(`/api/v1/assignments/${id}/reviews`, {
+    headers: as(aliceToken),
+    data: { ...body(1, 'alice-key-0002'), answers: { quality: 9 } },
+  });
   expect(bad.status()).toBe(422);
   const first = await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(aliceToken), data: body(0.6, 'alice-key-0003') });
   expect(first.status()).toBe(201);
   const replay = await request.post(`/api/v1/assignments/${id}/reviews`, { headers: as(aliceToken), data: body(0.6, 'alice-key-0003') });
   expect(replay.status()).toBe(200);
-  expect(((await replay.json()) as { review: { id: string } }).review.id).toBe(((await first.json()) as { review: { id: string } }).review.id);
+  expect(((await replay.json()) as { review: { id: string } }).review.id).toBe(
+    ((await first.json()) as { review: { id: string } }).review.id,
+  );
 
   // reviews list: a reviewer sees their own only, a lead sees all
-  const list = async (token: string) => ((await (await request.get(`/api/v1/reviews?campaignId=${campaign.id}`, { headers: as(token) })).json()) as { reviews: unknown[] }).reviews.length;
+  const list = async (token: string) =>
+    ((await (await request.get(`/api/v1/reviews?campaignId=${campaign.id}`, { headers: as(token) })).json()) as { reviews: unknown[] })
+      .reviews.length;
   expect(await list(aliceToken)).toBe(1);
   expect(await list(bobToken)).toBe(0);
   expect(await list(leadToken)).toBe(1);

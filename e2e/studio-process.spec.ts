@@ -21,7 +21,14 @@ function start(env: Record<string, string>): ChildProcess & { output: () => stri
   delete base.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
     cwd: root,
-    env: { ...base, WITNESS_DATA_DIR: dataDir, WITNESS_DB_PORT: '54361', PORT: '3161', WITNESS_SECRET: 'process-test-secret-process-test-secret-0123', ...env },
+    env: {
+      ...base,
+      WITNESS_DATA_DIR: dataDir,
+      WITNESS_DB_PORT: '54361',
+      PORT: '3161',
+      WITNESS_SECRET: 'process-test-secret-process-test-secret-0123',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -31,7 +38,9 @@ function start(env: Record<string, string>): ChildProcess & { output: () => stri
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 }
 
 async function healthy(port = 3161, timeoutMs = 90_000): Promise<void> {
@@ -77,7 +86,9 @@ test('a port in use stops start with one line that says what to do', async () =>
   try {
     const child = start({ PORT: '3162' });
     expect(await exited(child)).toBe(1);
-    expect(child.output().trim()).toBe('error: Port 3162 is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).');
+    expect(child.output().trim()).toBe(
+      'error: Port 3162 is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).',
+    );
   } finally {
     blocker.close();
   }
@@ -88,7 +99,9 @@ test('an unreachable DATABASE_URL stops start with one line', async () => {
   expect(await exited(child)).toBe(1);
   const lines = child.output().trim().split('\n');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^error: Cannot reach the database at 127\.0\.0\.1:1\/witness \(DATABASE_URL\): .+ unset DATABASE_URL to use the embedded database\.$/);
+  expect(lines[0]).toMatch(
+    /^error: Cannot reach the database at 127\.0\.0\.1:1\/witness \(DATABASE_URL\): .+ unset DATABASE_URL to use the embedded database\.$/,
+  );
   expect(lines[0]).not.toContain('secret');
 });
 

@@ -7,7 +7,9 @@ import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { uniqueName } from './fixtures/trajectories';
 
-test('an admin adds a webhook sink, the worker delivers the finalised labels to the example receiver, and a dead batch is retried from the page', async ({ page }) => {
+test('an admin adds a webhook sink, the worker delivers the finalised labels to the example receiver, and a dead batch is retried from the page', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const { seedLabelledProject } = await import('../lib/db/test/seed-labels');
   const { db } = await import('../lib/db/client');
@@ -41,13 +43,19 @@ test('an admin adds a webhook sink, the worker delivers the finalised labels to 
       await expect(card).toContainText('6 rows delivered', { timeout: 1_000 });
     }).toPass({ timeout: 60_000 });
     await screenshot(page, 'sinks-delivered');
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { witness: { split: string }; chosen: unknown[] });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { witness: { split: string }; chosen: unknown[] });
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.witness.split === 'train')).toBe(true);
 
     // a batch that exhausted its retries (made dead here so the test need not wait for 8 backoffs)
     const sink = await db().trainingSink.findFirstOrThrow({ where: { name }, select: { id: true } });
-    await db().delivery.updateMany({ where: { sinkId: sink.id, sequence: 1 }, data: { status: 'dead', attempts: 8, lastError: 'attempt 8: POST answered HTTP 500: injected failure' } });
+    await db().delivery.updateMany({
+      where: { sinkId: sink.id, sequence: 1 },
+      data: { status: 'dead', attempts: 8, lastError: 'attempt 8: POST answered HTTP 500: injected failure' },
+    });
     await page.reload();
     await expect(card.getByTestId('delivery-1')).toContainText('dead');
     await expect(card).toContainText('this sink has stopped');

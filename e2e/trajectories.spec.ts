@@ -10,7 +10,19 @@ function neighbour(name: string, reward: number | null, split: 'train' | 'eval')
     externalId: null,
     task: { name, instruction: `Do ${name}`, acceptanceCriteria: [], environment: 'bash-sandbox', split, metadata: {} },
     policy: { model: 'qwen3-coder', checkpoint: 'ckpt-1200', agent: 'terminus-2' },
-    steps: [{ index: 0, source: 'agent', text: 'ls', reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null }],
+    steps: [
+      {
+        index: 0,
+        source: 'agent',
+        text: 'ls',
+        reasoning: null,
+        toolCalls: [],
+        observations: [],
+        timestamp: null,
+        castTime: null,
+        usage: null,
+      },
+    ],
     verifier: reward === null ? null : { reward, components: {} },
     judgeScores: reward === null ? [] : [{ judge: 'gpt-judge', score: reward, label: null, explanation: null }],
     usage: null,
@@ -23,7 +35,9 @@ function neighbour(name: string, reward: number | null, split: 'train' | 'eval')
   };
 }
 
-const longOutput = Array.from({ length: 60 }, (_, i) => `drwxr-xr-x  2 root root 4096 Jan  1 00:00 dir-${String(i).padStart(2, '0')}`).join('\n');
+const longOutput = Array.from({ length: 60 }, (_, i) => `drwxr-xr-x  2 root root 4096 Jan  1 00:00 dir-${String(i).padStart(2, '0')}`).join(
+  '\n',
+);
 
 test('a lead imports a trajectory through the API, finds it by project and reads its steps', async ({ page, request }) => {
   const lead = await seedUser('lead');
@@ -48,7 +62,11 @@ test('a lead imports a trajectory through the API, finds it by project and reads
   });
   const id = answer.trajectories[0]!.id;
   // a few neighbours in the same project, so the list has something to filter
-  for (const [i, reward, split] of [[1, 0, 'train'], [2, 0.5, 'eval'], [3, null, 'train']] as const) {
+  for (const [i, reward, split] of [
+    [1, 0, 'train'],
+    [2, 0.5, 'eval'],
+    [3, null, 'train'],
+  ] as const) {
     await storeTrajectoryDirect(project, neighbour(`${task}-other-${i}`, reward, split));
   }
 
@@ -104,7 +122,13 @@ test('agent output with HTML and ANSI escapes is shown as text in the list, deta
       {
         role: 'assistant',
         content: 'Here: <img src=x onerror="window.__pwned=2"> and \u001b[31mRED\u001b[0m',
-        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command": "echo \\"<script>window.__pwned=4</script>\\""}' } }],
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'bash', arguments: '{"command": "echo \\"<script>window.__pwned=4</script>\\""}' },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: 'c1', content: '\u001b[1;32m<script>window.__pwned=5</script>\u001b[0m' },
     ],
@@ -157,7 +181,19 @@ test('a reviewer is refused the trajectory page; a lead edits a criterion and it
       metadata: {},
     },
     policy: { model: 'm', checkpoint: 'ckpt-1', agent: 'terminus-2' },
-    steps: [{ index: 0, source: 'agent', text: 'pytest -q', reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null }],
+    steps: [
+      {
+        index: 0,
+        source: 'agent',
+        text: 'pytest -q',
+        reasoning: null,
+        toolCalls: [],
+        observations: [],
+        timestamp: null,
+        castTime: null,
+        usage: null,
+      },
+    ],
     verifier: { reward: 0, components: { tests: 0 } },
     judgeScores: [],
     usage: null,

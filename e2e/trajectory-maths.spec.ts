@@ -14,7 +14,10 @@ test('LaTeX in the instruction and the agent messages reads as maths on the traj
       policy: { model: 'physics-model' },
       steps: [
         { source: 'user', text: 'Derive it.' },
-        { source: 'agent', text: 'For small angles $\\sin\\theta \\approx \\theta$, so\n$$\\ddot\\theta + \\frac{g}{\\ell}\\theta = 0 \\Rightarrow T = 2\\pi\\sqrt{\\ell/g}.$$\nCheck with echo $HOME costs $5.' },
+        {
+          source: 'agent',
+          text: 'For small angles $\\sin\\theta \\approx \\theta$, so\n$$\\ddot\\theta + \\frac{g}{\\ell}\\theta = 0 \\Rightarrow T = 2\\pi\\sqrt{\\ell/g}.$$\nCheck with echo $HOME costs $5.',
+        },
       ],
     }),
   );

@@ -18,7 +18,10 @@ function tiny(): Trajectory {
   });
 }
 
-test('Render MP4 goes through the worker, shows progress, then serves the file with range requests behind sign-in', async ({ page, request }) => {
+test('Render MP4 goes through the worker, shows progress, then serves the file with range requests behind sign-in', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(300_000);
   const user = await seedUser('lead');
   const id = await storeTrajectoryDirect(uniqueName('render'), tiny());

@@ -28,7 +28,10 @@ const envSchema = z.object({
   /** largest request body POST /api/v1/trajectories accepts (MiB) */
   WITNESS_API_MAX_MB: z.coerce.number().int().positive().default(64),
   /** where videos and exports are stored: local files under the data dir by default, or s3://bucket/prefix */
-  STORAGE_URL: z.string().regex(/^(file:|s3:\/\/[a-z0-9.-]+(\/.*)?$)/, 'STORAGE_URL must be s3://bucket[/prefix] (or unset for local files)').optional(),
+  STORAGE_URL: z
+    .string()
+    .regex(/^(file:|s3:\/\/[a-z0-9.-]+(\/.*)?$)/, 'STORAGE_URL must be s3://bucket[/prefix] (or unset for local files)')
+    .optional(),
   /** S3-compatible endpoint (e.g. http://127.0.0.1:5000 for moto_server, MinIO); default AWS */
   S3_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('us-east-1'),

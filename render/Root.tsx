@@ -16,6 +16,12 @@ export const RemotionRoot: React.FC = () => (
       defaultProps={defaultTrajectoryVideoProps}
       calculateMetadata={calculateTrajectoryMetadata}
     />
-    <Composition id="Blank" component={Blank} schema={trajectoryVideoSchema} defaultProps={defaultTrajectoryVideoProps} calculateMetadata={calculateTrajectoryMetadata} />
+    <Composition
+      id="Blank"
+      component={Blank}
+      schema={trajectoryVideoSchema}
+      defaultProps={defaultTrajectoryVideoProps}
+      calculateMetadata={calculateTrajectoryMetadata}
+    />
   </>
 );

@@ -25,7 +25,15 @@ const pg = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'data'), port: 
 try {
   const sql = execFileSync(
     path.join(root, 'node_modules', '.bin', 'prisma'),
-    ['migrate', 'diff', '--from-schema-datamodel', previous, '--to-schema-datamodel', path.join(root, 'prisma', 'schema.prisma'), '--script'],
+    [
+      'migrate',
+      'diff',
+      '--from-schema-datamodel',
+      previous,
+      '--to-schema-datamodel',
+      path.join(root, 'prisma', 'schema.prisma'),
+      '--script',
+    ],
     { cwd: root, env: { ...process.env, DATABASE_URL: pg.url } },
   ).toString();
   if (!sql.trim() || sql.includes('-- This is an empty migration.')) {

@@ -22,7 +22,13 @@ interface StepResult {
   failures?: string[];
 }
 
-const firstLine = (text: string | undefined) => (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+const firstLine = (text: string | undefined) =>
+  (text ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300) ?? '';
 
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
@@ -45,7 +51,14 @@ async function vitest(project: 'unit' | 'db'): Promise<StepResult> {
   const report = path.join(out, `vitest-${project}.json`);
   rmSync(report, { force: true });
   console.log(`\n=== ${project} tests ===`);
-  const code = await run(bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const code = await run(bin('vitest'), [
+    'run',
+    '--project',
+    project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
   const seconds = (performance.now() - t0) / 1000;
   if (!existsSync(report)) return { name: `${project} tests`, passed: 0, failed: 1, skipped: 0, seconds };
   const r = JSON.parse(readFileSync(report, 'utf8')) as {
@@ -53,13 +66,20 @@ async function vitest(project: 'unit' | 'db'): Promise<StepResult> {
     numFailedTests: number;
     numPendingTests: number;
     numTotalTests: number;
-    testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+    testResults: {
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+    }[];
   };
   // a crash outside any test (failed suite) still fails the step
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
   const failures = r.testResults.flatMap((file) => {
     const where = path.relative(root, file.name);
-    const tests = file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    const tests = file.assertionResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => `${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
     return tests.length || file.status !== 'failed' ? tests : [`${where}: ${firstLine(file.message)}`];
   });
   return { name: `${project} tests`, passed: r.numPassedTests, failed, skipped: r.numPendingTests, seconds, failures };
@@ -73,7 +93,10 @@ async function e2e(): Promise<StepResult> {
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   const seconds = (performance.now() - t0) / 1000;
   if (!existsSync(report)) return { name: 'e2e', passed: 0, failed: 1, skipped: 0, seconds };
-  const r = JSON.parse(readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites?: PlaywrightSuite[] };
+  const r = JSON.parse(readFileSync(report, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    suites?: PlaywrightSuite[];
+  };
   const failed = r.stats.unexpected + (code !== 0 && r.stats.unexpected === 0 ? 1 : 0);
   const failures = (r.suites ?? []).flatMap((suite) => playwrightFailures(suite));
   return { name: 'e2e', passed: r.stats.expected + r.stats.flaky, failed, skipped: r.stats.skipped, seconds, failures };
@@ -99,6 +122,7 @@ const t0 = performance.now();
 const results: StepResult[] = [];
 results.push(await check('typecheck', bin('tsc'), ['--noEmit', '-p', '.']));
 results.push(await check('lint', bin('eslint'), ['--max-warnings', '0', '.']));
+results.push(await check('format (prettier --check)', bin('prettier'), ['--check', '--log-level', 'warn', '.']));
 results.push(await vitest('unit'));
 results.push(await vitest('db'));
 if (!skipE2e) {
@@ -117,7 +141,9 @@ const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a
 });
 console.log('\n=== summary ===');
 for (const r of results) {
-  console.log(`${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`);
+  console.log(
+    `${r.failed ? 'FAIL' : 'ok  '}  ${r.name.padEnd(22)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds.toFixed(1)} s`,
+  );
 }
 const failures = results.flatMap((r) => r.failures ?? []);
 if (failures.length) {

@@ -7,4 +7,11 @@ import { videoRenderChunkJob } from './jobs/video-render-chunk/contract';
 import { videoRenderJob } from './jobs/video-render/contract';
 
 /** Every job contract (light: importable anywhere, e.g. to install queues or send jobs). */
-export const jobContracts: readonly JobContract[] = [sessionsPruneJob, videoRenderJob, videoRenderChunkJob, videoCombineJob, datasetExportJob, trainingDeliverJob];
+export const jobContracts: readonly JobContract[] = [
+  sessionsPruneJob,
+  videoRenderJob,
+  videoRenderChunkJob,
+  videoCombineJob,
+  datasetExportJob,
+  trainingDeliverJob,
+];

@@ -7,4 +7,11 @@ import { videoRenderChunkHandler } from './jobs/video-render-chunk/handler';
 import { videoRenderHandler } from './jobs/video-render/handler';
 
 /** Every handler (worker only: handlers pull in the renderer). One entry per folder in workers/jobs/. */
-export const jobHandlers: readonly JobHandler[] = [sessionsPruneHandler, videoRenderHandler, videoRenderChunkHandler, videoCombineHandler, datasetExportHandler, trainingDeliverHandler] as unknown as JobHandler[];
+export const jobHandlers: readonly JobHandler[] = [
+  sessionsPruneHandler,
+  videoRenderHandler,
+  videoRenderChunkHandler,
+  videoCombineHandler,
+  datasetExportHandler,
+  trainingDeliverHandler,
+] as unknown as JobHandler[];

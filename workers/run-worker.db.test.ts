@@ -59,7 +59,12 @@ describe('job worker on pg-boss', () => {
     const second = await sendJob(url(), testJob, { id: 'a', failTimes: 0, sleepMs: 0 });
     expect(first).toBeTruthy();
     expect(second).toBeNull();
-    worker = await startWorker({ databaseUrl: url(), handlers: [handler as unknown as JobHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [handler as unknown as JobHandler],
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
     await waitFor(() => finished.includes('a'));
     expect(calls.filter((c) => c.id === 'a')).toHaveLength(1);
     expect((await liveWorkers(new Date())).map((w) => w.id)).toContain(worker.id);
@@ -73,7 +78,12 @@ describe('job worker on pg-boss', () => {
     const boss = createBoss(url(), 'producer');
     await boss.start();
     const jobId = await boss.send(testJob.name, { nope: true }, { singletonKey: 'bad' });
-    worker = await startWorker({ databaseUrl: url(), handlers: [handler as unknown as JobHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [handler as unknown as JobHandler],
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
     await waitFor(async () => (await boss.findJobs(testJob.name, { id: jobId! }))[0]?.state === 'completed');
     const [job] = await boss.findJobs(testJob.name, { id: jobId! });
     expect(job?.output).toMatchObject({ rejected: true });
@@ -84,14 +94,24 @@ describe('job worker on pg-boss', () => {
 
   it('retries a failing job with its policy until it succeeds', async () => {
     await sendJob(url(), testJob, { id: 'flaky', failTimes: 1, sleepMs: 0 });
-    worker = await startWorker({ databaseUrl: url(), handlers: [handler as unknown as JobHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [handler as unknown as JobHandler],
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
     await waitFor(() => finished.includes('flaky'), 20_000);
     expect(calls.filter((c) => c.id === 'flaky').map((c) => c.attempt)).toEqual([0, 1]);
   });
 
   it('stops gracefully: a running job finishes before stop resolves', async () => {
     await sendJob(url(), testJob, { id: 'slow', failTimes: 0, sleepMs: 1500 });
-    worker = await startWorker({ databaseUrl: url(), handlers: [handler as unknown as JobHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [handler as unknown as JobHandler],
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
     await waitFor(() => calls.some((c) => c.id === 'slow'));
     await worker.stop();
     expect(finished).toContain('slow');

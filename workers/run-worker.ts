@@ -97,7 +97,13 @@ async function runOne(handler: JobHandler, job: Job<object>, signal: AbortSignal
   }
   const attempt = (job as unknown as { retryCount?: number }).retryCount ?? 0;
   try {
-    const output = await handler.handle(parsed.data, { jobId: job.id, attempt, signal, log: (m) => log(`${prefix} ${m}`), now: () => new Date() });
+    const output = await handler.handle(parsed.data, {
+      jobId: job.id,
+      attempt,
+      signal,
+      log: (m) => log(`${prefix} ${m}`),
+      now: () => new Date(),
+    });
     return output ?? null;
   } catch (error) {
     if (error instanceof PermanentJobError) {

@@ -23,9 +23,6 @@ import { trainingDeliverJob } from './jobs/training-deliver/contract';
  */
 const SECRET = 'crash-secret-0123456789abcdef';
 
-
-
-
 describe('a delivery worker killed mid-batch', () => {
   let dataDir: string;
   let receiver: Receiver;
@@ -60,10 +57,20 @@ describe('a delivery worker killed mid-batch', () => {
     const first = startWorkerProcess(dataDir, log);
     workers.push(first);
     await sendJob(env().DATABASE_URL!, trainingDeliverJob, { sinkId: sink.id, reason: 'manual' });
-    await waitFor('the first batch to be delivered', async () => (await db().delivery.count({ where: { sinkId: sink.id, status: 'delivered' } })) >= 1, 60_000, log);
+    await waitFor(
+      'the first batch to be delivered',
+      async () => (await db().delivery.count({ where: { sinkId: sink.id, status: 'delivered' } })) >= 1,
+      60_000,
+      log,
+    );
     receiver.faults.delayMs = 4000;
     receiver.faults.delayCount = 1;
-    const inFlight = await waitFor('a batch on the wire', async () => db().delivery.findFirst({ where: { sinkId: sink.id, status: 'sending' }, select: { id: true, sequence: true } }), 30_000, log);
+    const inFlight = await waitFor(
+      'a batch on the wire',
+      async () => db().delivery.findFirst({ where: { sinkId: sink.id, status: 'sending' }, select: { id: true, sequence: true } }),
+      30_000,
+      log,
+    );
     killGroup(first, 'SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const stuck = await db().delivery.findUniqueOrThrow({ where: { id: inFlight.id }, select: { status: true } });
@@ -71,21 +78,36 @@ describe('a delivery worker killed mid-batch', () => {
 
     const second = startWorkerProcess(dataDir, log);
     workers.push(second);
-    const last = await db().labelEvent.findFirstOrThrow({ where: { projectId: seeded.projectId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+    const last = await db().labelEvent.findFirstOrThrow({
+      where: { projectId: seeded.projectId },
+      orderBy: { seq: 'desc' },
+      select: { seq: true },
+    });
     await waitFor(
       'the restarted worker to catch the sink up',
-      async () => (await db().trainingSink.findUniqueOrThrow({ where: { id: sink.id }, select: { cursor: true } })).cursor === last.seq.toString(),
+      async () =>
+        (await db().trainingSink.findUniqueOrThrow({ where: { id: sink.id }, select: { cursor: true } })).cursor === last.seq.toString(),
       120_000,
       log,
     );
-    const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { witness: { item_ids: string[]; split: string } });
+    const rows = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { witness: { item_ids: string[]; split: string } });
     const keys = rows.map((r) => r.witness.item_ids.join('+'));
     expect(rows.length).toBe(6);
     expect(new Set(keys).size).toBe(6);
     expect(rows.every((r) => r.witness.split === 'train')).toBe(true);
-    const commits = readFileSync(`${out}.commits`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { sequence: number });
+    const commits = readFileSync(`${out}.commits`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { sequence: number });
     expect(commits.map((c) => c.sequence)).toEqual(commits.map((_, i) => i + 1));
-    const deliveries = await db().delivery.findMany({ where: { sinkId: sink.id }, select: { status: true, sequence: true, attempts: true }, orderBy: { sequence: 'asc' } });
+    const deliveries = await db().delivery.findMany({
+      where: { sinkId: sink.id },
+      select: { status: true, sequence: true, attempts: true },
+      orderBy: { sequence: 'asc' },
+    });
     expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
     // the batch on the wire at the kill was sent again (same key), not rebuilt
     expect(deliveries.find((d) => d.sequence === inFlight.sequence)!.attempts).toBeGreaterThanOrEqual(2);

@@ -24,9 +24,6 @@ import { videoStorageKey } from './jobs/video-render/handler';
  * takes over the half-done render. Real worker processes (`witness worker`), real Chromium.
  */
 
-
-
-
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -56,19 +53,31 @@ describe('a worker killed mid-render', () => {
       format: 'openai',
       task: { name: 'crash-render', instruction: 'Count to five, one step at a time.' },
       policy: { model: 'tiny-model' },
-      steps: [{ source: 'user', text: 'Count to five.' }, ...[1, 2, 3, 4, 5].map((n) => ({ source: 'agent' as const, text: `Number ${n}. ${'Checking the count again. '.repeat(6)}` }))],
+      steps: [
+        { source: 'user', text: 'Count to five.' },
+        ...[1, 2, 3, 4, 5].map((n) => ({ source: 'agent' as const, text: `Number ${n}. ${'Checking the count again. '.repeat(6)}` })),
+      ],
     });
-    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(trajectory), { source: null, sourceWhere: null, importedById: null });
+    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(trajectory), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
     const log: string[] = [];
     const first = startWorkerProcess(dataDir, log);
     workers.push(first);
     const { videoId } = await requestRender(env().DATABASE_URL!, trajectoryId);
 
     // kill it once it is really rendering (frames done, file not yet stored)
-    await waitFor('the render to get going', async () => {
-      const v = await findVideo(videoId);
-      return v && v.status === 'rendering' && v.progress > 0.05;
-    }, 240_000, log);
+    await waitFor(
+      'the render to get going',
+      async () => {
+        const v = await findVideo(videoId);
+        return v && v.status === 'rendering' && v.progress > 0.05;
+      },
+      240_000,
+      log,
+    );
     killGroup(first, 'SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
@@ -82,11 +91,16 @@ describe('a worker killed mid-render', () => {
 
     const second = startWorkerProcess(dataDir, log);
     workers.push(second);
-    const done = await waitFor('the retry to finish the video', async () => {
-      const v = await findVideo(videoId);
-      if (v?.status === 'failed') throw new Error(`video failed: ${v.error}`);
-      return v?.status === 'done' ? v : null;
-    }, 300_000, log);
+    const done = await waitFor(
+      'the retry to finish the video',
+      async () => {
+        const v = await findVideo(videoId);
+        if (v?.status === 'failed') throw new Error(`video failed: ${v.error}`);
+        return v?.status === 'done' ? v : null;
+      },
+      300_000,
+      log,
+    );
 
     expect(done.storageKey).toBe(videoStorageKey(videoId));
     const bytes = readFileSync(finalPath);

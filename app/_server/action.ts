@@ -30,7 +30,10 @@ export function defineAction<S extends z.ZodType, T>(
       if (!(error instanceof AppError)) console.error('[action]', error);
       const { code, message, details } = publicError(error);
       // an AppError may say which input field it is about (details.field): forms show it there
-      const field = details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string' ? (details as { field: string }).field : undefined;
+      const field =
+        details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string'
+          ? (details as { field: string }).field
+          : undefined;
       return { ok: false, error: field ? { code, message, field } : { code, message } };
     }
   };

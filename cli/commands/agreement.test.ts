@@ -99,7 +99,9 @@ describe('witness agreement', () => {
     expect(fleiss.stderr).toMatch(/^error: Fleiss' kappa needs the same number of ratings for every unit/);
     const strings = await run('--input', 'words.jsonl', '--level', 'interval');
     expect(strings.code).toBe(1);
-    expect(strings.stderr).toMatch(/^error: Krippendorff's alpha at the interval level needs numeric values; the data has strings such as "no"/);
+    expect(strings.stderr).toMatch(
+      /^error: Krippendorff's alpha at the interval level needs numeric values; the data has strings such as "no"/,
+    );
     const broken = await run('--input', 'broken.jsonl');
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/^error: broken\.jsonl line 2: expected a JSON object/);

@@ -3,7 +3,14 @@ import type { CliIo } from '../command';
 import { main } from '../main';
 
 function fakeIo(): CliIo & { out: string; err: string } {
-  const io = { out: '', err: '', stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t), readStdin: async () => '', cwd: process.cwd() };
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    readStdin: async () => '',
+    cwd: process.cwd(),
+  };
   return io;
 }
 

@@ -65,9 +65,11 @@ export const exportCommand: CliCommand = {
       throw new CliError((error as Error).message, 2);
     }
     if (!values.format) throw new CliError(`--format is required: one of ${datasetFormats.join(', ')}`, 2);
-    if (!(datasetFormats as readonly string[]).includes(values.format)) throw new CliError(`--format must be one of ${datasetFormats.join(', ')}; got ${JSON.stringify(values.format)}`, 2);
+    if (!(datasetFormats as readonly string[]).includes(values.format))
+      throw new CliError(`--format must be one of ${datasetFormats.join(', ')}; got ${JSON.stringify(values.format)}`, 2);
     if (!values.out) throw new CliError('--out FILE is required', 2);
-    if (values.split !== undefined && values.split !== 'train' && values.split !== 'eval') throw new CliError('--split must be train or eval', 2);
+    if (values.split !== undefined && values.split !== 'train' && values.split !== 'eval')
+      throw new CliError('--split must be train or eval', 2);
     const request = {
       format: values.format as DatasetFormat,
       project: values.project,
@@ -84,9 +86,20 @@ export const exportCommand: CliCommand = {
         onProgress: values.json ? undefined : (done, total) => io.stderr(`\r${done}/${total} items`),
       });
       if (values.json) {
-        io.stdout(JSON.stringify({ format: result.format, rows: result.rows, path: result.path, sha256: result.sha256, excluded: result.excluded }) + '\n');
+        io.stdout(
+          JSON.stringify({
+            format: result.format,
+            rows: result.rows,
+            path: result.path,
+            sha256: result.sha256,
+            excluded: result.excluded,
+          }) + '\n',
+        );
       } else {
-        const excluded = Object.entries(result.excluded).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+        const excluded =
+          Object.entries(result.excluded)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || 'none';
         io.stderr('\n');
         io.stdout(
           `${result.purpose === 'evaluation' ? 'EVALUATION SET ' : ''}${result.rows} rows (${result.format}) from ${result.items} items -> ${result.path}\n` +

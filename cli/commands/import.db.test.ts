@@ -31,10 +31,24 @@ describe('witness import', () => {
     );
     for (const t of report.trajectories) expect(Object.keys(t).sort()).toEqual(['format', 'id', 'policy', 'steps', 'task']);
     expect(report.imported).toBeGreaterThan(20);
-    expect(report.errors).toContainEqual({ path: `${fixtures}/atif/truncated.json`, where: 'line 7', message: 'invalid JSON at line 7, column 47: unexpected end of input' });
-    expect(report.errors).toContainEqual({ path: `${fixtures}/atif/bad-arguments.json`, where: '/steps/3/tool_calls/0/arguments', message: 'expected object, received string' });
-    expect(report.errors).toContainEqual({ path: `${fixtures}/asciinema/bad-event.cast`, where: 'line 4', message: 'invalid event: expected [time, code, data]' });
-    expect(report.errors).toContainEqual(expect.objectContaining({ path: `${fixtures}/atif/empty.json`, message: 'empty file: nothing to import' }));
+    expect(report.errors).toContainEqual({
+      path: `${fixtures}/atif/truncated.json`,
+      where: 'line 7',
+      message: 'invalid JSON at line 7, column 47: unexpected end of input',
+    });
+    expect(report.errors).toContainEqual({
+      path: `${fixtures}/atif/bad-arguments.json`,
+      where: '/steps/3/tool_calls/0/arguments',
+      message: 'expected object, received string',
+    });
+    expect(report.errors).toContainEqual({
+      path: `${fixtures}/asciinema/bad-event.cast`,
+      where: 'line 4',
+      message: 'invalid event: expected [time, code, data]',
+    });
+    expect(report.errors).toContainEqual(
+      expect.objectContaining({ path: `${fixtures}/atif/empty.json`, message: 'empty file: nothing to import' }),
+    );
     expect(report.failed).toBe(report.errors.length);
 
     const again = fakeIo();
@@ -48,7 +62,10 @@ describe('witness import', () => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(`${fixtures}/openai/weather-conversation.json`, 'utf8');
     const io = fakeIo(text);
-    const code = await main(['import', '-', '--format', 'openai', '--project', 'stdin-test', '--split', 'eval', '--environment', 'chat', '--json'], io);
+    const code = await main(
+      ['import', '-', '--format', 'openai', '--project', 'stdin-test', '--split', 'eval', '--environment', 'chat', '--json'],
+      io,
+    );
     expect(code).toBe(0);
     const report = JSON.parse(io.out);
     expect(report).toMatchObject({ imported: 1, skipped: 0, failed: 0, errors: [] });
@@ -71,7 +88,9 @@ describe('witness user create', () => {
 
   it('creates a user with a generated password shown once, and refuses a duplicate', async () => {
     const io = fakeIo();
-    expect(await main(['user', 'create', '--email', 'Phys@Example.com', '--role', 'reviewer', '--expertise', 'physics,optics', '--json'], io)).toBe(0);
+    expect(
+      await main(['user', 'create', '--email', 'Phys@Example.com', '--role', 'reviewer', '--expertise', 'physics,optics', '--json'], io),
+    ).toBe(0);
     const created = JSON.parse(io.out);
     expect(created).toMatchObject({ email: 'phys@example.com', role: 'reviewer', expertise: ['physics', 'optics'] });
     expect(created.password).toMatch(/^[A-Za-z0-9_-]{16}$/);

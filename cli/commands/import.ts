@@ -72,12 +72,18 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
             : (item) => {
                 if (item.ok) {
                   const t = item.trajectory;
-                  io.stdout(`${t.created ? 'imported' : 'skipped '} ${t.id}  ${t.format}  ${t.steps} steps  task ${t.task}  policy ${t.policy}${t.created ? '' : '  (same content already imported)'}\n`);
+                  io.stdout(
+                    `${t.created ? 'imported' : 'skipped '} ${t.id}  ${t.format}  ${t.steps} steps  task ${t.task}  policy ${t.policy}${t.created ? '' : '  (same content already imported)'}\n`,
+                  );
                 } else io.stderr(`failed   ${item.error.path}: ${item.error.where}: ${item.error.message}\n`);
               },
         },
       );
-      await renderAfterImport(database.url, project.id, report.trajectories.filter((t) => t.created).map((t) => t.id));
+      await renderAfterImport(
+        database.url,
+        project.id,
+        report.trajectories.filter((t) => t.created).map((t) => t.id),
+      );
       if (values.json) {
         io.stdout(
           JSON.stringify({
@@ -89,7 +95,9 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           }) + '\n',
         );
       } else {
-        io.stdout(`\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${project.slug}\n`);
+        io.stdout(
+          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${project.slug}\n`,
+        );
       }
       return report.failed > 0 ? 1 : 0;
     } finally {

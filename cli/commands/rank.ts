@@ -68,7 +68,10 @@ function table(result: BradleyTerryResult, rounds: number, seed: number): string
   const header = ['rank', 'model', 'rating', '95% CI', 'battles'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) =>
-    cells.map((cell, c) => (c === 1 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
+    cells
+      .map((cell, c) => (c === 1 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), ...rows.map(line)];
   out.push('');
   out.push(

@@ -31,7 +31,11 @@ describe('witness render', () => {
         { source: 'agent', text: 'Hello!' },
       ],
     });
-    const { id } = await storeTrajectory(project.id, prepareTrajectory(trajectory), { source: null, sourceWhere: null, importedById: null });
+    const { id } = await storeTrajectory(project.id, prepareTrajectory(trajectory), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'witness-render-cli-')), 'hello.mp4');
     let stdout = '';
     const io: CliIo = { stdout: (t) => void (stdout += t), stderr: () => {}, readStdin: async () => '', cwd: process.cwd() };
@@ -41,7 +45,22 @@ describe('witness render', () => {
     expect(report.videos).toEqual([{ id, path: out, frames: expected, fps: 30, seconds: expected / 30 }]);
     expect(existsSync(out)).toBe(true);
     const probe = JSON.parse(
-      execFileSync(ffprobe, ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'json', out], { encoding: 'utf8' }),
+      execFileSync(
+        ffprobe,
+        [
+          '-v',
+          'error',
+          '-count_frames',
+          '-select_streams',
+          'v:0',
+          '-show_entries',
+          'stream=codec_name,width,height,nb_read_frames',
+          '-of',
+          'json',
+          out,
+        ],
+        { encoding: 'utf8' },
+      ),
     ) as { streams: { codec_name: string; width: number; height: number; nb_read_frames: string }[] };
     expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, nb_read_frames: String(expected) });
   }, 180_000);

@@ -23,7 +23,8 @@ in this process and writes an h264 MP4 atomically (a partial file is renamed whe
       strict: true,
     });
     if (positionals.length === 0) throw new CliError('give at least one trajectory id', 2);
-    if (values.out && positionals.length > 1) throw new CliError('--out takes one trajectory; without it each goes to ./witness-<id>.mp4', 2);
+    if (values.out && positionals.length > 1)
+      throw new CliError('--out takes one trajectory; without it each goes to ./witness-<id>.mp4', 2);
     // the renderer (webpack bundler, Chromium) loads only when this command runs
     const { renderTrajectoryVideo } = await import('../../render/server/render-video');
     const database = await openDatabase();
@@ -37,7 +38,10 @@ in this process and writes an h264 MP4 atomically (a partial file is renamed whe
         const result = await renderTrajectoryVideo({ props, outPath });
         const seconds = result.frames / result.fps;
         videos.push({ id, path: result.outPath, frames: result.frames, fps: result.fps, seconds });
-        if (!values.json) io.stdout(`${result.outPath}  ${result.frames} frames, ${result.fps} fps, ${seconds.toFixed(1)} s (rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+        if (!values.json)
+          io.stdout(
+            `${result.outPath}  ${result.frames} frames, ${result.fps} fps, ${seconds.toFixed(1)} s (rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+          );
       }
       if (values.json) io.stdout(JSON.stringify({ videos }) + '\n');
       return 0;

@@ -52,7 +52,9 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
 
     // fail fast, before touching anything, on what the user must fix
     if (await portInUse(e.PORT, e.WITNESS_HOST)) {
-      throw new CliError(`Port ${e.PORT} is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).`);
+      throw new CliError(
+        `Port ${e.PORT} is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).`,
+      );
     }
     if (!existsSync(e.CHROMIUM_PATH)) {
       throw new CliError(
@@ -67,7 +69,9 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     setEnv('NODE_ENV', 'production');
 
     const database = await openDatabase({ log });
-    log(`database: ${database.embedded ? `embedded PostgreSQL on port ${e.WITNESS_DB_PORT} (${path.relative(process.cwd(), dataDir()) || dataDir()}/pg)` : 'DATABASE_URL'}`);
+    log(
+      `database: ${database.embedded ? `embedded PostgreSQL on port ${e.WITNESS_DB_PORT} (${path.relative(process.cwd(), dataDir()) || dataDir()}/pg)` : 'DATABASE_URL'}`,
+    );
 
     let worker: ChildProcess | undefined;
     let server: http.Server | undefined;
@@ -114,7 +118,9 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
               // every demo trajectory gets its MP4 (rendered in the background by the worker; done ones are skipped)
               const ids = e.WITNESS_AUTO_RENDER === '1' ? await trajectoryIdsOfProject(report.projectId) : [];
               for (const id of ids) await requestRender(database.url, id);
-              log(`demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`);
+              log(
+                `demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`,
+              );
             })
           : Promise.resolve();
       const [web] = await Promise.allSettled([startWeb(e.PORT, e.WITNESS_HOST), seeding]).then(async (results) => {
@@ -139,7 +145,8 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     log(`\nWitness is running at ${baseUrl()}  (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
       log('Demo sign-ins (local demo only):');
-      for (const u of demoUsers) log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password}${u.expertise.length ? `   (${u.expertise.join(', ')})` : ''}`);
+      for (const u of demoUsers)
+        log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password}${u.expertise.length ? `   (${u.expertise.join(', ')})` : ''}`);
     }
     log('Press Ctrl-C to stop.');
     await done;

@@ -31,7 +31,8 @@ Creates a user who signs in with email + password. The password is read from std
       strict: true,
     });
     if (!values.email) throw new CliError('--email is required', 2);
-    if (!values.role || !(roles as readonly string[]).includes(values.role)) throw new CliError(`--role must be one of ${roles.join(', ')}`, 2);
+    if (!values.role || !(roles as readonly string[]).includes(values.role))
+      throw new CliError(`--role must be one of ${roles.join(', ')}`, 2);
     let password: string;
     let generated = false;
     if (values['password-stdin']) {
@@ -48,10 +49,23 @@ Creates a user who signs in with email + password. The password is read from std
         name: values.name ?? values.email.split('@')[0]!,
         role: values.role as (typeof roles)[number],
         password,
-        expertise: values.expertise ? values.expertise.split(',').map((t) => t.trim()).filter(Boolean) : [],
+        expertise: values.expertise
+          ? values.expertise
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : [],
       });
       if (values.json) {
-        io.stdout(JSON.stringify({ id: user.id, email: user.email, role: user.role, expertise: user.expertise, ...(generated ? { password } : {}) }) + '\n');
+        io.stdout(
+          JSON.stringify({
+            id: user.id,
+            email: user.email,
+            role: user.role,
+            expertise: user.expertise,
+            ...(generated ? { password } : {}),
+          }) + '\n',
+        );
       } else {
         io.stdout(`Created ${user.role} ${user.email}${user.expertise.length ? ` (expertise: ${user.expertise.join(', ')})` : ''}\n`);
         if (generated) io.stdout(`Password (shown once): ${password}\n`);

@@ -5,7 +5,15 @@ import { useState, useTransition } from 'react';
 type ToggleResult = { ok: true; data: { autoRender: boolean } } | { ok: false; error: { message: string } };
 
 /** Switches a project's "render a video after each import" setting. */
-export function AutoRenderToggle({ projectId, initial, save }: { projectId: string; initial: boolean; save: (input: unknown) => Promise<ToggleResult> }) {
+export function AutoRenderToggle({
+  projectId,
+  initial,
+  save,
+}: {
+  projectId: string;
+  initial: boolean;
+  save: (input: unknown) => Promise<ToggleResult>;
+}) {
   const [on, setOn] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();

@@ -34,14 +34,23 @@ export function InviteForm({ invite }: { invite: (input: unknown) => Promise<Inv
         <span className="font-medium text-zinc-700">Expertise tags</span>
         <input name="expertise" placeholder="physics, software" className="mt-1 block w-full rounded-md border border-zinc-300 px-3 py-2" />
       </label>
-      <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60"
+      >
         {pending ? 'Inviting…' : 'Invite'}
       </button>
       {result ? (
         result.ok ? (
           <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm sm:col-span-4">
             Invitation for {result.data.email} (shown once, valid until {new Date(result.data.expiresAt).toLocaleDateString()}):
-            <input readOnly value={result.data.link} className="mt-2 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+            <input
+              readOnly
+              value={result.data.link}
+              className="mt-2 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs"
+              onFocus={(e) => e.currentTarget.select()}
+            />
           </div>
         ) : (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800 sm:col-span-4">

@@ -5,7 +5,8 @@ import { useState, useTransition } from 'react';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
 
-const button = 'rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50 disabled:opacity-60';
+const button =
+  'rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50 disabled:opacity-60';
 
 function useAction() {
   const router = useRouter();
@@ -21,14 +22,26 @@ function useAction() {
   return { error, pending, run };
 }
 
-export function SinkToggle({ sinkId, enabled, save }: { sinkId: string; enabled: boolean; save: (input: unknown) => Promise<Result<unknown>> }) {
+export function SinkToggle({
+  sinkId,
+  enabled,
+  save,
+}: {
+  sinkId: string;
+  enabled: boolean;
+  save: (input: unknown) => Promise<Result<unknown>>;
+}) {
   const { error, pending, run } = useAction();
   return (
     <span className="inline-flex items-center gap-2">
       <button type="button" className={button} disabled={pending} onClick={() => run(() => save({ sinkId, enabled: !enabled }))}>
         {enabled ? 'Disable' : 'Enable'}
       </button>
-      {error ? <span role="alert" className="text-xs text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -40,7 +53,11 @@ export function DeliverNowButton({ sinkId, deliver }: { sinkId: string; deliver:
       <button type="button" className={button} disabled={pending} onClick={() => run(() => deliver({ sinkId }))}>
         {pending ? 'Queuing…' : 'Deliver now'}
       </button>
-      {error ? <span role="alert" className="text-xs text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -49,10 +66,19 @@ export function RetryDeliveryButton({ deliveryId, retry }: { deliveryId: string;
   const { error, pending, run } = useAction();
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" className="rounded-md bg-indigo-600 px-2.5 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60" disabled={pending} onClick={() => run(() => retry({ deliveryId }))}>
+      <button
+        type="button"
+        className="rounded-md bg-indigo-600 px-2.5 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
+        disabled={pending}
+        onClick={() => run(() => retry({ deliveryId }))}
+      >
         {pending ? 'Retrying…' : 'Retry'}
       </button>
-      {error ? <span role="alert" className="text-xs text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -2,10 +2,17 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { type CampaignOption, fieldClass, FormatAndCampaignFields, FormError, type FormatOption, labelClass, ThresholdFields } from '../datasets/label-scope-fields';
+import {
+  type CampaignOption,
+  fieldClass,
+  FormatAndCampaignFields,
+  FormError,
+  type FormatOption,
+  labelClass,
+  ThresholdFields,
+} from '../datasets/label-scope-fields';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
-
 
 export interface SinkFormProject {
   id: string;
@@ -116,14 +123,19 @@ export function SinkForm({
         <ThresholdFields />
       </div>
       <div className="mt-4 flex items-center gap-3">
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
+        >
           {pending ? 'Adding…' : 'Add sink'}
         </button>
         <span className="text-xs text-zinc-500">Only train-split labels are sent: eval tasks are measurement and never leave.</span>
       </div>
       {secret ? (
         <p role="status" className="mt-3 break-all rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-          Signing secret (shown once; the receiver verifies <code className="font-mono">Witness-Signature</code> with it): <code className="font-mono">{secret}</code>
+          Signing secret (shown once; the receiver verifies <code className="font-mono">Witness-Signature</code> with it):{' '}
+          <code className="font-mono">{secret}</code>
         </p>
       ) : null}
       <FormError error={error} />

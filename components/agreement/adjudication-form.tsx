@@ -49,10 +49,23 @@ export function AdjudicationForm({
         setError(null);
         setNotice(null);
         const cleaned = Object.fromEntries(
-          Object.entries(answers).filter(([, v]) => v !== '' && v !== undefined && v !== null && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0)),
+          Object.entries(answers).filter(
+            ([, v]) =>
+              v !== '' &&
+              v !== undefined &&
+              v !== null &&
+              !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0),
+          ),
         );
         start(async () => {
-          const result = await save({ campaignId, itemId, answers: cleaned, preference: preference === '' ? null : Number(preference), bothBad, rationale });
+          const result = await save({
+            campaignId,
+            itemId,
+            answers: cleaned,
+            preference: preference === '' ? null : Number(preference),
+            bothBad,
+            rationale,
+          });
           if (!result.ok) {
             setError(result.error.message);
             return;
@@ -88,7 +101,12 @@ export function AdjudicationForm({
               return (
                 <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
                   <span className="text-zinc-800">{q.prompt}</span>
-                  <select id={id} className={input} value={answers[q.id] === undefined ? '' : String(answers[q.id])} onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}>
+                  <select
+                    id={id}
+                    className={input}
+                    value={answers[q.id] === undefined ? '' : String(answers[q.id])}
+                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}
+                  >
                     <option value="">not settled</option>
                     {Array.from({ length: q.points }, (_, i) => i + 1).map((p) => (
                       <option key={p} value={p}>
@@ -103,7 +121,12 @@ export function AdjudicationForm({
               return (
                 <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
                   <span className="text-zinc-800">{q.prompt}</span>
-                  <select id={id} className={input} value={(answers[q.id] as string | undefined) ?? ''} onChange={(e) => set(q.id, e.target.value === '' ? undefined : e.target.value)}>
+                  <select
+                    id={id}
+                    className={input}
+                    value={(answers[q.id] as string | undefined) ?? ''}
+                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : e.target.value)}
+                  >
                     <option value="">not settled</option>
                     {q.options.map((o) => (
                       <option key={o.value} value={o.value}>
@@ -117,7 +140,13 @@ export function AdjudicationForm({
               return (
                 <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
                   <span className="text-zinc-800">{q.prompt}</span>
-                  <input id={id} type="number" className={`${input} w-28`} value={answers[q.id] === undefined ? '' : String(answers[q.id])} onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))} />
+                  <input
+                    id={id}
+                    type="number"
+                    className={`${input} w-28`}
+                    value={answers[q.id] === undefined ? '' : String(answers[q.id])}
+                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}
+                  />
                 </label>
               );
             case 'multi': {
@@ -128,7 +157,11 @@ export function AdjudicationForm({
                   <div className="mt-1 flex flex-wrap gap-3">
                     {q.options.map((o) => (
                       <label key={o.value} className="flex items-center gap-1.5">
-                        <input type="checkbox" checked={chosen.includes(o.value)} onChange={(e) => set(q.id, e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))} />
+                        <input
+                          type="checkbox"
+                          checked={chosen.includes(o.value)}
+                          onChange={(e) => set(q.id, e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))}
+                        />
                         {o.label}
                       </label>
                     ))}
@@ -172,7 +205,12 @@ export function AdjudicationForm({
               return (
                 <label key={q.id} className="flex flex-col gap-1 text-sm">
                   <span className="text-zinc-800">{q.prompt}</span>
-                  <textarea className={input} rows={2} value={(answers[q.id] as string | undefined) ?? ''} onChange={(e) => set(q.id, e.target.value)} />
+                  <textarea
+                    className={input}
+                    rows={2}
+                    value={(answers[q.id] as string | undefined) ?? ''}
+                    onChange={(e) => set(q.id, e.target.value)}
+                  />
                 </label>
               );
           }
@@ -180,10 +218,21 @@ export function AdjudicationForm({
       )}
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium text-zinc-800">Rationale</span>
-        <textarea className={input} rows={3} required value={rationale} onChange={(e) => setRationale(e.target.value)} placeholder="Why this is the right label (kept with the decision)" />
+        <textarea
+          className={input}
+          rows={3}
+          required
+          value={rationale}
+          onChange={(e) => setRationale(e.target.value)}
+          placeholder="Why this is the right label (kept with the decision)"
+        />
       </label>
       <div className="flex items-center gap-3">
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60"
+        >
           {pending ? 'Saving…' : 'Record final label'}
         </button>
         {error ? (

@@ -1,7 +1,15 @@
 import Link from 'next/link';
 
 /** Tabs between a campaign's agreement dashboard and its adjudication queue. */
-export function CampaignTabs({ campaignId, current, disagreements }: { campaignId: string; current: 'agreement' | 'adjudication'; disagreements?: number }) {
+export function CampaignTabs({
+  campaignId,
+  current,
+  disagreements,
+}: {
+  campaignId: string;
+  current: 'agreement' | 'adjudication';
+  disagreements?: number;
+}) {
   const tab = (name: 'agreement' | 'adjudication', label: string) => (
     <Link
       href={`/lead/campaigns/${campaignId}/${name}`}

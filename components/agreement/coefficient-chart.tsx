@@ -36,11 +36,26 @@ export function CoefficientChart({ bars }: { bars: CoefficientBar[] }) {
           <Tooltip
             formatter={(_v, _n, p) => {
               const row = p.payload as (typeof data)[number];
-              return [row.shown === null ? 'undefined' : `${row.shown.toFixed(3)} ${row.ci ? `(95% CI ${row.ci[0].toFixed(2)} – ${row.ci[1].toFixed(2)})` : ''}`, 'alpha'];
+              return [
+                row.shown === null
+                  ? 'undefined'
+                  : `${row.shown.toFixed(3)} ${row.ci ? `(95% CI ${row.ci[0].toFixed(2)} – ${row.ci[1].toFixed(2)})` : ''}`,
+                'alpha',
+              ];
             }}
           />
-          <ReferenceLine x={0.667} stroke="#d97706" strokeDasharray="4 3" label={{ value: '0.667', position: 'top', fontSize: 11, fill: '#b45309' }} />
-          <ReferenceLine x={0.8} stroke="#059669" strokeDasharray="4 3" label={{ value: '0.800', position: 'top', fontSize: 11, fill: '#047857' }} />
+          <ReferenceLine
+            x={0.667}
+            stroke="#d97706"
+            strokeDasharray="4 3"
+            label={{ value: '0.667', position: 'top', fontSize: 11, fill: '#b45309' }}
+          />
+          <ReferenceLine
+            x={0.8}
+            stroke="#059669"
+            strokeDasharray="4 3"
+            label={{ value: '0.800', position: 'top', fontSize: 11, fill: '#047857' }}
+          />
           <Bar dataKey="value" barSize={18} isAnimationActive={false}>
             {data.map((d) => (
               <Cell key={d.label} fill={d.shown === null ? 'transparent' : bandStyle[d.band].fill} fillOpacity={0.85} />

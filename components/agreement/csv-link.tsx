@@ -1,5 +1,15 @@
 /** A plain download link to one of the dashboard's CSV tables (the route sets Content-Disposition). */
-export function CsvLink({ campaignId, table, query = '', label = 'CSV' }: { campaignId: string; table: string; query?: string; label?: string }) {
+export function CsvLink({
+  campaignId,
+  table,
+  query = '',
+  label = 'CSV',
+}: {
+  campaignId: string;
+  table: string;
+  query?: string;
+  label?: string;
+}) {
   return (
     <a
       href={`/api/v1/campaigns/${campaignId}/agreement/${table}${query}`}

@@ -22,7 +22,12 @@ export function ReviewerMatrix({ matrix, names }: { matrix: PairMatrix; names: R
           <tr>
             <th />
             {raters.map((r) => (
-              <th key={r} scope="col" className="max-w-28 truncate px-1 pb-1 text-left font-medium text-zinc-600" title={inert(names[r] ?? r)}>
+              <th
+                key={r}
+                scope="col"
+                className="max-w-28 truncate px-1 pb-1 text-left font-medium text-zinc-600"
+                title={inert(names[r] ?? r)}
+              >
                 {inert(names[r] ?? r)}
               </th>
             ))}
@@ -38,7 +43,11 @@ export function ReviewerMatrix({ matrix, names }: { matrix: PairMatrix; names: R
                 if (a === b) return <td key={b} className="h-14 w-24 rounded bg-zinc-100" aria-label="same reviewer" />;
                 const cell = cellFor(matrix, a, b)!;
                 return (
-                  <td key={b} className={`h-14 w-24 rounded px-2 text-center align-middle ${heat(cell.alpha)}`} title={`${cell.shared} shared items`}>
+                  <td
+                    key={b}
+                    className={`h-14 w-24 rounded px-2 text-center align-middle ${heat(cell.alpha)}`}
+                    title={`${cell.shared} shared items`}
+                  >
                     <div className="font-mono text-sm font-semibold tabular-nums">{formatAlpha(cell.alpha)}</div>
                     <div className="text-[11px] opacity-80">
                       {formatShare(cell.percent)} · n={cell.shared}
@@ -50,7 +59,9 @@ export function ReviewerMatrix({ matrix, names }: { matrix: PairMatrix; names: R
           ))}
         </tbody>
       </table>
-      <p className="mt-2 text-xs text-zinc-500">Each cell: Krippendorff&apos;s alpha of the two reviewers, percent exact agreement, and n items both rated.</p>
+      <p className="mt-2 text-xs text-zinc-500">
+        Each cell: Krippendorff&apos;s alpha of the two reviewers, percent exact agreement, and n items both rated.
+      </p>
     </div>
   );
 }

@@ -21,8 +21,16 @@ export function AcceptInviteForm({ token, action }: { token: string; action: (s:
         <span className="font-medium text-zinc-700">Password again</span>
         <input name="confirm" type="password" autoComplete="new-password" required minLength={10} className={input} />
       </label>
-      {state.error ? <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{state.error}</p> : null}
-      <button type="submit" disabled={pending} className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-60">
+      {state.error ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {state.error}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-60"
+      >
         Create my account
       </button>
     </form>

@@ -29,8 +29,18 @@ export function ProgressBar({ done, target, label }: { done: number; target: num
   const share = target > 0 ? Math.min(1, done / target) : 0;
   return (
     <div className="flex min-w-40 items-center gap-2" title={label ?? `${done} of ${target}`}>
-      <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-100" role="progressbar" aria-valuemin={0} aria-valuemax={target} aria-valuenow={done} aria-label={label}>
-        <div className={`h-full rounded-full ${share >= 1 ? 'bg-emerald-500' : 'bg-indigo-500'}`} style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      <div
+        className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={target}
+        aria-valuenow={done}
+        aria-label={label}
+      >
+        <div
+          className={`h-full rounded-full ${share >= 1 ? 'bg-emerald-500' : 'bg-indigo-500'}`}
+          style={{ width: `${(share * 100).toFixed(1)}%` }}
+        />
       </div>
       <span className="whitespace-nowrap font-mono text-xs tabular-nums text-zinc-600">
         {done}/{target}
@@ -41,7 +51,10 @@ export function ProgressBar({ done, target, label }: { done: number; target: num
 
 export function NewCampaignLink() {
   return (
-    <Link href="/lead/campaigns/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
+    <Link
+      href="/lead/campaigns/new"
+      className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+    >
       New campaign
     </Link>
   );

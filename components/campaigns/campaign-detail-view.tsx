@@ -57,12 +57,28 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
         <Panel title="Settings" id="settings">
           <Facts
             rows={[
-              ['Project', <span key="p">{c.project.name} <span className="font-mono text-xs text-zinc-500">({c.project.slug})</span></span>],
-              ['Mode', c.mode === 'pairwise' ? 'Pairwise: same-task runs of different policies side by side' : 'Single item: one run graded with the rubric'],
+              [
+                'Project',
+                <span key="p">
+                  {c.project.name} <span className="font-mono text-xs text-zinc-500">({c.project.slug})</span>
+                </span>,
+              ],
+              [
+                'Mode',
+                c.mode === 'pairwise'
+                  ? 'Pairwise: same-task runs of different policies side by side'
+                  : 'Single item: one run graded with the rubric',
+              ],
               ['Overlap k', `${c.overlap} independent reviewers per item`],
               ['Expertise', c.requiredExpertise.length ? c.requiredExpertise.join(', ') : 'anyone'],
-              ['Watch coverage', c.minCoverage > 0 ? `at least ${Math.round(c.minCoverage * 100)}% of the video before submit` : 'not required'],
-              ['Blind', [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', ')],
+              [
+                'Watch coverage',
+                c.minCoverage > 0 ? `at least ${Math.round(c.minCoverage * 100)}% of the video before submit` : 'not required',
+              ],
+              [
+                'Blind',
+                [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', '),
+              ],
               ['Trajectories', filterText(c.filter)],
               ['Claim lease', `${Math.round(c.leaseSeconds / 60)} min`],
               ['Created', `${formatDateTime(c.createdAt)}${c.createdBy ? ` by ${c.createdBy}` : ''}`],
@@ -87,19 +103,35 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
 
       <Panel title="Reviewers" id="reviewers">
         {c.reviewers.length === 0 ? (
-          <p className="text-sm text-zinc-500">Nobody has claimed an item yet. Reviewers whose expertise fits see this campaign in their queue.</p>
+          <p className="text-sm text-zinc-500">
+            Nobody has claimed an item yet. Reviewers whose expertise fits see this campaign in their queue.
+          </p>
         ) : (
           <div className="-mx-4 -my-3 overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
                 <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">Reviewer</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Claimed</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Submitted</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Skipped</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Expired</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Gold score</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Last activity</th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Reviewer
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Claimed
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Submitted
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Skipped
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Expired
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Gold score
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Last activity
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-zinc-100">
@@ -113,11 +145,16 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                     <td className="px-3 py-2 text-right font-mono tabular-nums">{r.submitted}</td>
                     <td className="px-3 py-2 text-right font-mono tabular-nums">{r.skipped}</td>
                     <td className="px-3 py-2 text-right font-mono tabular-nums text-zinc-500">{r.expired}</td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums" title={r.goldCount ? `mean over ${r.goldCount} gold items` : 'no gold item reviewed yet'}>
+                    <td
+                      className="px-3 py-2 text-right font-mono tabular-nums"
+                      title={r.goldCount ? `mean over ${r.goldCount} gold items` : 'no gold item reviewed yet'}
+                    >
                       {r.goldMean === null ? <span className="text-zinc-400">—</span> : `${Math.round(r.goldMean * 100)}%`}
                       {r.goldCount ? <span className="ml-1 text-xs text-zinc-400">n={r.goldCount}</span> : null}
                     </td>
-                    <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">{r.lastActivity ? formatDateTime(r.lastActivity) : '—'}</td>
+                    <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">
+                      {r.lastActivity ? formatDateTime(r.lastActivity) : '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -131,12 +168,26 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
           <table className="w-full text-left text-sm">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
               <tr>
-                <th scope="col" className="px-4 py-2 font-medium">Task</th>
-                <th scope="col" className="px-3 py-2 font-medium">{c.mode === 'pairwise' ? 'Policy A' : 'Policy'}</th>
-                {c.mode === 'pairwise' ? <th scope="col" className="px-3 py-2 font-medium">Policy B</th> : null}
-                <th scope="col" className="px-3 py-2 text-center font-medium">Reward</th>
-                <th scope="col" className="px-3 py-2 font-medium">Reviews</th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">In progress</th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Task
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  {c.mode === 'pairwise' ? 'Policy A' : 'Policy'}
+                </th>
+                {c.mode === 'pairwise' ? (
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Policy B
+                  </th>
+                ) : null}
+                <th scope="col" className="px-3 py-2 text-center font-medium">
+                  Reward
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Reviews
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  In progress
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
@@ -144,11 +195,22 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                 <tr key={i.id} data-testid="item-row">
                   <td className="max-w-xs px-4 py-1.5">
                     <div className="flex items-center gap-2">
-                      <Link href={`/trajectories/${i.a.trajectoryId}`} className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline" title={i.task}>
+                      <Link
+                        href={`/trajectories/${i.a.trajectoryId}`}
+                        className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+                        title={i.task}
+                      >
                         {i.task}
                       </Link>
                       <SplitBadge split={i.split} />
-                      {i.isGold ? <Badge className="bg-yellow-50 text-yellow-800 ring-yellow-200" title="Gold item: known answers, reviewers are scored on it">gold</Badge> : null}
+                      {i.isGold ? (
+                        <Badge
+                          className="bg-yellow-50 text-yellow-800 ring-yellow-200"
+                          title="Gold item: known answers, reviewers are scored on it"
+                        >
+                          gold
+                        </Badge>
+                      ) : null}
                     </div>
                   </td>
                   <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.a.policy}>
@@ -178,7 +240,11 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
             </tbody>
           </table>
         </div>
-        {c.itemsShown < p.items ? <p className="mt-2 text-xs text-zinc-500">Showing the first {c.itemsShown} of {p.items} items.</p> : null}
+        {c.itemsShown < p.items ? (
+          <p className="mt-2 text-xs text-zinc-500">
+            Showing the first {c.itemsShown} of {p.items} items.
+          </p>
+        ) : null}
       </Panel>
     </div>
   );

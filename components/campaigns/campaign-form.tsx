@@ -11,7 +11,8 @@ import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rub
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { code?: string; message: string; field?: string } };
 
-const input = 'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const input =
+  'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
 const NEW_RUBRIC = 'new';
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -180,7 +181,11 @@ export function CampaignForm({
     });
   };
 
-  const rubricErrors = new Map([...errors.entries()].filter(([key]) => key.startsWith('rubric.definition')).map(([key, v]) => [key.replace(/^rubric\.definition\.?/, ''), v]));
+  const rubricErrors = new Map(
+    [...errors.entries()]
+      .filter(([key]) => key.startsWith('rubric.definition'))
+      .map(([key, v]) => [key.replace(/^rubric\.definition\.?/, ''), v]),
+  );
 
   if (projects.length === 0) return null;
   return (
@@ -196,7 +201,13 @@ export function CampaignForm({
       <Section title="Campaign">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" error={errorAt('name')}>
-            <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Checkpoint 3000: grade each run" aria-label="Name" />
+            <input
+              className={input}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. Checkpoint 3000: grade each run"
+              aria-label="Name"
+            />
           </Field>
           <Field label="Project" error={errorAt('project')}>
             <select className={input} value={projectSlug} onChange={(e) => pickProject(e.target.value)} aria-label="Project">
@@ -217,7 +228,10 @@ export function CampaignForm({
                 ['pairwise', 'Pairwise', 'Two runs of the same task from different policies, side by side.'],
               ] as const
             ).map(([value, label, hint]) => (
-              <label key={value} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${mode === value ? 'border-indigo-400 bg-indigo-50/50' : 'border-zinc-200'}`}>
+              <label
+                key={value}
+                className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${mode === value ? 'border-indigo-400 bg-indigo-50/50' : 'border-zinc-200'}`}
+              >
                 <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
                 <span>
                   <span className="font-medium text-zinc-800">{label}</span>
@@ -259,20 +273,40 @@ export function CampaignForm({
             </select>
           </Field>
           <Field label="Reward at least" error={errorAt('filter.minReward')}>
-            <input type="number" step="any" className={input} value={minReward} onChange={(e) => setMinReward(e.target.value)} aria-label="Reward at least" />
+            <input
+              type="number"
+              step="any"
+              className={input}
+              value={minReward}
+              onChange={(e) => setMinReward(e.target.value)}
+              aria-label="Reward at least"
+            />
           </Field>
           <Field label="Reward at most" error={errorAt('filter.maxReward')}>
-            <input type="number" step="any" className={input} value={maxReward} onChange={(e) => setMaxReward(e.target.value)} aria-label="Reward at most" />
+            <input
+              type="number"
+              step="any"
+              className={input}
+              value={maxReward}
+              onChange={(e) => setMaxReward(e.target.value)}
+              aria-label="Reward at most"
+            />
           </Field>
         </div>
-        <p className={`rounded-md px-3 py-2 text-sm ${matches && 'items' in matches && matches.items === 0 ? 'bg-amber-50 text-amber-800' : 'bg-zinc-50 text-zinc-700'}`} role="status" data-testid="filter-preview">
+        <p
+          className={`rounded-md px-3 py-2 text-sm ${matches && 'items' in matches && matches.items === 0 ? 'bg-amber-50 text-amber-800' : 'bg-zinc-50 text-zinc-700'}`}
+          role="status"
+          data-testid="filter-preview"
+        >
           {matches === null
             ? 'Counting matching trajectories…'
             : 'error' in matches
               ? matches.error
               : `Matches ${matches.trajectories} trajectories over ${matches.tasks} tasks` +
                 (mode === 'pairwise' ? `: ${matches.pairs} same-task pairs of different policies` : '') +
-                (matches.items > 0 && Number.isFinite(k) && k > 0 ? ` → ${matches.items} items, ${matches.items * k} reviews at k=${k}.` : ' → no items: widen the filter.')}
+                (matches.items > 0 && Number.isFinite(k) && k > 0
+                  ? ` → ${matches.items} items, ${matches.items * k} reviews at k=${k}.`
+                  : ' → no items: widen the filter.')}
         </p>
         {errorAt('filter') ? (
           <p className="text-xs text-rose-700" role="alert">
@@ -284,13 +318,42 @@ export function CampaignForm({
       <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Overlap k" hint="independent reviewers per item" error={errorAt('overlap')}>
-            <input type="number" min={1} max={20} className={input} value={overlap} onChange={(e) => setOverlap(e.target.value)} aria-label="Overlap k" />
+            <input
+              type="number"
+              min={1}
+              max={20}
+              className={input}
+              value={overlap}
+              onChange={(e) => setOverlap(e.target.value)}
+              aria-label="Overlap k"
+            />
           </Field>
-          <Field label="Required expertise" hint="tags, comma separated, e.g. physics" error={[...(errorAt('requiredExpertise') ?? []), ...[...errors.entries()].filter(([f]) => f.startsWith('requiredExpertise.')).flatMap(([, m]) => m)]}>
-            <input className={input} value={expertise} onChange={(e) => setExpertise(e.target.value)} placeholder="anyone" aria-label="Required expertise" />
+          <Field
+            label="Required expertise"
+            hint="tags, comma separated, e.g. physics"
+            error={[
+              ...(errorAt('requiredExpertise') ?? []),
+              ...[...errors.entries()].filter(([f]) => f.startsWith('requiredExpertise.')).flatMap(([, m]) => m),
+            ]}
+          >
+            <input
+              className={input}
+              value={expertise}
+              onChange={(e) => setExpertise(e.target.value)}
+              placeholder="anyone"
+              aria-label="Required expertise"
+            />
           </Field>
           <Field label="Minimum watch coverage (%)" hint="share of the video played before submit" error={errorAt('minCoverage')}>
-            <input type="number" min={0} max={100} className={input} value={coverage} onChange={(e) => setCoverage(e.target.value)} aria-label="Minimum watch coverage" />
+            <input
+              type="number"
+              min={0}
+              max={100}
+              className={input}
+              value={coverage}
+              onChange={(e) => setCoverage(e.target.value)}
+              aria-label="Minimum watch coverage"
+            />
           </Field>
         </div>
         <div className="flex flex-wrap gap-6 text-sm text-zinc-700">
@@ -298,12 +361,16 @@ export function CampaignForm({
             <input type="checkbox" checked={hidePolicy} onChange={(e) => setHidePolicy(e.target.checked)} /> Hide the policy from reviewers
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={hideReward} onChange={(e) => setHideReward(e.target.checked)} /> Hide the verifier reward from reviewers
+            <input type="checkbox" checked={hideReward} onChange={(e) => setHideReward(e.target.checked)} /> Hide the verifier reward from
+            reviewers
           </label>
         </div>
       </Section>
 
-      <Section title="Rubric" description="Reuse a rubric as it is, or edit it: an edited rubric is saved as its next version. Campaigns keep the version they were created with.">
+      <Section
+        title="Rubric"
+        description="Reuse a rubric as it is, or edit it: an edited rubric is saved as its next version. Campaigns keep the version they were created with."
+      >
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Start from">
             <select className={input} value={rubricChoice} onChange={(e) => pickRubric(e.target.value)} aria-label="Start from">
@@ -315,21 +382,52 @@ export function CampaignForm({
               <option value={NEW_RUBRIC}>New rubric (from the standard template)</option>
             </select>
           </Field>
-          <Field label="Rubric name" hint={chosen ? (edited ? `Edited: saved as ${chosen.name === rubricName ? `${chosen.name} v${chosen.version + 1}` : `a new rubric "${rubricName}"`}` : `Unchanged: uses ${chosen.name} v${chosen.version}`) : 'Saved as a new rubric (or the next version of a rubric with this name)'} error={errorAt('rubric.name')}>
-            <input className={input} value={rubricName} onChange={(e) => setRubricName(e.target.value)} aria-label="Rubric name" disabled={chosen !== null && !edited} />
+          <Field
+            label="Rubric name"
+            hint={
+              chosen
+                ? edited
+                  ? `Edited: saved as ${chosen.name === rubricName ? `${chosen.name} v${chosen.version + 1}` : `a new rubric "${rubricName}"`}`
+                  : `Unchanged: uses ${chosen.name} v${chosen.version}`
+                : 'Saved as a new rubric (or the next version of a rubric with this name)'
+            }
+            error={errorAt('rubric.name')}
+          >
+            <input
+              className={input}
+              value={rubricName}
+              onChange={(e) => setRubricName(e.target.value)}
+              aria-label="Rubric name"
+              disabled={chosen !== null && !edited}
+            />
           </Field>
         </div>
         <RubricEditor draft={draft} onChange={setDraft} errors={rubricErrors} />
       </Section>
 
       {mode === 'single' ? (
-        <Section title="Gold items (optional)" description="Runs with known answers, mixed in unannounced; reviewers are scored against them.">
+        <Section
+          title="Gold items (optional)"
+          description="Runs with known answers, mixed in unannounced; reviewers are scored against them."
+        >
           <Field
             label="Gold items as JSON"
-            hint={'[{"trajectoryId": "…", "answers": {"overall": 5, "flags": [], "criteria": {"tests_pass": "pass"}}}] — a subset of the rubric\'s question ids; trajectory ids from the Trajectories page.'}
-            error={[...(errorAt('gold') ?? []), ...[...errors.entries()].filter(([f]) => f.startsWith('gold.')).map(([f, m]) => `${f}: ${m.join('; ')}`)]}
+            hint={
+              '[{"trajectoryId": "…", "answers": {"overall": 5, "flags": [], "criteria": {"tests_pass": "pass"}}}] — a subset of the rubric\'s question ids; trajectory ids from the Trajectories page.'
+            }
+            error={[
+              ...(errorAt('gold') ?? []),
+              ...[...errors.entries()].filter(([f]) => f.startsWith('gold.')).map(([f, m]) => `${f}: ${m.join('; ')}`),
+            ]}
           >
-            <textarea className={`${input} font-mono text-xs`} rows={3} value={gold} onChange={(e) => setGold(e.target.value)} aria-label="Gold items" placeholder="[]" />
+            <textarea
+              className={`${input} font-mono text-xs`}
+              rows={3}
+              value={gold}
+              onChange={(e) => setGold(e.target.value)}
+              aria-label="Gold items"
+              placeholder="[]"
+            />
           </Field>
         </Section>
       ) : null}
@@ -340,7 +438,11 @@ export function CampaignForm({
             {formError}
           </p>
         ) : null}
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50"
+        >
           {pending ? 'Creating…' : 'Create campaign'}
         </button>
       </div>

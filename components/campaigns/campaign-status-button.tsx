@@ -30,7 +30,11 @@ export function CampaignStatusButton({
         type="button"
         disabled={pending}
         onClick={() => {
-          if (next === 'closed' && !window.confirm('Close this campaign? Reviewers can no longer claim, submit or revise reviews until you reopen it.')) return;
+          if (
+            next === 'closed' &&
+            !window.confirm('Close this campaign? Reviewers can no longer claim, submit or revise reviews until you reopen it.')
+          )
+            return;
           setError(null);
           start(async () => {
             const result = await setStatus({ id, status: next });

@@ -10,21 +10,41 @@ export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Campaign</th>
-            <th scope="col" className="px-3 py-2 font-medium">Project</th>
-            <th scope="col" className="px-3 py-2 font-medium">Mode</th>
-            <th scope="col" className="px-3 py-2 font-medium">Status</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Items</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">k</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reviews done</th>
-            <th scope="col" className="px-4 py-2 font-medium">Created</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Campaign
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Project
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Mode
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Items
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              k
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reviews done
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Created
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {rows.map((c) => (
             <tr key={c.id} className="group hover:bg-indigo-50/40" data-testid="campaign-row">
               <td className="max-w-sm px-4 py-2">
-                <Link href={`/lead/campaigns/${c.id}`} className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline" title={c.name}>
+                <Link
+                  href={`/lead/campaigns/${c.id}`}
+                  className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+                  title={c.name}
+                >
                   {c.name}
                 </Link>
                 <span className="text-xs text-zinc-500">
@@ -44,7 +64,11 @@ export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
               <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.items}</td>
               <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.overlap}</td>
               <td className="px-3 py-2">
-                <ProgressBar done={c.reviewsDone} target={c.reviewsTarget} label={`${c.reviewsDone} of ${c.reviewsTarget} reviews (${c.itemsComplete} of ${c.items} items complete)`} />
+                <ProgressBar
+                  done={c.reviewsDone}
+                  target={c.reviewsTarget}
+                  label={`${c.reviewsDone} of ${c.reviewsTarget} reviews (${c.itemsComplete} of ${c.items} items complete)`}
+                />
               </td>
               <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">{formatDateTime(c.createdAt)}</td>
             </tr>

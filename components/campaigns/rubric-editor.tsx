@@ -102,12 +102,21 @@ export function definitionFrom(draft: DraftRubric): unknown {
       const base = { id: q.id, type: q.type, prompt: q.prompt, required: q.required, ...(q.help.trim() ? { help: q.help } : {}) };
       switch (q.type) {
         case 'likert':
-          return { ...base, points: q.points, anchors: Object.fromEntries(Object.entries(q.anchors).filter(([k, v]) => v.trim() !== '' && Number(k) <= q.points)) };
+          return {
+            ...base,
+            points: q.points,
+            anchors: Object.fromEntries(Object.entries(q.anchors).filter(([k, v]) => v.trim() !== '' && Number(k) <= q.points)),
+          };
         case 'single':
         case 'multi':
           return { ...base, options: q.options };
         case 'number':
-          return { ...base, ...(q.min !== undefined ? { min: q.min } : {}), ...(q.max !== undefined ? { max: q.max } : {}), ...(q.unit.trim() ? { unit: q.unit } : {}) };
+          return {
+            ...base,
+            ...(q.min !== undefined ? { min: q.min } : {}),
+            ...(q.max !== undefined ? { max: q.max } : {}),
+            ...(q.unit.trim() ? { unit: q.unit } : {}),
+          };
         case 'text':
           return { ...base, maxLength: q.maxLength };
         default:
@@ -117,7 +126,8 @@ export function definitionFrom(draft: DraftRubric): unknown {
   };
 }
 
-const box = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const box =
+  'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
 const input = `${box} w-full`;
 const smallButton = 'rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs text-zinc-700 hover:bg-zinc-50 disabled:opacity-40';
 
@@ -135,9 +145,18 @@ function FieldError({ messages }: { messages: string[] }) {
  * `errors` maps paths inside the definition (e.g. `questions.2.prompt`) to messages: each is
  * shown next to its field (or on its question when no field matches).
  */
-export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; onChange: (d: DraftRubric) => void; errors: Map<string, string[]> }) {
+export function RubricEditor({
+  draft,
+  onChange,
+  errors,
+}: {
+  draft: DraftRubric;
+  onChange: (d: DraftRubric) => void;
+  errors: Map<string, string[]>;
+}) {
   const at = (path: string) => errors.get(path) ?? [];
-  const setQuestion = (i: number, patch: Partial<DraftQuestion>) => onChange({ ...draft, questions: draft.questions.map((q, j) => (j === i ? { ...q, ...patch } : q)) });
+  const setQuestion = (i: number, patch: Partial<DraftQuestion>) =>
+    onChange({ ...draft, questions: draft.questions.map((q, j) => (j === i ? { ...q, ...patch } : q)) });
   const move = (i: number, by: number) => {
     const qs = [...draft.questions];
     const [q] = qs.splice(i, 1);
@@ -154,12 +173,22 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block text-sm">
           <span className="font-medium text-zinc-700">Rubric title</span>
-          <input className={`${input} mt-1`} value={draft.title} onChange={(e) => onChange({ ...draft, title: e.target.value })} aria-label="Rubric title" />
+          <input
+            className={`${input} mt-1`}
+            value={draft.title}
+            onChange={(e) => onChange({ ...draft, title: e.target.value })}
+            aria-label="Rubric title"
+          />
           <FieldError messages={field('title')} />
         </label>
         <label className="block text-sm">
           <span className="font-medium text-zinc-700">Instructions for reviewers</span>
-          <textarea className={`${input} mt-1`} rows={2} value={draft.instructions} onChange={(e) => onChange({ ...draft, instructions: e.target.value })} />
+          <textarea
+            className={`${input} mt-1`}
+            rows={2}
+            value={draft.instructions}
+            onChange={(e) => onChange({ ...draft, instructions: e.target.value })}
+          />
         </label>
       </div>
       <FieldError messages={[...field('questions'), ...field('')]} />
@@ -171,14 +200,28 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
             <li key={q.key} className="rounded-lg border border-zinc-200 bg-zinc-50/60 p-3" data-testid="rubric-question">
               <div className="flex flex-wrap items-center gap-2">
                 <span className="font-mono text-xs text-zinc-400">{i + 1}.</span>
-                <span className="rounded bg-white px-1.5 py-0.5 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200">{questionTypes.find((t) => t.type === q.type)?.label}</span>
+                <span className="rounded bg-white px-1.5 py-0.5 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200">
+                  {questionTypes.find((t) => t.type === q.type)?.label}
+                </span>
                 <label className="ml-auto flex items-center gap-1 text-xs text-zinc-700">
                   <input type="checkbox" checked={q.required} onChange={(e) => setQuestion(i, { required: e.target.checked })} /> required
                 </label>
-                <button type="button" className={smallButton} onClick={() => move(i, -1)} disabled={i === 0} aria-label={`Move question ${i + 1} up`}>
+                <button
+                  type="button"
+                  className={smallButton}
+                  onClick={() => move(i, -1)}
+                  disabled={i === 0}
+                  aria-label={`Move question ${i + 1} up`}
+                >
                   ↑
                 </button>
-                <button type="button" className={smallButton} onClick={() => move(i, 1)} disabled={i === draft.questions.length - 1} aria-label={`Move question ${i + 1} down`}>
+                <button
+                  type="button"
+                  className={smallButton}
+                  onClick={() => move(i, 1)}
+                  disabled={i === draft.questions.length - 1}
+                  aria-label={`Move question ${i + 1} down`}
+                >
                   ↓
                 </button>
                 <button
@@ -193,12 +236,22 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
               <div className="mt-2 grid gap-2 sm:grid-cols-[12rem_1fr]">
                 <label className="block text-xs">
                   <span className="text-zinc-500">Id (snake_case)</span>
-                  <input className={`${input} mt-0.5 font-mono`} value={q.id} onChange={(e) => setQuestion(i, { id: e.target.value })} aria-label={`Question ${i + 1} id`} />
+                  <input
+                    className={`${input} mt-0.5 font-mono`}
+                    value={q.id}
+                    onChange={(e) => setQuestion(i, { id: e.target.value })}
+                    aria-label={`Question ${i + 1} id`}
+                  />
                   <FieldError messages={field(`${p}.id`)} />
                 </label>
                 <label className="block text-xs">
                   <span className="text-zinc-500">Prompt</span>
-                  <input className={`${input} mt-0.5`} value={q.prompt} onChange={(e) => setQuestion(i, { prompt: e.target.value })} aria-label={`Question ${i + 1} prompt`} />
+                  <input
+                    className={`${input} mt-0.5`}
+                    value={q.prompt}
+                    onChange={(e) => setQuestion(i, { prompt: e.target.value })}
+                    aria-label={`Question ${i + 1} prompt`}
+                  />
                   <FieldError messages={field(`${p}.prompt`)} />
                 </label>
               </div>
@@ -218,7 +271,9 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   </label>
                   <FieldError messages={field(`${p}.points`)} />
                   <div className="grid gap-1.5 sm:grid-cols-5">
-                    {Array.from({ length: Math.min(10, Math.max(0, Number.isFinite(q.points) ? q.points : 0)) }, (_, k) => String(k + 1)).map((point) => (
+                    {Array.from({ length: Math.min(10, Math.max(0, Number.isFinite(q.points) ? q.points : 0)) }, (_, k) =>
+                      String(k + 1),
+                    ).map((point) => (
                       <label key={point} className="block text-xs">
                         <span className="text-zinc-500">Anchor {point}</span>
                         <input
@@ -233,7 +288,11 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   </div>
                 </div>
               ) : null}
-              {q.type === 'criteria' ? <p className="mt-2 text-xs text-zinc-500">Reviewers answer pass or fail for each acceptance criterion of the item&apos;s task.</p> : null}
+              {q.type === 'criteria' ? (
+                <p className="mt-2 text-xs text-zinc-500">
+                  Reviewers answer pass or fail for each acceptance criterion of the item&apos;s task.
+                </p>
+              ) : null}
               {q.type === 'single' || q.type === 'multi' ? (
                 <div className="mt-2 space-y-1.5">
                   {q.options.map((o, k) => (
@@ -241,29 +300,49 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                       <input
                         className={`${box} w-44 font-mono`}
                         value={o.value}
-                        onChange={(e) => setQuestion(i, { options: q.options.map((x, j) => (j === k ? { ...x, value: e.target.value } : x)) })}
+                        onChange={(e) =>
+                          setQuestion(i, { options: q.options.map((x, j) => (j === k ? { ...x, value: e.target.value } : x)) })
+                        }
                         aria-label={`Question ${i + 1} option ${k + 1} value`}
                       />
                       <input
                         className={input}
                         value={o.label}
-                        onChange={(e) => setQuestion(i, { options: q.options.map((x, j) => (j === k ? { ...x, label: e.target.value } : x)) })}
+                        onChange={(e) =>
+                          setQuestion(i, { options: q.options.map((x, j) => (j === k ? { ...x, label: e.target.value } : x)) })
+                        }
                         aria-label={`Question ${i + 1} option ${k + 1} label`}
                       />
-                      <button type="button" className={smallButton} onClick={() => setQuestion(i, { options: q.options.filter((_, j) => j !== k) })} aria-label={`Remove option ${k + 1}`}>
+                      <button
+                        type="button"
+                        className={smallButton}
+                        onClick={() => setQuestion(i, { options: q.options.filter((_, j) => j !== k) })}
+                        aria-label={`Remove option ${k + 1}`}
+                      >
                         ×
                       </button>
                     </div>
                   ))}
                   <div className="flex gap-2">
-                    <button type="button" className={smallButton} onClick={() => setQuestion(i, { options: [...q.options, { value: `option_${q.options.length + 1}`, label: '' }] })}>
+                    <button
+                      type="button"
+                      className={smallButton}
+                      onClick={() => setQuestion(i, { options: [...q.options, { value: `option_${q.options.length + 1}`, label: '' }] })}
+                    >
                       Add option
                     </button>
                     {q.type === 'multi' ? (
                       <button
                         type="button"
                         className={smallButton}
-                        onClick={() => setQuestion(i, { options: [...q.options, ...standardFlags.filter((f) => !q.options.some((o) => o.value === f.value)).map((f) => ({ ...f }))] })}
+                        onClick={() =>
+                          setQuestion(i, {
+                            options: [
+                              ...q.options,
+                              ...standardFlags.filter((f) => !q.options.some((o) => o.value === f.value)).map((f) => ({ ...f })),
+                            ],
+                          })
+                        }
                       >
                         Add standard flags
                       </button>
@@ -288,7 +367,12 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   ))}
                   <label className="flex items-center gap-1">
                     <span className="text-zinc-500">unit</span>
-                    <input className={`${box} w-24`} value={q.unit} onChange={(e) => setQuestion(i, { unit: e.target.value })} aria-label={`Question ${i + 1} unit`} />
+                    <input
+                      className={`${box} w-24`}
+                      value={q.unit}
+                      onChange={(e) => setQuestion(i, { unit: e.target.value })}
+                      aria-label={`Question ${i + 1} unit`}
+                    />
                   </label>
                 </div>
               ) : null}
@@ -305,7 +389,9 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
                   />
                 </label>
               ) : null}
-              <FieldError messages={own.filter(([k]) => !shown.has(k)).map(([k, m]) => `${k.slice(p.length + 1) || 'question'}: ${m.join('; ')}`)} />
+              <FieldError
+                messages={own.filter(([k]) => !shown.has(k)).map(([k, m]) => `${k.slice(p.length + 1) || 'question'}: ${m.join('; ')}`)}
+              />
             </li>
           );
           return elements;
@@ -319,7 +405,18 @@ export function RubricEditor({ draft, onChange, errors }: { draft: DraftRubric; 
             type="button"
             title={t.hint}
             className={smallButton}
-            onClick={() => onChange({ ...draft, questions: [...draft.questions, blankQuestion(t.type, draft.questions.map((q) => q.id))] })}
+            onClick={() =>
+              onChange({
+                ...draft,
+                questions: [
+                  ...draft.questions,
+                  blankQuestion(
+                    t.type,
+                    draft.questions.map((q) => q.id),
+                  ),
+                ],
+              })
+            }
           >
             + {t.label}
           </button>

@@ -2,10 +2,17 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { type CampaignOption, fieldClass, FormatAndCampaignFields, FormError, type FormatOption, labelClass, ThresholdFields } from './label-scope-fields';
+import {
+  type CampaignOption,
+  fieldClass,
+  FormatAndCampaignFields,
+  FormError,
+  type FormatOption,
+  labelClass,
+  ThresholdFields,
+} from './label-scope-fields';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
-
 
 /** Defines a dataset export: format, campaign, split and thresholds. */
 export function ExportForm({
@@ -61,7 +68,11 @@ export function ExportForm({
         </label>
       </div>
       <div className="mt-4 flex items-center gap-3">
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
+        >
           {pending ? 'Queuing…' : 'Build dataset'}
         </button>
         <span className="text-xs text-zinc-500">Adjudicated labels come first; each version is immutable and content-addressed.</span>

@@ -4,14 +4,25 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ExportView } from '@/lib/datasets/export-view';
 
 function Status({ row }: { row: ExportView }) {
-  if (row.status === 'done') return <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200">done</span>;
-  if (row.status === 'failed') return <span className="rounded bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-red-200">failed</span>;
+  if (row.status === 'done')
+    return <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200">done</span>;
+  if (row.status === 'failed')
+    return <span className="rounded bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-red-200">failed</span>;
   return (
-    <span className="flex items-center gap-2" role="progressbar" aria-label={`Export ${row.status}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(row.progress * 100)}>
+    <span
+      className="flex items-center gap-2"
+      role="progressbar"
+      aria-label={`Export ${row.status}`}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(row.progress * 100)}
+    >
       <span className="h-2 w-32 overflow-hidden rounded bg-zinc-200">
         <span className="block h-full bg-indigo-500 transition-all" style={{ width: `${Math.round(row.progress * 100)}%` }} />
       </span>
-      <span className="text-xs tabular-nums text-zinc-600">{row.status === 'queued' ? 'queued' : `${Math.round(row.progress * 100)}%`}</span>
+      <span className="text-xs tabular-nums text-zinc-600">
+        {row.status === 'queued' ? 'queued' : `${Math.round(row.progress * 100)}%`}
+      </span>
     </span>
   );
 }
@@ -51,13 +62,27 @@ export function ExportList({ initial, campaigns }: { initial: ExportView[]; camp
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Format</th>
-            <th scope="col" className="px-3 py-2 font-medium">Definition</th>
-            <th scope="col" className="px-3 py-2 font-medium">Status</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Rows</th>
-            <th scope="col" className="px-3 py-2 font-medium">sha256</th>
-            <th scope="col" className="px-3 py-2 font-medium">Created</th>
-            <th scope="col" className="px-4 py-2 font-medium">Files</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Format
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Definition
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Rows
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              sha256
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Created
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Files
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
@@ -65,7 +90,11 @@ export function ExportList({ initial, campaigns }: { initial: ExportView[]; camp
             <tr key={r.id} data-testid="export-row" data-status={r.status} className="align-top">
               <td className="px-4 py-2">
                 <span className="font-mono text-xs font-medium text-zinc-900">{r.format}</span>
-                {r.purpose === 'evaluation' ? <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 ring-1 ring-amber-200">EVAL SET</span> : null}
+                {r.purpose === 'evaluation' ? (
+                  <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 ring-1 ring-amber-200">
+                    EVAL SET
+                  </span>
+                ) : null}
               </td>
               <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params, campaigns)}</td>
               <td className="px-3 py-2">

@@ -62,7 +62,10 @@ export function ThresholdFields() {
 
 export function FormError({ error }: { error: string | null }) {
   return error ? (
-    <p role="alert" className="mt-3 whitespace-pre-wrap break-words rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <p
+      role="alert"
+      className="mt-3 whitespace-pre-wrap break-words rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
       {error}
     </p>
   ) : null;

@@ -10,11 +10,21 @@ export function CompareTable({ report }: { report: CompareReport }) {
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Measure</th>
-            <th scope="col" className="px-3 py-2 font-medium">A</th>
-            <th scope="col" className="px-3 py-2 font-medium">B</th>
-            <th scope="col" className="px-3 py-2 font-medium">B − A (95% CI)</th>
-            <th scope="col" className="px-3 py-2 font-medium">Verdict</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Measure
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              A
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              B
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              B − A (95% CI)
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Verdict
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
@@ -30,7 +40,10 @@ export function CompareTable({ report }: { report: CompareReport }) {
               <td className="px-3 py-2 font-mono text-xs tabular-nums text-zinc-700">
                 {r.difference ? (
                   <>
-                    {pp(r.difference.difference)} <span className="text-zinc-500">[{pp(r.difference.ci[0])}, {pp(r.difference.ci[1])}]</span>
+                    {pp(r.difference.difference)}{' '}
+                    <span className="text-zinc-500">
+                      [{pp(r.difference.ci[0])}, {pp(r.difference.ci[1])}]
+                    </span>
                   </>
                 ) : (
                   <span className="text-zinc-400">—</span>
@@ -40,13 +53,15 @@ export function CompareTable({ report }: { report: CompareReport }) {
                 {!r.difference ? (
                   <span className="text-zinc-400">no data on one side</span>
                 ) : r.distinguishable ? (
-                  <span className="font-medium text-emerald-700">{r.difference.difference > 0 ? 'B better' : 'A better'}, beyond noise</span>
+                  <span className="font-medium text-emerald-700">
+                    {r.difference.difference > 0 ? 'B better' : 'A better'}, beyond noise
+                  </span>
                 ) : r.neededPerPolicy === null ? (
                   <span className="text-zinc-600">no difference seen; any real one is smaller than the noise</span>
                 ) : (
                   <span className="text-zinc-600">
-                    within noise; about <b>{r.morePerPolicy}</b> more {r.label.startsWith('Verifier') ? 'scored' : 'reviewed'} trajectories per policy would settle a {pp(Math.abs(r.difference.difference))} gap (needs{' '}
-                    {r.neededPerPolicy} each)
+                    within noise; about <b>{r.morePerPolicy}</b> more {r.label.startsWith('Verifier') ? 'scored' : 'reviewed'} trajectories
+                    per policy would settle a {pp(Math.abs(r.difference.difference))} gap (needs {r.neededPerPolicy} each)
                   </span>
                 )}
               </td>

@@ -10,16 +10,36 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">#</th>
-            <th scope="col" className="px-3 py-2 font-medium">Environment</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Tasks / runs</th>
-            <th scope="col" className="px-3 py-2 font-medium">Verifier pass</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reviewers pass</th>
-            <th scope="col" className="px-3 py-2 font-medium">Verifier vs humans</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reviewers agree</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reward hacking</th>
-            <th scope="col" className="px-3 py-2 font-medium">Answer leakage</th>
-            <th scope="col" className="px-3 py-2 font-medium">Teachable tasks</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              #
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Environment
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Tasks / runs
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Verifier pass
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reviewers pass
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Verifier vs humans
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reviewers agree
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reward hacking
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Answer leakage
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Teachable tasks
+            </th>
           </tr>
         </thead>
         {report.map(({ rank, environment: e, reasons }) => (
@@ -27,7 +47,10 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
             <tr>
               <td className="px-3 py-2 font-mono text-xs text-zinc-500">{rank}</td>
               <td className="px-3 py-2 font-medium text-zinc-900">
-                <Link className="hover:text-indigo-700 hover:underline" href={`/insight/policies?project=${encodeURIComponent(project)}&env=${encodeURIComponent(e.name)}`}>
+                <Link
+                  className="hover:text-indigo-700 hover:underline"
+                  href={`/insight/policies?project=${encodeURIComponent(project)}&env=${encodeURIComponent(e.name)}`}
+                >
                   {inert(e.name)}
                 </Link>
               </td>

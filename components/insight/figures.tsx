@@ -13,7 +13,11 @@ export function RateFigure({ p, testId }: { p: Proportion; testId?: string }) {
     );
   }
   return (
-    <span className="whitespace-nowrap" data-testid={testId} title={`${p.k} of ${p.n}; 95% Wilson interval ${pct(p.ci[0])}–${pct(p.ci[1])}`}>
+    <span
+      className="whitespace-nowrap"
+      data-testid={testId}
+      title={`${p.k} of ${p.n}; 95% Wilson interval ${pct(p.ci[0])}–${pct(p.ci[1])}`}
+    >
       <span className="font-mono tabular-nums text-zinc-900">{pct(p.rate)}</span>{' '}
       <span className="font-mono text-[11px] tabular-nums text-zinc-500">
         [{pct(p.ci[0])}–{pct(p.ci[1])}]
@@ -32,7 +36,10 @@ export function AgreementFigure({ a, symbol }: { a: AgreementEstimate; symbol: s
     );
   }
   return (
-    <span className="whitespace-nowrap" title={a.ci ? `95% bootstrap interval ${a.ci[0].toFixed(2)} to ${a.ci[1].toFixed(2)} over ${a.n} units` : `${a.n} units`}>
+    <span
+      className="whitespace-nowrap"
+      title={a.ci ? `95% bootstrap interval ${a.ci[0].toFixed(2)} to ${a.ci[1].toFixed(2)} over ${a.n} units` : `${a.n} units`}
+    >
       <span className="text-zinc-500">{symbol}</span> <span className="font-mono tabular-nums text-zinc-900">{a.value.toFixed(2)}</span>{' '}
       {a.ci ? (
         <span className="font-mono text-[11px] tabular-nums text-zinc-500">
@@ -45,7 +52,12 @@ export function AgreementFigure({ a, symbol }: { a: AgreementEstimate; symbol: s
 }
 
 export function MeanFigure({ m }: { m: MeanEstimate }) {
-  if (m.mean === null) return <span className="text-zinc-400">— <span className="text-[11px]">n=0</span></span>;
+  if (m.mean === null)
+    return (
+      <span className="text-zinc-400">
+        — <span className="text-[11px]">n=0</span>
+      </span>
+    );
   return (
     <span className="whitespace-nowrap" title="mean normalised Likert score (score − 1) / (points − 1), 95% t interval">
       <span className="font-mono tabular-nums text-zinc-900">{m.mean.toFixed(2)}</span>{' '}
@@ -68,7 +80,11 @@ export function SeverityBadge({ severity }: { severity: 'blocker' | 'warning' | 
     info: 'bg-zinc-100 text-zinc-600 ring-zinc-200',
     good: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   }[severity];
-  return <span className={`inline-flex rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide ring-1 ring-inset ${style}`}>{severity}</span>;
+  return (
+    <span className={`inline-flex rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide ring-1 ring-inset ${style}`}>
+      {severity}
+    </span>
+  );
 }
 
 export function Card({ title, children, actions }: { title: string; children: React.ReactNode; actions?: React.ReactNode }) {
@@ -85,7 +101,12 @@ export function Card({ title, children, actions }: { title: string; children: Re
 
 export function CsvLink({ href, label = 'Download CSV' }: { href: string; label?: string }) {
   return (
-    <a href={href} download className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50" data-testid="csv-link">
+    <a
+      href={href}
+      download
+      className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+      data-testid="csv-link"
+    >
       {label}
     </a>
   );

@@ -7,7 +7,10 @@ export function InsightError({ title, message, href }: { title: string; message:
     <EmptyState
       title={title}
       action={
-        <Link href={href} className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+        <Link
+          href={href}
+          className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+        >
           Start over
         </Link>
       }

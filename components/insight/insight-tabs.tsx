@@ -32,14 +32,22 @@ export function InsightTabs({ projects, project }: { projects: { slug: string; n
           <label htmlFor="insight-project" className="text-zinc-500">
             Project
           </label>
-          <select id="insight-project" name="project" defaultValue={project ?? ''} className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm">
+          <select
+            id="insight-project"
+            name="project"
+            defaultValue={project ?? ''}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm"
+          >
             {projects.map((p) => (
               <option key={p.slug} value={p.slug}>
                 {p.name}
               </option>
             ))}
           </select>
-          <button type="submit" className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-50">
+          <button
+            type="submit"
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-50"
+          >
             Show
           </button>
         </form>

@@ -52,13 +52,23 @@ export function IntervalChart({
         <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#52525b' }} interval={0} />
-          <YAxis domain={domain ?? (percent ? [0, 1] : ['auto', 'auto'])} tickFormatter={fmt} tick={{ fontSize: 11, fill: '#71717a' }} width={48} />
+          <YAxis
+            domain={domain ?? (percent ? [0, 1] : ['auto', 'auto'])}
+            tickFormatter={fmt}
+            tick={{ fontSize: 11, fill: '#71717a' }}
+            width={48}
+          />
           <Tooltip
             formatter={(value, name, item) => {
               const key = String(item.dataKey);
               const ci = item.payload[`${key}_ci`] as [number, number] | null;
               const n = item.payload[`${key}_n`] as number;
-              return [value === null || value === undefined ? `— (n=${n})` : `${fmt(Number(value))}${ci ? ` [${fmt(ci[0])}, ${fmt(ci[1])}]` : ''} n=${n}`, name];
+              return [
+                value === null || value === undefined
+                  ? `— (n=${n})`
+                  : `${fmt(Number(value))}${ci ? ` [${fmt(ci[0])}, ${fmt(ci[1])}]` : ''} n=${n}`,
+                name,
+              ];
             }}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />

@@ -9,12 +9,24 @@ export function PolicyTable({ policies, compareHref }: { policies: PolicyFigures
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">#</th>
-            <th scope="col" className="px-3 py-2 font-medium">Policy</th>
-            <th scope="col" className="px-3 py-2 font-medium">Bradley-Terry (pairwise)</th>
-            <th scope="col" className="px-3 py-2 font-medium">Rubric score</th>
-            <th scope="col" className="px-3 py-2 font-medium">Verifier pass</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reviewers pass</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              #
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Policy
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Bradley-Terry (pairwise)
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Rubric score
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Verifier pass
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reviewers pass
+            </th>
             <th scope="col" className="px-3 py-2 font-medium" />
           </tr>
         </thead>

@@ -34,11 +34,25 @@ export function TrendChart({
           <Tooltip
             formatter={(value, name, item) => {
               const ci = item.payload.ci as [number, number] | null;
-              return [value === null || value === undefined ? `— (n=${item.payload.n})` : `${fmt(Number(value))}${ci ? ` [${fmt(ci[0])}, ${fmt(ci[1])}]` : ''} n=${item.payload.n}`, name];
+              return [
+                value === null || value === undefined
+                  ? `— (n=${item.payload.n})`
+                  : `${fmt(Number(value))}${ci ? ` [${fmt(ci[0])}, ${fmt(ci[1])}]` : ''} n=${item.payload.n}`,
+                name,
+              ];
             }}
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Line type="monotone" dataKey="value" name={label} stroke={color} strokeWidth={2} dot={{ r: 4 }} isAnimationActive={false} connectNulls>
+          <Line
+            type="monotone"
+            dataKey="value"
+            name={label}
+            stroke={color}
+            strokeWidth={2}
+            dot={{ r: 4 }}
+            isAnimationActive={false}
+            connectNulls
+          >
             <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke={color} direction="y" isAnimationActive={false} />
           </Line>
         </LineChart>

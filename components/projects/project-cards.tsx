@@ -7,7 +7,12 @@ import { fetchProjects, projectsQueryKey } from './projects-query';
 /** Projects with their counts. Data arrives prefetched from the server (hydrated), then refreshes in the browser. */
 export function ProjectCards() {
   const { data, error } = useQuery({ queryKey: projectsQueryKey, queryFn: fetchProjects });
-  if (error) return <p role="alert" className="text-sm text-red-700">{error.message}</p>;
+  if (error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {error.message}
+      </p>
+    );
   if (!data) return null;
   if (data.length === 0) {
     return (

@@ -52,7 +52,9 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   const [preference, setPreference] = useState<number | null>(view.myComparison?.preference ?? null);
   const [bothBad, setBothBad] = useState(view.myComparison?.bothBad ?? false);
   const [rationale, setRationale] = useState(view.myComparison?.rationale ?? '');
-  const [verdicts, setVerdicts] = useState<{ left: Record<string, string>; right: Record<string, string> }>(view.myComparison?.criteria ?? { left: {}, right: {} });
+  const [verdicts, setVerdicts] = useState<{ left: Record<string, string>; right: Record<string, string> }>(
+    view.myComparison?.criteria ?? { left: {}, right: {} },
+  );
   const [cell, setCell] = useState(0);
   const [notes, setNotes] = useState<EvidenceNote[]>(view.myComparison?.evidence ?? []);
   const [pin, setPin] = useState<PendingPin | null>(null);
@@ -65,7 +67,14 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   const [pending, start] = useTransition();
   const closed = view.campaign.status !== 'open';
 
-  const { submitKey, submitted, skip } = useAssignmentFlow({ assignmentId: view.assignment.id, campaignId: view.campaign.id, revision, skipAction: actions.skip, start, setError });
+  const { submitKey, submitted, skip } = useAssignmentFlow({
+    assignmentId: view.assignment.id,
+    campaignId: view.campaign.id,
+    revision,
+    skipAction: actions.skip,
+    start,
+    setError,
+  });
 
   const played = (side: Side) => (r: PlayedRange) => {
     trackers.current[side].played(r.from, r.to, r.rate);
@@ -140,7 +149,6 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     });
   }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted]);
 
-
   // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
   useReviewShortcuts({
     skipping,
@@ -199,19 +207,38 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     left: coverageShortfall(trackers.current.left.share(), view.campaign.minCoverage),
     right: coverageShortfall(trackers.current.right.share(), view.campaign.minCoverage),
   };
-  const watchMore = [shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null, shortfalls.right !== null ? `${shortfalls.right}% more of the right` : null].filter(Boolean).join(' and ');
+  const watchMore = [
+    shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null,
+    shortfalls.right !== null ? `${shortfalls.right}% more of the right` : null,
+  ]
+    .filter(Boolean)
+    .join(' and ');
 
   return (
     <div className="space-y-4">
       <TaskPanel view={view} />
-      <div className="sticky top-16 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur" role="toolbar" aria-label="Both players">
+      <div
+        className="sticky top-16 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur"
+        role="toolbar"
+        aria-label="Both players"
+      >
         <button type="button" onClick={togglePlay} className="rounded-md bg-zinc-900 px-3 py-1 text-xs font-semibold text-white">
           Play / pause both
         </button>
-        <button type="button" onClick={() => both((p) => p.stepBy(-1))} className="rounded-md border border-zinc-300 px-2 py-1 text-xs" aria-label="Previous step on both">
+        <button
+          type="button"
+          onClick={() => both((p) => p.stepBy(-1))}
+          className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
+          aria-label="Previous step on both"
+        >
           ◀ step
         </button>
-        <button type="button" onClick={() => both((p) => p.stepBy(1))} className="rounded-md border border-zinc-300 px-2 py-1 text-xs" aria-label="Next step on both">
+        <button
+          type="button"
+          onClick={() => both((p) => p.stepBy(1))}
+          className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
+          aria-label="Next step on both"
+        >
           step ▶
         </button>
         <input
@@ -232,7 +259,12 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
         </span>
         <label className="flex items-center gap-1 text-xs text-zinc-600">
           Speed
-          <select value={rate} onChange={(e) => changeRate(Number(e.target.value))} aria-label="Speed of both" className="rounded border border-zinc-300 bg-white px-1 py-0.5">
+          <select
+            value={rate}
+            onChange={(e) => changeRate(Number(e.target.value))}
+            aria-label="Speed of both"
+            className="rounded border border-zinc-300 bg-white px-1 py-0.5"
+          >
             {REVIEW_SPEEDS.map((s) => (
               <option key={s} value={s}>
                 {s}×
@@ -333,11 +365,14 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
         </div>
         <aside className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3" aria-label="Your comparison">
           {view.myComparison ? (
-            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.</p>
+            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
+              You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.
+            </p>
           ) : null}
           <fieldset disabled={closed}>
             <legend className="mb-2 text-sm font-medium text-zinc-900">
-              Which run is better? <span className="text-red-600">*</span> <span className="text-xs font-normal text-zinc-400">keys 1-5</span>
+              Which run is better? <span className="text-red-600">*</span>{' '}
+              <span className="text-xs font-normal text-zinc-400">keys 1-5</span>
             </legend>
             <div className="grid grid-cols-5 gap-1" role="radiogroup" aria-label="Preference">
               {PREFERENCES.map((p, i) => (
@@ -355,7 +390,8 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
               ))}
             </div>
             <label className="mt-2 flex items-center gap-2 text-sm text-zinc-700">
-              <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad <span className="text-xs text-zinc-400">(b)</span>
+              <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad{' '}
+              <span className="text-xs text-zinc-400">(b)</span>
             </label>
             <label className="mt-2 block text-sm font-medium text-zinc-900">
               Rationale <span className="text-red-600">*</span>
@@ -375,7 +411,9 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
             </p>
           ) : null}
           <SubmitBar
-            label={closed ? 'Campaign closed' : pending ? 'Submitting…' : watchMore ? `Watch ${watchMore} to submit` : 'Submit (Ctrl+Enter)'}
+            label={
+              closed ? 'Campaign closed' : pending ? 'Submitting…' : watchMore ? `Watch ${watchMore} to submit` : 'Submit (Ctrl+Enter)'
+            }
             disabled={pending || closed || watchMore !== ''}
             onSubmit={submit}
             onSkip={view.assignment.status === 'claimed' ? () => setSkipping(true) : null}

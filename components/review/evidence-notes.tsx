@@ -51,7 +51,13 @@ export function EvidenceNotes({
 
   const save = () => {
     if (!pending || text.trim() === '') return;
-    onSave({ frame: pending.frame, stepIndex: pending.stepIndex, note: text.trim(), wrongStep, ...(pending.side ? { side: pending.side } : {}) });
+    onSave({
+      frame: pending.frame,
+      stepIndex: pending.stepIndex,
+      note: text.trim(),
+      wrongStep,
+      ...(pending.side ? { side: pending.side } : {}),
+    });
   };
 
   return (
@@ -91,7 +97,12 @@ export function EvidenceNotes({
               placeholder="What do you see here?"
               className="min-w-0 flex-1 rounded border border-zinc-300 px-2 py-1 text-sm"
             />
-            <button type="button" onClick={save} disabled={text.trim() === ''} className="rounded-md bg-indigo-600 px-2 py-1 text-xs font-semibold text-white disabled:opacity-50">
+            <button
+              type="button"
+              onClick={save}
+              disabled={text.trim() === ''}
+              className="rounded-md bg-indigo-600 px-2 py-1 text-xs font-semibold text-white disabled:opacity-50"
+            >
               Pin
             </button>
             <button type="button" onClick={onCancel} className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs">
@@ -107,14 +118,24 @@ export function EvidenceNotes({
       <ul className="space-y-1" data-testid="evidence-list">
         {notes.map((n, i) => (
           <li key={`${n.frame}-${i}`} className="group flex items-start gap-2 text-sm">
-            <button type="button" onClick={() => onSeek(n)} className="flex min-w-0 flex-1 items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-zinc-100" title="Seek to this moment">
+            <button
+              type="button"
+              onClick={() => onSeek(n)}
+              className="flex min-w-0 flex-1 items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-zinc-100"
+              title="Seek to this moment"
+            >
               <span className="font-mono text-xs text-indigo-700">{time(n.frame, fps)}</span>
               {n.stepIndex !== null ? <span className="font-mono text-xs text-zinc-400">#{n.stepIndex}</span> : null}
               {n.side && sideLabels ? <span className="text-xs text-zinc-500">{sideLabels[n.side]}</span> : null}
               <span className="min-w-0 flex-1 break-words text-zinc-800">{n.note}</span>
               {n.wrongStep ? <span className="rounded bg-red-50 px-1 text-[10px] font-medium text-red-700">wrong step</span> : null}
             </button>
-            <button type="button" onClick={() => onRemove(i)} aria-label={`Remove note ${i + 1}`} className="px-1 text-xs text-zinc-400 hover:text-red-700">
+            <button
+              type="button"
+              onClick={() => onRemove(i)}
+              aria-label={`Remove note ${i + 1}`}
+              className="px-1 text-xs text-zinc-400 hover:text-red-700"
+            >
               ×
             </button>
           </li>

@@ -3,10 +3,21 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 
-type Result = { ok: true; data: { href: string; resumed: boolean } | { href: null; message: string } } | { ok: false; error: { message: string } };
+type Result =
+  { ok: true; data: { href: string; resumed: boolean } | { href: null; message: string } } | { ok: false; error: { message: string } };
 
 /** "Next item": claims the reviewer's next item of a campaign and opens it; says so when none is left. */
-export function NextItemButton({ campaignId, label = 'Next item', claim, primary = true }: { campaignId: string; label?: string; claim: (input: { campaignId: string }) => Promise<Result>; primary?: boolean }) {
+export function NextItemButton({
+  campaignId,
+  label = 'Next item',
+  claim,
+  primary = true,
+}: {
+  campaignId: string;
+  label?: string;
+  claim: (input: { campaignId: string }) => Promise<Result>;
+  primary?: boolean;
+}) {
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [pending, start] = useTransition();

@@ -48,7 +48,14 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const [pending, start] = useTransition();
   const closed = view.campaign.status !== 'open';
 
-  const { submitKey, submitted, skip } = useAssignmentFlow({ assignmentId: view.assignment.id, campaignId: view.campaign.id, revision, skipAction: actions.skip, start, setError });
+  const { submitKey, submitted, skip } = useAssignmentFlow({
+    assignmentId: view.assignment.id,
+    campaignId: view.campaign.id,
+    revision,
+    skipAction: actions.skip,
+    start,
+    setError,
+  });
 
   const onPlayed = useCallback((r: PlayedRange) => {
     tracker.current.played(r.from, r.to, r.rate);
@@ -56,7 +63,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     setPercent((old) => (Math.floor(old) === Math.floor(p) ? old : p));
   }, []);
   const onSeek = useCallback(() => tracker.current.seeked(), []);
-
 
   const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
 
@@ -75,7 +81,9 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     if (!check.success) {
       const issue = check.error.issues[0]!;
       const q = rubric.questions.find((x) => x.id === issue.path[0]);
-      setError(`${q ? q.prompt : issue.path.join('.')}: ${issue.message === 'Required' || issue.code === 'invalid_type' ? 'answer this question' : issue.message}`);
+      setError(
+        `${q ? q.prompt : issue.path.join('.')}: ${issue.message === 'Required' || issue.code === 'invalid_type' ? 'answer this question' : issue.message}`,
+      );
       if (q) setFocused(rubric.questions.indexOf(q));
       return;
     }
@@ -103,7 +111,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       submitted(result.data.next);
     });
   }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted]);
-
 
   // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
   useReviewShortcuts({
@@ -192,7 +199,16 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-4">
         <TaskPanel view={view} />
-        <TrajectoryPlayer ref={player} video={video} onPlayed={onPlayed} onSeek={onSeek} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} />
+        <TrajectoryPlayer
+          ref={player}
+          video={video}
+          onPlayed={onPlayed}
+          onSeek={onSeek}
+          keyboard={false}
+          rewindAtEnd={false}
+          compact
+          speeds={REVIEW_SPEEDS}
+        />
         <EvidenceNotes
           notes={notes}
           pending={pin}
@@ -206,7 +222,10 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
         />
       </div>
-      <aside className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto" aria-label="Your review">
+      <aside
+        className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto"
+        aria-label="Your review"
+      >
         <div className="flex items-baseline justify-between">
           <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
           <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">
@@ -238,7 +257,10 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
             {view.campaign.minCoverage > 0 ? <span>needs {Math.round(view.campaign.minCoverage * 100)}%</span> : null}
           </div>
           <div className="h-1.5 overflow-hidden rounded bg-zinc-100" aria-hidden>
-            <div className={`h-full ${shortfall === null ? 'bg-emerald-500' : 'bg-amber-500'}`} style={{ width: `${Math.min(100, share * 100)}%` }} />
+            <div
+              className={`h-full ${shortfall === null ? 'bg-emerald-500' : 'bg-amber-500'}`}
+              style={{ width: `${Math.min(100, share * 100)}%` }}
+            />
           </div>
           {error ? (
             <p role="alert" className="text-sm text-red-700">
@@ -246,7 +268,17 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
             </p>
           ) : null}
           <SubmitBar
-            label={closed ? 'Campaign closed' : pending ? 'Submitting…' : shortfall !== null ? `Watch ${shortfall}% more to submit` : view.myReview ? 'Submit revision (Ctrl+Enter)' : 'Submit (Ctrl+Enter)'}
+            label={
+              closed
+                ? 'Campaign closed'
+                : pending
+                  ? 'Submitting…'
+                  : shortfall !== null
+                    ? `Watch ${shortfall}% more to submit`
+                    : view.myReview
+                      ? 'Submit revision (Ctrl+Enter)'
+                      : 'Submit (Ctrl+Enter)'
+            }
             disabled={pending || closed || shortfall !== null}
             onSubmit={submit}
             onSkip={view.assignment.status === 'claimed' ? () => setSkipping(true) : null}

@@ -85,7 +85,13 @@ export function RubricForm({
               )}
             </legend>
             {q.help ? <p className="-mt-1 mb-2 text-xs text-zinc-500">{q.help}</p> : null}
-            <QuestionInput q={q} criteria={criteria} value={answers[q.id]} onChange={(v) => onChange(q.id, v)} cursor={focused === i ? criterionCursor : -1} />
+            <QuestionInput
+              q={q}
+              criteria={criteria}
+              value={answers[q.id]}
+              onChange={(v) => onChange(q.id, v)}
+              cursor={focused === i ? criterionCursor : -1}
+            />
           </fieldset>
         </li>
       ))}
@@ -93,7 +99,19 @@ export function RubricForm({
   );
 }
 
-function QuestionInput({ q, criteria, value, onChange, cursor }: { q: RubricQuestion; criteria: Array<{ key: string; text: string }>; value: unknown; onChange: (v: unknown) => void; cursor: number }) {
+function QuestionInput({
+  q,
+  criteria,
+  value,
+  onChange,
+  cursor,
+}: {
+  q: RubricQuestion;
+  criteria: Array<{ key: string; text: string }>;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  cursor: number;
+}) {
   switch (q.type) {
     case 'likert': {
       const points = Array.from({ length: q.points }, (_, k) => k + 1);
@@ -101,7 +119,15 @@ function QuestionInput({ q, criteria, value, onChange, cursor }: { q: RubricQues
         <div>
           <div className="flex flex-wrap gap-1" role="radiogroup" aria-label={q.prompt}>
             {points.map((p) => (
-              <button key={p} type="button" role="radio" aria-checked={value === p} className={`${chip(value === p)} min-w-8`} onClick={() => onChange(p)} title={q.anchors[String(p)] ?? undefined}>
+              <button
+                key={p}
+                type="button"
+                role="radio"
+                aria-checked={value === p}
+                className={`${chip(value === p)} min-w-8`}
+                onClick={() => onChange(p)}
+                title={q.anchors[String(p)] ?? undefined}
+              >
                 {p}
               </button>
             ))}
@@ -127,12 +153,28 @@ function QuestionInput({ q, criteria, value, onChange, cursor }: { q: RubricQues
       return (
         <ul className="space-y-1.5">
           {criteria.map((c, k) => (
-            <li key={c.key} className={`flex items-center gap-2 rounded px-1 py-0.5 ${cursor === k ? 'bg-indigo-50' : ''}`} data-criterion={c.key}>
+            <li
+              key={c.key}
+              className={`flex items-center gap-2 rounded px-1 py-0.5 ${cursor === k ? 'bg-indigo-50' : ''}`}
+              data-criterion={c.key}
+            >
               <span className="min-w-0 flex-1 text-xs text-zinc-800">{c.text}</span>
-              <button type="button" aria-pressed={v[c.key] === 'pass'} aria-label={`Pass: ${c.text}`} className={chip(v[c.key] === 'pass', 'emerald')} onClick={() => onChange({ ...v, [c.key]: 'pass' })}>
+              <button
+                type="button"
+                aria-pressed={v[c.key] === 'pass'}
+                aria-label={`Pass: ${c.text}`}
+                className={chip(v[c.key] === 'pass', 'emerald')}
+                onClick={() => onChange({ ...v, [c.key]: 'pass' })}
+              >
                 pass
               </button>
-              <button type="button" aria-pressed={v[c.key] === 'fail'} aria-label={`Fail: ${c.text}`} className={chip(v[c.key] === 'fail', 'red')} onClick={() => onChange({ ...v, [c.key]: 'fail' })}>
+              <button
+                type="button"
+                aria-pressed={v[c.key] === 'fail'}
+                aria-label={`Fail: ${c.text}`}
+                className={chip(v[c.key] === 'fail', 'red')}
+                onClick={() => onChange({ ...v, [c.key]: 'fail' })}
+              >
                 fail
               </button>
             </li>
@@ -144,7 +186,14 @@ function QuestionInput({ q, criteria, value, onChange, cursor }: { q: RubricQues
       return (
         <div className="flex flex-wrap gap-1" role="radiogroup" aria-label={q.prompt}>
           {q.options.map((o, k) => (
-            <button key={o.value} type="button" role="radio" aria-checked={value === o.value} className={chip(value === o.value)} onClick={() => onChange(o.value)}>
+            <button
+              key={o.value}
+              type="button"
+              role="radio"
+              aria-checked={value === o.value}
+              className={chip(value === o.value)}
+              onClick={() => onChange(o.value)}
+            >
               <span className="mr-1 font-mono opacity-60">{k + 1}</span>
               {o.label}
             </button>
@@ -158,7 +207,13 @@ function QuestionInput({ q, criteria, value, onChange, cursor }: { q: RubricQues
           {q.options.map((o, k) => {
             const on = v.includes(o.value);
             return (
-              <button key={o.value} type="button" aria-pressed={on} className={chip(on, 'red')} onClick={() => onChange(on ? v.filter((x) => x !== o.value) : [...v, o.value])}>
+              <button
+                key={o.value}
+                type="button"
+                aria-pressed={on}
+                className={chip(on, 'red')}
+                onClick={() => onChange(on ? v.filter((x) => x !== o.value) : [...v, o.value])}
+              >
                 <span className="mr-1 font-mono opacity-60">{k + 1}</span>
                 {o.label}
               </button>

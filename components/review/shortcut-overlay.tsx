@@ -7,7 +7,13 @@ export function ShortcutOverlay({ page, onClose }: { page: 'review' | 'compare';
   const list = shortcuts.filter((s) => !s.page || s.page === page);
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/40 p-4" onClick={onClose}>
-      <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" className="w-full max-w-lg rounded-xl bg-white p-5 shadow-xl" onClick={(e) => e.stopPropagation()}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        className="w-full max-w-lg rounded-xl bg-white p-5 shadow-xl"
+        onClick={(e) => e.stopPropagation()}
+      >
         <div className="mb-3 flex items-center justify-between">
           <h2 id="shortcuts-title" className="text-base font-semibold">
             Keyboard shortcuts
@@ -22,7 +28,10 @@ export function ShortcutOverlay({ page, onClose }: { page: 'review' | 'compare';
             <div key={s.label} className="contents">
               <dt className="flex flex-wrap gap-1">
                 {s.keys.map((k) => (
-                  <kbd key={k} className="whitespace-nowrap rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs text-zinc-800">
+                  <kbd
+                    key={k}
+                    className="whitespace-nowrap rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs text-zinc-800"
+                  >
                     {k}
                   </kbd>
                 ))}

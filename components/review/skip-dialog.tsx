@@ -3,7 +3,17 @@
 import { useState } from 'react';
 
 /** Asks why the reviewer skips (the reason is kept with the assignment). */
-export function SkipDialog({ pending, error, onSkip, onClose }: { pending: boolean; error: string | null; onSkip: (reason: string) => void; onClose: () => void }) {
+export function SkipDialog({
+  pending,
+  error,
+  onSkip,
+  onClose,
+}: {
+  pending: boolean;
+  error: string | null;
+  onSkip: (reason: string) => void;
+  onClose: () => void;
+}) {
   const [reason, setReason] = useState('');
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/40 p-4" onClick={onClose}>
@@ -48,7 +58,11 @@ export function SkipDialog({ pending, error, onSkip, onClose }: { pending: boole
           <button type="button" onClick={onClose} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm">
             Cancel
           </button>
-          <button type="submit" disabled={pending || reason.trim().length < 3} className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={pending || reason.trim().length < 3}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
+          >
             {pending ? 'Skipping…' : 'Skip item'}
           </button>
         </div>

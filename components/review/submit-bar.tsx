@@ -1,5 +1,15 @@
 /** The review and compare pages' submit button (its label says what still stands in the way) and Skip. */
-export function SubmitBar({ label, disabled, onSubmit, onSkip }: { label: string; disabled: boolean; onSubmit: () => void; onSkip: (() => void) | null }) {
+export function SubmitBar({
+  label,
+  disabled,
+  onSubmit,
+  onSkip,
+}: {
+  label: string;
+  disabled: boolean;
+  onSubmit: () => void;
+  onSkip: (() => void) | null;
+}) {
   return (
     <div className="flex gap-2">
       <button

@@ -13,19 +13,31 @@ export function TaskPanel({ view }: { view: AssignmentView }) {
         <h1 id="task-title" className="text-lg font-semibold tracking-tight text-zinc-900">
           {inert(task.name)}
         </h1>
-        {task.environment ? <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-600">{inert(task.environment)}</span> : null}
+        {task.environment ? (
+          <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-600">{inert(task.environment)}</span>
+        ) : null}
         <span className="ml-auto text-xs text-zinc-500">
           {campaign.name}
           {campaign.blind.hidePolicy || campaign.blind.hideReward ? (
-            <span className="ml-2 rounded bg-zinc-900 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-white" title="Blind review: some facts are withheld so they cannot sway you">
-              blind: {[campaign.blind.hidePolicy ? 'policy' : null, campaign.blind.hideReward ? 'reward' : null].filter(Boolean).join(' + ')} hidden
+            <span
+              className="ml-2 rounded bg-zinc-900 px-1.5 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-white"
+              title="Blind review: some facts are withheld so they cannot sway you"
+            >
+              blind:{' '}
+              {[campaign.blind.hidePolicy ? 'policy' : null, campaign.blind.hideReward ? 'reward' : null].filter(Boolean).join(' + ')}{' '}
+              hidden
             </span>
           ) : null}
         </span>
       </div>
       {task.instruction.trim() !== '' ? (
         <div className="mt-2 border-l-2 border-indigo-200 pl-3">
-          <ExpandableText text={inert(task.instruction)} maxLines={6} maxChars={800} className="whitespace-pre-wrap break-words text-sm leading-relaxed text-zinc-800" />
+          <ExpandableText
+            text={inert(task.instruction)}
+            maxLines={6}
+            maxChars={800}
+            className="whitespace-pre-wrap break-words text-sm leading-relaxed text-zinc-800"
+          />
         </div>
       ) : null}
       {task.criteria.length > 0 ? (
@@ -33,7 +45,11 @@ export function TaskPanel({ view }: { view: AssignmentView }) {
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
               {inert(c.text)}
-              {c.verdict !== null ? <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>{c.verdict ? 'verifier: pass' : 'verifier: fail'}</span> : null}
+              {c.verdict !== null ? (
+                <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>
+                  {c.verdict ? 'verifier: pass' : 'verifier: fail'}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -42,21 +42,42 @@ export function TokenManager({
       >
         <label className="text-sm">
           <span className="font-medium text-zinc-700">Token name</span>
-          <input name="name" required placeholder="trainer on gpu-01" className="mt-1 block w-72 rounded-md border border-zinc-300 px-3 py-2" />
+          <input
+            name="name"
+            required
+            placeholder="trainer on gpu-01"
+            className="mt-1 block w-72 rounded-md border border-zinc-300 px-3 py-2"
+          />
         </label>
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60"
+        >
           Create token
         </button>
       </form>
-      {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
       {shown ? (
         <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm">
           Copy this token now; it is shown once and stored only as a hash:
-          <input readOnly value={shown} data-testid="new-token" className="mt-2 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+          <input
+            readOnly
+            value={shown}
+            data-testid="new-token"
+            className="mt-2 block w-full rounded border border-emerald-300 bg-white px-2 py-1 font-mono text-xs"
+            onFocus={(e) => e.currentTarget.select()}
+          />
         </div>
       ) : null}
       {tokens.length === 0 ? (
-        <p className="text-sm text-zinc-600">No tokens yet. Machine clients of /api/v1 send one as <code className="font-mono">Authorization: Bearer wit_…</code>.</p>
+        <p className="text-sm text-zinc-600">
+          No tokens yet. Machine clients of /api/v1 send one as <code className="font-mono">Authorization: Bearer wit_…</code>.
+        </p>
       ) : (
         <table className="w-full overflow-hidden rounded-xl border border-zinc-200 bg-white text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">

@@ -16,7 +16,9 @@ export function UserMenu({ user, signOut }: { user: SessionUser; signOut: () => 
         className="flex cursor-pointer list-none items-center gap-2 rounded-full py-1 pl-1 pr-3 text-sm hover:bg-zinc-100"
         aria-label={`Account menu for ${user.email}`}
       >
-        <span className="flex h-7 w-7 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700">{initials}</span>
+        <span className="flex h-7 w-7 items-center justify-center rounded-full bg-indigo-100 text-xs font-semibold text-indigo-700">
+          {initials}
+        </span>
         <span className="hidden text-zinc-700 sm:inline">{user.name}</span>
         <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600" data-testid="role-badge">
           {roleLabel[user.role]}

@@ -4,13 +4,19 @@ import { inert } from './inert-text';
 function Verdict({ verdict }: { verdict: boolean | null }) {
   if (verdict === true)
     return (
-      <span className="mt-0.5 flex h-4 w-4 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[10px] font-bold text-white" title="Verifier: passed">
+      <span
+        className="mt-0.5 flex h-4 w-4 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[10px] font-bold text-white"
+        title="Verifier: passed"
+      >
         ✓<span className="sr-only">passed</span>
       </span>
     );
   if (verdict === false)
     return (
-      <span className="mt-0.5 flex h-4 w-4 shrink-0 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white" title="Verifier: failed">
+      <span
+        className="mt-0.5 flex h-4 w-4 shrink-0 items-center justify-center rounded-full bg-rose-600 text-[10px] font-bold text-white"
+        title="Verifier: failed"
+      >
         ✕<span className="sr-only">failed</span>
       </span>
     );

@@ -52,7 +52,11 @@ export function CriteriaEditor({
       <div>
         <CriteriaChecklist criteria={criteria} />
         <div className="mt-3 flex items-center gap-3">
-          <button type="button" onClick={begin} className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+          <button
+            type="button"
+            onClick={begin}
+            className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+          >
             Edit criteria
           </button>
           {notice ? (
@@ -72,7 +76,11 @@ export function CriteriaEditor({
         event.preventDefault();
         const list = drafts.filter((d) => d.text.trim() !== '');
         start(async () => {
-          const result = await save({ taskId, expectedUpdatedAt: updatedAt, criteria: list.map((d) => (d.key ? { key: d.key, text: d.text } : { text: d.text })) });
+          const result = await save({
+            taskId,
+            expectedUpdatedAt: updatedAt,
+            criteria: list.map((d) => (d.key ? { key: d.key, text: d.text } : { text: d.text })),
+          });
           if (!result.ok) {
             setError(result.error.message);
             return;
@@ -123,7 +131,11 @@ export function CriteriaEditor({
         </p>
       ) : null}
       <div className="flex items-center gap-2 pt-1">
-        <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
+        >
           {pending ? 'Saving…' : 'Save criteria'}
         </button>
         <button type="button" onClick={() => setDrafts(null)} className="rounded-md px-3 py-1 text-xs text-zinc-600 hover:bg-zinc-100">

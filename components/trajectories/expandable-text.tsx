@@ -43,7 +43,9 @@ export function ExpandableText({
           onClick={() => setOpen((o) => !o)}
           className="mt-1 text-xs font-medium text-indigo-700 hover:underline"
         >
-          {open ? 'Show less' : `Show all (${lines.length.toLocaleString('en-US')} lines, ${text.length.toLocaleString('en-US')} characters)`}
+          {open
+            ? 'Show less'
+            : `Show all (${lines.length.toLocaleString('en-US')} lines, ${text.length.toLocaleString('en-US')} characters)`}
         </button>
       ) : null}
     </div>

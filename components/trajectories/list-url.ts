@@ -11,7 +11,17 @@ export interface ListFilterValues {
   review?: string;
 }
 
-export const filterKeys = ['q', 'project', 'environment', 'policy', 'split', 'reward', 'rewardMin', 'rewardMax', 'review'] as const satisfies readonly (keyof ListFilterValues)[];
+export const filterKeys = [
+  'q',
+  'project',
+  'environment',
+  'policy',
+  'split',
+  'reward',
+  'rewardMin',
+  'rewardMax',
+  'review',
+] as const satisfies readonly (keyof ListFilterValues)[];
 
 /** `/trajectories?…` with only the filters that are set, plus the page when it is not the first. */
 export function listHref(values: ListFilterValues, page = 1): string {

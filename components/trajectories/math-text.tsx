@@ -9,7 +9,15 @@ const MAX_CHARS = 60_000;
 
 function mathHtml(tex: string, display: boolean): string {
   // KaTeX escapes its input; trust is off, so no \href or \html* output reaches the page
-  return katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'html', strict: 'ignore', trust: false, maxSize: 20, maxExpand: 200 });
+  return katex.renderToString(tex, {
+    displayMode: display,
+    throwOnError: false,
+    output: 'html',
+    strict: 'ignore',
+    trust: false,
+    maxSize: 20,
+    maxExpand: 200,
+  });
 }
 
 /**
@@ -27,7 +35,12 @@ export function MathText({ text }: { text: string }): ReactNode {
         seg.k === 'text' ? (
           <MarkedText key={i} text={seg.text} />
         ) : (
-          <span key={i} data-testid="math" className={seg.display ? 'my-1 block overflow-x-auto text-[1.08em]' : 'text-[1.04em]'} dangerouslySetInnerHTML={{ __html: mathHtml(seg.tex, seg.display) }} />
+          <span
+            key={i}
+            data-testid="math"
+            className={seg.display ? 'my-1 block overflow-x-auto text-[1.08em]' : 'text-[1.04em]'}
+            dangerouslySetInnerHTML={{ __html: mathHtml(seg.tex, seg.display) }}
+          />
         ),
       )}
     </>

@@ -1,7 +1,19 @@
 import type { ReactNode } from 'react';
 
 /** A titled white card for the detail page's sections. */
-export function Panel({ title, id, actions, children, className = '' }: { title: string; id: string; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Panel({
+  title,
+  id,
+  actions,
+  children,
+  className = '',
+}: {
+  title: string;
+  id: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section aria-labelledby={id} className={`rounded-xl border border-zinc-200 bg-white shadow-sm ${className}`}>
       <div className="flex items-center justify-between gap-2 border-b border-zinc-100 px-4 py-2">

@@ -29,9 +29,14 @@ export function RawSourceView({ source }: { source: RawSourceText | null }) {
         {source.truncated ? <span className="font-medium text-amber-700">truncated to the first 2 MiB</span> : null}
       </div>
       {source.binary ? (
-        <p className="p-6 text-sm text-zinc-500">This source is binary ({formatBytes(source.sizeBytes)}); it is kept for audit but not shown.</p>
+        <p className="p-6 text-sm text-zinc-500">
+          This source is binary ({formatBytes(source.sizeBytes)}); it is kept for audit but not shown.
+        </p>
       ) : (
-        <pre data-testid="raw-source" className="max-h-[75vh] overflow-auto whitespace-pre-wrap break-all bg-zinc-950 p-4 font-mono text-xs leading-relaxed text-zinc-100">
+        <pre
+          data-testid="raw-source"
+          className="max-h-[75vh] overflow-auto whitespace-pre-wrap break-all bg-zinc-950 p-4 font-mono text-xs leading-relaxed text-zinc-100"
+        >
           <MarkedText text={inert(source.text)} />
         </pre>
       )}

@@ -1,7 +1,8 @@
 import { inert } from './inert-text';
 
 function lineClass(line: string): string {
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index ')) return 'text-zinc-500 font-semibold';
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index '))
+    return 'text-zinc-500 font-semibold';
   if (line.startsWith('@@')) return 'text-indigo-700 bg-indigo-50';
   if (line.startsWith('+')) return 'bg-emerald-50 text-emerald-900';
   if (line.startsWith('-')) return 'bg-rose-50 text-rose-900';
@@ -12,7 +13,12 @@ function lineClass(line: string): string {
 export function SubmissionDiff({ submission }: { submission: string }) {
   const text = inert(submission);
   const isDiff = /^(diff --git|--- |\+\+\+ |@@ )/m.test(text);
-  if (!isDiff) return <pre className="whitespace-pre-wrap break-words rounded-lg border border-zinc-200 bg-white p-4 font-mono text-xs text-zinc-800">{text}</pre>;
+  if (!isDiff)
+    return (
+      <pre className="whitespace-pre-wrap break-words rounded-lg border border-zinc-200 bg-white p-4 font-mono text-xs text-zinc-800">
+        {text}
+      </pre>
+    );
   const lines = text.split('\n');
   const shown = lines.slice(0, 5000);
   return (
@@ -24,7 +30,9 @@ export function SubmissionDiff({ submission }: { submission: string }) {
           </div>
         ))}
       </pre>
-      {lines.length > shown.length ? <p className="px-4 pt-2 text-xs text-zinc-500">… {lines.length - shown.length} more lines (see the raw source).</p> : null}
+      {lines.length > shown.length ? (
+        <p className="px-4 pt-2 text-xs text-zinc-500">… {lines.length - shown.length} more lines (see the raw source).</p>
+      ) : null}
     </div>
   );
 }

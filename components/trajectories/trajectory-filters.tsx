@@ -5,7 +5,8 @@ import { useRouter } from 'next/navigation';
 import type { FacetOption } from '@/lib/db/trajectory-queries';
 import { filterKeys, hasFilters, listHref, type ListFilterValues } from './list-url';
 
-const fieldBase = 'mt-1 block rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+const fieldBase =
+  'mt-1 block rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
 const field = `${fieldBase} w-full`;
 const labelText = 'text-xs font-medium text-zinc-600';
 
@@ -113,11 +114,25 @@ export function TrajectoryFilters({
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <label>
           <span className={labelText}>Reward from</span>
-          <input type="number" step="any" name="rewardMin" defaultValue={values.rewardMin} placeholder="min" className={`${fieldBase} w-28`} />
+          <input
+            type="number"
+            step="any"
+            name="rewardMin"
+            defaultValue={values.rewardMin}
+            placeholder="min"
+            className={`${fieldBase} w-28`}
+          />
         </label>
         <label>
           <span className={labelText}>Reward to</span>
-          <input type="number" step="any" name="rewardMax" defaultValue={values.rewardMax} placeholder="max" className={`${fieldBase} w-28`} />
+          <input
+            type="number"
+            step="any"
+            name="rewardMax"
+            defaultValue={values.rewardMax}
+            placeholder="max"
+            className={`${fieldBase} w-28`}
+          />
         </label>
         <div className="ml-auto flex items-center gap-2">
           {hasFilters(values) ? (
@@ -125,7 +140,10 @@ export function TrajectoryFilters({
               Clear filters
             </Link>
           ) : null}
-          <button type="submit" className="rounded-md bg-indigo-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500">
+          <button
+            type="submit"
+            className="rounded-md bg-indigo-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500"
+          >
             Apply filters
           </button>
         </div>

@@ -13,7 +13,10 @@ export function TrajectoryHeader({ t }: { t: TrajectoryDetail }) {
           Trajectories
         </Link>
         <span className="mx-1.5 text-zinc-300">/</span>
-        <Link href={`/trajectories?project=${encodeURIComponent(t.project.slug)}`} className="font-mono hover:text-indigo-700 hover:underline">
+        <Link
+          href={`/trajectories?project=${encodeURIComponent(t.project.slug)}`}
+          className="font-mono hover:text-indigo-700 hover:underline"
+        >
           {t.project.slug}
         </Link>
       </nav>
@@ -49,7 +52,9 @@ export function TrajectoryHeader({ t }: { t: TrajectoryDetail }) {
               <dt className="truncate text-[10px] font-medium uppercase tracking-wide text-zinc-500" title={inert(j.judge)}>
                 {inert(j.judge)}
               </dt>
-              <dd className="font-mono text-2xl font-semibold tabular-nums text-zinc-800">{j.score !== null ? formatReward(j.score) : inert(j.label ?? '—')}</dd>
+              <dd className="font-mono text-2xl font-semibold tabular-nums text-zinc-800">
+                {j.score !== null ? formatReward(j.score) : inert(j.label ?? '—')}
+              </dd>
             </div>
           ))}
         </dl>

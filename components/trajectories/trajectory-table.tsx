@@ -10,7 +10,9 @@ function JudgeCell({ judge }: { judge: JudgeSummary }) {
   const labels = judge.judges.map((j) => j.label).filter((l): l is string => l !== null);
   return (
     <span title={title} className="whitespace-nowrap">
-      <span className="font-mono tabular-nums">{judge.mean !== null ? formatReward(judge.mean) : inert(labels.slice(0, 2).join(', '))}</span>
+      <span className="font-mono tabular-nums">
+        {judge.mean !== null ? formatReward(judge.mean) : inert(labels.slice(0, 2).join(', '))}
+      </span>
       {judge.count > 1 ? <span className="ml-1 text-xs text-zinc-400">×{judge.count}</span> : null}
     </span>
   );
@@ -23,23 +25,47 @@ export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; 
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Task</th>
-            <th scope="col" className="px-3 py-2 font-medium">Environment</th>
-            <th scope="col" className="px-3 py-2 font-medium">Policy</th>
-            <th scope="col" className="px-3 py-2 font-medium">Split</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Steps</th>
-            <th scope="col" className="px-3 py-2 text-center font-medium">Reward</th>
-            <th scope="col" className="px-3 py-2 font-medium">Judges</th>
-            <th scope="col" className="px-3 py-2 font-medium">Reviews</th>
-            <th scope="col" className="px-3 py-2 font-medium">Format</th>
-            <th scope="col" className="px-4 py-2 font-medium">Imported</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Task
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Environment
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Policy
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Split
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Steps
+            </th>
+            <th scope="col" className="px-3 py-2 text-center font-medium">
+              Reward
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Judges
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Reviews
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Format
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Imported
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {rows.map((r) => (
             <tr key={r.id} className="group hover:bg-indigo-50/40" data-testid="trajectory-row">
               <td className="max-w-xs px-4 py-2">
-                <Link href={`/trajectories/${r.id}`} className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline" title={inert(r.taskName)}>
+                <Link
+                  href={`/trajectories/${r.id}`}
+                  className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+                  title={inert(r.taskName)}
+                >
                   {inert(r.taskName)}
                 </Link>
                 {showProject ? <span className="font-mono text-[11px] text-zinc-400">{r.projectSlug}</span> : null}
@@ -61,7 +87,11 @@ export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; 
                 <JudgeCell judge={r.judge} />
               </td>
               <td className="px-3 py-2 text-xs">
-                {r.reviews > 0 ? <span className="text-emerald-700">{r.reviews} reviewed</span> : <span className="text-zinc-400">none</span>}
+                {r.reviews > 0 ? (
+                  <span className="text-emerald-700">{r.reviews} reviewed</span>
+                ) : (
+                  <span className="text-zinc-400">none</span>
+                )}
               </td>
               <td className="px-3 py-2 font-mono text-xs text-zinc-500">{r.format}</td>
               <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500" title={r.createdAt}>

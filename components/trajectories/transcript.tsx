@@ -21,19 +21,26 @@ function Step({ step }: { step: TrajectoryStep }) {
   const style = sourceStyle[step.source];
   const tokens = step.usage ? (step.usage.promptTokens ?? 0) + (step.usage.completionTokens ?? 0) : 0;
   return (
-    <li id={`step-${step.index}`} data-testid="step" className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm ${style.rule}`}>
+    <li
+      id={`step-${step.index}`}
+      data-testid="step"
+      className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm ${style.rule}`}
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 px-4 py-1.5 text-xs">
         <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${step.index}`}>
           #{step.index}
         </a>
         <span className={`rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${style.chip}`}>{style.label}</span>
-        <button type="button" data-seek-step={step.index} className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-50" aria-label={`Play step ${step.index} in the video`}>
+        <button
+          type="button"
+          data-seek-step={step.index}
+          className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-50"
+          aria-label={`Play step ${step.index} in the video`}
+        >
           ▶ video
         </button>
         {step.toolCalls.length > 0 ? (
-          <span className="text-zinc-500">
-            {step.toolCalls.length === 1 ? '1 tool call' : `${step.toolCalls.length} tool calls`}
-          </span>
+          <span className="text-zinc-500">{step.toolCalls.length === 1 ? '1 tool call' : `${step.toolCalls.length} tool calls`}</span>
         ) : null}
         <span className="ml-auto flex items-center gap-3 font-mono text-zinc-400">
           {tokens > 0 ? <span title="prompt + completion tokens">{formatCount(tokens)} tok</span> : null}
@@ -64,7 +71,10 @@ function Step({ step }: { step: TrajectoryStep }) {
               {call.id ? <span className="font-mono text-[11px] text-zinc-400">{inert(call.id)}</span> : null}
             </div>
             {call.arguments !== undefined && call.arguments !== null && prettyJson(call.arguments) !== '{}' ? (
-              <ExpandableText text={inert(prettyJson(call.arguments))} className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`} />
+              <ExpandableText
+                text={inert(prettyJson(call.arguments))}
+                className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`}
+              />
             ) : null}
           </div>
         ))}
@@ -72,7 +82,9 @@ function Step({ step }: { step: TrajectoryStep }) {
           <div key={i} data-testid="observation">
             <div className="mb-1 flex items-center gap-2 text-[11px] font-medium uppercase tracking-wide text-zinc-500">
               {obs.isError ? <span className="text-rose-700">Error output</span> : <span>Output</span>}
-              {obs.toolCallId ? <span className="font-mono normal-case tracking-normal text-zinc-400">→ {inert(obs.toolCallId)}</span> : null}
+              {obs.toolCallId ? (
+                <span className="font-mono normal-case tracking-normal text-zinc-400">→ {inert(obs.toolCallId)}</span>
+              ) : null}
             </div>
             <ExpandableText
               text={obs.content === '' ? '(no output)' : inert(obs.content)}
@@ -90,7 +102,10 @@ function Step({ step }: { step: TrajectoryStep }) {
 
 /** Every step in order. Text is untrusted: text nodes only, control characters made visible. */
 export function Transcript({ steps }: { steps: TrajectoryStep[] }) {
-  if (steps.length === 0) return <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-500">This trajectory has no steps.</p>;
+  if (steps.length === 0)
+    return (
+      <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-sm text-zinc-500">This trajectory has no steps.</p>
+    );
   return (
     <ol className="space-y-3" aria-label="Transcript">
       {steps.map((s) => (

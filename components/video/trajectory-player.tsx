@@ -51,7 +51,10 @@ export const TrajectoryPlayer = forwardRef<
     /** false: stay on the closing card when the video ends (review pages) */
     rewindAtEnd?: boolean;
   }
->(function TrajectoryPlayer({ video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true }, ref) {
+>(function TrajectoryPlayer(
+  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true },
+  ref,
+) {
   const player = useRef<PlayerRef>(null);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
@@ -83,7 +86,10 @@ export const TrajectoryPlayer = forwardRef<
       const f = lastFrame.current;
       const current = chapterAt(video.chapters, f);
       const index = current ? video.chapters.indexOf(current) : -1;
-      const target = delta === 1 ? (video.chapters[index + 1] ?? (index === -1 ? video.chapters.find((c) => c.fromFrame > f) : undefined)) : video.chapters[Math.max(0, index - 1)];
+      const target =
+        delta === 1
+          ? (video.chapters[index + 1] ?? (index === -1 ? video.chapters.find((c) => c.fromFrame > f) : undefined))
+          : video.chapters[Math.max(0, index - 1)];
       if (target) seekToFrame(target.fromFrame);
     },
     [video.chapters, seekToFrame],
@@ -115,7 +121,8 @@ export const TrajectoryPlayer = forwardRef<
       // forward frames while playing are "watched", however coarse the updates on a busy
       // machine, as long as the jump fits the real time elapsed at this rate; longer jumps are seeks
       const allowed = Math.ceil(((now - lastAt) / 1000) * video.fps * rateRef.current * 1.5) + 4;
-      if (f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying()) onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
+      if (f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying())
+        onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
       lastFrame.current = f;
       lastAt = now;
       setFrame(f);
@@ -151,7 +158,8 @@ export const TrajectoryPlayer = forwardRef<
     const el = listRef.current?.querySelector<HTMLElement>(`[data-step="${active.step}"]`);
     if (el && listRef.current) {
       const list = listRef.current;
-      if (el.offsetTop < list.scrollTop || el.offsetTop > list.scrollTop + list.clientHeight - el.clientHeight) list.scrollTop = el.offsetTop - list.clientHeight / 3;
+      if (el.offsetTop < list.scrollTop || el.offsetTop > list.scrollTop + list.clientHeight - el.clientHeight)
+        list.scrollTop = el.offsetTop - list.clientHeight / 3;
     }
   }, [active]);
 
@@ -211,7 +219,11 @@ export const TrajectoryPlayer = forwardRef<
   return (
     <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
       <div className="min-w-0">
-        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm" tabIndex={0} aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)">
+        <div
+          className="overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
+          tabIndex={0}
+          aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)"
+        >
           <Player
             ref={player}
             component={TrajectoryVideo}
@@ -237,7 +249,12 @@ export const TrajectoryPlayer = forwardRef<
           <span>{playing ? 'playing' : 'paused'}</span>
           <label className="ml-auto flex items-center gap-1">
             Speed
-            <select value={rate} onChange={(e) => setRate(Number(e.target.value))} className="rounded border border-zinc-300 bg-white px-1 py-0.5" aria-label="Playback speed">
+            <select
+              value={rate}
+              onChange={(e) => setRate(Number(e.target.value))}
+              className="rounded border border-zinc-300 bg-white px-1 py-0.5"
+              aria-label="Playback speed"
+            >
               {speeds.map((s) => (
                 <option key={s} value={s}>
                   {s}×

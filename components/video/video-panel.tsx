@@ -70,23 +70,37 @@ export function VideoPanel({
         <div className="ml-auto flex items-center gap-2 text-xs" data-testid="mp4-status">
           {status?.status === 'done' ? (
             <>
-              <a href={fileUrl(status.id)} download className="rounded-md bg-indigo-600 px-3 py-1.5 font-semibold text-white hover:bg-indigo-500">
+              <a
+                href={fileUrl(status.id)}
+                download
+                className="rounded-md bg-indigo-600 px-3 py-1.5 font-semibold text-white hover:bg-indigo-500"
+              >
                 Download MP4{status.sizeBytes ? ` (${(status.sizeBytes / 1024 / 1024).toFixed(1)} MB)` : ''}
               </a>
-              <button type="button" className="rounded-md border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50" onClick={() => void navigator.clipboard?.writeText(new URL(fileUrl(status.id), location.href).href)}>
+              <button
+                type="button"
+                className="rounded-md border border-zinc-300 px-3 py-1.5 hover:bg-zinc-50"
+                onClick={() => void navigator.clipboard?.writeText(new URL(fileUrl(status.id), location.href).href)}
+              >
                 Copy link
               </button>
             </>
           ) : status && (status.status === 'queued' || status.status === 'rendering') ? (
             <div className="flex items-center gap-2" role="status" aria-label="Rendering the MP4">
-              <span className="text-zinc-600">{status.status === 'queued' ? 'MP4 queued…' : `Rendering MP4 ${Math.round(status.progress * 100)}%`}</span>
+              <span className="text-zinc-600">
+                {status.status === 'queued' ? 'MP4 queued…' : `Rendering MP4 ${Math.round(status.progress * 100)}%`}
+              </span>
               <span className="h-2 w-40 overflow-hidden rounded bg-zinc-200">
                 <span className="block h-full bg-indigo-500 transition-all" style={{ width: `${Math.max(2, status.progress * 100)}%` }} />
               </span>
             </div>
           ) : (
             <>
-              {status?.status === 'failed' ? <span className="text-red-700" title={status.error ?? ''}>Render failed: {status.error}</span> : null}
+              {status?.status === 'failed' ? (
+                <span className="text-red-700" title={status.error ?? ''}>
+                  Render failed: {status.error}
+                </span>
+              ) : null}
               <button
                 type="button"
                 disabled={pending}
@@ -105,7 +119,11 @@ export function VideoPanel({
               </button>
             </>
           )}
-          {error ? <span role="alert" className="text-red-700">{error}</span> : null}
+          {error ? (
+            <span role="alert" className="text-red-700">
+              {error}
+            </span>
+          ) : null}
         </div>
       </div>
       <TrajectoryPlayer ref={player} video={video} initialFrame={Math.min(initialFrame, video.durationInFrames - 1)} />

@@ -61,7 +61,10 @@ async function recover(out) {
     lastSequence.set(c.sink, c.sequence);
     committedBytes = c.offset + c.bytes;
   }
-  const size = await stat(out).then((s) => s.size, () => 0);
+  const size = await stat(out).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (size > committedBytes) await truncate(out, committedBytes);
   return { keys, lastSequence, committedBytes };
 }

@@ -75,7 +75,10 @@ interface Consensus {
   pass: string;
 }
 
-function humanConsensus(data: CampaignAgreementData, questions: readonly QuestionRatings[]): { basis: string | null; byItem: Map<string, Consensus> } {
+function humanConsensus(
+  data: CampaignAgreementData,
+  questions: readonly QuestionRatings[],
+): { basis: string | null; byItem: Map<string, Consensus> } {
   const byItem = new Map<string, Consensus>();
   if (data.mode === 'pairwise') {
     const prefs = new Map<string, number[]>();
@@ -136,7 +139,11 @@ export function measurementAudit(
       },
     });
   } else {
-    sources.push({ source: 'verifier', label: `Verifier reward (pass ≥ ${threshold})`, of: (i) => ({ score: i.reward, pass: i.reward === null ? null : i.reward >= threshold ? 'pass' : 'fail' }) });
+    sources.push({
+      source: 'verifier',
+      label: `Verifier reward (pass ≥ ${threshold})`,
+      of: (i) => ({ score: i.reward, pass: i.reward === null ? null : i.reward >= threshold ? 'pass' : 'fail' }),
+    });
     const judges = [...new Set(items.flatMap((i) => i.judges.map((j) => j.judge)))].sort();
     for (const judge of judges) {
       const scale = judgeScale(items.flatMap((i) => i.judges.filter((j) => j.judge === judge && j.score !== null).map((j) => j.score!)));
@@ -169,7 +176,8 @@ export function measurementAudit(
           compared++;
           if (s.pass === human.pass) matched++;
         }
-        if (s.score !== null) scoreRatings.push({ unit: item.id, rater: 'humans', value: human.score }, { unit: item.id, rater: source, value: s.score });
+        if (s.score !== null)
+          scoreRatings.push({ unit: item.id, rater: 'humans', value: human.score }, { unit: item.id, rater: source, value: s.score });
         if (s.pass === null && s.score === null) continue;
         rows.push({
           itemId: item.id,
@@ -183,7 +191,12 @@ export function measurementAudit(
           adjudicated: item.adjudicated,
         });
       }
-      rows.sort((x, y) => Number(y.humanPass !== y.sourcePass) - Number(x.humanPass !== x.sourcePass) || (y.gap ?? -1) - (x.gap ?? -1) || (x.itemId < y.itemId ? -1 : 1));
+      rows.sort(
+        (x, y) =>
+          Number(y.humanPass !== y.sourcePass) - Number(x.humanPass !== x.sourcePass) ||
+          (y.gap ?? -1) - (x.gap ?? -1) ||
+          (x.itemId < y.itemId ? -1 : 1),
+      );
       return {
         source,
         label,

@@ -3,9 +3,17 @@ import { csvField, safeFileName, toCsv } from './csv';
 
 describe('CSV', () => {
   it('quotes commas, quotes and newlines, and defuses formulas but not negative numbers', () => {
-    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', null], [-0.25, '=SUM(A1)'], ['-3', '@cmd']])).toBe(
-      'a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n-0.25,\'=SUM(A1)\r\n-3,\'@cmd\r\n',
-    );
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          ['line\nbreak', null],
+          [-0.25, '=SUM(A1)'],
+          ['-3', '@cmd'],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n-0.25,\'=SUM(A1)\r\n-3,\'@cmd\r\n');
     expect(csvField(Number.NaN)).toBe('');
     expect(csvField(true)).toBe('true');
   });

@@ -19,5 +19,10 @@ export function toCsv(headers: readonly string[], rows: readonly (readonly CsvVa
 
 /** A file name safe for Content-Disposition: letters, digits, dot, dash, underscore. */
 export function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'download';
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 100) || 'download'
+  );
 }

@@ -14,7 +14,11 @@ describe('the agreement dashboard', () => {
     C: [null, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, null],
     D: [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, null],
   };
-  const rubric = { title: 'k', instructions: '', questions: [{ id: 'quality', type: 'likert' as const, prompt: 'Quality', points: 5, anchors: {}, required: true }] };
+  const rubric = {
+    title: 'k',
+    instructions: '',
+    questions: [{ id: 'quality', type: 'likert' as const, prompt: 'Quality', points: 5, anchors: {}, required: true }],
+  };
   const items = Array.from({ length: 12 }, (_, u) => item(`u${String(u).padStart(2, '0')}`));
   const reviews = Object.entries(coders).flatMap(([coder, values]) =>
     values.flatMap((v, u) => (v === null ? [] : [review(`u${String(u).padStart(2, '0')}`, coder, { quality: v })])),
@@ -49,7 +53,12 @@ describe('the agreement dashboard', () => {
   });
 
   it('reads its URL parameters leniently: bad values fall back to the defaults', () => {
-    expect(dashboardParams({ q: 'flags.unsafe', threshold: '0.7', cut: '0.6', range: '3' })).toEqual({ matrixQuestion: 'flags.unsafe', threshold: 0.7, majorityCut: 0.6, ordinalRange: 3 });
+    expect(dashboardParams({ q: 'flags.unsafe', threshold: '0.7', cut: '0.6', range: '3' })).toEqual({
+      matrixQuestion: 'flags.unsafe',
+      threshold: 0.7,
+      majorityCut: 0.6,
+      ordinalRange: 3,
+    });
     expect(dashboardParams({ q: 'DROP TABLE', threshold: 'x', cut: '7', range: ['2', '5'] })).toEqual({ ordinalRange: 2 });
   });
 });

@@ -15,10 +15,24 @@ export interface QuestionAgreement extends AlphaSummary {
 }
 
 export interface AgreementDashboard {
-  campaign: { id: string; name: string; mode: 'single' | 'pairwise'; overlap: number; items: number; reviewed: number; adjudicated: number };
+  campaign: {
+    id: string;
+    name: string;
+    mode: 'single' | 'pairwise';
+    overlap: number;
+    items: number;
+    reviewed: number;
+    adjudicated: number;
+  };
   questions: QuestionAgreement[];
   reviewers: ReviewerStats[];
-  matrix: { questionKey: string | null; label: string | null; options: { key: string; label: string }[]; matrix: PairMatrix; names: Record<string, string> };
+  matrix: {
+    questionKey: string | null;
+    label: string | null;
+    options: { key: string; label: string }[];
+    matrix: PairMatrix;
+    names: Record<string, string>;
+  };
   drift: { questions: { key: string; label: string }[]; batches: DriftBatch[] };
   audit: AuditResult;
   disagreements: Disagreement[];
@@ -44,7 +58,9 @@ export function agreementDashboard(data: CampaignAgreementData, options: Dashboa
   const rated = questionRatings(data);
   const boot = { replicates: options.replicates ?? 1000, seed: options.seed ?? 1 };
   const want = (part: DashboardPart) => !options.parts || options.parts.includes(part);
-  const questions = !want('questions') ? [] : rated.map((q) => ({ key: q.key, label: q.label, kind: q.kind, ...alphaSummary(q.ratings, q.level, boot) }));
+  const questions = !want('questions')
+    ? []
+    : rated.map((q) => ({ key: q.key, label: q.label, kind: q.kind, ...alphaSummary(q.ratings, q.level, boot) }));
   const names: Record<string, string> = {};
   for (const r of data.reviews) names[r.reviewerId] = r.reviewerName;
   for (const c of data.comparisons) names[c.reviewerId] = c.reviewerName;
@@ -71,8 +87,21 @@ export function agreementDashboard(data: CampaignAgreementData, options: Dashboa
       names,
     },
     drift: { questions: rated.map((q) => ({ key: q.key, label: q.label })), batches: want('drift') ? driftBatches(rated) : [] },
-    audit: want('audit') ? measurementAudit(data, rated, { ...boot, threshold: options.threshold }) : { threshold: options.threshold ?? 0.5, humanBasis: null, sources: [] },
+    audit: want('audit')
+      ? measurementAudit(data, rated, { ...boot, threshold: options.threshold })
+      : { threshold: options.threshold ?? 0.5, humanBasis: null, sources: [] },
     disagreements: want('disagreements') ? findDisagreements(rated, options) : [],
-    items: Object.fromEntries(data.items.map((i) => [i.id, { taskName: i.taskName, trajectoryId: i.trajectoryId, trajectoryBId: i.trajectoryBId, adjudicated: i.adjudicated, isGold: i.isGold }])),
+    items: Object.fromEntries(
+      data.items.map((i) => [
+        i.id,
+        {
+          taskName: i.taskName,
+          trajectoryId: i.trajectoryId,
+          trajectoryBId: i.trajectoryBId,
+          adjudicated: i.adjudicated,
+          isGold: i.isGold,
+        },
+      ]),
+    ),
   };
 }

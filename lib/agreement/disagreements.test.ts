@@ -27,7 +27,9 @@ describe('the disagreement queue', () => {
       ['flags.unsafe', null, '1 ×2, 0 ×1'],
     ]);
     expect(queue[0]!.reviews).toBe(3);
-    expect(queue[1]!.splits).toEqual([{ questionKey: 'quality', label: 'Quality', detail: null, answers: '2 – 4 (2 ×1, 3 ×1, 4 ×1)', consensus: 0.5 }]);
+    expect(queue[1]!.splits).toEqual([
+      { questionKey: 'quality', label: 'Quality', detail: null, answers: '2 – 4 (2 ×1, 3 ×1, 4 ×1)', consensus: 0.5 },
+    ]);
   });
 
   it('follows the thresholds: a looser cut lets 2-1 splits through, a wider range lets 2..4 through', () => {

@@ -65,7 +65,14 @@ export function findDisagreements(questions: readonly QuestionRatings[], options
         const span = Math.max(...numbers) - Math.min(...numbers);
         const scale = q.scale ? q.scale.max - q.scale.min : observedSpan;
         const splitNow = q.level === 'ordinal' ? span >= ordinalRange : observedSpan > 0 && span > intervalShare * observedSpan;
-        if (splitNow) split = { questionKey: q.key, label: q.label, detail, answers: `${Math.min(...numbers)} – ${Math.max(...numbers)} (${tallyText(values)})`, consensus: scale > 0 ? 1 - span / scale : 0 };
+        if (splitNow)
+          split = {
+            questionKey: q.key,
+            label: q.label,
+            detail,
+            answers: `${Math.min(...numbers)} – ${Math.max(...numbers)} (${tallyText(values)})`,
+            consensus: scale > 0 ? 1 - span / scale : 0,
+          };
       }
       if (!split) continue;
       const itemId = ratings[0]!.itemId;

@@ -10,9 +10,15 @@ function q(level: 'nominal' | 'ordinal', rows: [string, string, string | number]
 describe('agreement with the leave-one-out consensus', () => {
   it('compares each reviewer with the others’ majority, skipping ties among the others', () => {
     const question = q('nominal', [
-      ['u1', 'a', 'x'], ['u1', 'b', 'x'], ['u1', 'c', 'y'],
-      ['u2', 'a', 'x'], ['u2', 'b', 'y'], ['u2', 'c', 'y'],
-      ['u3', 'a', 'x'], ['u3', 'b', 'x'], ['u3', 'c', 'x'],
+      ['u1', 'a', 'x'],
+      ['u1', 'b', 'x'],
+      ['u1', 'c', 'y'],
+      ['u2', 'a', 'x'],
+      ['u2', 'b', 'y'],
+      ['u2', 'c', 'y'],
+      ['u3', 'a', 'x'],
+      ['u3', 'b', 'x'],
+      ['u3', 'c', 'x'],
     ]);
     const result = leaveOneOutAgreement([question]);
     // u1: a vs {x,y} tie skipped; b vs {x,y} tie skipped; c vs {x,x} -> disagree
@@ -24,7 +30,13 @@ describe('agreement with the leave-one-out consensus', () => {
   });
 
   it('counts an ordinal answer as agreeing within half a point of the others’ median', () => {
-    const result = leaveOneOutAgreement([q('ordinal', [['u', 'a', 3], ['u', 'b', 4], ['u', 'c', 5]])]);
+    const result = leaveOneOutAgreement([
+      q('ordinal', [
+        ['u', 'a', 3],
+        ['u', 'b', 4],
+        ['u', 'c', 5],
+      ]),
+    ]);
     // a vs median(4,5)=4.5 -> off by 1.5; b vs median(3,5)=4 -> agrees; c vs 3.5 -> off by 1.5
     expect(result.get('a')).toEqual({ agreed: 0, compared: 1 });
     expect(result.get('b')).toEqual({ agreed: 1, compared: 1 });

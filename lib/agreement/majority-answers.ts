@@ -23,7 +23,8 @@ export function majorityAnswers(rubric: RubricDefinition, reviews: readonly Reco
       out[q.id] = q.options.map((o) => o.value).filter((v) => lists.filter((l) => l.includes(v)).length * 2 > lists.length);
     } else if (q.type === 'criteria') {
       const byKey = new Map<string, string[]>();
-      for (const v of given) for (const [k, verdict] of Object.entries(v as Record<string, string>)) byKey.set(k, [...(byKey.get(k) ?? []), verdict]);
+      for (const v of given)
+        for (const [k, verdict] of Object.entries(v as Record<string, string>)) byKey.set(k, [...(byKey.get(k) ?? []), verdict]);
       const verdicts: Record<string, string> = {};
       for (const [k, list] of byKey) {
         const m = modeOf(list);

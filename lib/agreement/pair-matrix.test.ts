@@ -5,12 +5,24 @@ import type { QuestionRatings } from './question-ratings';
 describe('the reviewer x reviewer matrix', () => {
   it('gives each pair its shared items, percent agreement and alpha', () => {
     const rows: [string, string, string][] = [
-      ['u1', 'a', 'x'], ['u1', 'b', 'x'], ['u1', 'c', 'y'],
-      ['u2', 'a', 'y'], ['u2', 'b', 'y'], ['u2', 'c', 'y'],
-      ['u3', 'a', 'x'], ['u3', 'b', 'x'],
-      ['u4', 'a', 'y'], ['u4', 'c', 'x'],
+      ['u1', 'a', 'x'],
+      ['u1', 'b', 'x'],
+      ['u1', 'c', 'y'],
+      ['u2', 'a', 'y'],
+      ['u2', 'b', 'y'],
+      ['u2', 'c', 'y'],
+      ['u3', 'a', 'x'],
+      ['u3', 'b', 'x'],
+      ['u4', 'a', 'y'],
+      ['u4', 'c', 'x'],
     ];
-    const q: QuestionRatings = { key: 'q', label: 'q', kind: 'single', level: 'nominal', ratings: rows.map(([unit, rater, value]) => ({ unit, rater, value, itemId: unit, at: 0 })) };
+    const q: QuestionRatings = {
+      key: 'q',
+      label: 'q',
+      kind: 'single',
+      level: 'nominal',
+      ratings: rows.map(([unit, rater, value]) => ({ unit, rater, value, itemId: unit, at: 0 })),
+    };
     const m = pairMatrix(q);
     expect(m.raters).toEqual(['a', 'b', 'c']);
     // a and b agree on u1, u2, u3 with both values present: perfect agreement

@@ -41,8 +41,24 @@ describe('ratings per rubric question', () => {
       ...campaign([item('p1')], []),
       mode: 'pairwise' as const,
       comparisons: [
-        { itemId: 'p1', reviewerId: 'r1', reviewerName: 'R1', preference: -2, bothBad: false, criteria: { a: { works: 'pass' }, b: { works: 'fail' } }, submittedAt: at },
-        { itemId: 'p1', reviewerId: 'r2', reviewerName: 'R2', preference: 1, bothBad: false, criteria: { a: { works: 'pass' }, b: { works: 'pass' } }, submittedAt: at },
+        {
+          itemId: 'p1',
+          reviewerId: 'r1',
+          reviewerName: 'R1',
+          preference: -2,
+          bothBad: false,
+          criteria: { a: { works: 'pass' }, b: { works: 'fail' } },
+          submittedAt: at,
+        },
+        {
+          itemId: 'p1',
+          reviewerId: 'r2',
+          reviewerName: 'R2',
+          preference: 1,
+          bothBad: false,
+          criteria: { a: { works: 'pass' }, b: { works: 'pass' } },
+          submittedAt: at,
+        },
       ],
     };
     const q = questionRatings(pairwise);

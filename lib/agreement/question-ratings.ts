@@ -47,7 +47,13 @@ function singleRatings(data: CampaignAgreementData): QuestionRatings[] {
         for (const r of data.reviews) {
           const given = r.answers[q.id];
           if (!Array.isArray(given)) continue;
-          ratings.push({ unit: r.itemId, rater: r.reviewerId, value: given.includes(option.value) ? 1 : 0, itemId: r.itemId, at: r.submittedAt.getTime() });
+          ratings.push({
+            unit: r.itemId,
+            rater: r.reviewerId,
+            value: given.includes(option.value) ? 1 : 0,
+            itemId: r.itemId,
+            at: r.submittedAt.getTime(),
+          });
         }
         out.push({ key: `${q.id}.${option.value}`, label: `${q.prompt}: ${option.label}`, kind: 'flag', level: 'nominal', ratings });
       }
@@ -90,7 +96,14 @@ function pairwiseRatings(data: CampaignAgreementData): QuestionRatings[] {
     }
   }
   return [
-    { key: 'preference', label: 'Preference, A vs B (−2..2)', kind: 'preference', level: 'ordinal', ratings: preference, scale: { min: -2, max: 2 } },
+    {
+      key: 'preference',
+      label: 'Preference, A vs B (−2..2)',
+      kind: 'preference',
+      level: 'ordinal',
+      ratings: preference,
+      scale: { min: -2, max: 2 },
+    },
     { key: 'both_bad', label: 'Both bad', kind: 'both_bad', level: 'nominal', ratings: bothBad },
     { key: 'side_criteria', label: 'Acceptance criteria, per side', kind: 'side_criteria', level: 'nominal', ratings: sides },
   ];

@@ -17,7 +17,12 @@ function createAuth() {
     appName: 'Witness',
     baseURL: baseUrl(),
     secret: e.WITNESS_SECRET,
-    trustedOrigins: [baseUrl(), ...e.WITNESS_TRUSTED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)],
+    trustedOrigins: [
+      baseUrl(),
+      ...e.WITNESS_TRUSTED_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ],
     database: prismaAdapter(db(), { provider: 'postgresql' }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 200 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },

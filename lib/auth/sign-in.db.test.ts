@@ -47,7 +47,11 @@ describe('sign-in with better-auth sessions in Postgres', () => {
 
   it('rejects a duplicate email and a short password', async () => {
     await createUser({ email: 'd@example.com', name: 'D', role: 'admin', password: 'long enough pw' });
-    await expect(createUser({ email: 'D@example.com', name: 'D2', role: 'lead', password: 'long enough pw' })).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(createUser({ email: 'e@example.com', name: 'E', role: 'lead', password: 'short' })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(createUser({ email: 'D@example.com', name: 'D2', role: 'lead', password: 'long enough pw' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await expect(createUser({ email: 'e@example.com', name: 'E', role: 'lead', password: 'short' })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+    });
   });
 });

@@ -16,10 +16,7 @@ export const signInInput = z.object({
  * with the Set-Cookie headers for the caller's edge to pass on. Wrong credentials give one
  * message that does not say which part was wrong, and no session.
  */
-export async function signIn(
-  input: unknown,
-  requestHeaders: Headers,
-): Promise<{ user: SessionUser; setCookies: string[] }> {
+export async function signIn(input: unknown, requestHeaders: Headers): Promise<{ user: SessionUser; setCookies: string[] }> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
   let result;
@@ -32,7 +29,9 @@ export async function signIn(
   }
   const user = await findActiveUser(result.response.user.id);
   if (!user) {
-    await auth().api.signOut({ headers: cookieHeaders(result.headers.getSetCookie()) }).catch(() => {});
+    await auth()
+      .api.signOut({ headers: cookieHeaders(result.headers.getSetCookie()) })
+      .catch(() => {});
     throw new AppError('UNAUTHENTICATED', 'This account is disabled. Ask an admin.');
   }
   await db().$transaction((tx) => writeAudit(tx, { actorId: user.id, action: 'session.sign_in', targetType: 'user', targetId: user.id }));

@@ -8,7 +8,11 @@ import type { ExportPurpose } from './guard';
 export interface CardInput {
   format: DatasetFormat;
   purpose: ExportPurpose;
-  scope: { project: string; campaigns: Array<{ id: string; name: string; mode: string; rubricVersion: number }>; split: 'train' | 'eval' | null };
+  scope: {
+    project: string;
+    campaigns: Array<{ id: string; name: string; mode: string; rubricVersion: number }>;
+    split: 'train' | 'eval' | null;
+  };
   options: DeriveOptions;
   rows: number;
   items: number;
@@ -25,7 +29,8 @@ const rules: Record<string, string> = {
   preference:
     'Pairwise items: the consensus outcome (a / b / tie / both bad) picks chosen and rejected; ties and "both bad" make no pair. margin = strength x agreement, strength = mean |preference| / 2 of the reviewers who agree (adjudicated: |preference| / 2). Single items of the same task: two consensus scores (0..1) at least `scoreGap` apart make a pair, higher score chosen, margin = the gap. The prompt is the messages both sides share (at least the user turn), else the task instruction alone.',
   unpaired: 'One row per single item with a consensus pass/fail verdict (label true = pass).',
-  reward: 'One row per single item with a consensus score: label = mean normalised rubric score (0..1), with its spread (population SD) and reviewer count.',
+  reward:
+    'One row per single item with a consensus score: label = mean normalised rubric score (0..1), with its spread (population SD) and reviewer count.',
   sft: 'One row per trajectory whose consensus verdict is pass: the whole conversation with tool calls.',
   steps:
     'Agent steps up to the first step a reviewer flagged wrong (evidence note with wrongStep): earlier steps true, the flagged step false, later steps left out. Without flags, an accepted trajectory labels every step true; others give no row.',
@@ -48,7 +53,9 @@ export function datasetCard(c: CardInput): string {
   lines.push(`# ${evaluation ? 'EVALUATION SET' : 'Training dataset'}: ${c.format}`);
   lines.push('');
   if (evaluation) {
-    lines.push('> **Evaluation set, not for training.** Every row comes from an eval-split task (measurement). Training on it would contaminate the evaluation.');
+    lines.push(
+      '> **Evaluation set, not for training.** Every row comes from an eval-split task (measurement). Training on it would contaminate the evaluation.',
+    );
     lines.push('');
   }
   lines.push(`- Format: ${formatLabel[c.format]}, JSONL, one row per line (row kind: ${formatKind[c.format]})`);
@@ -62,7 +69,9 @@ export function datasetCard(c: CardInput): string {
   if (c.scope.campaigns.length === 0) lines.push('(no campaign)');
   for (const k of c.scope.campaigns) lines.push(`- Campaign ${k.name} (\`${k.id}\`, ${k.mode}, rubric version ${k.rubricVersion})`);
   lines.push('');
-  lines.push('Each row carries `witness` (or `metadata.witness` for slime): campaign, item ids, trajectory ids, task, split, review ids, reviewer count, agreement, rubric version, adjudicated, consensus method.');
+  lines.push(
+    'Each row carries `witness` (or `metadata.witness` for slime): campaign, item ids, trajectory ids, task, split, review ids, reviewer count, agreement, rubric version, adjudicated, consensus method.',
+  );
   lines.push('');
   lines.push('## Label distribution');
   lines.push('');
@@ -88,9 +97,13 @@ export function datasetCard(c: CardInput): string {
     `- Consensus per item: the current adjudication first; else Dawid-Skene over the campaign's labels when the item has ${MIN_REVIEWS_FOR_DAWID_SKENE}+ reviews; else majority vote. Agreement = share of an item's reviewers who match the consensus.`,
   );
   lines.push('- Gold (known-answer) items are left out: they measure reviewers, not trajectories.');
-  lines.push('- Scores: the first likert question, normalised to 0..1; without one, the share of acceptance criteria marked pass. Verdict: an accept/reject-style single-choice question, else all criteria pass.');
+  lines.push(
+    '- Scores: the first likert question, normalised to 0..1; without one, the share of acceptance criteria marked pass. Verdict: an accept/reject-style single-choice question, else all criteria pass.',
+  );
   lines.push(`- ${rules[formatKind[c.format]]}`);
-  lines.push(`- Thresholds: min agreement ${c.options.minAgreement}, min reviews ${c.options.minReviews}, score gap ${c.options.scoreGap} (adjudicated items pass the thresholds).`);
+  lines.push(
+    `- Thresholds: min agreement ${c.options.minAgreement}, min reviews ${c.options.minReviews}, score gap ${c.options.scoreGap} (adjudicated items pass the thresholds).`,
+  );
   lines.push('');
   lines.push('## The measurement guard');
   lines.push('');

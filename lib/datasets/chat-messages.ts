@@ -28,7 +28,11 @@ export type ChatMessage =
 /** A tool in the `tools` column: a JSON-schema function definition inferred from the calls made. */
 export interface ChatTool {
   type: 'function';
-  function: { name: string; description: string; parameters: { type: 'object'; properties: Record<string, { type: string }>; required: string[] } };
+  function: {
+    name: string;
+    description: string;
+    parameters: { type: 'object'; properties: Record<string, { type: string }>; required: string[] };
+  };
 }
 
 export interface ChatTrajectory {
@@ -59,7 +63,8 @@ export function stepsToMessages(steps: readonly Step[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   /** names of the calls of the last assistant message, by call id, awaiting results */
   let pending: Map<string | null, string> | null = null;
-  const nameFor = (toolCallId: string | null, fallback: string) => pending?.get(toolCallId) ?? (pending && pending.size > 0 ? pending.values().next().value! : fallback);
+  const nameFor = (toolCallId: string | null, fallback: string) =>
+    pending?.get(toolCallId) ?? (pending && pending.size > 0 ? pending.values().next().value! : fallback);
   for (const step of steps) {
     switch (step.source) {
       case 'system':

@@ -78,7 +78,8 @@ export function comparisonOutcome(c: Pick<ComparisonLabel, 'preference' | 'bothB
 
 /** An item's categorical labels, one per reviewer (what Dawid-Skene and agreement read). */
 export function itemAnnotations(item: ItemLabels): Annotation[] {
-  if (item.mode === 'pairwise') return item.comparisons.map((c) => ({ item: item.itemId, rater: c.reviewerId, label: comparisonOutcome(c) }));
+  if (item.mode === 'pairwise')
+    return item.comparisons.map((c) => ({ item: item.itemId, rater: c.reviewerId, label: comparisonOutcome(c) }));
   const out: Annotation[] = [];
   for (const r of item.reviews) {
     const v = reviewVerdict(item.rubric, r.answers);
@@ -105,7 +106,11 @@ function majority(labels: readonly string[]): string | null {
   return best;
 }
 
-function vote(itemId: string, labels: readonly string[], model: ConsensusModel | undefined): { label: string | null; method: ConsensusMethod } {
+function vote(
+  itemId: string,
+  labels: readonly string[],
+  model: ConsensusModel | undefined,
+): { label: string | null; method: ConsensusMethod } {
   if (labels.length === 0) return { label: null, method: 'none' };
   const ds = labels.length >= MIN_REVIEWS_FOR_DAWID_SKENE ? model?.get(itemId) : undefined;
   if (ds !== undefined) return { label: ds, method: 'dawid-skene' };
@@ -140,10 +145,26 @@ export function singleConsensus(item: SingleItemLabels, model?: ConsensusModel):
     const v = reviewVerdict(item.rubric, item.adjudication.answers);
     const s = reviewScore(item.rubric, item.adjudication.answers);
     const label = v === null ? null : v ? 'pass' : 'fail';
-    return { ...base, accepted: v, score: s ?? mean, agreement: agreementWith(verdicts, label), adjudicated: true, adjudicationId: item.adjudication.id, method: 'adjudication' };
+    return {
+      ...base,
+      accepted: v,
+      score: s ?? mean,
+      agreement: agreementWith(verdicts, label),
+      adjudicated: true,
+      adjudicationId: item.adjudication.id,
+      method: 'adjudication',
+    };
   }
   const { label, method } = vote(item.itemId, verdicts, model);
-  return { ...base, accepted: label === null ? null : label === 'pass', score: mean, agreement: agreementWith(verdicts, label), adjudicated: false, adjudicationId: null, method };
+  return {
+    ...base,
+    accepted: label === null ? null : label === 'pass',
+    score: mean,
+    agreement: agreementWith(verdicts, label),
+    adjudicated: false,
+    adjudicationId: null,
+    method,
+  };
 }
 
 export interface PairConsensus {
@@ -168,9 +189,25 @@ export function pairConsensus(item: PairwiseItemLabels, model?: ConsensusModel):
   const adj = item.adjudication;
   if (adj && (adj.preference !== null || adj.bothBad)) {
     const outcome = comparisonOutcome({ preference: adj.preference ?? 0, bothBad: adj.bothBad });
-    return { ...base, outcome, strength: Math.abs(adj.preference ?? 0) / 2, agreement: agreementWith(labels, outcome), adjudicated: true, adjudicationId: adj.id, method: 'adjudication' };
+    return {
+      ...base,
+      outcome,
+      strength: Math.abs(adj.preference ?? 0) / 2,
+      agreement: agreementWith(labels, outcome),
+      adjudicated: true,
+      adjudicationId: adj.id,
+      method: 'adjudication',
+    };
   }
   const { label, method } = vote(item.itemId, labels, model);
   const outcome = label as PairOutcome | null;
-  return { ...base, outcome, strength: strengthOf(outcome), agreement: agreementWith(labels, outcome), adjudicated: false, adjudicationId: null, method };
+  return {
+    ...base,
+    outcome,
+    strength: strengthOf(outcome),
+    agreement: agreementWith(labels, outcome),
+    adjudicated: false,
+    adjudicationId: null,
+    method,
+  };
 }

@@ -20,7 +20,13 @@ describe('consensus', () => {
     expect(pairConsensus(item).agreement).toBeCloseTo(2 / 3);
     expect(pairConsensus(item).strength).toBeCloseTo(0.75);
     const adjudicated = { ...item, adjudication: { id: 'adj', preference: 2, bothBad: false } };
-    expect(pairConsensus(adjudicated)).toMatchObject({ outcome: 'b', method: 'adjudication', adjudicated: true, adjudicationId: 'adj', strength: 1 });
+    expect(pairConsensus(adjudicated)).toMatchObject({
+      outcome: 'b',
+      method: 'adjudication',
+      adjudicated: true,
+      adjudicationId: 'adj',
+      strength: 1,
+    });
     expect(pairConsensus(adjudicated).agreement).toBeCloseTo(1 / 3);
   });
 
@@ -46,7 +52,14 @@ describe('preference pairs', () => {
     expect(row!.rejected).toEqual([{ role: 'assistant', content: 'It is blue.' }]);
     expect(row!.prompt).toEqual([{ role: 'user', content: 'What color is the sky?' }]);
     expect(row!.margin).toBe(0.75);
-    expect(row!.provenance).toMatchObject({ review_ids: ['i-cmp0', 'i-cmp1'], reviewers: 2, agreement: 1, rubric_version: 1, adjudicated: false, trajectory_ids: ['i-b', 'i-a'] });
+    expect(row!.provenance).toMatchObject({
+      review_ids: ['i-cmp0', 'i-cmp1'],
+      reviewers: 2,
+      agreement: 1,
+      rubric_version: 1,
+      adjudicated: false,
+      trajectory_ids: ['i-b', 'i-a'],
+    });
     expect(excluded).toEqual({});
   });
 
@@ -63,7 +76,10 @@ describe('preference pairs', () => {
           ],
         }).steps,
       });
-    const item = pairItem('s', [[-1]], { a: withSystem('a', 'You are terse.', 'Blue.'), b: withSystem('b', 'You are verbose.', 'Green, I think.') });
+    const item = pairItem('s', [[-1]], {
+      a: withSystem('a', 'You are terse.', 'Blue.'),
+      b: withSystem('b', 'You are verbose.', 'Green, I think.'),
+    });
     const [row] = deriveRows('preference', [item], undefined, o, {}) as PreferenceRow[];
     expect(row!.prompt).toEqual([{ role: 'user', content: 'What color is the sky?' }]);
     expect(row!.chosen).toEqual([{ role: 'assistant', content: 'Blue.' }]);
@@ -72,7 +88,20 @@ describe('preference pairs', () => {
 
   it('makes no pair from ties or "both bad", and counts why', () => {
     const excluded: Excluded = {};
-    const rows = deriveRows('preference', [pairItem('t', [[0], [0]]), pairItem('bb', [[1, true], [-1, true]]), pairItem('none', [])], undefined, o, excluded);
+    const rows = deriveRows(
+      'preference',
+      [
+        pairItem('t', [[0], [0]]),
+        pairItem('bb', [
+          [1, true],
+          [-1, true],
+        ]),
+        pairItem('none', []),
+      ],
+      undefined,
+      o,
+      excluded,
+    );
     expect(rows).toEqual([]);
     expect(excluded).toEqual({ tie: 1, both_bad: 1, no_reviews: 1 });
   });
@@ -103,7 +132,10 @@ describe('preference pairs', () => {
 });
 
 describe('unpaired, reward, SFT', () => {
-  const accepted = singleItem('a', [{ quality: 5, verdict: 'accept' }, { quality: 4, verdict: 'accept' }]);
+  const accepted = singleItem('a', [
+    { quality: 5, verdict: 'accept' },
+    { quality: 4, verdict: 'accept' },
+  ]);
   const rejected = singleItem('r', [{ quality: 1, verdict: 'reject' }]);
 
   it('KTO rows carry the consensus verdict as label', () => {
@@ -138,9 +170,16 @@ describe('process supervision', () => {
   }).steps;
 
   it('steps before the first flagged one are true, the flagged one false, later ones left out', () => {
-    const item = singleItem('s', [{ quality: 2, verdict: 'reject', wrong: [3] }, { quality: 1, verdict: 'reject', wrong: [4] }], {
-      trajectory: labelTrajectory('t', '', { steps }),
-    });
+    const item = singleItem(
+      's',
+      [
+        { quality: 2, verdict: 'reject', wrong: [3] },
+        { quality: 1, verdict: 'reject', wrong: [4] },
+      ],
+      {
+        trajectory: labelTrajectory('t', '', { steps }),
+      },
+    );
     const [row] = deriveRows('steps', [item], undefined, o, {}) as StepRow[];
     expect(row!.completions).toEqual(['Look at the code\nbash({"cmd":"cat a.py"})', 'Delete the tests']);
     expect(row!.labels).toEqual([true, false]);

@@ -87,7 +87,11 @@ function count(excluded: Excluded, reason: string, n = 1) {
   excluded[reason] = (excluded[reason] ?? 0) + n;
 }
 
-function provenanceOf(item: ItemLabels, trajectories: LabelTrajectory[], c: { reviewIds: string[]; reviewers: number; agreement: number | null; adjudicated: boolean; method: ConsensusMethod }): Provenance {
+function provenanceOf(
+  item: ItemLabels,
+  trajectories: LabelTrajectory[],
+  c: { reviewIds: string[]; reviewers: number; agreement: number | null; adjudicated: boolean; method: ConsensusMethod },
+): Provenance {
   return {
     campaign_id: item.campaignId,
     campaign: item.campaignName,
@@ -130,7 +134,8 @@ function splitPair(instruction: string, a: ReturnType<typeof trajectoryToChat>, 
   const tools = new Map([...a.tools, ...b.tools].map((t) => [t.function.name, t]));
   const sorted = [...tools.keys()].sort().map((k) => tools.get(k)!);
   const prefix = a.prompt.slice(0, n);
-  if (!prefix.some((m) => m.role === 'user')) return { prompt: [{ role: 'user' as const, content: instruction }], a: a.completion, b: b.completion, tools: sorted };
+  if (!prefix.some((m) => m.role === 'user'))
+    return { prompt: [{ role: 'user' as const, content: instruction }], a: a.completion, b: b.completion, tools: sorted };
   return { prompt: prefix, a: [...a.prompt.slice(n), ...a.completion], b: [...b.prompt.slice(n), ...b.completion], tools: sorted };
 }
 
@@ -147,12 +152,17 @@ function chatOf(t: LabelTrajectory) {
  * `both_bad`). margin = strength x agreement, where strength is the mean |preference|/2 of the
  * reviewers who agree with the outcome (adjudicated: |preference|/2, agreement 1).
  */
-export function pairwisePreference(item: PairwiseItemLabels, model: ConsensusModel | undefined, o: DeriveOptions, excluded: Excluded): PreferenceRow | null {
+export function pairwisePreference(
+  item: PairwiseItemLabels,
+  model: ConsensusModel | undefined,
+  o: DeriveOptions,
+  excluded: Excluded,
+): PreferenceRow | null {
   const c = pairConsensus(item, model);
   const reason = gate(c, o);
-  if (reason) return count(excluded, reason), null;
-  if (c.outcome === null) return count(excluded, 'no_label'), null;
-  if (c.outcome === 'tie' || c.outcome === 'both_bad') return count(excluded, c.outcome), null;
+  if (reason) return (count(excluded, reason), null);
+  if (c.outcome === null) return (count(excluded, 'no_label'), null);
+  if (c.outcome === 'tie' || c.outcome === 'both_bad') return (count(excluded, c.outcome), null);
   const [chosenT, rejectedT] = c.outcome === 'a' ? [item.a, item.b] : [item.b, item.a];
   const pair = splitPair(chosenT.instruction, chatOf(chosenT), chatOf(rejectedT));
   const agreement = c.adjudicated ? 1 : (c.agreement ?? 0);
@@ -207,7 +217,16 @@ export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, exclu
         }),
         item_ids: [hi.item.itemId, lo.item.itemId],
       };
-      rows.push({ kind: 'preference', source: 'scores', prompt: pair.prompt, chosen: pair.a, rejected: pair.b, tools: pair.tools, margin: round(Math.abs(gap)), provenance });
+      rows.push({
+        kind: 'preference',
+        source: 'scores',
+        prompt: pair.prompt,
+        chosen: pair.a,
+        rejected: pair.b,
+        tools: pair.tools,
+        margin: round(Math.abs(gap)),
+        provenance,
+      });
     }
   }
   return rows;
@@ -216,15 +235,22 @@ export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, exclu
 /** KTO: one unpaired row per single item with a consensus pass/fail verdict. */
 export function unpairedRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): UnpairedRow | null {
   const reason = gate(s.consensus, o) ?? (s.consensus.accepted === null ? 'no_verdict' : null);
-  if (reason) return count(excluded, reason), null;
+  if (reason) return (count(excluded, reason), null);
   const chat = chatOf(s.item.trajectory);
-  return { kind: 'unpaired', prompt: chat.prompt, completion: chat.completion, tools: chat.tools, label: s.consensus.accepted!, provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus) };
+  return {
+    kind: 'unpaired',
+    prompt: chat.prompt,
+    completion: chat.completion,
+    tools: chat.tools,
+    label: s.consensus.accepted!,
+    provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
+  };
 }
 
 /** Reward: the scalar consensus score (0..1) with its spread and reviewer count. */
 export function rewardRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): RewardRow | null {
   const reason = gate(s.consensus, o) ?? (s.consensus.score === null ? 'no_score' : null);
-  if (reason) return count(excluded, reason), null;
+  if (reason) return (count(excluded, reason), null);
   const chat = chatOf(s.item.trajectory);
   return {
     kind: 'reward',
@@ -241,9 +267,14 @@ export function rewardRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): 
 /** SFT: the whole conversation of a trajectory accepted by consensus. */
 export function sftRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): SftRow | null {
   const reason = gate(s.consensus, o) ?? (s.consensus.accepted === null ? 'no_verdict' : s.consensus.accepted ? null : 'not_accepted');
-  if (reason) return count(excluded, reason), null;
+  if (reason) return (count(excluded, reason), null);
   const chat = chatOf(s.item.trajectory);
-  return { kind: 'sft', messages: [...chat.prompt, ...chat.completion], tools: chat.tools, provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus) };
+  return {
+    kind: 'sft',
+    messages: [...chat.prompt, ...chat.completion],
+    tools: chat.tools,
+    provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
+  };
 }
 
 /**
@@ -257,10 +288,10 @@ export function sftRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): Sft
  */
 export function stepRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): StepRow | null {
   const reason = gate(s.consensus, o);
-  if (reason) return count(excluded, reason), null;
+  if (reason) return (count(excluded, reason), null);
   const steps = s.item.trajectory.steps;
   const agentPositions = steps.map((st, i) => (st.source === 'agent' ? i : -1)).filter((i) => i >= 0);
-  if (agentPositions.length === 0) return count(excluded, 'no_agent_steps'), null;
+  if (agentPositions.length === 0) return (count(excluded, 'no_agent_steps'), null);
   let firstWrong: number | null = null;
   for (const r of s.item.reviews) {
     for (const e of r.evidence) {
@@ -276,7 +307,7 @@ export function stepRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): St
   }
   let labels: boolean[];
   if (firstWrong === null) {
-    if (s.consensus.accepted !== true) return count(excluded, 'no_flagged_step'), null;
+    if (s.consensus.accepted !== true) return (count(excluded, 'no_flagged_step'), null);
     labels = agentPositions.map(() => true);
   } else {
     labels = agentPositions.slice(0, firstWrong + 1).map((_, i) => i < firstWrong!);
@@ -296,7 +327,13 @@ export function stepRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): St
  * batch: pass every item of a task in the same batch. `model` is a Dawid-Skene fit over the
  * campaign (or the batch); without it, consensus falls back to majority.
  */
-export function deriveRows(kind: RowKind, items: readonly ItemLabels[], model: ConsensusModel | undefined, o: DeriveOptions, excluded: Excluded): DatasetRow[] {
+export function deriveRows(
+  kind: RowKind,
+  items: readonly ItemLabels[],
+  model: ConsensusModel | undefined,
+  o: DeriveOptions,
+  excluded: Excluded,
+): DatasetRow[] {
   const rows: DatasetRow[] = [];
   const single: ScoredItem[] = [];
   for (const item of items) {

@@ -14,12 +14,22 @@ import { exportDataset } from './export-dataset';
 import { datasetFormats } from './formats';
 
 function fakeIo(): CliIo & { out: string; err: string } {
-  const io = { out: '', err: '', stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t), readStdin: async () => '', cwd: process.cwd() };
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    readStdin: async () => '',
+    cwd: process.cwd(),
+  };
   return io;
 }
 
 function lines(file: string) {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('dataset export over seeded reviews', () => {
@@ -68,28 +78,43 @@ describe('dataset export over seeded reviews', () => {
 
     const again = fakeIo();
     const out2 = path.join(dir, 'dpo-again.jsonl');
-    expect(await main(['export', '--format', 'trl-dpo', '--out', out2, '--project', seeded.slug, '--split', 'train', '--json'], again)).toBe(0);
+    expect(
+      await main(['export', '--format', 'trl-dpo', '--out', out2, '--project', seeded.slug, '--split', 'train', '--json'], again),
+    ).toBe(0);
     expect(JSON.parse(again.out).sha256).toBe(report.sha256);
     expect(readFileSync(out2)).toEqual(readFileSync(out));
   });
 
   it('an adjudication overrides the reviewers and is marked; thresholds exclude with reasons', async () => {
     const seeded = await seedLabelledProject({ tasks: 2, evalTasks: 0 });
-    const item = await db().campaignItem.findFirstOrThrow({ where: { campaignId: seeded.pairwiseCampaignId }, orderBy: { id: 'asc' }, select: { id: true } });
+    const item = await db().campaignItem.findFirstOrThrow({
+      where: { campaignId: seeded.pairwiseCampaignId },
+      orderBy: { id: 'asc' },
+      select: { id: true },
+    });
     await db().adjudication.create({ data: { campaignItemId: item.id, preference: 0, rationale: 'equally good on reflection' } });
-    const result = await exportDataset({ format: 'trl-dpo', projectId: seeded.projectId, campaignId: seeded.pairwiseCampaignId }, path.join(dir, 'a.jsonl'));
+    const result = await exportDataset(
+      { format: 'trl-dpo', projectId: seeded.projectId, campaignId: seeded.pairwiseCampaignId },
+      path.join(dir, 'a.jsonl'),
+    );
     expect(result.rows).toBe(1);
     expect(result.excluded).toEqual({ tie: 1 });
-    const strict = await exportDataset({ format: 'trl-dpo', projectId: seeded.projectId, campaignId: seeded.pairwiseCampaignId, minReviews: 3 }, path.join(dir, 'b.jsonl'));
+    const strict = await exportDataset(
+      { format: 'trl-dpo', projectId: seeded.projectId, campaignId: seeded.pairwiseCampaignId, minReviews: 3 },
+      path.join(dir, 'b.jsonl'),
+    );
     expect(strict.excluded).toEqual({ tie: 1, below_min_reviews: 1 });
   });
 
-  it('label pages are keyset-paged by item then id: every current label once, an item\'s labels together', async () => {
+  it("label pages are keyset-paged by item then id: every current label once, an item's labels together", async () => {
     const seeded = await seedLabelledProject({ tasks: 2, evalTasks: 0 });
     const scope = await resolveDatasetScope({ projectId: seeded.projectId });
     const seen: string[] = [];
-    for await (const page of labelRecords(scope, seeded.pairwiseCampaignId, 1)) seen.push(...page.map((r) => `${r.itemId}/${r.reviewerId}`));
-    expect(seen).toHaveLength(await db().pairwiseComparison.count({ where: { isCurrent: true, item: { campaignId: seeded.pairwiseCampaignId } } }));
+    for await (const page of labelRecords(scope, seeded.pairwiseCampaignId, 1))
+      seen.push(...page.map((r) => `${r.itemId}/${r.reviewerId}`));
+    expect(seen).toHaveLength(
+      await db().pairwiseComparison.count({ where: { isCurrent: true, item: { campaignId: seeded.pairwiseCampaignId } } }),
+    );
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.map((s) => s.split('/')[0])).toEqual([...seen.map((s) => s.split('/')[0])].sort());
   });
@@ -125,7 +150,13 @@ describe('dataset export over seeded reviews', () => {
   it('a process killed mid-write leaves nothing under the final name', async () => {
     const seeded = await seedLabelledProject({ tasks: 4, evalTasks: 0 });
     const out = path.join(dir, 'killed.jsonl');
-    const child = promisify(execFile)(process.execPath, ['--import', 'tsx', 'lib/datasets/kill-mid-export.fixture.ts', seeded.projectId, out]);
+    const child = promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      'lib/datasets/kill-mid-export.fixture.ts',
+      seeded.projectId,
+      out,
+    ]);
     await expect(child).rejects.toMatchObject({ signal: 'SIGKILL' });
     const left = readdirSync(dir);
     expect(left).not.toContain('killed.jsonl');

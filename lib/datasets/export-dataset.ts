@@ -211,7 +211,11 @@ export async function exportDataset(raw: ExportRequest, outPath: string, options
   const card = datasetCard({
     format: req.format,
     purpose,
-    scope: { project: scope.projectName, campaigns: scope.campaigns.map((c) => ({ id: c.id, name: c.name, mode: c.mode, rubricVersion: c.rubricVersion })), split: scope.split },
+    scope: {
+      project: scope.projectName,
+      campaigns: scope.campaigns.map((c) => ({ id: c.id, name: c.name, mode: c.mode, rubricVersion: c.rubricVersion })),
+      split: scope.split,
+    },
     options: derive,
     rows,
     items,

@@ -19,7 +19,12 @@ const toolSteps = buildTrajectory({
   steps: [
     { source: 'system', text: 'You can look outside.' },
     { source: 'user', text: 'What color is the sky?' },
-    { source: 'agent', text: '', toolCalls: [{ id: 'call_1', name: 'look', arguments: { direction: 'up' } }], observations: [{ toolCallId: 'call_1', content: 'blue', isError: false }] },
+    {
+      source: 'agent',
+      text: '',
+      toolCalls: [{ id: 'call_1', name: 'look', arguments: { direction: 'up' } }],
+      observations: [{ toolCallId: 'call_1', content: 'blue', isError: false }],
+    },
     { source: 'agent', text: 'It is blue.' },
   ],
 }).steps;
@@ -51,7 +56,14 @@ function items(format: DatasetFormat): ItemLabels[] {
       ];
     default:
       return [
-        singleItem('one', [{ quality: 5, verdict: 'accept' }, { quality: 4, verdict: 'accept' }], { trajectory: labelTrajectory('one-t', '', { steps: toolSteps }) }),
+        singleItem(
+          'one',
+          [
+            { quality: 5, verdict: 'accept' },
+            { quality: 4, verdict: 'accept' },
+          ],
+          { trajectory: labelTrajectory('one-t', '', { steps: toolSteps }) },
+        ),
         singleItem('two', [{ quality: 1, verdict: 'reject' }], { trajectory: labelTrajectory('two-t', 'It is green.') }),
       ];
   }
@@ -78,13 +90,30 @@ describe('trainer formats match the golden files', () => {
       { role: 'system', content: 'You can look outside.' },
       { role: 'user', content: 'What color is the sky?' },
     ]);
-    expect(row.chosen[0]).toEqual({ role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: 'look', arguments: { direction: 'up' } } }] });
+    expect(row.chosen[0]).toEqual({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ type: 'function', function: { name: 'look', arguments: { direction: 'up' } } }],
+    });
     expect(row.chosen[1]).toEqual({ role: 'tool', name: 'look', content: 'blue' });
-    expect(row.tools).toEqual([{ type: 'function', function: { name: 'look', description: '', parameters: { type: 'object', properties: { direction: { type: 'string' } }, required: [] } } }]);
+    expect(row.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'look',
+          description: '',
+          parameters: { type: 'object', properties: { direction: { type: 'string' } }, required: [] },
+        },
+      },
+    ]);
   });
 
   it('TRL PRM: standard stepwise supervision, prompt string, completions and boolean labels of equal length', () => {
     const row = JSON.parse(render('trl-prm'));
-    expect(row).toMatchObject({ prompt: 'What color is the sky?', completions: ['The sky scatters blue light most.', 'So the sky is green.'], labels: [true, false] });
+    expect(row).toMatchObject({
+      prompt: 'What color is the sky?',
+      completions: ['The sky scatters blue light most.', 'So the sky is green.'],
+      labels: [true, false],
+    });
   });
 });

@@ -61,16 +61,40 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
   switch (format) {
     case 'trl-dpo':
       if (row.kind !== 'preference') wrongKind(format, row);
-      return { prompt: row.prompt, chosen: row.chosen, rejected: row.rejected, tools: row.tools, witness: witness(row.provenance, purpose) };
+      return {
+        prompt: row.prompt,
+        chosen: row.chosen,
+        rejected: row.rejected,
+        tools: row.tools,
+        witness: witness(row.provenance, purpose),
+      };
     case 'trl-reward':
       if (row.kind !== 'preference') wrongKind(format, row);
-      return { chosen: [...row.prompt, ...row.chosen], rejected: [...row.prompt, ...row.rejected], margin: row.margin, tools: row.tools, witness: witness(row.provenance, purpose) };
+      return {
+        chosen: [...row.prompt, ...row.chosen],
+        rejected: [...row.prompt, ...row.rejected],
+        margin: row.margin,
+        tools: row.tools,
+        witness: witness(row.provenance, purpose),
+      };
     case 'openrlhf':
       if (row.kind !== 'preference') wrongKind(format, row);
-      return { prompt: row.prompt, chosen: row.chosen, rejected: row.rejected, margin: row.margin, witness: witness(row.provenance, purpose) };
+      return {
+        prompt: row.prompt,
+        chosen: row.chosen,
+        rejected: row.rejected,
+        margin: row.margin,
+        witness: witness(row.provenance, purpose),
+      };
     case 'trl-kto':
       if (row.kind !== 'unpaired') wrongKind(format, row);
-      return { prompt: row.prompt, completion: row.completion, label: row.label, tools: row.tools, witness: witness(row.provenance, purpose) };
+      return {
+        prompt: row.prompt,
+        completion: row.completion,
+        label: row.label,
+        tools: row.tools,
+        witness: witness(row.provenance, purpose),
+      };
     case 'trl-sft':
       if (row.kind !== 'sft') wrongKind(format, row);
       return { messages: row.messages, tools: row.tools, witness: witness(row.provenance, purpose) };
@@ -82,7 +106,14 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
       return {
         prompt: row.prompt,
         label: row.score,
-        metadata: { score: row.score, spread: row.spread, accepted: row.accepted, reviewers: row.provenance.reviewers, completion: row.completion, witness: witness(row.provenance, purpose) },
+        metadata: {
+          score: row.score,
+          spread: row.spread,
+          accepted: row.accepted,
+          reviewers: row.provenance.reviewers,
+          completion: row.completion,
+          witness: witness(row.provenance, purpose),
+        },
         tools: row.tools,
       };
   }

@@ -14,7 +14,9 @@ describe('the measurement guard', () => {
 
   it('a training export with eval items fails with a clear message naming them', () => {
     const offending = offendingItems([evalPair]);
-    expect(() => assertNoEvalItems(offending, 'training')).toThrowError(/1 item\(s\) belong to eval-split tasks.*e1 \(task sky; trajectories e1-a, e1-b\)/);
+    expect(() => assertNoEvalItems(offending, 'training')).toThrowError(
+      /1 item\(s\) belong to eval-split tasks.*e1 \(task sky; trajectories e1-a, e1-b\)/,
+    );
     try {
       assertNoEvalItems(offending, 'training');
     } catch (error) {

@@ -46,9 +46,15 @@ export function offendingItems(items: readonly ItemLabels[]): OffendingItem[] {
 export function assertRowPurpose(row: DatasetRow, purpose: ExportPurpose): void {
   const isEval = row.provenance.split === 'eval';
   if (purpose === 'training' && isEval) {
-    assertNoEvalItems([{ itemId: row.provenance.item_ids.join('+'), task: row.provenance.task, trajectoryIds: row.provenance.trajectory_ids }], purpose);
+    assertNoEvalItems(
+      [{ itemId: row.provenance.item_ids.join('+'), task: row.provenance.task, trajectoryIds: row.provenance.trajectory_ids }],
+      purpose,
+    );
   }
   if (purpose === 'evaluation' && !isEval) {
-    throw new AppError('BAD_INPUT', `An evaluation set holds eval-split tasks only; item ${row.provenance.item_ids.join('+')} (task ${row.provenance.task}) is in the train split`);
+    throw new AppError(
+      'BAD_INPUT',
+      `An evaluation set holds eval-split tasks only; item ${row.provenance.item_ids.join('+')} (task ${row.provenance.task}) is in the train split`,
+    );
   }
 }

@@ -8,11 +8,23 @@ export const rubric = rubricDefinition.parse({
   title: 'r',
   questions: [
     { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-    { id: 'verdict', type: 'single', prompt: 'verdict', options: [{ value: 'accept', label: 'Accept' }, { value: 'reject', label: 'Reject' }] },
+    {
+      id: 'verdict',
+      type: 'single',
+      prompt: 'verdict',
+      options: [
+        { value: 'accept', label: 'Accept' },
+        { value: 'reject', label: 'Reject' },
+      ],
+    },
   ],
 });
 
-export function labelTrajectory(id: string, answer: string, options: { split?: 'train' | 'eval'; task?: string; steps?: Step[] } = {}): LabelTrajectory {
+export function labelTrajectory(
+  id: string,
+  answer: string,
+  options: { split?: 'train' | 'eval'; task?: string; steps?: Step[] } = {},
+): LabelTrajectory {
   const steps =
     options.steps ??
     buildTrajectory({
@@ -23,7 +35,14 @@ export function labelTrajectory(id: string, answer: string, options: { split?: '
         { source: 'agent', text: answer },
       ],
     }).steps;
-  return { id, taskName: options.task ?? 'sky', split: options.split ?? 'train', instruction: 'What color is the sky?', policy: 'p', steps };
+  return {
+    id,
+    taskName: options.task ?? 'sky',
+    split: options.split ?? 'train',
+    instruction: 'What color is the sky?',
+    policy: 'p',
+    steps,
+  };
 }
 
 export function pairItem(id: string, prefs: Array<[number, boolean?]>, extra: Partial<PairwiseItemLabels> = {}): PairwiseItemLabels {
@@ -36,13 +55,22 @@ export function pairItem(id: string, prefs: Array<[number, boolean?]>, extra: Pa
     rubricVersion: 1,
     a: labelTrajectory(`${id}-a`, 'It is blue.'),
     b: labelTrajectory(`${id}-b`, 'It is green.'),
-    comparisons: prefs.map(([preference, bothBad], i) => ({ id: `${id}-cmp${i}`, reviewerId: `r${i}`, preference, bothBad: bothBad ?? false })),
+    comparisons: prefs.map(([preference, bothBad], i) => ({
+      id: `${id}-cmp${i}`,
+      reviewerId: `r${i}`,
+      preference,
+      bothBad: bothBad ?? false,
+    })),
     adjudication: null,
     ...extra,
   };
 }
 
-export function singleItem(id: string, reviews: Array<{ quality: number; verdict: 'accept' | 'reject'; wrong?: number[] }>, extra: Partial<SingleItemLabels> = {}): SingleItemLabels {
+export function singleItem(
+  id: string,
+  reviews: Array<{ quality: number; verdict: 'accept' | 'reject'; wrong?: number[] }>,
+  extra: Partial<SingleItemLabels> = {},
+): SingleItemLabels {
   return {
     mode: 'single',
     itemId: id,

@@ -42,11 +42,16 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
   let answers: Record<string, unknown> = {};
   let preference: number | null = null;
   if (item.campaign.mode === 'pairwise') {
-    if (input.preference === null) throw new AppError('BAD_INPUT', 'preference: choose the final preference (A much better .. B much better)');
+    if (input.preference === null)
+      throw new AppError('BAD_INPUT', 'preference: choose the final preference (A much better .. B much better)');
     preference = input.preference;
   } else {
     const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
-    const keys = z.array(criterionSchema).catch([]).parse(item.trajectory.task.acceptanceCriteria).map((c) => c.key);
+    const keys = z
+      .array(criterionSchema)
+      .catch([])
+      .parse(item.trajectory.task.acceptanceCriteria)
+      .map((c) => c.key);
     const cleaned = Object.fromEntries(Object.entries(input.answers).filter(([, v]) => v !== null && v !== undefined && v !== ''));
     if (Object.keys(cleaned).length === 0) throw new AppError('BAD_INPUT', 'answers: give at least one final answer');
     const checked = answersSchema(rubric, keys).partial().safeParse(cleaned);
@@ -57,7 +62,11 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
     answers = checked.data as Record<string, unknown>;
   }
   return db().$transaction(async (tx) => {
-    const last = await tx.adjudication.findFirst({ where: { campaignItemId: item.id }, orderBy: { revision: 'desc' }, select: { revision: true } });
+    const last = await tx.adjudication.findFirst({
+      where: { campaignItemId: item.id },
+      orderBy: { revision: 'desc' },
+      select: { revision: true },
+    });
     if (last) await tx.adjudication.updateMany({ where: { campaignItemId: item.id, isCurrent: true }, data: { isCurrent: false } });
     const row = await tx.adjudication.create({
       data: {
@@ -71,7 +80,14 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
       },
       select: { id: true, revision: true },
     });
-    await writeAudit(tx, { actorId: adjudicatorId, action: 'item.adjudicate', targetType: 'campaign_item', targetId: item.id, projectId: item.campaign.projectId, data: { revision: row.revision } });
+    await writeAudit(tx, {
+      actorId: adjudicatorId,
+      action: 'item.adjudicate',
+      targetType: 'campaign_item',
+      targetId: item.id,
+      projectId: item.campaign.projectId,
+      data: { revision: row.revision },
+    });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
     await recordLabelEvent(tx, { projectId: item.campaign.projectId, campaignItemId: item.id, kind: 'adjudicated' });
     return row;
@@ -81,7 +97,15 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
 export interface AdjudicationView {
   campaign: { id: string; name: string; mode: 'single' | 'pairwise' };
   rubric: RubricDefinition;
-  item: { id: string; trajectoryId: string; trajectoryBId: string | null; taskName: string; instruction: string; isGold: boolean; criteria: Criterion[] };
+  item: {
+    id: string;
+    trajectoryId: string;
+    trajectoryBId: string | null;
+    taskName: string;
+    instruction: string;
+    isGold: boolean;
+    criteria: Criterion[];
+  };
   reviews: {
     reviewerId: string;
     reviewerName: string;
@@ -100,7 +124,16 @@ export interface AdjudicationView {
     evidence: { frame: number; stepIndex: number | null; note: string; side?: 'a' | 'b' }[];
     submittedAt: Date;
   }[];
-  adjudications: { revision: number; isCurrent: boolean; answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string; adjudicatorName: string | null; createdAt: Date }[];
+  adjudications: {
+    revision: number;
+    isCurrent: boolean;
+    answers: Record<string, unknown>;
+    preference: number | null;
+    bothBad: boolean;
+    rationale: string;
+    adjudicatorName: string | null;
+    createdAt: Date;
+  }[];
 }
 
 /** One item with everything a lead needs to settle it: all current answers with names and evidence, and past decisions. */
@@ -117,16 +150,40 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       reviews: {
         where: { isCurrent: true },
         orderBy: { submittedAt: 'asc' },
-        select: { reviewerId: true, reviewer: { select: { name: true } }, answers: true, evidence: true, submittedAt: true, revision: true },
+        select: {
+          reviewerId: true,
+          reviewer: { select: { name: true } },
+          answers: true,
+          evidence: true,
+          submittedAt: true,
+          revision: true,
+        },
       },
       comparisons: {
         where: { isCurrent: true },
         orderBy: { submittedAt: 'asc' },
-        select: { reviewerId: true, assignment: { select: { reviewer: { select: { name: true } } } }, preference: true, bothBad: true, rationale: true, criteria: true, submittedAt: true },
+        select: {
+          reviewerId: true,
+          assignment: { select: { reviewer: { select: { name: true } } } },
+          preference: true,
+          bothBad: true,
+          rationale: true,
+          criteria: true,
+          submittedAt: true,
+        },
       },
       adjudications: {
         orderBy: { revision: 'desc' },
-        select: { revision: true, isCurrent: true, answers: true, preference: true, bothBad: true, rationale: true, createdAt: true, adjudicator: { select: { name: true } } },
+        select: {
+          revision: true,
+          isCurrent: true,
+          answers: true,
+          preference: true,
+          bothBad: true,
+          rationale: true,
+          createdAt: true,
+          adjudicator: { select: { name: true } },
+        },
       },
     },
   });
@@ -153,7 +210,11 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       revision: r.revision,
     })),
     comparisons: item.comparisons.map((c) => {
-      const criteria = (c.criteria ?? {}) as { a?: Record<string, string>; b?: Record<string, string>; evidence?: AdjudicationView['comparisons'][number]['evidence'] };
+      const criteria = (c.criteria ?? {}) as {
+        a?: Record<string, string>;
+        b?: Record<string, string>;
+        evidence?: AdjudicationView['comparisons'][number]['evidence'];
+      };
       return {
         reviewerId: c.reviewerId,
         reviewerName: c.assignment.reviewer.name,

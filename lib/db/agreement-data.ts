@@ -27,7 +27,13 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
         trajectoryId: true,
         trajectoryBId: true,
         isGold: true,
-        trajectory: { select: { verifierReward: true, task: { select: { name: true } }, judgeScores: { select: { judge: true, score: true, label: true } } } },
+        trajectory: {
+          select: {
+            verifierReward: true,
+            task: { select: { name: true } },
+            judgeScores: { select: { judge: true, score: true, label: true } },
+          },
+        },
         trajectoryB: { select: { verifierReward: true } },
         adjudications: { where: { isCurrent: true }, select: { id: true } },
       },
@@ -35,12 +41,29 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
     db().review.findMany({
       where: { isCurrent: true, item: { campaignId } },
       orderBy: [{ submittedAt: 'asc' }, { id: 'asc' }],
-      select: { campaignItemId: true, reviewerId: true, reviewer: { select: { name: true } }, answers: true, coverage: true, durationSec: true, goldScore: true, submittedAt: true },
+      select: {
+        campaignItemId: true,
+        reviewerId: true,
+        reviewer: { select: { name: true } },
+        answers: true,
+        coverage: true,
+        durationSec: true,
+        goldScore: true,
+        submittedAt: true,
+      },
     }),
     db().pairwiseComparison.findMany({
       where: { isCurrent: true, item: { campaignId } },
       orderBy: [{ submittedAt: 'asc' }, { id: 'asc' }],
-      select: { campaignItemId: true, reviewerId: true, assignment: { select: { reviewer: { select: { name: true } } } }, preference: true, bothBad: true, criteria: true, submittedAt: true },
+      select: {
+        campaignItemId: true,
+        reviewerId: true,
+        assignment: { select: { reviewer: { select: { name: true } } } },
+        preference: true,
+        bothBad: true,
+        criteria: true,
+        submittedAt: true,
+      },
     }),
   ]);
   if (!campaign) throw new AppError('NOT_FOUND', 'No such campaign');
@@ -116,9 +139,14 @@ export async function listAgreementCampaigns(): Promise<AgreementCampaignSummary
   const ids = rows.map((r) => r.id);
   const [reviewed, adjudicated] = await Promise.all([
     db().campaignItem.groupBy({ by: ['campaignId'], where: { campaignId: { in: ids }, reviewCount: { gt: 0 } }, _count: { _all: true } }),
-    db().campaignItem.groupBy({ by: ['campaignId'], where: { campaignId: { in: ids }, adjudications: { some: { isCurrent: true } } }, _count: { _all: true } }),
+    db().campaignItem.groupBy({
+      by: ['campaignId'],
+      where: { campaignId: { in: ids }, adjudications: { some: { isCurrent: true } } },
+      _count: { _all: true },
+    }),
   ]);
-  const count = (list: { campaignId: string; _count: { _all: number } }[], id: string) => list.find((x) => x.campaignId === id)?._count._all ?? 0;
+  const count = (list: { campaignId: string; _count: { _all: number } }[], id: string) =>
+    list.find((x) => x.campaignId === id)?._count._all ?? 0;
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

@@ -21,8 +21,17 @@ export async function createApiToken(
   const { token, hash, prefix } = generateApiToken();
   const expiresAt = parsed.data.expiresInDays ? new Date(now.getTime() + parsed.data.expiresInDays * 86_400_000) : null;
   const row = await db().$transaction(async (tx) => {
-    const created = await tx.apiToken.create({ data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt }, select: { id: true } });
-    await writeAudit(tx, { actorId: userId, action: 'api_token.create', targetType: 'api_token', targetId: created.id, data: { name: parsed.data.name } });
+    const created = await tx.apiToken.create({
+      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt },
+      select: { id: true },
+    });
+    await writeAudit(tx, {
+      actorId: userId,
+      action: 'api_token.create',
+      targetType: 'api_token',
+      targetId: created.id,
+      data: { name: parsed.data.name },
+    });
     return created;
   });
   return { id: row.id, token, prefix };

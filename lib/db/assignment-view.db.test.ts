@@ -63,10 +63,18 @@ async function setup(mode: 'single' | 'pairwise', blind = { hidePolicy: true, hi
   const project = await ensureProject({ slug: 'p', name: 'p' });
   const suffixes = mode === 'pairwise' ? ['', '-b'] : [''];
   for (const s of suffixes) {
-    await storeTrajectory(project.id, prepareTrajectory(trajectory(s), { policy: `secret-policy-name${s}` }), { source: null, sourceWhere: null, importedById: null });
+    await storeTrajectory(project.id, prepareTrajectory(trajectory(s), { policy: `secret-policy-name${s}` }), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
   }
   const version = await saveRubricVersion(project.id, 'r', rubric, null);
-  const campaign = await createCampaign(project.id, { name: 'c', mode, rubricVersionId: version.versionId, overlap: 2, minCoverage: 0.5, blind }, null);
+  const campaign = await createCampaign(
+    project.id,
+    { name: 'c', mode, rubricVersionId: version.versionId, overlap: 2, minCoverage: 0.5, blind },
+    null,
+  );
   return { campaign };
 }
 
@@ -112,7 +120,18 @@ describe('the blind assignment view', () => {
     expect(a.campaignItemId).toBe(b.campaignItemId);
     const frames = (await framesForAssignment(a.assignmentId, alice.id))[0]!;
     const watched = { ranges: [[0, frames]] as [number, number][], speeds: [2], seeks: 1 };
-    await submitReview(alice.id, { assignmentId: a.assignmentId, idempotencyKey: randomUUID(), answers, evidence: [{ frame: 3, stepIndex: 0, note: 'alice saw this', wrongStep: false }], coverage: watched }, frames, new Date());
+    await submitReview(
+      alice.id,
+      {
+        assignmentId: a.assignmentId,
+        idempotencyKey: randomUUID(),
+        answers,
+        evidence: [{ frame: 3, stepIndex: 0, note: 'alice saw this', wrongStep: false }],
+        coverage: watched,
+      },
+      frames,
+      new Date(),
+    );
 
     const bobView = JSON.stringify(await assignmentView(b.assignmentId, bob.id));
     expect(bobView).not.toContain('alice saw this');
@@ -123,7 +142,12 @@ describe('the blind assignment view', () => {
     expect(aliceView.assignment.status).toBe('submitted');
 
     // a revision replaces the current answer and keeps the first
-    await submitReview(alice.id, { assignmentId: a.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 2 }, coverage: watched }, frames, new Date());
+    await submitReview(
+      alice.id,
+      { assignmentId: a.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 2 }, coverage: watched },
+      frames,
+      new Date(),
+    );
     expect((await assignmentView(a.assignmentId, alice.id)).myReview).toMatchObject({ revision: 2, answers: { quality: 2 } });
     expect(await db().review.count({ where: { assignmentId: a.assignmentId } })).toBe(2);
 
@@ -140,10 +164,17 @@ describe('the blind assignment view', () => {
     await expect(assignmentView(a.assignmentId, mallory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(framesForAssignment(a.assignmentId, mallory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(
-      submitReview(mallory.id, { assignmentId: a.assignmentId, idempotencyKey: randomUUID(), answers, coverage: { ranges: [[0, 10_000]], speeds: [], seeks: 0 } }, 100, new Date()),
+      submitReview(
+        mallory.id,
+        { assignmentId: a.assignmentId, idempotencyKey: randomUUID(), answers, coverage: { ranges: [[0, 10_000]], speeds: [], seeks: 0 } },
+        100,
+        new Date(),
+      ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(skipAssignment(a.assignmentId, mallory.id, 'not mine', new Date())).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await db().assignment.findUniqueOrThrow({ where: { id: a.assignmentId }, select: { status: true } })).toEqual({ status: 'claimed' });
+    expect(await db().assignment.findUniqueOrThrow({ where: { id: a.assignmentId }, select: { status: true } })).toEqual({
+      status: 'claimed',
+    });
     await expect(assignmentView('no-such-id', alice.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 

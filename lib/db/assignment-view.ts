@@ -25,7 +25,12 @@ export interface AssignmentView {
   assignment: { id: string; status: 'claimed' | 'submitted' | 'skipped' | 'expired'; claimedAt: string; leaseExpiresAt: string };
   campaign: { id: string; name: string; mode: 'single' | 'pairwise'; status: string; minCoverage: number; blind: BlindSettings };
   rubric: { versionId: string; version: number; definition: RubricDefinition };
-  task: { name: string; instruction: string; environment: string | null; criteria: Array<{ key: string; text: string; verdict: boolean | null }> };
+  task: {
+    name: string;
+    instruction: string;
+    environment: string | null;
+    criteria: Array<{ key: string; text: string; verdict: boolean | null }>;
+  };
   /** single: one video; pairwise: [left, right] as the screen shows them */
   videos: TrajectoryVideoProps[];
   myReview: { revision: number; answers: Record<string, unknown>; evidence: EvidenceNote[]; submittedAt: string } | null;
@@ -58,12 +63,26 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
         select: {
           trajectoryId: true,
           trajectoryBId: true,
-          campaign: { select: { id: true, name: true, mode: true, status: true, minCoverage: true, blind: true, rubricVersion: { select: { id: true, version: true, definition: true } } } },
+          campaign: {
+            select: {
+              id: true,
+              name: true,
+              mode: true,
+              status: true,
+              minCoverage: true,
+              blind: true,
+              rubricVersion: { select: { id: true, version: true, definition: true } },
+            },
+          },
         },
       },
       // only this assignment's rows: they are the reviewer's own by construction
       reviews: { where: { isCurrent: true }, select: { revision: true, answers: true, evidence: true, submittedAt: true }, take: 1 },
-      comparisons: { where: { isCurrent: true }, select: { revision: true, preference: true, bothBad: true, rationale: true, criteria: true, submittedAt: true }, take: 1 },
+      comparisons: {
+        where: { isCurrent: true },
+        select: { revision: true, preference: true, bothBad: true, rationale: true, criteria: true, submittedAt: true },
+        take: 1,
+      },
     },
   });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
@@ -83,8 +102,13 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const comparison = a.comparisons[0];
   let myComparison: AssignmentView['myComparison'] = null;
   if (comparison) {
-    const stored = z.object({ a: verdicts, b: verdicts, evidence: evidenceList.catch([]) }).catch({ a: {}, b: {}, evidence: [] }).parse(comparison.criteria);
-    const evidence = stored.evidence.map((e) => (e.side && a.swapSides ? { ...e, side: e.side === 'a' ? ('b' as const) : ('a' as const) } : e));
+    const stored = z
+      .object({ a: verdicts, b: verdicts, evidence: evidenceList.catch([]) })
+      .catch({ a: {}, b: {}, evidence: [] })
+      .parse(comparison.criteria);
+    const evidence = stored.evidence.map((e) =>
+      e.side && a.swapSides ? { ...e, side: e.side === 'a' ? ('b' as const) : ('a' as const) } : e,
+    );
     myComparison = {
       revision: comparison.revision,
       preference: a.swapSides ? -comparison.preference : comparison.preference,
@@ -97,8 +121,19 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   }
   return {
     assignment: { id: a.id, status: a.status, claimedAt: a.claimedAt.toISOString(), leaseExpiresAt: a.leaseExpiresAt.toISOString() },
-    campaign: { id: campaign.id, name: campaign.name, mode: campaign.mode, status: campaign.status, minCoverage: campaign.minCoverage, blind },
-    rubric: { versionId: campaign.rubricVersion.id, version: campaign.rubricVersion.version, definition: rubricDefinition.parse(campaign.rubricVersion.definition) },
+    campaign: {
+      id: campaign.id,
+      name: campaign.name,
+      mode: campaign.mode,
+      status: campaign.status,
+      minCoverage: campaign.minCoverage,
+      blind,
+    },
+    rubric: {
+      versionId: campaign.rubricVersion.id,
+      version: campaign.rubricVersion.version,
+      definition: rubricDefinition.parse(campaign.rubricVersion.definition),
+    },
     task: {
       name: first.labels.task,
       instruction: first.trajectory.task.instruction,
@@ -107,7 +142,12 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
     },
     videos,
     myReview: review
-      ? { revision: review.revision, answers: (review.answers ?? {}) as Record<string, unknown>, evidence: evidenceList.catch([]).parse(review.evidence), submittedAt: review.submittedAt.toISOString() }
+      ? {
+          revision: review.revision,
+          answers: (review.answers ?? {}) as Record<string, unknown>,
+          evidence: evidenceList.catch([]).parse(review.evidence),
+          submittedAt: review.submittedAt.toISOString(),
+        }
       : null,
     myComparison,
   };

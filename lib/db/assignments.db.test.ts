@@ -24,17 +24,41 @@ function trajectory(task: string, model: string): Trajectory {
 async function setup(items: number, overlap: number, mode: 'single' | 'pairwise' = 'single', requiredExpertise: string[] = []) {
   const project = await ensureProject({ slug: 'p', name: 'p' });
   for (let i = 0; i < items; i++) {
-    await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm1')), { source: null, sourceWhere: null, importedById: null });
-    if (mode === 'pairwise') await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm2')), { source: null, sourceWhere: null, importedById: null });
+    await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm1')), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
+    if (mode === 'pairwise')
+      await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm2')), {
+        source: null,
+        sourceWhere: null,
+        importedById: null,
+      });
   }
-  const rubric = await saveRubricVersion(project.id, 'r', { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] }, null);
-  const campaign = await createCampaign(project.id, { name: 'c', mode, rubricVersionId: rubric.versionId, overlap, requiredExpertise }, null);
+  const rubric = await saveRubricVersion(
+    project.id,
+    'r',
+    { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] },
+    null,
+  );
+  const campaign = await createCampaign(
+    project.id,
+    { name: 'c', mode, rubricVersionId: rubric.versionId, overlap, requiredExpertise },
+    null,
+  );
   return { project, campaign };
 }
 
 /** Reviewers without credentials (claiming needs none; sign-in is tested elsewhere). */
 async function reviewers(n: number, expertise: string[] = []) {
-  const rows = Array.from({ length: n }, () => ({ id: randomUUID(), email: `${randomUUID()}@x.test`, name: 'R', role: 'reviewer' as const, expertise }));
+  const rows = Array.from({ length: n }, () => ({
+    id: randomUUID(),
+    email: `${randomUUID()}@x.test`,
+    name: 'R',
+    role: 'reviewer' as const,
+    expertise,
+  }));
   await db().user.createMany({ data: rows });
   return rows.map(({ id, expertise: e }) => ({ id, expertise: e }));
 }
@@ -59,7 +83,10 @@ describe('claiming review items', () => {
       }),
     );
     for (const mine of taken) expect(new Set(mine).size).toBe(mine.length);
-    const items = await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { reviewCount: true, activeCount: true } });
+    const items = await db().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      select: { reviewCount: true, activeCount: true },
+    });
     expect(items.every((i) => i.reviewCount === 3 && i.activeCount === 3)).toBe(true);
     expect(taken.flat()).toHaveLength(30);
     const submitted = await db().assignment.count({ where: { status: 'submitted' } });
@@ -78,7 +105,9 @@ describe('claiming review items', () => {
     const second = await claimNextItem(campaign.id, b!, later);
     expect(second?.campaignItemId).toBe(first!.campaignItemId);
     // a's late submit is refused: the only slot went to b
-    await expect(db().$transaction((tx) => settleClaim(tx, first!.assignmentId, a!.id, 1, later))).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(db().$transaction((tx) => settleClaim(tx, first!.assignmentId, a!.id, 1, later))).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     await skipAssignment(second!.assignmentId, b!.id, 'cannot judge this', later);
     const item = await db().campaignItem.findFirstOrThrow({ where: { campaignId: campaign.id }, select: { activeCount: true } });
     expect(item.activeCount).toBe(0);
@@ -96,7 +125,10 @@ describe('claiming review items', () => {
   it('pairwise campaigns pair trajectories of the same task from different policies', async () => {
     const { campaign } = await setup(3, 2, 'pairwise');
     expect(campaign.items).toBe(3);
-    const items = await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { trajectory: { select: { taskId: true, policyId: true } }, trajectoryB: { select: { taskId: true, policyId: true } } } });
+    const items = await db().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      select: { trajectory: { select: { taskId: true, policyId: true } }, trajectoryB: { select: { taskId: true, policyId: true } } },
+    });
     for (const i of items) {
       expect(i.trajectory.taskId).toBe(i.trajectoryB!.taskId);
       expect(i.trajectory.policyId).not.toBe(i.trajectoryB!.policyId);

@@ -40,7 +40,15 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
       select: { id: true, campaignItemId: true, leaseExpiresAt: true, swapSides: true },
       orderBy: { claimedAt: 'asc' },
     });
-    if (live) return { assignmentId: live.id, campaignItemId: live.campaignItemId, leaseExpiresAt: live.leaseExpiresAt, swapSides: live.swapSides, resumed: true, mode: campaign.mode };
+    if (live)
+      return {
+        assignmentId: live.id,
+        campaignItemId: live.campaignItemId,
+        leaseExpiresAt: live.leaseExpiresAt,
+        swapSides: live.swapSides,
+        resumed: true,
+        mode: campaign.mode,
+      };
 
     await expireLeases(tx, campaignId, now);
 
@@ -69,10 +77,23 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
       }
       const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
       const assignment = await tx.assignment.create({
-        data: { campaignItemId: itemId, reviewerId: reviewer.id, leaseExpiresAt, claimedAt: now, swapSides: campaign.mode === 'pairwise' ? randomInt(2) === 1 : false },
+        data: {
+          campaignItemId: itemId,
+          reviewerId: reviewer.id,
+          leaseExpiresAt,
+          claimedAt: now,
+          swapSides: campaign.mode === 'pairwise' ? randomInt(2) === 1 : false,
+        },
         select: { id: true, swapSides: true },
       });
-      return { assignmentId: assignment.id, campaignItemId: itemId, leaseExpiresAt, swapSides: assignment.swapSides, resumed: false, mode: campaign.mode };
+      return {
+        assignmentId: assignment.id,
+        campaignItemId: itemId,
+        leaseExpiresAt,
+        swapSides: assignment.swapSides,
+        resumed: false,
+        mode: campaign.mode,
+      };
     }
     return null;
   }, CLAIM_TX);
@@ -112,15 +133,25 @@ export async function skipAssignment(assignmentId: string, reviewerId: string, r
  * comparison submit). A claim whose lease expired is honoured when a slot is still free.
  * Answers whether this is the first submit of the assignment (then reviewCount goes up).
  */
-export async function settleClaim(tx: Tx, assignmentId: string, reviewerId: string, overlap: number, now: Date): Promise<{ first: boolean; campaignItemId: string }> {
+export async function settleClaim(
+  tx: Tx,
+  assignmentId: string,
+  reviewerId: string,
+  overlap: number,
+  now: Date,
+): Promise<{ first: boolean; campaignItemId: string }> {
   // serialise submits of one assignment (a double submit with two keys becomes a revision)
   await tx.$queryRaw`SELECT id FROM assignment WHERE id = ${assignmentId} FOR UPDATE`;
-  const a = await tx.assignment.findUnique({ where: { id: assignmentId }, select: { reviewerId: true, status: true, campaignItemId: true } });
+  const a = await tx.assignment.findUnique({
+    where: { id: assignmentId },
+    select: { reviewerId: true, status: true, campaignItemId: true },
+  });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'submitted') return { first: false, campaignItemId: a.campaignItemId };
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');
   if (a.status === 'expired') {
-    const retaken = await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = "activeCount" + 1 WHERE id = ${a.campaignItemId} AND "activeCount" < ${overlap}`;
+    const retaken =
+      await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = "activeCount" + 1 WHERE id = ${a.campaignItemId} AND "activeCount" < ${overlap}`;
     if (retaken !== 1) throw new AppError('CONFLICT', 'Your claim on this item expired and it went to other reviewers');
   }
   await tx.assignment.update({ where: { id: assignmentId }, data: { status: 'submitted', finishedAt: now }, select: { id: true } });

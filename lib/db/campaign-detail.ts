@@ -47,7 +47,18 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
              coalesce(sum(GREATEST("activeCount" - "reviewCount", 0)), 0) AS active
       FROM campaign_item WHERE "campaignId" = ${campaignId}`,
     db().$queryRaw<
-      { reviewerId: string; name: string; email: string; claimed: bigint; submitted: bigint; skipped: bigint; expired: bigint; goldMean: number | null; goldCount: bigint; lastActivity: Date | null }[]
+      {
+        reviewerId: string;
+        name: string;
+        email: string;
+        claimed: bigint;
+        submitted: bigint;
+        skipped: bigint;
+        expired: bigint;
+        goldMean: number | null;
+        goldCount: bigint;
+        lastActivity: Date | null;
+      }[]
     >`
       SELECT a."reviewerId", u.name, u.email,
              count(*) FILTER (WHERE a.status = 'claimed' AND a."leaseExpiresAt" > ${now}) AS claimed,
@@ -72,7 +83,9 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
         isGold: true,
         reviewCount: true,
         activeCount: true,
-        trajectory: { select: { id: true, verifierReward: true, task: { select: { name: true, split: true } }, policy: { select: { name: true } } } },
+        trajectory: {
+          select: { id: true, verifierReward: true, task: { select: { name: true, split: true } }, policy: { select: { name: true } } },
+        },
         trajectoryB: { select: { id: true, verifierReward: true, policy: { select: { name: true } } } },
       },
       orderBy: [{ trajectory: { task: { name: 'asc' } } }, { id: 'asc' }],
@@ -97,7 +110,12 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     closedAt: c.closedAt?.toISOString() ?? null,
     createdBy: creator?.name ?? null,
     project: c.project,
-    rubric: { versionId: c.rubricVersion.id, name: c.rubricVersion.rubric.name, version: c.rubricVersion.version, definition: rubricDefinition.parse(c.rubricVersion.definition) },
+    rubric: {
+      versionId: c.rubricVersion.id,
+      name: c.rubricVersion.rubric.name,
+      version: c.rubricVersion.version,
+      definition: rubricDefinition.parse(c.rubricVersion.definition),
+    },
     progress: {
       items: itemCount,
       goldItems: Number(s.gold),

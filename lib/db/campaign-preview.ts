@@ -17,7 +17,11 @@ export interface CampaignPreview {
  * as createCampaign (one grouped query, whatever the number of trajectories).
  */
 export async function previewCampaign(projectId: string, mode: 'single' | 'pairwise', filter: TrajectoryFilter): Promise<CampaignPreview> {
-  const groups = await db().trajectory.groupBy({ by: ['taskId', 'policyId'], where: trajectoryWhere(projectId, filter), _count: { _all: true } });
+  const groups = await db().trajectory.groupBy({
+    by: ['taskId', 'policyId'],
+    where: trajectoryWhere(projectId, filter),
+    _count: { _all: true },
+  });
   const byTask = new Map<string, number[]>();
   for (const g of groups) byTask.set(g.taskId, [...(byTask.get(g.taskId) ?? []), g._count._all]);
   let trajectories = 0;
@@ -34,6 +38,9 @@ export async function previewCampaign(projectId: string, mode: 'single' | 'pairw
 /** Which of these trajectory ids the filter selects in the project. */
 export async function trajectoriesInFilter(projectId: string, filter: TrajectoryFilter, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db().trajectory.findMany({ where: { AND: [trajectoryWhere(projectId, filter), { id: { in: ids } }] }, select: { id: true } });
+  const rows = await db().trajectory.findMany({
+    where: { AND: [trajectoryWhere(projectId, filter), { id: { in: ids } }] },
+    select: { id: true },
+  });
   return rows.map((r) => r.id);
 }

@@ -19,7 +19,13 @@ export async function setCampaignStatus(campaignId: string, status: 'open' | 'cl
       data: { status, closedAt: status === 'closed' ? now : null },
       select: { id: true, status: true },
     });
-    await writeAudit(tx, { actorId, action: `campaign.${status === 'open' ? 'open' : 'close'}`, targetType: 'campaign', targetId: campaignId, projectId: campaign.projectId });
+    await writeAudit(tx, {
+      actorId,
+      action: `campaign.${status === 'open' ? 'open' : 'close'}`,
+      targetType: 'campaign',
+      targetId: campaignId,
+      projectId: campaign.projectId,
+    });
     return { id: updated.id, status: updated.status, changed: true };
   });
 }

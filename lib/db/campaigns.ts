@@ -23,7 +23,9 @@ export const createCampaignInput = z.object({
   overlap: z.number().int().min(1).max(20),
   requiredExpertise: z.array(expertiseTagSchema).max(10).default([]),
   minCoverage: z.number().min(0).max(1).default(0),
-  blind: z.object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) }).default({ hidePolicy: true, hideReward: true }),
+  blind: z
+    .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
+    .default({ hidePolicy: true, hideReward: true }),
   filter: trajectoryFilterSchema.default({}),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
   /** trajectory ids (single) whose known answers make them gold items */
@@ -44,7 +46,12 @@ export function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.
     ...(Object.keys(task).length > 0 ? { task } : {}),
     ...(f.policy ? { policy: { name: f.policy } } : {}),
     ...(f.minReward !== undefined || f.maxReward !== undefined
-      ? { verifierReward: { ...(f.minReward !== undefined ? { gte: f.minReward } : {}), ...(f.maxReward !== undefined ? { lte: f.maxReward } : {}) } }
+      ? {
+          verifierReward: {
+            ...(f.minReward !== undefined ? { gte: f.minReward } : {}),
+            ...(f.maxReward !== undefined ? { lte: f.maxReward } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -68,7 +75,11 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
   if (data.mode === 'single') {
     for (const t of trajectories) {
       const answers = gold.get(t.id);
-      items.push({ trajectoryId: t.id, isGold: Boolean(answers), goldAnswers: (answers ?? undefined) as Prisma.InputJsonValue | undefined });
+      items.push({
+        trajectoryId: t.id,
+        isGold: Boolean(answers),
+        goldAnswers: (answers ?? undefined) as Prisma.InputJsonValue | undefined,
+      });
     }
   } else {
     const byTask = new Map<string, typeof trajectories>();
@@ -81,7 +92,13 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
       }
     }
   }
-  if (items.length === 0) throw new AppError('BAD_INPUT', data.mode === 'pairwise' ? 'No pairs: the filter matches no task with trajectories from two different policies' : 'The filter matches no trajectories');
+  if (items.length === 0)
+    throw new AppError(
+      'BAD_INPUT',
+      data.mode === 'pairwise'
+        ? 'No pairs: the filter matches no task with trajectories from two different policies'
+        : 'The filter matches no trajectories',
+    );
   return db().$transaction(async (tx) => {
     const campaign = await tx.campaign.create({
       data: {
@@ -101,7 +118,14 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
       },
       select: { id: true, name: true, mode: true, status: true },
     });
-    await writeAudit(tx, { actorId, action: 'campaign.create', targetType: 'campaign', targetId: campaign.id, projectId, data: { items: items.length } });
+    await writeAudit(tx, {
+      actorId,
+      action: 'campaign.create',
+      targetType: 'campaign',
+      targetId: campaign.id,
+      projectId,
+      data: { items: items.length },
+    });
     return { ...campaign, items: items.length };
   });
 }

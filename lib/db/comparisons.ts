@@ -26,7 +26,10 @@ export const submitComparisonInput = z.object({
 export type SubmitComparisonInput = z.input<typeof submitComparisonInput>;
 
 /** Maps screen sides to the item's A/B: when `swapSides`, B was shown on the left. */
-export function unrandomise(input: { preference: number; criteria: { left: Record<string, string>; right: Record<string, string> } }, swapSides: boolean) {
+export function unrandomise(
+  input: { preference: number; criteria: { left: Record<string, string>; right: Record<string, string> } },
+  swapSides: boolean,
+) {
   return swapSides
     ? { preference: -input.preference, criteria: { a: input.criteria.right, b: input.criteria.left } }
     : { preference: input.preference, criteria: { a: input.criteria.left, b: input.criteria.right } };
@@ -44,7 +47,10 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
     throw new AppError('BAD_INPUT', `${issue.path.join('.')}: ${issue.message}`);
   }
   const input = parsed.data;
-  const done = await db().pairwiseComparison.findUnique({ where: { idempotencyKey: input.idempotencyKey }, select: { id: true, reviewerId: true, revision: true } });
+  const done = await db().pairwiseComparison.findUnique({
+    where: { idempotencyKey: input.idempotencyKey },
+    select: { id: true, reviewerId: true, revision: true },
+  });
   if (done) {
     if (done.reviewerId !== reviewerId) throw new AppError('CONFLICT', 'This submit key was used by someone else');
     return { id: done.id, revision: done.revision, duplicate: true };
@@ -68,7 +74,11 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
   const { campaign } = assignment.item;
   if (campaign.mode !== 'pairwise') throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
   if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed');
-  const keys = z.array(criterionSchema).catch([]).parse(assignment.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
+  const keys = z
+    .array(criterionSchema)
+    .catch([])
+    .parse(assignment.item.trajectory.task.acceptanceCriteria)
+    .map((c) => c.key);
   for (const side of ['left', 'right'] as const) {
     const missing = keys.filter((k) => !input.criteria[side][k]);
     if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
@@ -76,17 +86,30 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
     if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
     const share = coverageShare(input.coverage[side].ranges, frames[side]);
     if (share + 1e-9 < campaign.minCoverage) {
-      throw new AppError('BAD_INPUT', `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the ${side} video before submitting (so far ${Math.floor(share * 100)}%)`);
+      throw new AppError(
+        'BAD_INPUT',
+        `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the ${side} video before submitting (so far ${Math.floor(share * 100)}%)`,
+      );
     }
   }
   const mapped = unrandomise(input, assignment.swapSides);
-  const coverage = assignment.swapSides ? { a: input.coverage.right, b: input.coverage.left } : { a: input.coverage.left, b: input.coverage.right };
+  const coverage = assignment.swapSides
+    ? { a: input.coverage.right, b: input.coverage.left }
+    : { a: input.coverage.left, b: input.coverage.right };
   const evidence = input.evidence.map((e) => (e.side && assignment.swapSides ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
   return db().$transaction(
     async (tx) => {
       const settled = await settleClaim(tx, input.assignmentId, reviewerId, campaign.overlap, now);
-      const previous = await tx.pairwiseComparison.findFirst({ where: { assignmentId: input.assignmentId }, orderBy: { revision: 'desc' }, select: { revision: true } });
-      if (previous) await tx.pairwiseComparison.updateMany({ where: { assignmentId: input.assignmentId, isCurrent: true }, data: { isCurrent: false } });
+      const previous = await tx.pairwiseComparison.findFirst({
+        where: { assignmentId: input.assignmentId },
+        orderBy: { revision: 'desc' },
+        select: { revision: true },
+      });
+      if (previous)
+        await tx.pairwiseComparison.updateMany({
+          where: { assignmentId: input.assignmentId, isCurrent: true },
+          data: { isCurrent: false },
+        });
       const row = await tx.pairwiseComparison.create({
         data: {
           assignmentId: input.assignmentId,

@@ -18,10 +18,22 @@ export interface DatasetScope {
   projectName: string;
   campaignId: string | null;
   split: 'train' | 'eval' | null;
-  campaigns: Array<{ id: string; name: string; mode: 'single' | 'pairwise'; rubricVersionId: string; rubricVersion: number; rubric: RubricDefinition }>;
+  campaigns: Array<{
+    id: string;
+    name: string;
+    mode: 'single' | 'pairwise';
+    rubricVersionId: string;
+    rubricVersion: number;
+    rubric: RubricDefinition;
+  }>;
 }
 
-export async function resolveDatasetScope(input: { projectId?: string; project?: string; campaignId?: string; split?: 'train' | 'eval' }): Promise<DatasetScope> {
+export async function resolveDatasetScope(input: {
+  projectId?: string;
+  project?: string;
+  campaignId?: string;
+  split?: 'train' | 'eval';
+}): Promise<DatasetScope> {
   let projectId = input.projectId;
   if (!projectId && input.campaignId) {
     const c = await db().campaign.findUnique({ where: { id: input.campaignId }, select: { projectId: true } });
@@ -30,7 +42,11 @@ export async function resolveDatasetScope(input: { projectId?: string; project?:
   }
   let project;
   if (projectId) project = await db().project.findUnique({ where: { id: projectId }, select: { id: true, slug: true } });
-  else if (input.project) project = await db().project.findFirst({ where: { OR: [{ slug: input.project }, { name: input.project }] }, select: { id: true, slug: true } });
+  else if (input.project)
+    project = await db().project.findFirst({
+      where: { OR: [{ slug: input.project }, { name: input.project }] },
+      select: { id: true, slug: true },
+    });
   else {
     const all = await db().project.findMany({ select: { id: true, slug: true }, take: 2 });
     if (all.length !== 1) throw new AppError('BAD_INPUT', 'Name the project (--project NAME) or a campaign (--campaign ID)');
@@ -42,7 +58,8 @@ export async function resolveDatasetScope(input: { projectId?: string; project?:
     select: { id: true, name: true, mode: true, rubricVersionId: true, rubricVersion: { select: { version: true, definition: true } } },
     orderBy: { id: 'asc' },
   });
-  if (input.campaignId && campaigns.length === 0) throw new AppError('NOT_FOUND', `No campaign ${input.campaignId} in project ${project.slug}`);
+  if (input.campaignId && campaigns.length === 0)
+    throw new AppError('NOT_FOUND', `No campaign ${input.campaignId} in project ${project.slug}`);
   return {
     projectId: project.id,
     projectName: project.slug,
@@ -79,7 +96,11 @@ export async function findEvalItems(scope: DatasetScope, limit = 1000): Promise<
     orderBy: { id: 'asc' },
     take: limit,
   });
-  return rows.map((r) => ({ itemId: r.id, task: r.trajectory.task.name, trajectoryIds: [r.trajectoryId, ...(r.trajectoryBId ? [r.trajectoryBId] : [])] }));
+  return rows.map((r) => ({
+    itemId: r.id,
+    task: r.trajectory.task.name,
+    trajectoryIds: [r.trajectoryId, ...(r.trajectoryBId ? [r.trajectoryBId] : [])],
+  }));
 }
 
 export interface LabelRecord {
@@ -113,21 +134,36 @@ export async function* labelRecords(scope: DatasetScope, campaignId: string, pag
       take: pageSize,
     });
     if (page.length === 0) break;
-    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId, answers: r.answers as Record<string, unknown>, preference: null, bothBad: false }));
+    yield page.map((r) => ({
+      itemId: r.campaignItemId,
+      reviewerId: r.reviewerId,
+      campaignId,
+      answers: r.answers as Record<string, unknown>,
+      preference: null,
+      bothBad: false,
+    }));
     const end = page[page.length - 1]!;
     last = { itemId: end.campaignItemId, id: end.id };
     if (page.length < pageSize) break;
   }
   last = null;
   for (;;) {
-    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean }> = await db().pairwiseComparison.findMany({
-      where: { isCurrent: true, item, ...after(last) },
-      select: { id: true, campaignItemId: true, reviewerId: true, preference: true, bothBad: true },
-      orderBy,
-      take: pageSize,
-    });
+    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean }> =
+      await db().pairwiseComparison.findMany({
+        where: { isCurrent: true, item, ...after(last) },
+        select: { id: true, campaignItemId: true, reviewerId: true, preference: true, bothBad: true },
+        orderBy,
+        take: pageSize,
+      });
     if (page.length === 0) break;
-    yield page.map((r) => ({ itemId: r.campaignItemId, reviewerId: r.reviewerId, campaignId, answers: null, preference: r.preference, bothBad: r.bothBad }));
+    yield page.map((r) => ({
+      itemId: r.campaignItemId,
+      reviewerId: r.reviewerId,
+      campaignId,
+      answers: null,
+      preference: r.preference,
+      bothBad: r.bothBad,
+    }));
     const end = page[page.length - 1]!;
     last = { itemId: end.campaignItemId, id: end.id };
     if (page.length < pageSize) break;
@@ -156,19 +192,17 @@ async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTraj
       split: r.task.split,
       instruction: r.task.instruction,
       policy: r.policy.name,
-      steps: r.steps.map(
-        (s): Step => ({
-          index: s.index,
-          source: s.source as Step['source'],
-          text: s.text,
-          reasoning: null,
-          toolCalls: toolCalls.parse(s.toolCalls),
-          observations: observations.parse(s.observations),
-          timestamp: null,
-          castTime: null,
-          usage: null,
-        }),
-      ),
+      steps: r.steps.map((s): Step => ({
+        index: s.index,
+        source: s.source as Step['source'],
+        text: s.text,
+        reasoning: null,
+        toolCalls: toolCalls.parse(s.toolCalls),
+        observations: observations.parse(s.observations),
+        timestamp: null,
+        castTime: null,
+        usage: null,
+      })),
     });
   }
 }
@@ -182,7 +216,11 @@ const itemSelect = {
   trajectoryBId: true,
   trajectory: { select: { taskId: true } },
   reviews: { where: { isCurrent: true }, select: { id: true, reviewerId: true, answers: true, evidence: true }, orderBy: { id: 'asc' } },
-  comparisons: { where: { isCurrent: true }, select: { id: true, reviewerId: true, preference: true, bothBad: true }, orderBy: { id: 'asc' } },
+  comparisons: {
+    where: { isCurrent: true },
+    select: { id: true, reviewerId: true, preference: true, bothBad: true },
+    orderBy: { id: 'asc' },
+  },
   adjudications: { where: { isCurrent: true }, select: { id: true, answers: true, preference: true, bothBad: true }, take: 1 },
 } satisfies Prisma.CampaignItemSelect;
 type ItemRow = Prisma.CampaignItemGetPayload<{ select: typeof itemSelect }>;
@@ -201,7 +239,13 @@ async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string,
   }
   return page.map((p): ItemLabels => {
     const c = campaigns.get(p.campaignId)!;
-    const base = { itemId: p.id, campaignId: p.campaignId, campaignName: c.name, rubricVersionId: c.rubricVersionId, rubricVersion: c.rubricVersion };
+    const base = {
+      itemId: p.id,
+      campaignId: p.campaignId,
+      campaignName: c.name,
+      rubricVersionId: c.rubricVersionId,
+      rubricVersion: c.rubricVersion,
+    };
     const adj = p.adjudications[0];
     if (p.trajectoryBId) {
       return {
@@ -218,7 +262,12 @@ async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string,
       mode: 'single',
       rubric: c.rubric,
       trajectory: cache.get(p.trajectoryId)!,
-      reviews: p.reviews.map((r) => ({ id: r.id, reviewerId: r.reviewerId, answers: r.answers as Record<string, unknown>, evidence: evidence.parse(r.evidence) })),
+      reviews: p.reviews.map((r) => ({
+        id: r.id,
+        reviewerId: r.reviewerId,
+        answers: r.answers as Record<string, unknown>,
+        evidence: evidence.parse(r.evidence),
+      })),
       adjudication: adj ? { id: adj.id, answers: adj.answers as Record<string, unknown> } : null,
     };
   });
@@ -231,7 +280,11 @@ async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string,
  * Trajectories are loaded per page into a bounded cache, so memory stays flat however many
  * items there are.
  */
-export async function* itemLabelPages(scope: DatasetScope, campaignId: string, options: { pageSize?: number; taskPageSize?: number } = {}): AsyncGenerator<ItemLabels[]> {
+export async function* itemLabelPages(
+  scope: DatasetScope,
+  campaignId: string,
+  options: { pageSize?: number; taskPageSize?: number } = {},
+): AsyncGenerator<ItemLabels[]> {
   const campaign = scope.campaigns.find((c) => c.id === campaignId);
   if (!campaign) throw new AppError('NOT_FOUND', `Campaign ${campaignId} is not in this export`);
   const where = { ...itemWhere(scope), campaignId };
@@ -240,7 +293,13 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
     const pageSize = options.pageSize ?? 500;
     let cursor: string | undefined;
     for (;;) {
-      const page = await db().campaignItem.findMany({ where, select: itemSelect, orderBy: { id: 'asc' }, take: pageSize, ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}) });
+      const page = await db().campaignItem.findMany({
+        where,
+        select: itemSelect,
+        orderBy: { id: 'asc' },
+        take: pageSize,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
       if (page.length === 0) break;
       yield await toLabels(scope, page, cache);
       cursor = page[page.length - 1]!.id;
@@ -259,8 +318,21 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
       ...(taskCursor ? { cursor: { id: taskCursor }, skip: 1 } : {}),
     });
     if (tasks.length === 0) break;
-    const page = await db().campaignItem.findMany({ where: { ...where, trajectory: { ...((where.trajectory as object) ?? {}), taskId: { in: tasks.map((t) => t.id) } } }, select: itemSelect });
-    page.sort((x, y) => (x.trajectory.taskId < y.trajectory.taskId ? -1 : x.trajectory.taskId > y.trajectory.taskId ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const page = await db().campaignItem.findMany({
+      where: { ...where, trajectory: { ...((where.trajectory as object) ?? {}), taskId: { in: tasks.map((t) => t.id) } } },
+      select: itemSelect,
+    });
+    page.sort((x, y) =>
+      x.trajectory.taskId < y.trajectory.taskId
+        ? -1
+        : x.trajectory.taskId > y.trajectory.taskId
+          ? 1
+          : x.id < y.id
+            ? -1
+            : x.id > y.id
+              ? 1
+              : 0,
+    );
     yield await toLabels(scope, page, cache);
     taskCursor = tasks[tasks.length - 1]!.id;
     if (tasks.length < taskPageSize) break;
@@ -272,9 +344,17 @@ export async function* itemLabelPages(scope: DatasetScope, campaignId: string, o
  * outside the scope's split), with their current labels and trajectories, in id order. For
  * training sinks, which derive rows for the items of a batch of label events.
  */
-export async function itemLabelsForIds(scope: DatasetScope, ids: readonly string[], cache: Map<string, LabelTrajectory> = new Map()): Promise<ItemLabels[]> {
+export async function itemLabelsForIds(
+  scope: DatasetScope,
+  ids: readonly string[],
+  cache: Map<string, LabelTrajectory> = new Map(),
+): Promise<ItemLabels[]> {
   if (ids.length === 0) return [];
-  const page = await db().campaignItem.findMany({ where: { AND: [itemWhere(scope), { id: { in: [...new Set(ids)] } }] }, select: itemSelect, orderBy: { id: 'asc' } });
+  const page = await db().campaignItem.findMany({
+    where: { AND: [itemWhere(scope), { id: { in: [...new Set(ids)] } }] },
+    select: itemSelect,
+    orderBy: { id: 'asc' },
+  });
   return toLabels(scope, page, cache);
 }
 
@@ -282,7 +362,12 @@ export async function itemLabelsForIds(scope: DatasetScope, ids: readonly string
  * Single-item campaigns: the other items of the same tasks (same campaigns) that were final at
  * or before label event `maxSeq` (score pairs are formed with them), excluding `exclude`.
  */
-export async function finalSiblingItemIds(scope: DatasetScope, items: readonly ItemLabels[], maxSeq: bigint, exclude: ReadonlySet<string>): Promise<string[]> {
+export async function finalSiblingItemIds(
+  scope: DatasetScope,
+  items: readonly ItemLabels[],
+  maxSeq: bigint,
+  exclude: ReadonlySet<string>,
+): Promise<string[]> {
   const single = items.filter((i) => i.mode === 'single');
   if (single.length === 0) return [];
   const pairs = new Map<string, Set<string>>();

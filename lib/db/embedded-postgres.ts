@@ -69,7 +69,10 @@ async function runAsUser(): Promise<{ uid: number; gid: number } | null> {
   try {
     return lookup();
   } catch {
-    execFileSync('sh', ['-c', 'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres -M -s /usr/sbin/nologin postgres']);
+    execFileSync('sh', [
+      '-c',
+      'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres -M -s /usr/sbin/nologin postgres',
+    ]);
     return lookup();
   }
 }
@@ -178,7 +181,9 @@ function runToEnd(cmd: string, args: string[], ids: { uid: number; gid: number }
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} failed (${code}): ${output.trim().slice(-500)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} failed (${code}): ${output.trim().slice(-500)}`)),
+    );
   });
 }
 
@@ -202,7 +207,12 @@ function waitReady(child: ChildProcess, log: (line: string) => void): Promise<vo
     child.stdout?.on('data', onData);
     child.once('error', reject);
     child.once('exit', (code) =>
-      reject(new AppError('UNAVAILABLE', `Embedded PostgreSQL exited during start (code ${code}): ${output.trim().split('\n').slice(-3).join(' | ')}`)),
+      reject(
+        new AppError(
+          'UNAVAILABLE',
+          `Embedded PostgreSQL exited during start (code ${code}): ${output.trim().split('\n').slice(-3).join(' | ')}`,
+        ),
+      ),
     );
   });
 }

@@ -11,10 +11,13 @@ export async function databaseHealth(): Promise<{ ok: boolean; latencyMs: number
   }
 }
 
-export async function queueHealth(now: Date): Promise<{ ok: boolean; installed: boolean; workers: number; queued: number; failed: number; error?: string }> {
+export async function queueHealth(
+  now: Date,
+): Promise<{ ok: boolean; installed: boolean; workers: number; queued: number; failed: number; error?: string }> {
   try {
     const installed = await db().$queryRaw<{ ok: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS ok`;
-    if (!installed[0]?.ok) return { ok: false, installed: false, workers: 0, queued: 0, failed: 0, error: 'queue schema not installed (run witness migrate)' };
+    if (!installed[0]?.ok)
+      return { ok: false, installed: false, workers: 0, queued: 0, failed: 0, error: 'queue schema not installed (run witness migrate)' };
     const [counts] = await db().$queryRaw<{ queued: bigint; failed: bigint }[]>`
       SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS queued,
              count(*) FILTER (WHERE state = 'failed') AS failed

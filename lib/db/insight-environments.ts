@@ -88,12 +88,20 @@ async function taskRows(projectId: string): Promise<TaskRow[]> {
     LEFT JOIN trajectory tr ON tr."taskId" = t.id
     WHERE t."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
     GROUP BY t.id`;
-  return rows.map((r) => ({ environmentId: r.environmentId, taskId: r.taskId, trajectories: num(r.trajectories), scored: num(r.scored), passes: num(r.passes) }));
+  return rows.map((r) => ({
+    environmentId: r.environmentId,
+    taskId: r.taskId,
+    trajectories: num(r.trajectories),
+    scored: num(r.scored),
+    passes: num(r.passes),
+  }));
 }
 
 async function verdictRows(projectId: string): Promise<{ reviewed: ReviewedRow[]; items: ItemVerdictRow[]; flaggedIds: string[] }> {
   const [traj, items, flagged] = await Promise.all([
-    db().$queryRaw<{ environmentId: string; a: bigint; b: bigint; c: bigint; d: bigint; e: bigint; f: bigint; g: bigint; h: bigint; i: bigint }[]>(environmentVerdictsSql(projectId)),
+    db().$queryRaw<
+      { environmentId: string; a: bigint; b: bigint; c: bigint; d: bigint; e: bigint; f: bigint; g: bigint; h: bigint; i: bigint }[]
+    >(environmentVerdictsSql(projectId)),
     db().$queryRaw<{ environmentId: string; passes: number; fails: number; units: bigint }[]>`
       SELECT t."environmentId", (v ->> 0)::int AS passes, (v ->> 1)::int AS fails, sum((v ->> 2)::int) AS units
       FROM trajectory_insight ti
@@ -158,7 +166,17 @@ const notes = z.array(z.unknown()).catch([]);
 async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMoment[]> {
   if (reviewIds.length === 0) return [];
   const rows = await db().$queryRaw<
-    { environmentId: string; trajectoryId: string; task: string; reviewId: string; answers: unknown; rubricVersionId: string; definition: unknown; submittedAt: Date; evidence: unknown }[]
+    {
+      environmentId: string;
+      trajectoryId: string;
+      task: string;
+      reviewId: string;
+      answers: unknown;
+      rubricVersionId: string;
+      definition: unknown;
+      submittedAt: Date;
+      evidence: unknown;
+    }[]
   >`
     SELECT t."environmentId", tr.id AS "trajectoryId", t.name AS task, r.id AS "reviewId", r.answers, r."rubricVersionId", rv.definition, r."submittedAt", r.evidence
     FROM review r

@@ -5,7 +5,14 @@ import { environmentReport, type EnvironmentReport } from '../insight/environmen
 import { compareReport, policyReport, type CompareReport, type PolicyReport } from '../insight/policy-report';
 import { db } from './client';
 import { environmentInsightData } from './insight-environments';
-import { comparisonOutcomes, criterionVerdicts, insightEnvironments, insightPolicies, policyStats, type PolicyRow } from './insight-policies';
+import {
+  comparisonOutcomes,
+  criterionVerdicts,
+  insightEnvironments,
+  insightPolicies,
+  policyStats,
+  type PolicyRow,
+} from './insight-policies';
 import { projectSlugSchema } from './projects';
 
 /**
@@ -22,7 +29,11 @@ export const insightQuery = z.object({
 export type InsightQuery = z.infer<typeof insightQuery>;
 
 export function parseInsightQuery(params: Record<string, string | string[] | undefined>): InsightQuery {
-  const flat = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]).filter(([, v]) => v !== undefined && v !== ''));
+  const flat = Object.fromEntries(
+    Object.entries(params)
+      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
   const parsed = insightQuery.safeParse(flat);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -38,8 +49,13 @@ export interface InsightProject {
 }
 
 /** The named project, or (none named) the first project that has trajectories. */
-export async function resolveInsightProject(slug: string | undefined): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
-  const rows = await db().project.findMany({ select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } }, orderBy: { createdAt: 'asc' } });
+export async function resolveInsightProject(
+  slug: string | undefined,
+): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
+  const rows = await db().project.findMany({
+    select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
   const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
   if (slug) {
     const project = projects.find((p) => p.slug === slug);

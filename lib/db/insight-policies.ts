@@ -51,7 +51,11 @@ const envFilter = (environmentId: string | null, taskAlias: string) =>
   environmentId ? Prisma.sql`AND ${Prisma.raw(taskAlias)}."environmentId" = ${environmentId}` : Prisma.empty;
 
 export async function insightPolicies(projectId: string): Promise<PolicyRow[]> {
-  return db().policy.findMany({ where: { projectId }, select: { id: true, name: true, model: true, checkpoint: true }, orderBy: { name: 'asc' } });
+  return db().policy.findMany({
+    where: { projectId },
+    select: { id: true, name: true, model: true, checkpoint: true },
+    orderBy: { name: 'asc' },
+  });
 }
 
 export async function insightEnvironments(projectId: string) {

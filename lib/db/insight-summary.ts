@@ -1,6 +1,13 @@
 import type { Prisma } from '@prisma/client';
 import type pg from 'pg';
-import { INSIGHT_RULES_VERSION, insightKeys, summariseTrajectory, type InsightKeys, type SummaryComparisonSide, type SummaryReview } from '../insight/trajectory-summary';
+import {
+  INSIGHT_RULES_VERSION,
+  insightKeys,
+  summariseTrajectory,
+  type InsightKeys,
+  type SummaryComparisonSide,
+  type SummaryReview,
+} from '../insight/trajectory-summary';
 
 /**
  * Keeps `trajectory_insight` (one row per labelled trajectory, lib/insight/trajectory-summary.ts)
@@ -37,7 +44,14 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
     [ids],
   );
   // one after another: a transaction (or a pg client) runs one statement at a time anyway
-  const reviews = await run<{ id: string; campaignItemId: string; submittedMs: number; answers: unknown; rubricVersionId: string; trajectoryId: string }>(
+  const reviews = await run<{
+    id: string;
+    campaignItemId: string;
+    submittedMs: number;
+    answers: unknown;
+    rubricVersionId: string;
+    trajectoryId: string;
+  }>(
     // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
     `SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
      FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
@@ -50,15 +64,27 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
      WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[]))`,
     [ids],
   );
-  const trajectories = await run<{ id: string; projectId: string }>(`SELECT id, "projectId" FROM trajectory WHERE id = ANY($1::text[])`, [ids]);
+  const trajectories = await run<{ id: string; projectId: string }>(`SELECT id, "projectId" FROM trajectory WHERE id = ANY($1::text[])`, [
+    ids,
+  ]);
   const versionIds = [...new Set(reviews.map((r) => r.rubricVersionId))];
-  const versions = versionIds.length ? await run<{ id: string; definition: unknown }>(`SELECT id, definition FROM rubric_version WHERE id = ANY($1::text[])`, [versionIds]) : [];
+  const versions = versionIds.length
+    ? await run<{ id: string; definition: unknown }>(`SELECT id, definition FROM rubric_version WHERE id = ANY($1::text[])`, [versionIds])
+    : [];
   const keys = new Map<string, InsightKeys>(versions.map((v) => [v.id, insightKeys(v.definition)]));
   const noKeys = insightKeys(null);
 
-  const byTrajectory = new Map<string, { reviews: SummaryReview[]; sides: SummaryComparisonSide[] }>(ids.map((id) => [id, { reviews: [], sides: [] }]));
+  const byTrajectory = new Map<string, { reviews: SummaryReview[]; sides: SummaryComparisonSide[] }>(
+    ids.map((id) => [id, { reviews: [], sides: [] }]),
+  );
   for (const r of reviews) {
-    byTrajectory.get(r.trajectoryId)?.reviews.push({ id: r.id, campaignItemId: r.campaignItemId, submittedAt: new Date(Number(r.submittedMs)), answers: r.answers, keys: keys.get(r.rubricVersionId) ?? noKeys });
+    byTrajectory.get(r.trajectoryId)?.reviews.push({
+      id: r.id,
+      campaignItemId: r.campaignItemId,
+      submittedAt: new Date(Number(r.submittedMs)),
+      answers: r.answers,
+      keys: keys.get(r.rubricVersionId) ?? noKeys,
+    });
   }
   for (const c of comparisons) {
     const criteria = (c.criteria ?? {}) as { a?: unknown; b?: unknown };
@@ -141,6 +167,9 @@ export async function backfillTrajectoryInsightOnce(client: pg.Client): Promise<
   const done = await client.query('SELECT 1 FROM insight_backfill WHERE "rulesVersion" = $1', [INSIGHT_RULES_VERSION]);
   if (done.rowCount) return 0;
   const refreshed = await backfillTrajectoryInsight(client);
-  await client.query('INSERT INTO insight_backfill ("rulesVersion", refreshed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [INSIGHT_RULES_VERSION, refreshed]);
+  await client.query('INSERT INTO insight_backfill ("rulesVersion", refreshed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    INSIGHT_RULES_VERSION,
+    refreshed,
+  ]);
   return refreshed;
 }

@@ -46,7 +46,11 @@ describe('insight queries (aggregated in SQL) on a scenario with known answers',
     expect(report[1]!.reasons.map((r) => r.text)).toContain('verifier passes more than reviewers: 100% vs 50% (difference +50 pp)');
     // one moment per flagged trajectory (its newest flagged review): the 4 runs of ckpt-2000
     expect(hacky!.flagged).toHaveLength(4);
-    expect(hacky!.flagged[0]).toMatchObject({ rewardHacking: true, answerLeakage: false, notes: [{ frame: 30, stepIndex: 1, note: 'edits the test file to pass' }] });
+    expect(hacky!.flagged[0]).toMatchObject({
+      rewardHacking: true,
+      answerLeakage: false,
+      notes: [{ frame: 30, stepIndex: 1, note: 'edits the test file to pass' }],
+    });
 
     const csv = rowsToCsv(environmentTableRows(report));
     expect(csv.split('\r\n')[0]).toMatch(/^rank,environment,tasks,trajectories,verifierPassRate/);
@@ -84,7 +88,13 @@ describe('insight queries (aggregated in SQL) on a scenario with known answers',
     const a = policies.find((p) => p.name.endsWith('ckpt-1000'))!;
     const b = policies.find((p) => p.name.endsWith('ckpt-2000'))!;
     const ids = [a.id, b.id];
-    const report = compareReport(a, b, await comparisonOutcomes(projectId, null, [a.id, b.id]), await policyStats(projectId, null, ids), await criterionVerdicts(projectId, ids, null));
+    const report = compareReport(
+      a,
+      b,
+      await comparisonOutcomes(projectId, null, [a.id, b.id]),
+      await policyStats(projectId, null, ids),
+      await criterionVerdicts(projectId, ids, null),
+    );
     expect(report.winRate).toMatchObject({ bWins: 10, aWins: 8, ties: 2, n: 20, rate: 0.55, distinguishable: false });
     // ((1.96 * .5 + .8416 * sqrt(.2475)) / .05)^2 = 782.5 -> 783 needed, 763 more
     expect(report.winRate.needed).toBe(783);

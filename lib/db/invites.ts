@@ -24,10 +24,21 @@ export async function createInvite(actorId: string, input: z.input<typeof create
   const token = randomBytes(24).toString('base64url');
   const invite = await db().$transaction(async (tx) => {
     const row = await tx.invite.create({
-      data: { ...data, tokenHash: hashApiToken(token), createdById: actorId, expiresAt: new Date(now.getTime() + INVITE_DAYS * 86_400_000) },
+      data: {
+        ...data,
+        tokenHash: hashApiToken(token),
+        createdById: actorId,
+        expiresAt: new Date(now.getTime() + INVITE_DAYS * 86_400_000),
+      },
       select: { id: true, email: true, role: true, expiresAt: true },
     });
-    await writeAudit(tx, { actorId, action: 'invite.create', targetType: 'invite', targetId: row.id, data: { email: data.email, role: data.role } });
+    await writeAudit(tx, {
+      actorId,
+      action: 'invite.create',
+      targetType: 'invite',
+      targetId: row.id,
+      data: { email: data.email, role: data.role },
+    });
     return row;
   });
   return { ...invite, token };

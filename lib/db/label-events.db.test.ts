@@ -15,7 +15,10 @@ describe('label events', () => {
 
   it('a submit that brings an item to k reviews records `finalised` exactly once per item (the other submits none)', async () => {
     const seeded = await seedLabelledProject({ tasks: 2, evalTasks: 1 });
-    const items = await db().campaignItem.findMany({ where: { campaign: { projectId: seeded.projectId } }, select: { id: true, reviewCount: true, labelEvents: { select: { kind: true, projectId: true } } } });
+    const items = await db().campaignItem.findMany({
+      where: { campaign: { projectId: seeded.projectId } },
+      select: { id: true, reviewCount: true, labelEvents: { select: { kind: true, projectId: true } } },
+    });
     expect(items.length).toBe(9); // 3 pairs + 6 single items, 2 reviews each (overlap 2)
     for (const item of items) {
       expect(item.reviewCount).toBe(2);
@@ -41,9 +44,15 @@ describe('label events', () => {
     );
     await aHasSeq.promise;
     // transaction B draws a larger seq and commits first
-    const seqB = await db().$transaction((tx) => recordLabelEvent(tx, { projectId: seeded.projectId, campaignItemId: itemB!.id, kind: 'finalised' }));
+    const seqB = await db().$transaction((tx) =>
+      recordLabelEvent(tx, { projectId: seeded.projectId, campaignItemId: itemB!.id, kind: 'finalised' }),
+    );
     // the hazard: a plain "after my cursor" read right now sees B's event and not A's
-    const naive = await db().labelEvent.findMany({ where: { projectId: seeded.projectId }, select: { seq: true }, orderBy: { seq: 'asc' } });
+    const naive = await db().labelEvent.findMany({
+      where: { projectId: seeded.projectId },
+      select: { seq: true },
+      orderBy: { seq: 'asc' },
+    });
     expect(naive.map((e) => e.seq)).toEqual([seqB]);
     // the safe read waits until A has ended...
     let settled = false;

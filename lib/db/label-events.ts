@@ -38,7 +38,10 @@ export interface LabelEventRow {
  * event exists exactly when the label does. Callable from any transaction, e.g. adjudication:
  * `await recordLabelEvent(tx, { projectId, campaignItemId, kind: 'adjudicated' })`.
  */
-export async function recordLabelEvent(tx: Tx, input: { projectId: string; campaignItemId: string; kind: LabelEventKind }): Promise<bigint> {
+export async function recordLabelEvent(
+  tx: Tx,
+  input: { projectId: string; campaignItemId: string; kind: LabelEventKind },
+): Promise<bigint> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(${input.projectId}))::text`;
   const rows = await tx.$queryRaw<{ seq: bigint }[]>`
     INSERT INTO label_event ("projectId", "campaignItemId", "kind") VALUES (${input.projectId}, ${input.campaignItemId}, ${input.kind}) RETURNING seq`;
@@ -70,7 +73,12 @@ export async function recordSubmitLabelEvent(tx: Tx, input: { campaignItemId: st
  * prefix (see above). Waits for in-flight writers up to `lockTimeoutMs`, then fails with
  * UNAVAILABLE (the caller tries again later).
  */
-export async function readLabelEvents(projectId: string, afterSeq: bigint | null, limit: number, lockTimeoutMs = 5000): Promise<LabelEventRow[]> {
+export async function readLabelEvents(
+  projectId: string,
+  afterSeq: bigint | null,
+  limit: number,
+  lockTimeoutMs = 5000,
+): Promise<LabelEventRow[]> {
   try {
     return await db().$transaction(
       async (tx) => {

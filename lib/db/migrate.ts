@@ -27,7 +27,10 @@ export function migrationsDir(): string {
 }
 
 export async function listMigrations(dir = migrationsDir()): Promise<{ name: string; sql: string; checksum: string }[]> {
-  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const out = [];
   for (const name of entries) {
     const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -61,7 +64,9 @@ export async function migrate(databaseUrl: string, dir = migrationsDir()): Promi
       const previous = appliedNames.get(m.name);
       if (previous !== undefined) {
         if (previous !== m.checksum) {
-          throw new Error(`Migration ${m.name} was changed after it was applied (checksum differs). Add a new migration instead of editing an applied one.`);
+          throw new Error(
+            `Migration ${m.name} was changed after it was applied (checksum differs). Add a new migration instead of editing an applied one.`,
+          );
         }
         continue;
       }

@@ -34,7 +34,12 @@ describe('project settings', () => {
     await installQueue(env().DATABASE_URL!, [videoRenderJob]);
     try {
       const project = await ensureProject({ slug: 'p2', name: 'P2' });
-      const t = buildTrajectory({ format: 'openai', task: { name: 'auto', instruction: 'hi' }, policy: { model: 'm' }, steps: [{ source: 'agent', text: 'hello' }] });
+      const t = buildTrajectory({
+        format: 'openai',
+        task: { name: 'auto', instruction: 'hi' },
+        policy: { model: 'm' },
+        steps: [{ source: 'agent', text: 'hello' }],
+      });
       const { id } = await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
       await updateProjectSettings(project.id, { autoRender: false }, null);
       expect(await renderAfterImport(env().DATABASE_URL!, project.id, [id])).toBe(0);

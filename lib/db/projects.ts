@@ -73,13 +73,19 @@ export async function listProjectSettings() {
 }
 
 /** Changes some settings of a project, keeping the others. */
-export async function updateProjectSettings(projectId: string, patch: Partial<ProjectSettings>, actorId: string | null): Promise<ProjectSettings> {
+export async function updateProjectSettings(
+  projectId: string,
+  patch: Partial<ProjectSettings>,
+  actorId: string | null,
+): Promise<ProjectSettings> {
   return db().$transaction(async (tx) => {
     const row = await tx.project.findUnique({ where: { id: projectId }, select: { settings: true } });
     if (!row) throw new AppError('NOT_FOUND', 'No such project');
     const settings = projectSettingsSchema.parse({ ...projectSettingsSchema.parse(row.settings ?? {}), ...patch });
     await tx.project.update({ where: { id: projectId }, data: { settings } });
-    await tx.auditLog.create({ data: { projectId, actorId, action: 'project.settings', targetType: 'project', targetId: projectId, data: patch } });
+    await tx.auditLog.create({
+      data: { projectId, actorId, action: 'project.settings', targetType: 'project', targetId: projectId, data: patch },
+    });
     return settings;
   });
 }

@@ -43,7 +43,12 @@ export async function myRecentWork(reviewerId: string, limit = 10) {
     select: {
       id: true,
       finishedAt: true,
-      item: { select: { campaign: { select: { id: true, name: true, mode: true, status: true } }, trajectory: { select: { task: { select: { name: true } } } } } },
+      item: {
+        select: {
+          campaign: { select: { id: true, name: true, mode: true, status: true } },
+          trajectory: { select: { task: { select: { name: true } } } },
+        },
+      },
     },
     orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
     take: limit,

@@ -20,9 +20,22 @@ describe('reviewer queues', () => {
       const t = buildTrajectory({ format: 'openai', task: { name }, steps: [{ source: 'agent', text: name }] });
       await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
     }
-    const rubric = await saveRubricVersion(project.id, 'r', { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] }, null);
-    const general = await createCampaign(project.id, { name: 'general', mode: 'single', rubricVersionId: rubric.versionId, overlap: 1 }, null);
-    await createCampaign(project.id, { name: 'physics only', mode: 'single', rubricVersionId: rubric.versionId, overlap: 1, requiredExpertise: ['physics'] }, null);
+    const rubric = await saveRubricVersion(
+      project.id,
+      'r',
+      { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] },
+      null,
+    );
+    const general = await createCampaign(
+      project.id,
+      { name: 'general', mode: 'single', rubricVersionId: rubric.versionId, overlap: 1 },
+      null,
+    );
+    await createCampaign(
+      project.id,
+      { name: 'physics only', mode: 'single', rubricVersionId: rubric.versionId, overlap: 1, requiredExpertise: ['physics'] },
+      null,
+    );
     const reviewer = { id: randomUUID(), expertise: ['software'] };
     await db().user.create({ data: { id: reviewer.id, email: `${reviewer.id}@x.test`, name: 'R', role: 'reviewer' } });
     const now = new Date();
@@ -32,6 +45,9 @@ describe('reviewer queues', () => {
     const queues = await reviewerQueues(reviewer, now);
     expect(queues.map((q) => q.name)).toEqual(['general']);
     expect(queues[0]).toMatchObject({ available: 2, doneToday: 1, doneTotal: 1, totalItems: 3 });
-    expect((await reviewerQueues({ ...reviewer, expertise: ['software', 'physics'] }, now)).map((q) => q.name)).toEqual(['general', 'physics only']);
+    expect((await reviewerQueues({ ...reviewer, expertise: ['software', 'physics'] }, now)).map((q) => q.name)).toEqual([
+      'general',
+      'physics only',
+    ]);
   });
 });

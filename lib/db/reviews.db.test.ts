@@ -31,7 +31,15 @@ const rubric = {
   questions: [
     { id: 'criteria', type: 'criteria', prompt: 'criteria' },
     { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-    { id: 'verdict', type: 'single', prompt: 'verdict', options: [{ value: 'accept', label: 'Accept' }, { value: 'reject', label: 'Reject' }] },
+    {
+      id: 'verdict',
+      type: 'single',
+      prompt: 'verdict',
+      options: [
+        { value: 'accept', label: 'Accept' },
+        { value: 'reject', label: 'Reject' },
+      ],
+    },
   ],
 };
 const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 2, verdict: 'reject' };
@@ -39,7 +47,11 @@ const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 
 
 async function setup(options: { minCoverage?: number; gold?: boolean } = {}) {
   const project = await ensureProject({ slug: 'p', name: 'p' });
-  const stored = await storeTrajectory(project.id, prepareTrajectory(trajectory('t1')), { source: null, sourceWhere: null, importedById: null });
+  const stored = await storeTrajectory(project.id, prepareTrajectory(trajectory('t1')), {
+    source: null,
+    sourceWhere: null,
+    importedById: null,
+  });
   const version = await saveRubricVersion(project.id, 'r', rubric, null);
   const campaign = await createCampaign(
     project.id,
@@ -49,7 +61,9 @@ async function setup(options: { minCoverage?: number; gold?: boolean } = {}) {
       rubricVersionId: version.versionId,
       overlap: 2,
       minCoverage: options.minCoverage ?? 0.8,
-      gold: options.gold ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }] : [],
+      gold: options.gold
+        ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }]
+        : [],
     },
     null,
   );
@@ -66,7 +80,9 @@ describe('submitting reviews', () => {
     const { reviewer, claim } = await setup();
     const key = randomUUID();
     const results = await Promise.all(
-      [0, 1, 2].map(() => submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: key, answers, coverage: watched }, 100, new Date())),
+      [0, 1, 2].map(() =>
+        submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: key, answers, coverage: watched }, 100, new Date()),
+      ),
     );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(await db().review.count()).toBe(1);
@@ -76,8 +92,22 @@ describe('submitting reviews', () => {
 
   it('refuses a submit below the minimum watch coverage, computing the share itself', async () => {
     const { reviewer, claim } = await setup({ minCoverage: 0.8 });
-    const partial = { ranges: [[0, 40], [20, 60]] as [number, number][], speeds: [2], seeks: 3 };
-    await expect(submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: partial }, 100, new Date())).rejects.toMatchObject({
+    const partial = {
+      ranges: [
+        [0, 40],
+        [20, 60],
+      ] as [number, number][],
+      speeds: [2],
+      seeks: 3,
+    };
+    await expect(
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: partial },
+        100,
+        new Date(),
+      ),
+    ).rejects.toMatchObject({
       code: 'BAD_INPUT',
       message: 'Watch at least 80% of the video before submitting (so far 60%)',
     });
@@ -87,24 +117,49 @@ describe('submitting reviews', () => {
   it('refuses answers that do not fit the rubric, naming the question', async () => {
     const { reviewer, claim } = await setup();
     await expect(
-      submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 9 }, coverage: watched }, 100, new Date()),
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 9 }, coverage: watched },
+        100,
+        new Date(),
+      ),
     ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^quality: /) });
     await expect(
-      submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { quality: 3, verdict: 'accept' }, coverage: watched }, 100, new Date()),
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { quality: 3, verdict: 'accept' }, coverage: watched },
+        100,
+        new Date(),
+      ),
     ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^criteria: /) });
   });
 
   it('keeps every revision, counts the item once, and refuses changes after the campaign closes', async () => {
     const { campaign, reviewer, claim } = await setup();
-    const first = await submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date());
-    const second = await submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 4 }, coverage: watched }, 100, new Date());
+    const first = await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
+      100,
+      new Date(),
+    );
+    const second = await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 4 }, coverage: watched },
+      100,
+      new Date(),
+    );
     expect([first.revision, second.revision]).toEqual([1, 2]);
     const rows = await db().review.findMany({ orderBy: { revision: 'asc' }, select: { isCurrent: true, answers: true } });
     expect(rows.map((r) => r.isCurrent)).toEqual([false, true]);
     expect((await db().campaignItem.findFirstOrThrow({ select: { reviewCount: true } })).reviewCount).toBe(1);
     await db().campaign.update({ where: { id: campaign.id }, data: { status: 'closed' } });
     await expect(
-      submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date()),
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
+        100,
+        new Date(),
+      ),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -112,8 +167,15 @@ describe('submitting reviews', () => {
     const { reviewer, claim } = await setup({ gold: true });
     const other = randomUUID();
     await db().user.create({ data: { id: other, email: `${other}@x.test`, name: 'O', role: 'reviewer' } });
-    await expect(submitReview(other, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date())).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, verdict: 'accept' }, coverage: watched }, 100, new Date());
+    await expect(
+      submitReview(other, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date()),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, verdict: 'accept' }, coverage: watched },
+      100,
+      new Date(),
+    );
     expect((await db().review.findFirstOrThrow({ select: { goldScore: true } })).goldScore).toBeCloseTo(2 / 3);
   });
 });

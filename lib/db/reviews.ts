@@ -37,7 +37,10 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
   const parsed = submitReviewInput.safeParse(raw);
   if (!parsed.success) throw new AppError('BAD_INPUT', issueText(parsed.error));
   const input = parsed.data;
-  const done = await db().review.findUnique({ where: { idempotencyKey: input.idempotencyKey }, select: { id: true, reviewerId: true, revision: true } });
+  const done = await db().review.findUnique({
+    where: { idempotencyKey: input.idempotencyKey },
+    select: { id: true, reviewerId: true, revision: true },
+  });
   if (done) {
     if (done.reviewerId !== reviewerId) throw new AppError('CONFLICT', 'This submit key was used by someone else');
     return { id: done.id, revision: done.revision, duplicate: true };
@@ -51,7 +54,16 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
           id: true,
           isGold: true,
           goldAnswers: true,
-          campaign: { select: { status: true, overlap: true, minCoverage: true, mode: true, rubricVersionId: true, rubricVersion: { select: { definition: true } } } },
+          campaign: {
+            select: {
+              status: true,
+              overlap: true,
+              minCoverage: true,
+              mode: true,
+              rubricVersionId: true,
+              rubricVersion: { select: { definition: true } },
+            },
+          },
           trajectory: { select: { id: true, task: { select: { acceptanceCriteria: true } } } },
         },
       },
@@ -64,22 +76,42 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
 
   const rubric = rubricDefinition.parse(campaign.rubricVersion.definition);
   const criteria = z.array(criterionSchema).catch([]).parse(assignment.item.trajectory.task.acceptanceCriteria);
-  const answers = answersSchema(rubric, criteria.map((c) => c.key)).safeParse(input.answers);
+  const answers = answersSchema(
+    rubric,
+    criteria.map((c) => c.key),
+  ).safeParse(input.answers);
   if (!answers.success) throw new AppError('BAD_INPUT', issueText(answers.error));
 
   const share = coverageShare(input.coverage.ranges, totalFrames);
   if (share + 1e-9 < campaign.minCoverage) {
-    throw new AppError('BAD_INPUT', `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the video before submitting (so far ${Math.floor(share * 100)}%)`);
+    throw new AppError(
+      'BAD_INPUT',
+      `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the video before submitting (so far ${Math.floor(share * 100)}%)`,
+    );
   }
-  const coverage = { ranges: mergeRanges(input.coverage.ranges, totalFrames), share, totalFrames, speeds: input.coverage.speeds, seeks: input.coverage.seeks };
-  const gold = assignment.item.isGold && assignment.item.goldAnswers ? goldScore(assignment.item.goldAnswers as Record<string, unknown>, answers.data) : null;
+  const coverage = {
+    ranges: mergeRanges(input.coverage.ranges, totalFrames),
+    share,
+    totalFrames,
+    speeds: input.coverage.speeds,
+    seeks: input.coverage.seeks,
+  };
+  const gold =
+    assignment.item.isGold && assignment.item.goldAnswers
+      ? goldScore(assignment.item.goldAnswers as Record<string, unknown>, answers.data)
+      : null;
 
   try {
     return await db().$transaction(
       async (tx) => {
         const settled = await settleClaim(tx, input.assignmentId, reviewerId, campaign.overlap, now);
-        const previous = await tx.review.findFirst({ where: { assignmentId: input.assignmentId }, orderBy: { revision: 'desc' }, select: { revision: true } });
-        if (previous) await tx.review.updateMany({ where: { assignmentId: input.assignmentId, isCurrent: true }, data: { isCurrent: false } });
+        const previous = await tx.review.findFirst({
+          where: { assignmentId: input.assignmentId },
+          orderBy: { revision: 'desc' },
+          select: { revision: true },
+        });
+        if (previous)
+          await tx.review.updateMany({ where: { assignmentId: input.assignmentId, isCurrent: true }, data: { isCurrent: false } });
         const review = await tx.review.create({
           data: {
             assignmentId: input.assignmentId,
@@ -106,7 +138,10 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
     );
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') {
-      const same = await db().review.findUnique({ where: { idempotencyKey: input.idempotencyKey }, select: { id: true, revision: true, reviewerId: true } });
+      const same = await db().review.findUnique({
+        where: { idempotencyKey: input.idempotencyKey },
+        select: { id: true, revision: true, reviewerId: true },
+      });
       if (same && same.reviewerId === reviewerId) return { id: same.id, revision: same.revision, duplicate: true };
     }
     throw error;

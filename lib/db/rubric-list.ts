@@ -19,7 +19,10 @@ export async function listLatestRubrics(projectId: string): Promise<RubricChoice
     select: {
       id: true,
       name: true,
-      versions: { select: { id: true, version: true, definition: true, createdAt: true, _count: { select: { campaigns: true } } }, orderBy: { version: 'desc' } },
+      versions: {
+        select: { id: true, version: true, definition: true, createdAt: true, _count: { select: { campaigns: true } } },
+        orderBy: { version: 'desc' },
+      },
     },
     orderBy: { name: 'asc' },
   });
@@ -54,5 +57,8 @@ export async function latestRubricVersion(projectId: string, name: string) {
 
 /** A rubric version of this project (null when it belongs elsewhere or does not exist). */
 export async function rubricVersionInProject(projectId: string, versionId: string) {
-  return db().rubricVersion.findFirst({ where: { id: versionId, rubric: { projectId } }, select: { id: true, version: true, definition: true, rubric: { select: { name: true } } } });
+  return db().rubricVersion.findFirst({
+    where: { id: versionId, rubric: { projectId } },
+    select: { id: true, version: true, definition: true, rubric: { select: { name: true } } },
+  });
 }

@@ -12,13 +12,29 @@ export async function saveRubricVersion(projectId: string, name: string, definit
     throw new AppError('BAD_INPUT', `rubric ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   return db().$transaction(async (tx) => {
-    const rubric = await tx.rubric.upsert({ where: { projectId_name: { projectId, name } }, create: { projectId, name }, update: {}, select: { id: true } });
-    const last = await tx.rubricVersion.findFirst({ where: { rubricId: rubric.id }, orderBy: { version: 'desc' }, select: { version: true } });
+    const rubric = await tx.rubric.upsert({
+      where: { projectId_name: { projectId, name } },
+      create: { projectId, name },
+      update: {},
+      select: { id: true },
+    });
+    const last = await tx.rubricVersion.findFirst({
+      where: { rubricId: rubric.id },
+      orderBy: { version: 'desc' },
+      select: { version: true },
+    });
     const version = await tx.rubricVersion.create({
       data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: parsed.data as Prisma.InputJsonValue },
       select: { id: true, version: true },
     });
-    await writeAudit(tx, { actorId, action: 'rubric.version', targetType: 'rubric', targetId: rubric.id, projectId, data: { version: version.version } });
+    await writeAudit(tx, {
+      actorId,
+      action: 'rubric.version',
+      targetType: 'rubric',
+      targetId: rubric.id,
+      projectId,
+      data: { version: version.version },
+    });
     return { rubricId: rubric.id, versionId: version.id, version: version.version };
   });
 }

@@ -67,7 +67,11 @@ export function mergeCriteria(existing: Criterion[], edits: z.infer<typeof crite
  * Replaces a task's acceptance criteria (leads and admins), audited in the same transaction.
  * Returns the stored list.
  */
-export async function updateTaskCriteria(taskId: string, input: UpdateTaskCriteriaInput, actor: SessionUser): Promise<{ criteria: Criterion[]; updatedAt: string }> {
+export async function updateTaskCriteria(
+  taskId: string,
+  input: UpdateTaskCriteriaInput,
+  actor: SessionUser,
+): Promise<{ criteria: Criterion[]; updatedAt: string }> {
   if (!canAccess(actor.role, 'lead')) throw new AppError('FORBIDDEN', 'Only leads and admins edit acceptance criteria.');
   const parsed = updateTaskCriteriaInput.safeParse(input);
   if (!parsed.success) {
@@ -78,7 +82,10 @@ export async function updateTaskCriteria(taskId: string, input: UpdateTaskCriter
     // lock the row so two concurrent editors serialise
     const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM task WHERE id = ${taskId} FOR UPDATE`;
     if (locked.length === 0) throw new AppError('NOT_FOUND', 'No such task');
-    const task = await tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { id: true, projectId: true, acceptanceCriteria: true, updatedAt: true } });
+    const task = await tx.task.findUniqueOrThrow({
+      where: { id: taskId },
+      select: { id: true, projectId: true, acceptanceCriteria: true, updatedAt: true },
+    });
     if (parsed.data.expectedUpdatedAt && new Date(parsed.data.expectedUpdatedAt).getTime() !== task.updatedAt.getTime()) {
       throw new AppError('CONFLICT', 'Someone else changed these criteria meanwhile. Reload the page to see their version.');
     }

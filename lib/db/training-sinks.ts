@@ -42,11 +42,20 @@ export async function createSink(projectId: string, raw: CreateSinkInput): Promi
   const secret = input.kind === 'webhook' ? (input.secret ?? `whsec_${randomBytes(24).toString('hex')}`) : null;
   try {
     return await db().trainingSink.create({
-      data: { projectId, name: input.name, kind: input.kind, format: input.format, config: stored as Prisma.InputJsonValue, filter: filter as Prisma.InputJsonValue, secret },
+      data: {
+        projectId,
+        name: input.name,
+        kind: input.kind,
+        format: input.format,
+        config: stored as Prisma.InputJsonValue,
+        filter: filter as Prisma.InputJsonValue,
+        secret,
+      },
       select: sinkSelect,
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', `A sink named "${input.name}" already exists in this project`);
+    if ((error as { code?: string }).code === 'P2002')
+      throw new AppError('CONFLICT', `A sink named "${input.name}" already exists in this project`);
     throw error;
   }
 }
@@ -96,10 +105,25 @@ function targetOf(kind: SinkKind, config: unknown): string {
 /** Every sink (admins see all projects) with delivery counts by status. */
 export async function listSinks(): Promise<SinkListRow[]> {
   const sinks = await db().trainingSink.findMany({
-    select: { id: true, name: true, kind: true, format: true, enabled: true, cursor: true, config: true, filter: true, project: { select: { slug: true } } },
+    select: {
+      id: true,
+      name: true,
+      kind: true,
+      format: true,
+      enabled: true,
+      cursor: true,
+      config: true,
+      filter: true,
+      project: { select: { slug: true } },
+    },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  const grouped = await db().delivery.groupBy({ by: ['sinkId', 'status'], _count: { _all: true }, _sum: { rows: true }, _max: { deliveredAt: true } });
+  const grouped = await db().delivery.groupBy({
+    by: ['sinkId', 'status'],
+    _count: { _all: true },
+    _sum: { rows: true },
+    _max: { deliveredAt: true },
+  });
   return sinks.map((s) => {
     const counts = { pending: 0, sending: 0, delivered: 0, dead: 0 };
     let rowsDelivered = 0;
@@ -112,7 +136,20 @@ export async function listSinks(): Promise<SinkListRow[]> {
         lastDeliveredAt = g._max.deliveredAt;
       }
     }
-    return { id: s.id, name: s.name, kind: s.kind, format: s.format, enabled: s.enabled, cursor: s.cursor, project: s.project.slug, target: targetOf(s.kind, s.config), filter: s.filter, counts, rowsDelivered, lastDeliveredAt };
+    return {
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      format: s.format,
+      enabled: s.enabled,
+      cursor: s.cursor,
+      project: s.project.slug,
+      target: targetOf(s.kind, s.config),
+      filter: s.filter,
+      counts,
+      rowsDelivered,
+      lastDeliveredAt,
+    };
   });
 }
 
@@ -141,7 +178,11 @@ export async function listDeliveries(sinkId: string, limit = 50): Promise<Delive
 
 /** The oldest delivery not yet delivered (pending, sending or dead), with its body: it goes before any new batch. */
 export async function openDelivery(sinkId: string) {
-  return db().delivery.findFirst({ where: { sinkId, status: { in: ['pending', 'sending', 'dead'] } }, select: { ...deliverySelect, body: true }, orderBy: { sequence: 'asc' } });
+  return db().delivery.findFirst({
+    where: { sinkId, status: { in: ['pending', 'sending', 'dead'] } },
+    select: { ...deliverySelect, body: true },
+    orderBy: { sequence: 'asc' },
+  });
 }
 export type OpenDelivery = NonNullable<Awaited<ReturnType<typeof openDelivery>>>;
 
@@ -154,7 +195,10 @@ export async function lastDeliverySequence(sinkId: string): Promise<number> {
  * Stores a batch BEFORE it is sent (pending, body + sha256, sequence, key `${sinkId}:${sequence}`).
  * Returns null when another run already stored that sequence (the caller re-reads the open one).
  */
-export async function storeDelivery(sinkId: string, batch: { sequence: number; rows: number; cursorFrom: string | null; cursorTo: string; body: Buffer; sha256: string }): Promise<OpenDelivery | null> {
+export async function storeDelivery(
+  sinkId: string,
+  batch: { sequence: number; rows: number; cursorFrom: string | null; cursorTo: string; body: Buffer; sha256: string },
+): Promise<OpenDelivery | null> {
   try {
     return await db().delivery.create({
       data: {
@@ -189,7 +233,9 @@ export async function markSending(deliveryId: string, now: Date): Promise<number
 export async function markAttemptFailed(deliveryId: string, error: string, retryAt: Date | null): Promise<void> {
   await db().delivery.updateMany({
     where: { id: deliveryId, status: 'sending' },
-    data: retryAt ? { status: 'pending', lastError: error.slice(0, 2000), nextAttemptAt: retryAt } : { status: 'dead', lastError: error.slice(0, 2000), nextAttemptAt: null },
+    data: retryAt
+      ? { status: 'pending', lastError: error.slice(0, 2000), nextAttemptAt: retryAt }
+      : { status: 'dead', lastError: error.slice(0, 2000), nextAttemptAt: null },
   });
 }
 
@@ -197,9 +243,15 @@ export async function markAttemptFailed(deliveryId: string, error: string, retry
  * The sink acknowledged: the delivery is delivered and the sink's cursor moves to its end, in
  * one transaction (the cursor never passes a label the sink has not acknowledged).
  */
-export async function markDelivered(delivery: { id: string; sinkId: string; cursorFrom: string | null; cursorTo: string | null }, now: Date): Promise<boolean> {
+export async function markDelivered(
+  delivery: { id: string; sinkId: string; cursorFrom: string | null; cursorTo: string | null },
+  now: Date,
+): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const done = await tx.delivery.updateMany({ where: { id: delivery.id, status: { in: ['sending', 'pending'] } }, data: { status: 'delivered', deliveredAt: now, lastError: null, nextAttemptAt: null } });
+    const done = await tx.delivery.updateMany({
+      where: { id: delivery.id, status: { in: ['sending', 'pending'] } },
+      data: { status: 'delivered', deliveredAt: now, lastError: null, nextAttemptAt: null },
+    });
     if (done.count === 0) return false;
     // forward only: from the batch's start to its end (a re-sent older batch never moves it back)
     await tx.trainingSink.updateMany({ where: { id: delivery.sinkId, cursor: delivery.cursorFrom }, data: { cursor: delivery.cursorTo } });
@@ -217,8 +269,12 @@ export async function advanceCursor(sinkId: string, from: string | null, to: str
 export async function retryDeadDelivery(deliveryId: string): Promise<{ sinkId: string }> {
   const row = await db().delivery.findUnique({ where: { id: deliveryId }, select: { sinkId: true, status: true } });
   if (!row) throw new AppError('NOT_FOUND', `No delivery ${deliveryId}`);
-  if (row.status !== 'dead') throw new AppError('CONFLICT', `Delivery ${deliveryId} is ${row.status}, not dead: only dead deliveries are retried by hand`);
-  await db().delivery.updateMany({ where: { id: deliveryId, status: 'dead' }, data: { status: 'pending', attempts: 0, nextAttemptAt: null } });
+  if (row.status !== 'dead')
+    throw new AppError('CONFLICT', `Delivery ${deliveryId} is ${row.status}, not dead: only dead deliveries are retried by hand`);
+  await db().delivery.updateMany({
+    where: { id: deliveryId, status: 'dead' },
+    data: { status: 'pending', attempts: 0, nextAttemptAt: null },
+  });
   return { sinkId: row.sinkId };
 }
 

@@ -9,7 +9,14 @@ import { db } from './client';
 import { ensureProject } from './projects';
 import { resetDatabase } from './test/reset';
 import { storeTrajectory, type RawSource } from './trajectories';
-import { closeTrajectoryBatchPool, storableJson, storableText, storeTrajectoryBatch, toStorable, type StorableTrajectory } from './trajectory-batch';
+import {
+  closeTrajectoryBatchPool,
+  storableJson,
+  storableText,
+  storeTrajectoryBatch,
+  toStorable,
+  type StorableTrajectory,
+} from './trajectory-batch';
 
 function step(index: number, over: Partial<Step> = {}): Step {
   return {
@@ -26,7 +33,10 @@ function step(index: number, over: Partial<Step> = {}): Step {
   };
 }
 
-function trajectory(externalId: string, over: { task?: string; steps?: Step[]; criteria?: string[]; environment?: string | null; split?: 'train' | 'eval' | null } = {}): Trajectory {
+function trajectory(
+  externalId: string,
+  over: { task?: string; steps?: Step[]; criteria?: string[]; environment?: string | null; split?: 'train' | 'eval' | null } = {},
+): Trajectory {
   const steps = over.steps ?? [step(0, { source: 'user', toolCalls: [], observations: [] }), step(1), step(2)];
   return {
     format: 'atif',
@@ -53,7 +63,13 @@ function trajectory(externalId: string, over: { task?: string; steps?: Step[]; c
   };
 }
 
-const source: RawSource = { sha256: 'a'.repeat(64), path: 'batch.jsonl', format: 'atif', sizeBytes: 3, gzipped: new Uint8Array([31, 139, 8]) };
+const source: RawSource = {
+  sha256: 'a'.repeat(64),
+  path: 'batch.jsonl',
+  format: 'atif',
+  sizeBytes: 3,
+  gzipped: new Uint8Array([31, 139, 8]),
+};
 
 async function storable(t: Trajectory, overrides: ImportOverrides = {}): Promise<StorableTrajectory> {
   return toStorable(prepareTrajectory(t, overrides), { source, sourceWhere: `line ${t.externalId}`, importedById: null });
@@ -76,7 +92,11 @@ describe('batch storage of trajectories', () => {
 
   it('stores a batch in one go: rows, steps with their JSON, tasks and policies found or created once', async () => {
     const project = await ensureProject({ slug: 'batch', name: 'batch' });
-    const items = await Promise.all([storable(trajectory('1', { task: 'shared' })), storable(trajectory('2', { task: 'shared' })), storable(trajectory('3'))]);
+    const items = await Promise.all([
+      storable(trajectory('1', { task: 'shared' })),
+      storable(trajectory('2', { task: 'shared' })),
+      storable(trajectory('3')),
+    ]);
     const outcomes = await storeTrajectoryBatch(project.id, items);
     expect(outcomes.map((o) => o.ok && o.created)).toEqual([true, true, true]);
     expect(await counts(project.id)).toEqual({ trajectories: 3, steps: 9, tasks: 2, judges: 3, sources: 1 });
@@ -132,7 +152,15 @@ describe('batch storage of trajectories', () => {
     // a timestamp before PostgreSQL's range (4713 BC): fine for JavaScript, refused by the database
     const early = trajectory('early', { task: 'only-the-early-one', steps: [step(0, { timestamp: '-100000-01-01T00:00:00.000Z' })] });
     const items = await Promise.all(['1', '2', '3', '4', '5'].map((n) => storable(trajectory(n))));
-    const outcomes = await storeTrajectoryBatch(project.id, [items[0]!, await storable(bad), items[1]!, items[2]!, await storable(early), items[3]!, items[4]!]);
+    const outcomes = await storeTrajectoryBatch(project.id, [
+      items[0]!,
+      await storable(bad),
+      items[1]!,
+      items[2]!,
+      await storable(early),
+      items[3]!,
+      items[4]!,
+    ]);
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true, true, false, true, true]);
     expect(String((outcomes[1] as { error: Error }).error)).toMatch(/out of range/);
     expect(await counts(project.id)).toMatchObject({ trajectories: 5, steps: 15, tasks: 5, judges: 5 });
@@ -142,7 +170,11 @@ describe('batch storage of trajectories', () => {
 
   it('refuses only the item whose explicit split conflicts with its task, before writing', async () => {
     const project = await ensureProject({ slug: 'splits', name: 'splits' });
-    await storeTrajectory(project.id, prepareTrajectory(trajectory('e1', { task: 'measured' }), { split: 'eval' }), { source: null, sourceWhere: null, importedById: null });
+    await storeTrajectory(project.id, prepareTrajectory(trajectory('e1', { task: 'measured' }), { split: 'eval' }), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
     const outcomes = await storeTrajectoryBatch(project.id, [
       await storable(trajectory('t1', { task: 'measured' }), { split: 'train' }),
       await storable(trajectory('t2', { task: 'fresh' }), { split: 'train' }),
@@ -152,12 +184,18 @@ describe('batch storage of trajectories', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');
     expect(outcomes[1]).toMatchObject({ ok: true, created: true });
-    expect(await db().task.findMany({ where: { projectId: project.id }, select: { name: true, split: true }, orderBy: { name: 'asc' } })).toEqual([
+    expect(
+      await db().task.findMany({ where: { projectId: project.id }, select: { name: true, split: true }, orderBy: { name: 'asc' } }),
+    ).toEqual([
       { name: 'fresh', split: 'train' },
       { name: 'measured', split: 'eval' },
     ]);
     await expect(
-      storeTrajectory(project.id, prepareTrajectory(trajectory('t3', { task: 'measured' }), { split: 'train' }), { source: null, sourceWhere: null, importedById: null }),
+      storeTrajectory(project.id, prepareTrajectory(trajectory('t3', { task: 'measured' }), { split: 'train' }), {
+        source: null,
+        sourceWhere: null,
+        importedById: null,
+      }),
     ).rejects.toThrow(/already in the eval split/);
   });
 
@@ -214,7 +252,10 @@ describe('batch storage of trajectories', () => {
   it('two imports of the same batch at once store each trajectory exactly once', async () => {
     const project = await ensureProject({ slug: 'race', name: 'race' });
     const make = () => Promise.all(['1', '2', '3', '4'].map((n) => storable(trajectory(n, { task: 'same-task' }))));
-    const [left, right] = await Promise.all([make().then((i) => storeTrajectoryBatch(project.id, i)), make().then((i) => storeTrajectoryBatch(project.id, i))]);
+    const [left, right] = await Promise.all([
+      make().then((i) => storeTrajectoryBatch(project.id, i)),
+      make().then((i) => storeTrajectoryBatch(project.id, i)),
+    ]);
     for (let k = 0; k < 4; k++) {
       expect(left[k]!.ok && right[k]!.ok).toBe(true);
       expect([left[k], right[k]].filter((o) => o!.ok && o!.created)).toHaveLength(1);
@@ -246,13 +287,18 @@ describe('batch storage of trajectories', () => {
       projectId: project.id,
       format: 'auto',
       importedById: null,
-      onItem: (item) => seen.push(item.ok ? `${item.trajectory.created ? 'new' : 'skip'} ${item.trajectory.task.replace('t', 's')}` : `fail ${item.error.path}`),
+      onItem: (item) =>
+        seen.push(
+          item.ok ? `${item.trajectory.created ? 'new' : 'skip'} ${item.trajectory.task.replace('t', 's')}` : `fail ${item.error.path}`,
+        ),
     });
     expect(seen).toEqual(expected);
     expect(report.failed).toBe(expected.filter((e) => e.startsWith('fail')).length);
     expect(report.skipped).toBe(expected.filter((e) => e.startsWith('skip')).length);
     expect(report.imported).toBe(expected.filter((e) => e.startsWith('new')).length);
-    expect(report.trajectories.map((t) => t.task)).toEqual(expected.filter((e) => !e.startsWith('fail')).map((e) => e.split(' ')[1]!.replace('s', 't')));
+    expect(report.trajectories.map((t) => t.task)).toEqual(
+      expected.filter((e) => !e.startsWith('fail')).map((e) => e.split(' ')[1]!.replace('s', 't')),
+    );
     expect(report.errors.map((e) => e.path)).toEqual(expected.filter((e) => e.startsWith('fail')).map((e) => e.split(' ')[1]));
   });
 });
@@ -261,6 +307,11 @@ describe('storable text', () => {
   it('replaces NUL and unpaired surrogates only', () => {
     expect(storableText('a\u0000b\ud800c\udc00d\ud83d\ude00')).toBe('a\uFFFDb\uFFFDc\uFFFDd\ud83d\ude00');
     expect(storableText('plain')).toBe('plain');
-    expect(JSON.parse(storableJson({ a: 'x\u0000', b: '\\u0000', c: '\\\u0000', d: '\udfff' }))).toEqual({ a: 'x\uFFFD', b: '\\u0000', c: '\\\uFFFD', d: '\uFFFD' });
+    expect(JSON.parse(storableJson({ a: 'x\u0000', b: '\\u0000', c: '\\\u0000', d: '\udfff' }))).toEqual({
+      a: 'x\uFFFD',
+      b: '\\u0000',
+      c: '\\\uFFFD',
+      d: '\uFFFD',
+    });
   });
 });

@@ -215,7 +215,11 @@ export async function toStorable(prepared: PreparedTrajectory, options: StoreOpt
     by: options.importedById,
   });
   const judgeJson =
-    t.judgeScores.length > 0 ? t.judgeScores.map((j) => storableJson({ id: newId(), tr: id, judge: j.judge, score: j.score, label: j.label, expl: j.explanation })).join(',') : null;
+    t.judgeScores.length > 0
+      ? t.judgeScores
+          .map((j) => storableJson({ id: newId(), tr: id, judge: j.judge, score: j.score, label: j.label, expl: j.explanation }))
+          .join(',')
+      : null;
   let terminal: StorableTrajectory['terminal'] = null;
   if (t.terminal) {
     const json = Buffer.from(JSON.stringify(t.terminal));
@@ -376,7 +380,12 @@ async function existingTrajectories(projectId: string, items: StorableTrajectory
   return new Map(rows.map((r) => [r.contentHash, r.id]));
 }
 
-async function storeOrSplit(projectId: string, items: StorableTrajectory[], indices: number[], outcomes: (BatchOutcome | undefined)[]): Promise<void> {
+async function storeOrSplit(
+  projectId: string,
+  items: StorableTrajectory[],
+  indices: number[],
+  outcomes: (BatchOutcome | undefined)[],
+): Promise<void> {
   if (indices.length === 0) return;
   const batch = indices.map((i) => items[i]!);
   for (let attempt = 1; ; attempt++) {
@@ -575,11 +584,10 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   }
   for (const item of live) {
     if (!item.terminal) continue;
-    await client.query(`INSERT INTO trajectory_blob ("trajectoryId", kind, "mediaType", content, size) VALUES ($1, 'terminal', 'application/x-asciicast+json', $2, $3)`, [
-      item.id,
-      item.terminal.gzipped,
-      item.terminal.size,
-    ]);
+    await client.query(
+      `INSERT INTO trajectory_blob ("trajectoryId", kind, "mediaType", content, size) VALUES ($1, 'terminal', 'application/x-asciicast+json', $2, $3)`,
+      [item.id, item.terminal.gzipped, item.terminal.size],
+    );
   }
   return outcomes;
 }

@@ -11,7 +11,10 @@ import { getRawSource, getTrajectoryDetail, listTrajectories, RAW_SOURCE_LIMIT }
 import { storeTrajectory, type RawSource } from './trajectories';
 import { createUser } from './users';
 
-function trajectory(name: string, options: Partial<{ reward: number | null; env: string | null; model: string; split: 'train' | 'eval' | null; text: string }> = {}): Trajectory {
+function trajectory(
+  name: string,
+  options: Partial<{ reward: number | null; env: string | null; model: string; split: 'train' | 'eval' | null; text: string }> = {},
+): Trajectory {
   const text = options.text ?? `solve ${name}`;
   return {
     format: 'openai',
@@ -38,9 +41,24 @@ function trajectory(name: string, options: Partial<{ reward: number | null; env:
         castTime: null,
         usage: null,
       },
-      { index: 2, source: 'tool', text: '', reasoning: null, toolCalls: [], observations: [{ toolCallId: 'c1', content: 'a\nb', isError: false }], timestamp: null, castTime: null, usage: null },
+      {
+        index: 2,
+        source: 'tool',
+        text: '',
+        reasoning: null,
+        toolCalls: [],
+        observations: [{ toolCallId: 'c1', content: 'a\nb', isError: false }],
+        timestamp: null,
+        castTime: null,
+        usage: null,
+      },
     ],
-    verifier: options.reward === undefined ? { reward: 1, components: { tests: 1 } } : options.reward === null ? null : { reward: options.reward, components: {} },
+    verifier:
+      options.reward === undefined
+        ? { reward: 1, components: { tests: 1 } }
+        : options.reward === null
+          ? null
+          : { reward: options.reward, components: {} },
     judgeScores: [{ judge: 'gpt-judge', score: 0.5, label: null, explanation: 'ok' }],
     usage: null,
     terminal: null,
@@ -53,11 +71,18 @@ function trajectory(name: string, options: Partial<{ reward: number | null; env:
 }
 
 function source(text: string, path = 'run.json'): RawSource {
-  return { sha256: `sha-${path}-${text.length}-${text.slice(0, 20)}`, path, format: 'openai', sizeBytes: Buffer.byteLength(text), gzipped: gzipSync(Buffer.from(text)) };
+  return {
+    sha256: `sha-${path}-${text.length}-${text.slice(0, 20)}`,
+    path,
+    format: 'openai',
+    sizeBytes: Buffer.byteLength(text),
+    gzipped: gzipSync(Buffer.from(text)),
+  };
 }
 
 async function store(projectId: string, t: Trajectory, raw: RawSource | null = null) {
-  return (await storeTrajectory(projectId, prepareTrajectory(t), { source: raw, sourceWhere: raw ? 'line 1' : null, importedById: null })).id;
+  return (await storeTrajectory(projectId, prepareTrajectory(t), { source: raw, sourceWhere: raw ? 'line 1' : null, importedById: null }))
+    .id;
 }
 
 async function lead(role: 'lead' | 'reviewer' | 'admin' = 'lead'): Promise<SessionUser> {
@@ -92,7 +117,8 @@ describe('listTrajectories', () => {
     expect((await listTrajectories({ policy: otherPolicy.id })).rows.map((r) => r.taskName)).toEqual(['write-docs']);
     expect((await listTrajectories({ split: 'eval' })).rows.map((r) => r.taskName)).toEqual(['measure']);
 
-    const names = async (params: Parameters<typeof listTrajectories>[0]) => (await listTrajectories(params)).rows.map((r) => `${r.projectSlug}/${r.taskName}`).sort();
+    const names = async (params: Parameters<typeof listTrajectories>[0]) =>
+      (await listTrajectories(params)).rows.map((r) => `${r.projectSlug}/${r.taskName}`).sort();
     expect(await names({ reward: 'none' })).toEqual(['alpha/measure']);
     expect(await names({ reward: 'scored' })).toEqual(['alpha/fix-bug', 'alpha/write-docs', 'beta/fix-bug']);
     expect(await names({ rewardMin: 0.5 })).toEqual(['alpha/fix-bug', 'beta/fix-bug']);
@@ -101,7 +127,15 @@ describe('listTrajectories', () => {
     expect(await names({ q: 'fix', project: 'beta' })).toEqual(['beta/fix-bug']);
 
     const row = alpha.rows.find((r) => r.taskName === 'fix-bug')!;
-    expect(row).toMatchObject({ environment: 'bash', policy: 'gpt-test', split: 'train', steps: 3, verifierReward: 1, format: 'openai', reviews: 0 });
+    expect(row).toMatchObject({
+      environment: 'bash',
+      policy: 'gpt-test',
+      split: 'train',
+      steps: 3,
+      verifierReward: 1,
+      format: 'openai',
+      reviews: 0,
+    });
     expect(row.judge).toMatchObject({ count: 1, mean: 0.5 });
     expect(typeof row.createdAt).toBe('string');
   });
@@ -133,9 +167,15 @@ describe('listTrajectories', () => {
     const pairB = await store(p.id, trajectory('pair-b'));
     await store(p.id, trajectory('untouched'));
     const reviewer = await lead('reviewer');
-    const rubric = await db().rubric.create({ data: { projectId: p.id, name: 'r', versions: { create: { version: 1, definition: {} } } }, select: { versions: { select: { id: true } } } });
+    const rubric = await db().rubric.create({
+      data: { projectId: p.id, name: 'r', versions: { create: { version: 1, definition: {} } } },
+      select: { versions: { select: { id: true } } },
+    });
     const rubricVersionId = rubric.versions[0]!.id;
-    const campaign = await db().campaign.create({ data: { projectId: p.id, name: 'c', mode: 'single', rubricVersionId }, select: { id: true } });
+    const campaign = await db().campaign.create({
+      data: { projectId: p.id, name: 'c', mode: 'single', rubricVersionId },
+      select: { id: true },
+    });
     let n = 0;
     const review = async (trajectoryId: string, isCurrent: boolean, trajectoryBId: string | null = null) => {
       const item = await db().campaignItem.create({ data: { campaignId: campaign.id, trajectoryId, trajectoryBId }, select: { id: true } });
@@ -144,7 +184,15 @@ describe('listTrajectories', () => {
         select: { id: true },
       });
       await db().review.create({
-        data: { assignmentId: assignment.id, campaignItemId: item.id, reviewerId: reviewer.id, rubricVersionId, isCurrent, answers: {}, idempotencyKey: `k${n++}` },
+        data: {
+          assignmentId: assignment.id,
+          campaignItemId: item.id,
+          reviewerId: reviewer.id,
+          rubricVersionId,
+          isCurrent,
+          answers: {},
+          idempotencyKey: `k${n++}`,
+        },
       });
     };
     await review(reviewed, true);
@@ -152,7 +200,8 @@ describe('listTrajectories', () => {
     const pairA = await store(p.id, trajectory('pair-a'));
     await review(pairA, true, pairB);
 
-    const names = async (state: 'any' | 'reviewed' | 'unreviewed') => (await listTrajectories({ project: 'rev', review: state })).rows.map((r) => r.taskName).sort();
+    const names = async (state: 'any' | 'reviewed' | 'unreviewed') =>
+      (await listTrajectories({ project: 'rev', review: state })).rows.map((r) => r.taskName).sort();
     expect(await names('reviewed')).toEqual(['pair-a', 'pair-b', 'reviewed']);
     expect(await names('unreviewed')).toEqual(['superseded-only', 'untouched']);
     expect(await names('any')).toHaveLength(5);
@@ -224,7 +273,12 @@ describe('updateTaskCriteria', () => {
     const result = await updateTaskCriteria(
       task.id,
       {
-        criteria: [{ key: 'tests-pass', text: 'All tests pass' }, { text: 'No files deleted' }, { text: 'No files deleted!' }, { text: 'Tests pass' }],
+        criteria: [
+          { key: 'tests-pass', text: 'All tests pass' },
+          { text: 'No files deleted' },
+          { text: 'No files deleted!' },
+          { text: 'Tests pass' },
+        ],
         expectedUpdatedAt: task.updatedAt,
       },
       user,
@@ -237,9 +291,17 @@ describe('updateTaskCriteria', () => {
     ]);
     const stored = await db().task.findUniqueOrThrow({ where: { id: task.id }, select: { acceptanceCriteria: true } });
     expect(stored.acceptanceCriteria).toEqual(result.criteria);
-    const audit = await db().auditLog.findFirstOrThrow({ where: { action: 'task.criteria.update' }, select: { actorId: true, targetId: true, projectId: true, data: true } });
+    const audit = await db().auditLog.findFirstOrThrow({
+      where: { action: 'task.criteria.update' },
+      select: { actorId: true, targetId: true, projectId: true, data: true },
+    });
     expect(audit).toMatchObject({ actorId: user.id, targetId: task.id, projectId: p.id });
-    expect(audit.data).toMatchObject({ added: ['no-files-deleted', 'no-files-deleted-2', 'tests-pass-2'], removed: [], changed: ['tests-pass'], count: 4 });
+    expect(audit.data).toMatchObject({
+      added: ['no-files-deleted', 'no-files-deleted-2', 'tests-pass-2'],
+      removed: [],
+      changed: ['tests-pass'],
+      count: 4,
+    });
 
     // removing everything is allowed (and audited)
     const cleared = await updateTaskCriteria(task.id, { criteria: [] }, user);
@@ -250,16 +312,31 @@ describe('updateTaskCriteria', () => {
     const p = await ensureProject({ slug: 'c2', name: 'C2' });
     const task = await taskOf(p.id);
     const user = await lead('admin');
-    await expect(updateTaskCriteria(task.id, { criteria: [{ text: 'x' }] }, await lead('reviewer'))).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(updateTaskCriteria(task.id, { criteria: [{ text: 'x' }] }, await lead('reviewer'))).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
     await expect(updateTaskCriteria(task.id, { criteria: [{ text: '   ' }] }, user)).rejects.toMatchObject({ code: 'BAD_INPUT' });
-    await expect(updateTaskCriteria(task.id, { criteria: [{ text: 'y'.repeat(2001) }] }, user)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(updateTaskCriteria(task.id, { criteria: [{ text: 'y'.repeat(2001) }] }, user)).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+    });
     await expect(
-      updateTaskCriteria(task.id, { criteria: [{ key: 'tests-pass', text: 'a' }, { key: 'tests-pass', text: 'b' }] }, user),
+      updateTaskCriteria(
+        task.id,
+        {
+          criteria: [
+            { key: 'tests-pass', text: 'a' },
+            { key: 'tests-pass', text: 'b' },
+          ],
+        },
+        user,
+      ),
     ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringContaining('appears twice') });
     await expect(updateTaskCriteria('nope', { criteria: [] }, user)).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     await updateTaskCriteria(task.id, { criteria: [{ text: 'first edit' }], expectedUpdatedAt: task.updatedAt }, user);
-    await expect(updateTaskCriteria(task.id, { criteria: [{ text: 'second edit' }], expectedUpdatedAt: task.updatedAt }, user)).rejects.toMatchObject({
+    await expect(
+      updateTaskCriteria(task.id, { criteria: [{ text: 'second edit' }], expectedUpdatedAt: task.updatedAt }, user),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     expect(await db().auditLog.count({ where: { action: 'task.criteria.update' } })).toBe(1);

@@ -122,7 +122,10 @@ function reviewWhere(state: ReviewState): Prisma.TrajectoryWhereInput {
 }
 
 async function resolveProject(ref: string) {
-  const project = await db().project.findFirst({ where: { OR: [{ slug: ref.toLowerCase() }, { id: ref }] }, select: { id: true, slug: true, name: true } });
+  const project = await db().project.findFirst({
+    where: { OR: [{ slug: ref.toLowerCase() }, { id: ref }] },
+    select: { id: true, slug: true, name: true },
+  });
   if (!project) throw new AppError('NOT_FOUND', `No project named ${ref}`);
   return project;
 }
@@ -138,7 +141,11 @@ async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return counts;
   const items = await db().campaignItem.findMany({
     where: { OR: [{ trajectoryId: { in: ids } }, { trajectoryBId: { in: ids } }] },
-    select: { trajectoryId: true, trajectoryBId: true, _count: { select: { reviews: { where: currentReview }, comparisons: { where: currentReview } } } },
+    select: {
+      trajectoryId: true,
+      trajectoryBId: true,
+      _count: { select: { reviews: { where: currentReview }, comparisons: { where: currentReview } } },
+    },
   });
   for (const item of items) {
     const n = item._count.reviews + item._count.comparisons;
@@ -170,7 +177,13 @@ export async function listTrajectories(input: TrajectoryListParams = {}): Promis
   if (p.q) and.push({ task: { name: { contains: p.q, mode: 'insensitive' } } });
   if (p.reward === 'none') and.push({ verifierReward: null });
   else if (p.reward === 'scored' || p.rewardMin !== undefined || p.rewardMax !== undefined) {
-    and.push({ verifierReward: { not: null, ...(p.rewardMin !== undefined ? { gte: p.rewardMin } : {}), ...(p.rewardMax !== undefined ? { lte: p.rewardMax } : {}) } });
+    and.push({
+      verifierReward: {
+        not: null,
+        ...(p.rewardMin !== undefined ? { gte: p.rewardMin } : {}),
+        ...(p.rewardMax !== undefined ? { lte: p.rewardMax } : {}),
+      },
+    });
   }
   if (p.review !== 'any') and.push(reviewWhere(p.review));
   const where: Prisma.TrajectoryWhereInput = and.length > 0 ? { AND: and } : {};
@@ -196,8 +209,18 @@ export async function listTrajectories(input: TrajectoryListParams = {}): Promis
       },
     }),
     db().project.findMany({ select: { id: true, slug: true, name: true }, orderBy: { slug: 'asc' } }),
-    db().environment.findMany({ where: facetScope, select: { id: true, name: true, project: { select: { slug: true } } }, orderBy: [{ name: 'asc' }], take: 500 }),
-    db().policy.findMany({ where: facetScope, select: { id: true, name: true, project: { select: { slug: true } } }, orderBy: [{ name: 'asc' }], take: 500 }),
+    db().environment.findMany({
+      where: facetScope,
+      select: { id: true, name: true, project: { select: { slug: true } } },
+      orderBy: [{ name: 'asc' }],
+      take: 500,
+    }),
+    db().policy.findMany({
+      where: facetScope,
+      select: { id: true, name: true, project: { select: { slug: true } } },
+      orderBy: [{ name: 'asc' }],
+      take: 500,
+    }),
   ]);
   const reviews = await reviewCounts(rows.map((r) => r.id));
 
@@ -324,7 +347,17 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
       policy: { select: { id: true, name: true, model: true, checkpoint: true, agent: true } },
       steps: {
         orderBy: { index: 'asc' },
-        select: { index: true, source: true, text: true, reasoning: true, toolCalls: true, observations: true, timestamp: true, castTime: true, usage: true },
+        select: {
+          index: true,
+          source: true,
+          text: true,
+          reasoning: true,
+          toolCalls: true,
+          observations: true,
+          timestamp: true,
+          castTime: true,
+          usage: true,
+        },
       },
       judgeScores: { select: { judge: true, score: true, label: true, explanation: true }, orderBy: { judge: 'asc' } },
       source: { select: { id: true, path: true, format: true, sizeBytes: true, sha256: true, createdAt: true } },
@@ -374,7 +407,15 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
     metadata: t.metadata,
     format: t.sourceFormat,
     source: t.source
-      ? { id: t.source.id, path: t.source.path, format: t.source.format, sizeBytes: t.source.sizeBytes, sha256: t.source.sha256, where: t.sourceWhere, importedAt: t.source.createdAt.toISOString() }
+      ? {
+          id: t.source.id,
+          path: t.source.path,
+          format: t.source.format,
+          sizeBytes: t.source.sizeBytes,
+          sha256: t.source.sha256,
+          where: t.sourceWhere,
+          importedAt: t.source.createdAt.toISOString(),
+        }
       : null,
     importedBy,
     hasTerminalRecording: t.blobs.length > 0,

@@ -26,7 +26,10 @@ const videoSelect = {
 export type VideoRow = Awaited<ReturnType<typeof findVideo>>;
 
 /** Finds or creates the video for (trajectory, composition version). A failed one is re-queued. */
-export async function requestVideo(trajectoryId: string, compositionVersion: string): Promise<{ id: string; status: VideoStatus; created: boolean }> {
+export async function requestVideo(
+  trajectoryId: string,
+  compositionVersion: string,
+): Promise<{ id: string; status: VideoStatus; created: boolean }> {
   const existing = await db().video.findUnique({
     where: { trajectoryId_compositionVersion: { trajectoryId, compositionVersion } },
     select: { id: true, status: true },
@@ -147,5 +150,8 @@ export async function finishChunk(videoId: string, index: number, storageKey: st
 }
 
 export async function failChunk(videoId: string, index: number, error: string): Promise<void> {
-  await db().videoChunk.updateMany({ where: { videoId, index, status: 'rendering' }, data: { status: 'failed', error: error.slice(0, 2000) } });
+  await db().videoChunk.updateMany({
+    where: { videoId, index, status: 'rendering' },
+    data: { status: 'failed', error: error.slice(0, 2000) },
+  });
 }

@@ -26,7 +26,9 @@ describe('anthropicImporter', () => {
     const first = t.steps[2];
     expect(first?.text).toBe('Let me run the failing test.');
     expect(first?.reasoning).toBe('I should run the test first to see the failure.');
-    expect(first?.toolCalls).toEqual([{ id: 'toolu_01ABC', name: 'bash', arguments: { command: 'pytest -q tests/test_dates.py::test_parse_date' } }]);
+    expect(first?.toolCalls).toEqual([
+      { id: 'toolu_01ABC', name: 'bash', arguments: { command: 'pytest -q tests/test_dates.py::test_parse_date' } },
+    ]);
     expect(first?.usage).toEqual({ promptTokens: 1520, completionTokens: 96, costUsd: null });
 
     expect(t.steps[3]?.observations).toEqual([
@@ -69,7 +71,11 @@ describe('anthropicImporter', () => {
           role: 'assistant',
           content: [
             { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'news' } },
-            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', title: 'A', url: 'https://a' }] },
+            {
+              type: 'web_search_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: [{ type: 'web_search_result', title: 'A', url: 'https://a' }],
+            },
             { type: 'text', text: 'Here is the news.' },
           ],
         },
@@ -94,11 +100,18 @@ describe('anthropicImporter', () => {
       { where: '/0/role', message: 'expected role "user" or "assistant", found "tool"' },
     ]);
     const badText = { messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] };
-    expect(errors(await collect(anthropicImporter, memoryInput('c.json', JSON.stringify(badText))))[0]?.where).toBe('/messages/0/content/0/text');
+    expect(errors(await collect(anthropicImporter, memoryInput('c.json', JSON.stringify(badText))))[0]?.where).toBe(
+      '/messages/0/content/0/text',
+    );
   });
 
   it('reports truncated JSON with line and column', async () => {
-    const items = await collect(anthropicImporter, memoryInput('c.json', '{\n  "system": "x",\n  "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"'));
-    expect(errors(items)).toEqual([{ where: 'line 3', message: expect.stringMatching(/^invalid JSON at line 3, column \d+: unexpected end of input/) }]);
+    const items = await collect(
+      anthropicImporter,
+      memoryInput('c.json', '{\n  "system": "x",\n  "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"'),
+    );
+    expect(errors(items)).toEqual([
+      { where: 'line 3', message: expect.stringMatching(/^invalid JSON at line 3, column \d+: unexpected end of input/) },
+    ]);
   });
 });

@@ -1,16 +1,6 @@
 import { fileHead, looksLikeAnthropic } from './chat-detect';
 import { parseConversations } from './chat-conversations';
-import {
-  describe,
-  expectArray,
-  expectRecord,
-  fail,
-  idString,
-  makeStep,
-  timestampOf,
-  usageOf,
-  type StepDraft,
-} from './chat-messages';
+import { describe, expectArray, expectRecord, fail, idString, makeStep, timestampOf, usageOf, type StepDraft } from './chat-messages';
 import type { Importer } from './importer';
 import { errorItem } from './item';
 import { joinPointer } from './json-pointer';
@@ -68,7 +58,12 @@ export function anthropicMessageToSteps(raw: unknown, pointer: string): StepDraf
   const m = expectRecord(raw, pointer, 'a message object');
   const role = m.role;
   if (role !== 'user' && role !== 'assistant' && role !== 'system') {
-    fail(joinPointer(pointer, 'role'), role === undefined ? 'missing: expected role "user" or "assistant"' : `expected role "user" or "assistant", found ${JSON.stringify(role)}`);
+    fail(
+      joinPointer(pointer, 'role'),
+      role === undefined
+        ? 'missing: expected role "user" or "assistant"'
+        : `expected role "user" or "assistant", found ${JSON.stringify(role)}`,
+    );
   }
   const source = role === 'assistant' ? 'agent' : role;
   const timestamp = timestampOf(m.timestamp ?? m.created_at);
@@ -95,7 +90,8 @@ export function anthropicMessageToSteps(raw: unknown, pointer: string): StepDraf
     } else if (type === 'redacted_thinking') {
       thinking.push('[redacted thinking]');
     } else if (toolUseTypes.has(type)) {
-      if (typeof block.name !== 'string' || block.name === '') fail(joinPointer(at, 'name'), `expected the tool name as a non-empty string, found ${describe(block.name)}`);
+      if (typeof block.name !== 'string' || block.name === '')
+        fail(joinPointer(at, 'name'), `expected the tool name as a non-empty string, found ${describe(block.name)}`);
       toolCalls.push({ id: idString(block.id), name: block.name, arguments: block.input ?? {} });
     } else if (type === 'tool_result' || type.endsWith('_tool_result')) {
       observations.push({

@@ -109,8 +109,15 @@ describe('asciinema casts', () => {
   });
 
   it('rejects bad headers and empty files', async () => {
-    expect(await parseCast(memorySource('e.cast', ''))).toEqual({ ok: false, where: 'line 1', message: 'line 1: empty file: expected an asciicast header' });
-    expect(await parseCast(memorySource('v1.cast', '{"version": 1, "width": 80, "height": 24, "stdout": []}'))).toMatchObject({ ok: false, where: 'line 1' });
+    expect(await parseCast(memorySource('e.cast', ''))).toEqual({
+      ok: false,
+      where: 'line 1',
+      message: 'line 1: empty file: expected an asciicast header',
+    });
+    expect(await parseCast(memorySource('v1.cast', '{"version": 1, "width": 80, "height": 24, "stdout": []}'))).toMatchObject({
+      ok: false,
+      where: 'line 1',
+    });
     expect(await parseCast(memorySource('v3.cast', '{"version": 3, "width": 80, "height": 24}'))).toMatchObject({
       ok: false,
       message: 'line 1: header: v3 needs "term" with positive integer "cols" and "rows"',

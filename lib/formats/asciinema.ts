@@ -37,8 +37,7 @@ export interface CastHeader {
 }
 
 export type CastParseResult =
-  | { ok: true; header: CastHeader; recording: TerminalRecording }
-  | { ok: false; where: string; message: string };
+  { ok: true; header: CastHeader; recording: TerminalRecording } | { ok: false; where: string; message: string };
 
 type HeaderResult = { ok: true; header: CastHeader } | { ok: false; message: string };
 
@@ -47,7 +46,11 @@ const positiveInt = (v: unknown): number | null => (typeof v === 'number' && Num
 export function parseCastHeader(line: string): HeaderResult {
   if (line.trim() === '') return { ok: false, message: 'empty header line: expected an asciicast header object' };
   const json = parseJson(line);
-  if (!json.ok) return { ok: false, message: `header: invalid JSON at column ${json.column}: ${json.message.replace(/^invalid JSON at line \d+, column \d+: /, '')}` };
+  if (!json.ok)
+    return {
+      ok: false,
+      message: `header: invalid JSON at column ${json.column}: ${json.message.replace(/^invalid JSON at line \d+, column \d+: /, '')}`,
+    };
   const h = json.value;
   if (!isRecord(h)) return { ok: false, message: 'header: expected a JSON object' };
   const env: Record<string, string> = {};
@@ -100,11 +103,15 @@ export async function parseCast(file: SourceFile): Promise<CastParseResult> {
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     const bad = (why: string): CastParseResult => ({ ok: false, where: `line ${lineNo}`, message: `line ${lineNo}: ${why}` });
     const json = parseJson(line);
-    if (!json.ok) return bad(`invalid event: invalid JSON at column ${json.column}: ${json.message.replace(/^invalid JSON at line \d+, column \d+: /, '')}`);
+    if (!json.ok)
+      return bad(
+        `invalid event: invalid JSON at column ${json.column}: ${json.message.replace(/^invalid JSON at line \d+, column \d+: /, '')}`,
+      );
     const e = json.value;
     if (!Array.isArray(e) || e.length !== 3) return bad('invalid event: expected [time, code, data]');
     const [time, code, data] = e as [unknown, unknown, unknown];
-    if (typeof time !== 'number' || !Number.isFinite(time) || time < 0) return bad(`invalid event: time must be a non-negative number, got ${JSON.stringify(time)}`);
+    if (typeof time !== 'number' || !Number.isFinite(time) || time < 0)
+      return bad(`invalid event: time must be a non-negative number, got ${JSON.stringify(time)}`);
     if (typeof code !== 'string') return bad(`invalid event: code must be a string, got ${JSON.stringify(code)}`);
     if (typeof data !== 'string') return bad(`invalid event: data must be a string, got ${JSON.stringify(data)}`);
     let micros: number;

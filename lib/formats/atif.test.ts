@@ -55,8 +55,20 @@ describe('atif importer', () => {
         session_id: 's1',
         agent: { name: 'a', version: '1' },
         steps: [
-          { step_id: 1, source: 'agent', message: [{ type: 'text', text: 'hi' }, { type: 'image' }], model_name: 'm1', metrics: { prompt_tokens: 5, completion_tokens: 1 } },
-          { step_id: 2, source: 'agent', message: '', metrics: { prompt_tokens: 7 }, observation: { results: [{ subagent_trajectory_ref: [{ session_id: 'sub-1' }] }] } },
+          {
+            step_id: 1,
+            source: 'agent',
+            message: [{ type: 'text', text: 'hi' }, { type: 'image' }],
+            model_name: 'm1',
+            metrics: { prompt_tokens: 5, completion_tokens: 1 },
+          },
+          {
+            step_id: 2,
+            source: 'agent',
+            message: '',
+            metrics: { prompt_tokens: 7 },
+            observation: { results: [{ subagent_trajectory_ref: [{ session_id: 'sub-1' }] }] },
+          },
         ],
       }),
     );
@@ -80,7 +92,9 @@ describe('atif importer', () => {
   });
 
   it('reports missing required fields and bad enums', () => {
-    const r = parseAtifText('{"schema_version":"ATIF-v1.4","agent":{"name":"a","version":"1"},"steps":[{"step_id":1,"source":"robot","message":"x"}]}');
+    const r = parseAtifText(
+      '{"schema_version":"ATIF-v1.4","agent":{"name":"a","version":"1"},"steps":[{"step_id":1,"source":"robot","message":"x"}]}',
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.message).toContain('/session_id: missing (expected string)');

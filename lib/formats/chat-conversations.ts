@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readJsonOrJsonl } from './chat-documents';
 import { asText, compact, dig, emptyTrajectory } from './chat-fields';
-import { convertItem, describe, expectRecord, fail, firstText, idString, indexSteps, makeStep, sumUsage, usageOf, type StepDraft } from './chat-messages';
+import {
+  convertItem,
+  describe,
+  expectRecord,
+  fail,
+  firstText,
+  idString,
+  indexSteps,
+  makeStep,
+  sumUsage,
+  usageOf,
+  type StepDraft,
+} from './chat-messages';
 import type { ParsedItem, SourceFile } from './importer';
 import { baseName, errorItem } from './item';
 import { joinPointer } from './json-pointer';
@@ -33,11 +45,7 @@ function isMessageLike(v: unknown): boolean {
 }
 
 /** Yields one item per conversation in the file. */
-export async function* parseConversations(
-  file: SourceFile,
-  format: FormatName,
-  toSteps: MessagesToSteps,
-): AsyncIterable<ParsedItem> {
+export async function* parseConversations(file: SourceFile, format: FormatName, toSteps: MessagesToSteps): AsyncIterable<ParsedItem> {
   for await (const doc of readJsonOrJsonl(file)) {
     if (!doc.ok) {
       yield errorItem(doc.where, doc.message);
@@ -63,7 +71,9 @@ export async function* parseConversations(
 function systemText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
-    const texts = value.map((b) => (isRecord(b) && typeof b.text === 'string' ? b.text : typeof b === 'string' ? b : null)).filter((t): t is string => t !== null);
+    const texts = value
+      .map((b) => (isRecord(b) && typeof b.text === 'string' ? b.text : typeof b === 'string' ? b : null))
+      .filter((t): t is string => t !== null);
     return texts.length > 0 ? texts.join('\n') : null;
   }
   return null;
@@ -72,7 +82,15 @@ function systemText(value: unknown): string | null {
 function toolNames(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const names = value
-    .map((t) => (isRecord(t) ? (typeof dig(t, 'function', 'name') === 'string' ? (dig(t, 'function', 'name') as string) : typeof t.name === 'string' ? t.name : null) : null))
+    .map((t) =>
+      isRecord(t)
+        ? typeof dig(t, 'function', 'name') === 'string'
+          ? (dig(t, 'function', 'name') as string)
+          : typeof t.name === 'string'
+            ? t.name
+            : null
+        : null,
+    )
     .filter((n): n is string => n !== null);
   return names.length > 0 ? names : undefined;
 }
@@ -88,7 +106,12 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
     conv = expectRecord(value, ctx.pointer, 'a conversation (an array of messages or an object with "messages")');
     messagesPointer = joinPointer(ctx.pointer, 'messages');
     if (!Array.isArray(conv.messages)) {
-      fail(messagesPointer, conv.messages === undefined ? 'missing: expected an array of messages' : `expected an array of messages, found ${describe(conv.messages)}`);
+      fail(
+        messagesPointer,
+        conv.messages === undefined
+          ? 'missing: expected an array of messages'
+          : `expected an array of messages, found ${describe(conv.messages)}`,
+      );
     }
   }
   const metadata = isRecord(conv.metadata) ? conv.metadata : {};
@@ -105,18 +128,24 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
     idString(metadata.conversation_id) ??
     idString(conv.sample_id);
   const taskId =
-    idString(conv.task_id) ?? idString(metadata.task_id) ?? idString(conv.instance_id) ?? idString(metadata.instance_id) ?? idString(metadata.task);
+    idString(conv.task_id) ??
+    idString(metadata.task_id) ??
+    idString(conv.instance_id) ??
+    idString(metadata.instance_id) ??
+    idString(metadata.task);
   const base = baseName(ctx.path, '.jsonl', '.json') || ctx.format;
   // without an id, the task is its prompt: the same instruction from two models is one task
   const instruction = firstText(steps, 'user');
-  const taskName = taskId ?? id ?? (instruction.trim() ? promptTaskName(instruction) : ctx.ordinal === null ? base : `${base}#${ctx.ordinal}`);
+  const taskName =
+    taskId ?? id ?? (instruction.trim() ? promptTaskName(instruction) : ctx.ordinal === null ? base : `${base}#${ctx.ordinal}`);
 
   let model = typeof conv.model === 'string' ? conv.model : typeof metadata.model === 'string' ? metadata.model : null;
   if (model === null && Array.isArray(conv.messages)) {
-    for (const m of conv.messages) if (isRecord(m) && m.role === 'assistant' && typeof m.model === 'string') {
-      model = m.model;
-      break;
-    }
+    for (const m of conv.messages)
+      if (isRecord(m) && m.role === 'assistant' && typeof m.model === 'string') {
+        model = m.model;
+        break;
+      }
   }
   const reward = asNumber(conv.reward) ?? asNumber(metadata.reward);
   const timestamps = steps.map((s) => s.timestamp).filter((t): t is string => t !== null);
@@ -140,7 +169,11 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
     usage: usageOf(conv.usage) ?? sumUsage(steps.map((s) => s.usage)),
     startedAt: timestamps[0] ?? null,
     endedAt: timestamps.length > 1 ? (timestamps[timestamps.length - 1] ?? null) : null,
-    metadata: compact({ ...restMeta, tools: toolNames(conv.tools), stop_reason: conv.stop_reason === undefined ? undefined : asText(conv.stop_reason) }),
+    metadata: compact({
+      ...restMeta,
+      tools: toolNames(conv.tools),
+      stop_reason: conv.stop_reason === undefined ? undefined : asText(conv.stop_reason),
+    }),
   };
 }
 

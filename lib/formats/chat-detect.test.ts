@@ -55,17 +55,38 @@ describe('chat-style detectors', () => {
   it('decide from a truncated head', () => {
     const cases: [string, string[]][] = [
       ['{"trajectory": [{"action": "ls", "observation": "a", "thought": "x", "response": "x ```ls``', ['swe-agent']],
-      ['{"info": {"exit_status": null, "submission": null, "model_stats": {"instance_cost": 0.0, "api_calls": 0}, "mini_version": "1.1.0", "config": {"agent": {"system_templ', ['mini-swe-agent']],
-      ['[\n  {\n    "task_id": 3,\n    "reward": 0.0,\n    "info": {"task": {"user_id": "a", "actions": [], "instruction": "x", "outputs": []}},\n    "traj": [\n      {"role": "system", "content": "# Airl', ['tau-bench']],
-      ['{\n  "id": "abc",\n  "task_id": "7",\n  "timestamp": "2025",\n  "start_time": "2025",\n  "end_time": "2025",\n  "duration": 3.0,\n  "termination_reason": "agent_stop",\n  "messages": [{"role": "assistant", "content": "Hi', ['tau2']],
-      ['{\n  "timestamp": "2025",\n  "info": {"git_commit": "x", "num_trials": 1, "max_steps": 100, "max_errors": 10, "user_info": {"implementation": "user_simulator"}, "agent_info": {"implementation": "llm_agent", "llm": "gpt-4.1"}, "environment_info": {"domain_name": "ret', ['tau2']],
-      ['{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\\"a', ['openai']],
-      ['{"model": "claude", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm', ['anthropic']],
+      [
+        '{"info": {"exit_status": null, "submission": null, "model_stats": {"instance_cost": 0.0, "api_calls": 0}, "mini_version": "1.1.0", "config": {"agent": {"system_templ',
+        ['mini-swe-agent'],
+      ],
+      [
+        '[\n  {\n    "task_id": 3,\n    "reward": 0.0,\n    "info": {"task": {"user_id": "a", "actions": [], "instruction": "x", "outputs": []}},\n    "traj": [\n      {"role": "system", "content": "# Airl',
+        ['tau-bench'],
+      ],
+      [
+        '{\n  "id": "abc",\n  "task_id": "7",\n  "timestamp": "2025",\n  "start_time": "2025",\n  "end_time": "2025",\n  "duration": 3.0,\n  "termination_reason": "agent_stop",\n  "messages": [{"role": "assistant", "content": "Hi',
+        ['tau2'],
+      ],
+      [
+        '{\n  "timestamp": "2025",\n  "info": {"git_commit": "x", "num_trials": 1, "max_steps": 100, "max_errors": 10, "user_info": {"implementation": "user_simulator"}, "agent_info": {"implementation": "llm_agent", "llm": "gpt-4.1"}, "environment_info": {"domain_name": "ret',
+        ['tau2'],
+      ],
+      [
+        '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\\"a',
+        ['openai'],
+      ],
+      [
+        '{"model": "claude", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm',
+        ['anthropic'],
+      ],
       // Inspect-style eval logs and ATIF carry chat messages but are not chat transcripts
       ['{"version": 2, "status": "success", "eval": {"task": "x"}, "samples": [{"messages": [{"role": "user", "content": "hi"}]}]}', []],
       ['{"schema_version": "ATIF-v1.2", "session_id": "s", "steps": [{"source": "user", "message": "hi", "role": "user"}]}', []],
       // a Claude Code session log line (one message per line, not one conversation)
-      ['{"parentUuid": null, "sessionId": "s", "type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x"}]}}', []],
+      [
+        '{"parentUuid": null, "sessionId": "s", "type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x"}]}}',
+        [],
+      ],
       ['plain text that mentions "role": "user"', []],
     ];
     for (const [head, expected] of cases) {

@@ -39,7 +39,9 @@ export function looksLikeTau2(head: string): boolean {
   if (!head.startsWith('{')) return false;
   const simulationRun = has(head, /"termination_reason"\s*:/) && has(head, /"task_id"\s*:/);
   const results =
-    (has(head, /"agent_info"\s*:/) && has(head, /"user_info"\s*:/) && (has(head, /"environment_info"\s*:/) || has(head, /"git_commit"\s*:/))) ||
+    (has(head, /"agent_info"\s*:/) &&
+      has(head, /"user_info"\s*:/) &&
+      (has(head, /"environment_info"\s*:/) || has(head, /"git_commit"\s*:/))) ||
     (has(head, /"simulations"\s*:\s*\[/) && has(head, /"tasks"\s*:\s*\[/));
   return simulationRun || results;
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { readJsonOrJsonl, type JsonDocument } from './chat-documents';
-import { contentText, ItemError, openaiMessagesToSteps, parseArguments, sumUsage, timestampOf, toolCallsOf, usageOf } from './chat-messages';
+import {
+  contentText,
+  ItemError,
+  openaiMessagesToSteps,
+  parseArguments,
+  sumUsage,
+  timestampOf,
+  toolCallsOf,
+  usageOf,
+} from './chat-messages';
 import { memorySource } from './source';
 
 async function docs(text: string): Promise<JsonDocument[]> {
@@ -37,7 +46,9 @@ describe('chat message helpers', () => {
   });
 
   it('turns content parts into text with placeholders', () => {
-    expect(contentText([{ type: 'text', text: 'a' }, { type: 'image_url', image_url: { url: 'data:...' } }, 'b', { type: 'input_audio' }], '/c')).toBe('a\n[image]\nb\n[audio]');
+    expect(
+      contentText([{ type: 'text', text: 'a' }, { type: 'image_url', image_url: { url: 'data:...' } }, 'b', { type: 'input_audio' }], '/c'),
+    ).toBe('a\n[image]\nb\n[audio]');
     expect(contentText(null, '/c')).toBe('');
     expect(() => contentText(3, '/c')).toThrow('expected content to be a string or an array of parts, found a number');
   });
@@ -51,7 +62,9 @@ describe('chat message helpers', () => {
     expect(usageOf({ prompt_tokens: 3, completion_tokens: 4 }, 0.5)).toEqual({ promptTokens: 3, completionTokens: 4, costUsd: 0.5 });
     expect(usageOf({ input_tokens: 3, output_tokens: -1 })).toEqual({ promptTokens: 3, completionTokens: null, costUsd: null });
     expect(usageOf(undefined)).toBeNull();
-    expect(sumUsage([null, { promptTokens: 1, completionTokens: null, costUsd: 0.1 }, { promptTokens: 2, completionTokens: 5, costUsd: null }])).toEqual({
+    expect(
+      sumUsage([null, { promptTokens: 1, completionTokens: null, costUsd: 0.1 }, { promptTokens: 2, completionTokens: 5, costUsd: null }]),
+    ).toEqual({
       promptTokens: 3,
       completionTokens: 5,
       costUsd: 0.1,

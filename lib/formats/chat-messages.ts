@@ -45,7 +45,8 @@ export function expectRecord(value: unknown, pointer: string, what = 'an object'
 }
 
 export function expectArray(value: unknown, pointer: string, what = 'an array'): unknown[] {
-  if (!Array.isArray(value)) fail(pointer, value === undefined ? `missing: expected ${what}` : `expected ${what}, found ${describe(value)}`);
+  if (!Array.isArray(value))
+    fail(pointer, value === undefined ? `missing: expected ${what}` : `expected ${what}, found ${describe(value)}`);
   return value;
 }
 
@@ -193,7 +194,10 @@ export function toolCallsOf(value: unknown, pointer: string): ToolCall[] {
     const fn = isRecord(call.function) ? call.function : call;
     const name = fn.name;
     if (typeof name !== 'string' || name === '') {
-      fail(joinPointer(at, ...(fn === call ? ['name'] : ['function', 'name'])), `expected the tool name as a non-empty string, found ${describe(name)}`);
+      fail(
+        joinPointer(at, ...(fn === call ? ['name'] : ['function', 'name'])),
+        `expected the tool name as a non-empty string, found ${describe(name)}`,
+      );
     }
     const args = 'arguments' in fn ? fn.arguments : 'input' in fn ? fn.input : fn.args;
     return { id: idString(call.id), name, arguments: parseArguments(args) };
@@ -229,9 +233,14 @@ const roleSources: Record<string, StepSource> = {
 export function openaiMessageToStep(raw: unknown, pointer: string, options: OpenaiStepOptions = {}): StepDraft {
   const message = expectRecord(raw, pointer, 'a message object');
   const role = message.role;
-  if (typeof role !== 'string') fail(joinPointer(pointer, 'role'), role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`);
+  if (typeof role !== 'string')
+    fail(
+      joinPointer(pointer, 'role'),
+      role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`,
+    );
   const source = roleSources[role];
-  if (!source) fail(joinPointer(pointer, 'role'), `expected role system, developer, user, assistant or tool, found ${JSON.stringify(role)}`);
+  if (!source)
+    fail(joinPointer(pointer, 'role'), `expected role system, developer, user, assistant or tool, found ${JSON.stringify(role)}`);
   const text = contentText(message.content, joinPointer(pointer, 'content'));
   const timestamp = timestampOf(message.timestamp ?? message.created_at ?? message.created);
   if (source === 'tool') {

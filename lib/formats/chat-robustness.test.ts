@@ -33,7 +33,7 @@ const oddInputs = [
   '{"task_id": "1", "termination_reason": 5, "messages": null, "ticks": []}',
   '\uFEFF{"messages": [{"role": "user", "content": "BOM \u001b[2J <img src=x onerror=alert(1)>"}]}',
   '{"a": "' + 'x'.repeat(200_000) + '"}',
-  '[' .repeat(5_000) + ']'.repeat(5_000),
+  '['.repeat(5_000) + ']'.repeat(5_000),
 ];
 
 describe('chat-style importers on odd input', () => {
@@ -61,7 +61,9 @@ describe('chat-style importers on odd input', () => {
   });
 
   it('detectors never throw and stay fast on a large head', () => {
-    const big = '{"messages": [' + Array.from({ length: 2000 }, () => '{"system": "x", "role": "user", "content": "' + 'y'.repeat(20) + '"}').join(',');
+    const big =
+      '{"messages": [' +
+      Array.from({ length: 2000 }, () => '{"system": "x", "role": "user", "content": "' + 'y'.repeat(20) + '"}').join(',');
     const head = big.slice(0, 64 * 1024);
     const probes: Probe[] = [
       { kind: 'file', path: 'a', head, headBytes: new TextEncoder().encode(head) },

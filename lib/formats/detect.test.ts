@@ -42,7 +42,13 @@ describe('detectFormat', () => {
     const claimAll = (format: Importer['format']): Importer => ({ format, detect: () => true, parse: async function* () {} });
     const probe = { kind: 'file' as const, path: 'x', head: '{}', headBytes: new Uint8Array() };
     expect(detectWith(probe, { openai: claimAll('openai'), atif: claimAll('atif') })).toBe('atif');
-    const throwing: Importer = { format: 'harbor', detect: () => { throw new Error('boom'); }, parse: async function* () {} };
+    const throwing: Importer = {
+      format: 'harbor',
+      detect: () => {
+        throw new Error('boom');
+      },
+      parse: async function* () {},
+    };
     expect(detectWith(probe, { harbor: throwing, openai: claimAll('openai') })).toBe('openai');
     expect(detectWith(probe, {})).toBeNull();
   });

@@ -134,7 +134,10 @@ describe('harbor trial directories', () => {
     );
     expect(t.terminal).toBeNull();
     expect(t.verifier).toEqual({ reward: 0, components: { reward: 0 } });
-    expect(t.metadata.warnings).toEqual(['agent/recording.cast: line 2: invalid event: expected [time, code, data]', 'verifier/reward.txt: not a number: "n/a"']);
+    expect(t.metadata.warnings).toEqual([
+      'agent/recording.cast: line 2: invalid event: expected [time, code, data]',
+      'verifier/reward.txt: not a number: "n/a"',
+    ]);
     expect(t.externalId).toBe('trial-x');
   });
 
@@ -172,7 +175,8 @@ describe('harbor helpers', () => {
   });
 
   it('parses pytest verbose and summary lines (with colour codes)', () => {
-    const out = '\u001b[32mPASSED\u001b[0m tests/a.py::test_ok\nERROR tests/a.py::test_err - boom\ntests/a.py::test_x XFAIL\nSKIPPED [2] tests/a.py:3: reason';
+    const out =
+      '\u001b[32mPASSED\u001b[0m tests/a.py::test_ok\nERROR tests/a.py::test_err - boom\ntests/a.py::test_x XFAIL\nSKIPPED [2] tests/a.py:3: reason';
     expect(testsFromPytest(out)).toEqual([
       { name: 'tests/a.py::test_ok', verdict: true },
       { name: 'tests/a.py::test_err', verdict: false },

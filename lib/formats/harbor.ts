@@ -74,11 +74,7 @@ export function rewardFromObject(obj: Json): Verifier {
   }
   const values = Object.values(components);
   const reward =
-    components.reward !== undefined
-      ? components.reward
-      : values.length === 0
-        ? null
-        : values.reduce((a, b) => a + b, 0) / values.length;
+    components.reward !== undefined ? components.reward : values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
   return { reward, components };
 }
 
@@ -215,7 +211,8 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
     if (!parsed.ok) return errorItem(`${p}agent/trajectory.json ${parsed.where}`, `${p}agent/trajectory.json: ${parsed.message}`);
     doc = parsed.doc;
   }
-  if (!doc && result === undefined) return errorItem(where, 'not a readable Harbor trial: no agent/trajectory.json and no readable result.json');
+  if (!doc && result === undefined)
+    return errorItem(where, 'not a readable Harbor trial: no agent/trajectory.json and no readable result.json');
 
   // terminal recording
   let terminal: TerminalRecording | null = null;
@@ -264,7 +261,9 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
 
   // per-test verdicts: CTRF, else pytest output
   let tests: TestResult[] | null = null;
-  const ctrfPath = entries.find((e) => e === `${p}verifier/ctrf.json`) ?? entries.find((e) => e.startsWith(`${p}verifier/`) && /ctrf[^/]*\.json$/i.test(e));
+  const ctrfPath =
+    entries.find((e) => e === `${p}verifier/ctrf.json`) ??
+    entries.find((e) => e.startsWith(`${p}verifier/`) && /ctrf[^/]*\.json$/i.test(e));
   if (ctrfPath) {
     const ctrf = await optional(ctrfPath.slice(p.length));
     if (ctrf !== undefined) {
@@ -289,10 +288,19 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
   const taskPath = str(config, 'task', 'path');
   const trialName = str(result, 'trial_name') ?? str(config, 'trial_name') ?? (p === '' ? baseName(dir.path) : p.slice(0, -1));
   const extraTask = doc?.extra ? (str(doc.extra, 'task_name') ?? str(doc.extra, 'task_id')) : null;
-  const taskName = str(result, 'task_name') ?? str(config, 'task', 'name') ?? (taskPath ? baseName(taskPath) : null) ?? extraTask ?? trialName ?? 'harbor-trial';
+  const taskName =
+    str(result, 'task_name') ??
+    str(config, 'task', 'name') ??
+    (taskPath ? baseName(taskPath) : null) ??
+    extraTask ??
+    trialName ??
+    'harbor-trial';
   const provider = str(result, 'agent_info', 'model_info', 'provider');
   const infoModel = str(result, 'agent_info', 'model_info', 'name');
-  const model = str(config, 'agent', 'model_name') ?? (infoModel ? (provider ? `${provider}/${infoModel}` : infoModel) : null) ?? (doc ? atifModel(doc) : null);
+  const model =
+    str(config, 'agent', 'model_name') ??
+    (infoModel ? (provider ? `${provider}/${infoModel}` : infoModel) : null) ??
+    (doc ? atifModel(doc) : null);
   const agent = str(config, 'agent', 'name') ?? str(result, 'agent_info', 'name') ?? doc?.agent.name ?? null;
 
   let usage: Usage | null = doc ? atifUsage(doc) : null;
@@ -338,7 +346,9 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
     endedAt: str(result, 'finished_at') ?? stamps[stamps.length - 1] ?? null,
     metadata: {
       ...(doc ? { atifSchemaVersion: doc.schema_version, agentVersion: doc.agent.version } : {}),
-      ...(str(result, 'exception_info', 'exception_message') ? { exceptionMessage: str(result, 'exception_info', 'exception_message') } : {}),
+      ...(str(result, 'exception_info', 'exception_message')
+        ? { exceptionMessage: str(result, 'exception_info', 'exception_message') }
+        : {}),
       ...(castPath && terminal ? { castPath: castPath.slice(p.length), castLink } : {}),
       ...(rewardSource ? { rewardSource } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),

@@ -31,14 +31,10 @@ export interface SourceDir {
 export type ImportInput = { kind: 'file'; file: SourceFile } | { kind: 'dir'; dir: SourceDir };
 
 /** What detection sees: the start of a file, or a directory's listing. */
-export type Probe =
-  | { kind: 'file'; path: string; head: string; headBytes: Uint8Array }
-  | { kind: 'dir'; path: string; entries: string[] };
+export type Probe = { kind: 'file'; path: string; head: string; headBytes: Uint8Array } | { kind: 'dir'; path: string; entries: string[] };
 
 /** `where` says where in the input: `line 12`, a JSON pointer `/steps/3/tool_calls/0`, `zip entry samples/x.json`, a relative file path, or a combination (`agent/trajectory.json /steps/2`). */
-export type ParsedItem =
-  | { ok: true; trajectory: Trajectory; where: string }
-  | { ok: false; where: string; message: string };
+export type ParsedItem = { ok: true; trajectory: Trajectory; where: string } | { ok: false; where: string; message: string };
 
 export interface Importer {
   format: FormatName;

@@ -84,7 +84,10 @@ describe('inspect .json logs', () => {
       ['red', null],
       ['crimson', null],
     ]);
-    expect(third?.verifier).toEqual({ reward: 1, components: { match: 1, 'model_graded_qa/accuracy': 1, 'model_graded_qa/confidence': 0.9 } });
+    expect(third?.verifier).toEqual({
+      reward: 1,
+      components: { match: 1, 'model_graded_qa/accuracy': 1, 'model_graded_qa/confidence': 0.9 },
+    });
     expect(third?.judgeScores[1]).toEqual({ judge: 'model_graded_qa', score: null, label: null, explanation: 'fine' });
     expect(third?.exitStatus).toBe('limit:token');
 
@@ -101,7 +104,9 @@ describe('inspect .json logs', () => {
       expect(item.where).toMatch(/^line \d+$/);
       expect(item.message).toMatch(/^invalid JSON at line \d+, column \d+: unexpected end of input$/);
     }
-    expect(await importFile(memorySource('log.json', ''))).toEqual([{ ok: false, where: 'log.json', message: 'empty file: expected an Inspect log' }]);
+    expect(await importFile(memorySource('log.json', ''))).toEqual([
+      { ok: false, where: 'log.json', message: 'empty file: expected an Inspect log' },
+    ]);
     expect(await importFile(memorySource('log.json', '{"version": 2, "eval": {"task": "t"}}'))).toEqual([
       { ok: false, where: '/samples', message: 'the log has no samples (written with --no-log-samples?)' },
     ]);
@@ -134,7 +139,11 @@ describe('inspect .eval archives', () => {
   it('errors on a zip missing header.json (and no journal)', async () => {
     const items = await importFile(memorySource('run.eval', await evalZip({ header: false, start: false })));
     expect(items).toEqual([
-      { ok: false, where: 'zip entry header.json', message: 'zip entry header.json is missing (and no _journal/start.json): not a complete Inspect log' },
+      {
+        ok: false,
+        where: 'zip entry header.json',
+        message: 'zip entry header.json is missing (and no _journal/start.json): not a complete Inspect log',
+      },
     ]);
   });
 

@@ -89,7 +89,15 @@ function messageSteps(messages: unknown[]): Step[] {
     if (!isRecord(m)) continue;
     const role = asString(m.role);
     const { text, reasoning } = contentOf(m.content);
-    const base = { index: steps.length, reasoning: null, toolCalls: [] as ToolCall[], observations: [] as Observation[], timestamp: null, castTime: null, usage: null };
+    const base = {
+      index: steps.length,
+      reasoning: null,
+      toolCalls: [] as ToolCall[],
+      observations: [] as Observation[],
+      timestamp: null,
+      castTime: null,
+      usage: null,
+    };
     if (role === 'system' || role === 'user') steps.push({ ...base, source: role, text });
     else if (role === 'assistant') {
       const toolCalls: ToolCall[] = (Array.isArray(m.tool_calls) ? m.tool_calls : []).filter(isRecord).map((c) => ({
@@ -140,7 +148,9 @@ function modelUsage(usage: unknown): Usage | null {
     completion = add(completion, asCount(u.output_tokens));
     cost = add(cost, asCount(u.total_cost));
   }
-  return prompt === null && completion === null && cost === null ? null : { promptTokens: prompt, completionTokens: completion, costUsd: cost };
+  return prompt === null && completion === null && cost === null
+    ? null
+    : { promptTokens: prompt, completionTokens: completion, costUsd: cost };
 }
 
 interface EvalHeader {
@@ -189,19 +199,34 @@ function scoring(scores: unknown, mainScorer: string | null): { verifier: Verifi
 function solverName(header: EvalHeader): string | null {
   const solver = asString(header.eval.solver);
   if (solver) return solver;
-  const steps = Array.isArray(header.plan.steps) ? header.plan.steps.filter(isRecord).map((s) => asString(s.solver)).filter((s): s is string => !!s) : [];
+  const steps = Array.isArray(header.plan.steps)
+    ? header.plan.steps
+        .filter(isRecord)
+        .map((s) => asString(s.solver))
+        .filter((s): s is string => !!s)
+    : [];
   return steps.length > 0 ? steps.join(', ') : null;
 }
 
 /** One Inspect sample -> a trajectory. */
 export function sampleTrajectory(raw: Record<string, unknown>, header: EvalHeader): Trajectory {
   const attachments = isRecord(raw.attachments) ? raw.attachments : {};
-  const sample = Object.keys(attachments).length > 0 ? (resolveAttachments({ ...raw, attachments: undefined }, attachments) as Record<string, unknown>) : raw;
+  const sample =
+    Object.keys(attachments).length > 0
+      ? (resolveAttachments({ ...raw, attachments: undefined }, attachments) as Record<string, unknown>)
+      : raw;
   const id = typeof sample.id === 'number' || typeof sample.id === 'string' ? String(sample.id) : 'sample';
   const epoch = asNumber(sample.epoch) ?? 1;
   const { verifier, judges } = scoring(sample.scores, header.mainScorer);
   const targetTexts = targets(sample.target);
-  const verdict = targetTexts.length === 1 && verifier && verifier.reward !== null ? (verifier.reward >= 1 ? true : verifier.reward <= 0 ? false : null) : null;
+  const verdict =
+    targetTexts.length === 1 && verifier && verifier.reward !== null
+      ? verifier.reward >= 1
+        ? true
+        : verifier.reward <= 0
+          ? false
+          : null
+      : null;
   const output = isRecord(sample.output) ? sample.output : {};
   const firstChoice = Array.isArray(output.choices) ? output.choices.find(isRecord) : undefined;
   const error = isRecord(sample.error) ? sample.error : null;
@@ -228,7 +253,13 @@ export function sampleTrajectory(raw: Record<string, unknown>, header: EvalHeade
     usage: modelUsage(sample.model_usage),
     terminal: null,
     submission: asString(output.completion),
-    exitStatus: error ? 'error' : limit ? `limit:${asString(limit.type) ?? 'unknown'}` : firstChoice ? asString(firstChoice.stop_reason) : null,
+    exitStatus: error
+      ? 'error'
+      : limit
+        ? `limit:${asString(limit.type) ?? 'unknown'}`
+        : firstChoice
+          ? asString(firstChoice.stop_reason)
+          : null,
     startedAt: asString(sample.started_at),
     endedAt: asString(sample.completed_at),
     metadata: {

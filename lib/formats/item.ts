@@ -35,7 +35,11 @@ export function unixFromIso(iso: string | null | undefined): number | null {
 
 /** The last path segment without the given extension(s). */
 export function baseName(path: string, ...extensions: string[]): string {
-  let name = path.split(/[\\/]/).filter((s) => s !== '').pop() ?? path;
+  let name =
+    path
+      .split(/[\\/]/)
+      .filter((s) => s !== '')
+      .pop() ?? path;
   for (const ext of extensions) {
     if (name.toLowerCase().endsWith(ext) && name.length > ext.length) {
       name = name.slice(0, -ext.length);

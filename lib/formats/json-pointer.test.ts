@@ -9,8 +9,16 @@ describe('json pointers', () => {
   });
 
   it('formats zod issues at their pointer with what was received', () => {
-    const schema = z.object({ items: z.array(z.object({ args: z.record(z.string(), z.unknown()), kind: z.enum(['a', 'b']) })), name: z.string() });
-    const input = { items: [{ args: {}, kind: 'a' }, { args: 'oops', kind: 'c' }] };
+    const schema = z.object({
+      items: z.array(z.object({ args: z.record(z.string(), z.unknown()), kind: z.enum(['a', 'b']) })),
+      name: z.string(),
+    });
+    const input = {
+      items: [
+        { args: {}, kind: 'a' },
+        { args: 'oops', kind: 'c' },
+      ],
+    };
     const result = schema.safeParse(input);
     expect(result.success).toBe(false);
     if (result.success) return;

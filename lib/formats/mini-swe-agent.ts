@@ -37,7 +37,12 @@ import type { ToolCall, Trajectory } from './trajectory';
  * task; later harness `user` messages are observations (a tool step answering the pending
  * action) or, for format errors and limits, `environment` steps.
  */
-export const miniSweAgentImporter: Importer = jsonFileImporter({ format: 'mini-swe-agent', fileLabel: 'a mini-swe-agent .traj.json file', looksLike: looksLikeMiniSweAgent, convert: convertMiniSweAgent });
+export const miniSweAgentImporter: Importer = jsonFileImporter({
+  format: 'mini-swe-agent',
+  fileLabel: 'a mini-swe-agent .traj.json file',
+  looksLike: looksLikeMiniSweAgent,
+  convert: convertMiniSweAgent,
+});
 
 const actionBlock = /```(?:bash|mswea_bash_command)\s*\n([\s\S]*?)\n```/g;
 
@@ -73,7 +78,11 @@ export function convertMiniSweAgent(value: unknown, path: string): Trajectory {
     const at = joinPointer('/messages', i);
     const m = expectRecord(raw, at, 'a message object');
     const role = m.role;
-    if (typeof role !== 'string') fail(joinPointer(at, 'role'), role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`);
+    if (typeof role !== 'string')
+      fail(
+        joinPointer(at, 'role'),
+        role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`,
+      );
     const extra = isRecord(m.extra) ? m.extra : {};
     const text = contentText(m.content, joinPointer(at, 'content'));
     const timestamp = timestampOf(extra.timestamp ?? m.timestamp);
@@ -109,7 +118,9 @@ export function convertMiniSweAgent(value: unknown, path: string): Trajectory {
       steps.push(makeStep('user', { text, timestamp }));
     } else if (role === 'user') {
       const isObservation =
-        extra.returncode !== undefined || extra.raw_output !== undefined || (pending.length > 0 && extra.interrupt_type === undefined && isObservationText(text));
+        extra.returncode !== undefined ||
+        extra.raw_output !== undefined ||
+        (pending.length > 0 && extra.interrupt_type === undefined && isObservationText(text));
       const timedOut = pending.length > 0 && /^\s*The last command/.test(text) && /timed out/.test(text);
       if (isObservation || timedOut) {
         const call = pending.shift();
@@ -136,7 +147,11 @@ export function convertMiniSweAgent(value: unknown, path: string): Trajectory {
   const cost = asCount(dig(info, 'model_stats', 'instance_cost'));
   const usage =
     stepUsage || cost !== null
-      ? { promptTokens: stepUsage?.promptTokens ?? null, completionTokens: stepUsage?.completionTokens ?? null, costUsd: cost ?? stepUsage?.costUsd ?? null }
+      ? {
+          promptTokens: stepUsage?.promptTokens ?? null,
+          completionTokens: stepUsage?.completionTokens ?? null,
+          costUsd: cost ?? stepUsage?.costUsd ?? null,
+        }
       : null;
   const exit = info.exit_status ?? exitExtra.exit_status;
   const submission = info.submission ?? exitExtra.submission;

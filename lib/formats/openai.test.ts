@@ -55,7 +55,7 @@ describe('openaiImporter', () => {
       { where: 'line 4 /messages/0/role', message: 'expected a role string, found a number' },
     ]);
     const [plain, legacy, dev] = trajectories(items.filter((i) => i.ok));
-    expect(plain?.task.name).toBe('say-hi-71d5b298') // no id: named by its prompt (slug + hash), so the same prompt from two models is one task;
+    expect(plain?.task.name).toBe('say-hi-71d5b298'); // no id: named by its prompt (slug + hash), so the same prompt from two models is one task;
     expect(plain?.steps.map((s) => [s.source, s.text])).toEqual([
       ['user', 'Say hi'],
       ['agent', 'Hi!'],
@@ -98,7 +98,9 @@ describe('openaiImporter', () => {
 
   it('reports truncated JSON with line and column', async () => {
     const items = await collect(openaiImporter, memoryInput('c.json', '{\n  "messages": [\n    {"role": "user", "content": "hi"},\n'));
-    expect(errors(items)).toEqual([{ where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column 1: unexpected end of input/) }]);
+    expect(errors(items)).toEqual([
+      { where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column 1: unexpected end of input/) },
+    ]);
   });
 });
 

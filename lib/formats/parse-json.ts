@@ -101,7 +101,8 @@ export function locateJsonError(text: string): { offset: number; reason: string 
         if (text[i] !== '"') fail(i >= n ? 'unexpected end of input' : `expected a property name, got ${JSON.stringify(text[i])}`);
         string();
         ws();
-        if (text[i] !== ':') fail(i >= n ? 'unexpected end of input' : `expected ':' after a property name, got ${JSON.stringify(text[i])}`);
+        if (text[i] !== ':')
+          fail(i >= n ? 'unexpected end of input' : `expected ':' after a property name, got ${JSON.stringify(text[i])}`);
         i++;
         value(depth + 1);
         ws();

@@ -13,7 +13,8 @@ describe('sweAgentImporter', () => {
   });
 
   it('detects from a head cut mid-file (big trajectories)', () => {
-    const head = '{\n  "trajectory": [\n    {\n      "action": "ls -F\\n",\n      "observation": "AUTHORS.rst\\n",\n      "response": "Let\'s list",\n      "thought": "Let\'s list",\n      "state": "{}",\n      "execution_time": 0.1,\n      "query": [{"role": "system", "content": "You are';
+    const head =
+      '{\n  "trajectory": [\n    {\n      "action": "ls -F\\n",\n      "observation": "AUTHORS.rst\\n",\n      "response": "Let\'s list",\n      "thought": "Let\'s list",\n      "state": "{}",\n      "execution_time": 0.1,\n      "query": [{"role": "system", "content": "You are';
     expect(sweAgentImporter.detect({ kind: 'file', path: 'x.traj', head, headBytes: new TextEncoder().encode(head) })).toBe(true);
   });
 
@@ -27,7 +28,12 @@ describe('sweAgentImporter', () => {
     expect(t.task.instruction).toContain('TimeDelta serialization precision');
     expect(t.task.instruction).toContain("<script>alert('x')</script>");
     expect(t.task.acceptanceCriteria).toEqual([
-      { key: 'tests-test-fields-py-testtimedelta-test-precision', text: 'tests/test_fields.py::TestTimeDelta::test_precision', origin: 'task', verdict: null },
+      {
+        key: 'tests-test-fields-py-testtimedelta-test-precision',
+        text: 'tests/test_fields.py::TestTimeDelta::test_precision',
+        origin: 'task',
+        verdict: null,
+      },
     ]);
     expect(t.task.environment).toBe('swebench/sweb.eval.x86_64.marshmallow-code_1776_marshmallow-1867:latest');
     expect(t.task.split).toBeNull();
@@ -96,28 +102,43 @@ describe('sweAgentImporter', () => {
   });
 
   it('reads the last attempt of a retry-agent file that has no chosen attempt merged in', async () => {
-    const attempt = (n: number) => ({ trajectory: [{ action: `echo ${n}`, observation: `${n}`, thought: `try ${n}` }], info: { exit_status: `attempt-${n}` } });
+    const attempt = (n: number) => ({
+      trajectory: [{ action: `echo ${n}`, observation: `${n}`, thought: `try ${n}` }],
+      info: { exit_status: `attempt-${n}` },
+    });
     const t = only(await collect(sweAgentImporter, memoryInput('i.traj', JSON.stringify({ attempts: [attempt(1), attempt(2)] }))));
     expect(t.exitStatus).toBe('attempt-2');
     expect(t.steps[0]?.toolCalls).toEqual([{ id: null, name: 'echo', arguments: 'echo 2' }]);
     expect(t.metadata.attempts).toBe(2);
     const bad = { attempts: [attempt(1), { trajectory: [{ action: 1 }] }] };
-    expect(errors(await collect(sweAgentImporter, memoryInput('i.traj', JSON.stringify(bad))))[0]?.where).toBe('/attempts/1/trajectory/0/action');
+    expect(errors(await collect(sweAgentImporter, memoryInput('i.traj', JSON.stringify(bad))))[0]?.where).toBe(
+      '/attempts/1/trajectory/0/action',
+    );
   });
 
   it('reports truncated JSON with line and column', async () => {
     const text = '{\n  "trajectory": [\n    {"action": "ls", "observation": "a\\nb"';
     const items = await collect(sweAgentImporter, memoryInput('cut.traj', text));
-    expect(errors(items)).toEqual([{ where: 'line 3', message: expect.stringMatching(/^invalid JSON at line 3, column \d+: unexpected end of input/) }]);
+    expect(errors(items)).toEqual([
+      { where: 'line 3', message: expect.stringMatching(/^invalid JSON at line 3, column \d+: unexpected end of input/) },
+    ]);
   });
 
   it('reports wrong types at a JSON pointer', async () => {
-    const bad = { trajectory: [{ action: 'ls', observation: 'x', thought: '' }, { action: 42, observation: 'y' }], info: {} };
+    const bad = {
+      trajectory: [
+        { action: 'ls', observation: 'x', thought: '' },
+        { action: 42, observation: 'y' },
+      ],
+      info: {},
+    };
     expect(errors(await collect(sweAgentImporter, memoryInput('bad.traj', JSON.stringify(bad))))).toEqual([
       { where: '/trajectory/1/action', message: 'expected a string, found a number' },
     ]);
     const obs = { trajectory: [{ action: 'ls', observation: ['x'] }] };
-    expect(errors(await collect(sweAgentImporter, memoryInput('bad.traj', JSON.stringify(obs))))[0]?.where).toBe('/trajectory/0/observation');
+    expect(errors(await collect(sweAgentImporter, memoryInput('bad.traj', JSON.stringify(obs))))[0]?.where).toBe(
+      '/trajectory/0/observation',
+    );
   });
 
   it('reports a missing trajectory key', async () => {

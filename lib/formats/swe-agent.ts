@@ -35,7 +35,12 @@ import type { ToolCall, Trajectory, Usage } from './trajectory';
  * arguments from the matching history message; text-mode actions become a call named after
  * the command's first word with the action string as its arguments.
  */
-export const sweAgentImporter: Importer = jsonFileImporter({ format: 'swe-agent', fileLabel: 'a SWE-agent .traj file', looksLike: looksLikeSweAgent, convert: convertSweAgent });
+export const sweAgentImporter: Importer = jsonFileImporter({
+  format: 'swe-agent',
+  fileLabel: 'a SWE-agent .traj file',
+  looksLike: looksLikeSweAgent,
+  convert: convertSweAgent,
+});
 
 interface HistoryMessage {
   role: string;
@@ -74,7 +79,11 @@ function responseIsRedundant(response: string, thought: string, action: string):
   const r = response.trim();
   if (r === '' || r === thought.trim()) return true;
   if (thought.trim() === '' || !r.includes(thought.trim())) return false;
-  const rest = r.replace(thought.trim(), '').replace(/```[a-z]*\n?/g, '').replace(/```/g, '').trim();
+  const rest = r
+    .replace(thought.trim(), '')
+    .replace(/```[a-z]*\n?/g, '')
+    .replace(/```/g, '')
+    .trim();
   return rest === '' || rest === action.trim();
 }
 
@@ -93,10 +102,11 @@ function modelName(replay: Record<string, unknown> | null): string | null {
   const direct = digString(agent, 'model', 'name') ?? digString(agent, 'model', 'model_name');
   if (direct) return direct;
   const configs = dig(agent, 'agent_configs');
-  if (Array.isArray(configs)) for (const c of configs) {
-    const name = digString(c, 'model', 'name');
-    if (name) return name;
-  }
+  if (Array.isArray(configs))
+    for (const c of configs) {
+      const name = digString(c, 'model', 'name');
+      if (name) return name;
+    }
   return null;
 }
 
@@ -116,7 +126,10 @@ export function convertSweAgent(value: unknown, path: string): Trajectory {
   const extra = isRecord(problem.extra_fields) ? problem.extra_fields : {};
 
   const taskName =
-    digString(problem, 'id') ?? digString(info, 'instance_id') ?? digString(root, 'instance_id') ?? baseName(path, '.traj.json', '.traj', '.json');
+    digString(problem, 'id') ??
+    digString(info, 'instance_id') ??
+    digString(root, 'instance_id') ??
+    baseName(path, '.traj.json', '.traj', '.json');
 
   const steps: StepDraft[] = [];
   const system = history.find((h) => h.role === 'system');
@@ -135,7 +148,10 @@ export function convertSweAgent(value: unknown, path: string): Trajectory {
     const thought = optionalString(entry.thought, joinPointer(at, 'thought')) ?? '';
     const response = optionalString(entry.response, joinPointer(at, 'response')) ?? '';
     if (entry.observation !== undefined && entry.observation !== null && typeof entry.observation !== 'string') {
-      fail(joinPointer(at, 'observation'), `expected the observation as a string, found ${Array.isArray(entry.observation) ? 'an array' : typeof entry.observation}`);
+      fail(
+        joinPointer(at, 'observation'),
+        `expected the observation as a string, found ${Array.isArray(entry.observation) ? 'an array' : typeof entry.observation}`,
+      );
     }
     const observation = typeof entry.observation === 'string' ? entry.observation : '';
 

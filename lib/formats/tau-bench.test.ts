@@ -76,7 +76,13 @@ describe('tauBenchImporter', () => {
       { task_id: 2, reward: 'high', info: {}, traj: [], trial: 0 },
       { task_id: 3, reward: 0, info: {}, trial: 0 },
       { reward: 0, info: {}, traj: [], trial: 0 },
-      { task_id: 5, reward: 0, info: {}, traj: [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }] }], trial: 0 },
+      {
+        task_id: 5,
+        reward: 0,
+        info: {},
+        traj: [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }] }],
+        trial: 0,
+      },
     ];
     const items = await collect(tauBenchImporter, memoryInput('results.json', JSON.stringify(list)));
     expect(items[0]?.ok).toBe(true);
@@ -89,14 +95,27 @@ describe('tauBenchImporter', () => {
   });
 
   it('accepts a single result object and takes the instruction from the first user message without a task', async () => {
-    const t = only(await collect(tauBenchImporter, memoryInput('one.json', JSON.stringify({ task_id: 4, reward: 0.5, info: {}, traj: [{ role: 'user', content: 'I need help' }], trial: 2 }))));
+    const t = only(
+      await collect(
+        tauBenchImporter,
+        memoryInput(
+          'one.json',
+          JSON.stringify({ task_id: 4, reward: 0.5, info: {}, traj: [{ role: 'user', content: 'I need help' }], trial: 2 }),
+        ),
+      ),
+    );
     expect(t.task.instruction).toBe('I need help');
     expect(t.verifier).toEqual({ reward: 0.5, components: {} });
     expect(t.policy.model).toBeNull();
   });
 
   it('reports truncated JSON with line and column', async () => {
-    const items = await collect(tauBenchImporter, memoryInput('r.json', '[\n  {"task_id": 0,\n   "reward": 1.0,\n   "traj": [{"role": "user"'));
-    expect(errors(items)).toEqual([{ where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column \d+: unexpected end of input/) }]);
+    const items = await collect(
+      tauBenchImporter,
+      memoryInput('r.json', '[\n  {"task_id": 0,\n   "reward": 1.0,\n   "traj": [{"role": "user"'),
+    );
+    expect(errors(items)).toEqual([
+      { where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column \d+: unexpected end of input/) },
+    ]);
   });
 });

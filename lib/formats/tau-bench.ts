@@ -71,7 +71,8 @@ export interface TauBenchRun {
   userStrategy: string | null;
 }
 
-const fileNamePattern = /^(tool-calling|act|react|few-shot|[a-z]+(?:-[a-z]+)*?)-(.+)-(\d+(?:\.\d+)?)_range_-?\d+--?\d+_user-(.+)-([a-z]+)_\d/;
+const fileNamePattern =
+  /^(tool-calling|act|react|few-shot|[a-z]+(?:-[a-z]+)*?)-(.+)-(\d+(?:\.\d+)?)_range_-?\d+--?\d+_user-(.+)-([a-z]+)_\d/;
 
 /** The run settings tau-bench encodes in its results file name (all null when the name has another shape). */
 export function runFromFileName(path: string): TauBenchRun {
@@ -100,7 +101,12 @@ export function convertTauBenchResult(raw: unknown, pointer: string, run: TauBen
   const result = expectRecord(raw, pointer, 'a tau-bench result object');
   const taskId = idString(result.task_id);
   if (taskId === null) {
-    fail(joinPointer(pointer, 'task_id'), result.task_id === undefined ? 'missing: expected the task id (a number)' : `expected the task id as a number, found ${describe(result.task_id)}`);
+    fail(
+      joinPointer(pointer, 'task_id'),
+      result.task_id === undefined
+        ? 'missing: expected the task id (a number)'
+        : `expected the task id as a number, found ${describe(result.task_id)}`,
+    );
   }
   if (result.reward !== undefined && result.reward !== null && asNumber(result.reward) === null) {
     fail(joinPointer(pointer, 'reward'), `expected the reward as a number, found ${describe(result.reward)}`);
@@ -163,7 +169,10 @@ export function convertTauBenchResult(raw: unknown, pointer: string, run: TauBen
     policy: { model: run.model, checkpoint: null, agent: run.agentStrategy },
     steps: indexSteps(steps),
     verifier: reward === null && Object.keys(components).length === 0 ? null : { reward, components },
-    usage: totalCost !== null ? { promptTokens: stepUsage?.promptTokens ?? null, completionTokens: stepUsage?.completionTokens ?? null, costUsd: totalCost } : stepUsage,
+    usage:
+      totalCost !== null
+        ? { promptTokens: stepUsage?.promptTokens ?? null, completionTokens: stepUsage?.completionTokens ?? null, costUsd: totalCost }
+        : stepUsage,
     exitStatus: error === undefined || error === null ? null : 'error',
     metadata: compact({
       trial: trial ?? undefined,

@@ -33,9 +33,17 @@ describe('tau2Importer', () => {
     expect(cancel?.task.acceptanceCriteria).toEqual([
       { key: 'action-0-0', text: 'Expected action: get_reservation_details({"reservation_id":"EHGLP3"})', origin: 'task', verdict: true },
       { key: 'communicate-ehglp3', text: 'Communicate: EHGLP3', origin: 'task', verdict: true },
-      { key: 'agent-should-refuse-to-cancel-the-reservation', text: 'Agent should refuse to cancel the reservation.', origin: 'task', verdict: null },
+      {
+        key: 'agent-should-refuse-to-cancel-the-reservation',
+        text: 'Agent should refuse to cancel the reservation.',
+        origin: 'task',
+        verdict: null,
+      },
     ]);
-    expect(cancel?.task.metadata).toMatchObject({ purpose: 'Testing that agent refuses to cancel a non-refundable basic economy ticket.', reward_basis: ['DB', 'COMMUNICATE'] });
+    expect(cancel?.task.metadata).toMatchObject({
+      purpose: 'Testing that agent refuses to cancel a non-refundable basic economy ticket.',
+      reward_basis: ['DB', 'COMMUNICATE'],
+    });
     expect(cancel?.policy).toEqual({ model: 'claude-3-7-sonnet-20250219', checkpoint: null, agent: 'llm_agent' });
     expect(cancel?.verifier).toEqual({ reward: 1, components: { DB: 1, COMMUNICATE: 1 } });
     expect(cancel?.exitStatus).toBe('user_stop');
@@ -47,7 +55,9 @@ describe('tau2Importer', () => {
     expect(cancel?.steps.map((s) => s.source)).toEqual(['agent', 'user', 'agent', 'tool', 'agent', 'user']);
     expect(cancel?.steps[0]?.text).toBe('Hi! How can I help you today?');
     expect(cancel?.steps[0]?.timestamp).toBe('2025-06-12T10:01:00.200000');
-    expect(cancel?.steps[2]?.toolCalls).toEqual([{ id: 'toolu_01A', name: 'get_reservation_details', arguments: { reservation_id: 'EHGLP3' } }]);
+    expect(cancel?.steps[2]?.toolCalls).toEqual([
+      { id: 'toolu_01A', name: 'get_reservation_details', arguments: { reservation_id: 'EHGLP3' } },
+    ]);
     expect(cancel?.steps[2]?.usage).toEqual({ promptTokens: 5210, completionTokens: 61, costUsd: 0.011 });
     expect(cancel?.steps[3]?.observations).toEqual([
       { toolCallId: 'toolu_01A', content: '{"reservation_id": "EHGLP3", "cabin": "basic_economy", "insurance": "no"}', isError: false },
@@ -59,8 +69,18 @@ describe('tau2Importer', () => {
     expect(telecom?.task.name).toBe('[mobile_data_issue]airplane_mode_on');
     expect(telecom?.task.instruction).toBe("Your phone has no mobile data. Fix it with the agent's help.");
     expect(telecom?.task.acceptanceCriteria).toEqual([
-      { key: 'action-toggle-airplane-mode-0', text: 'Expected action (by the user): toggle_airplane_mode({})', origin: 'task', verdict: null },
-      { key: 'env-assert-mobile-data-status-expected-status-true', text: 'Environment assertion: assert_mobile_data_status({"expected_status":true})', origin: 'task', verdict: false },
+      {
+        key: 'action-toggle-airplane-mode-0',
+        text: 'Expected action (by the user): toggle_airplane_mode({})',
+        origin: 'task',
+        verdict: null,
+      },
+      {
+        key: 'env-assert-mobile-data-status-expected-status-true',
+        text: 'Environment assertion: assert_mobile_data_status({"expected_status":true})',
+        origin: 'task',
+        verdict: false,
+      },
     ]);
     expect(telecom?.steps.map((s) => s.source)).toEqual(['agent', 'user', 'agent', 'user', 'tool', 'user', 'tool']);
     expect(telecom?.steps[3]?.toolCalls).toEqual([{ id: 'call_u1', name: 'check_status_bar', arguments: {} }]);
@@ -78,9 +98,19 @@ describe('tau2Importer', () => {
     expect(t.task.instruction).toBe("I want to cancel reservation EHGLP3. I'm emma_kim_9957.");
     expect(t.task.environment).toBeNull();
     expect(t.task.acceptanceCriteria).toEqual([
-      { key: 'action-0-0', text: 'Expected action: get_reservation_details({"reservation_id":"EHGLP3"})', origin: 'verifier', verdict: true },
+      {
+        key: 'action-0-0',
+        text: 'Expected action: get_reservation_details({"reservation_id":"EHGLP3"})',
+        origin: 'verifier',
+        verdict: true,
+      },
       { key: 'communicate-ehglp3', text: 'Communicate: EHGLP3', origin: 'verifier', verdict: true },
-      { key: 'agent-explains-the-basic-economy-cancellation-policy', text: 'Agent explains the basic economy cancellation policy.', origin: 'verifier', verdict: false },
+      {
+        key: 'agent-explains-the-basic-economy-cancellation-policy',
+        text: 'Agent explains the basic economy cancellation policy.',
+        origin: 'verifier',
+        verdict: false,
+      },
     ]);
     expect(t.verifier).toEqual({ reward: 0, components: { DB: 1, COMMUNICATE: 1, NL_ASSERTION: 0 } });
     // no run info: the model comes from the provider response kept on the message
@@ -107,7 +137,12 @@ describe('tau2Importer', () => {
     });
     const items = await collect(tau2Importer, { kind: 'dir', dir });
     expect(items[0]?.ok).toBe(true);
-    expect(errors(items)).toEqual([{ where: 'simulations/b.json line 1', message: expect.stringMatching(/^invalid JSON at line 1, column \d+: unexpected end of input/) }]);
+    expect(errors(items)).toEqual([
+      {
+        where: 'simulations/b.json line 1',
+        message: expect.stringMatching(/^invalid JSON at line 1, column \d+: unexpected end of input/),
+      },
+    ]);
   });
 
   it('reports malformed simulations at their pointer and keeps the others', async () => {
@@ -137,6 +172,8 @@ describe('tau2Importer', () => {
     const meta = await collect(tau2Importer, await fixtureInput('tau2/run-dir/results.json'));
     expect(errors(meta)[0]?.message).toMatch(/directory-format tau2 run/);
     const cut = await collect(tau2Importer, memoryInput('r.json', '{\n "info": {},\n "simulations": [\n  {"id": "x", "task_id": "1",'));
-    expect(errors(cut)).toEqual([{ where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column \d+: unexpected end of input/) }]);
+    expect(errors(cut)).toEqual([
+      { where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column \d+: unexpected end of input/) },
+    ]);
   });
 });

@@ -73,11 +73,19 @@ function* parseRoot(value: unknown, prefix: string): Iterable<ParsedItem> {
     return;
   }
   if (value.simulations === undefined && Array.isArray(value.simulation_index)) {
-    yield errorItem(prefix || '/', 'this is the metadata file of a directory-format tau2 run (no simulations inside): import the run directory (results.json + simulations/) instead');
+    yield errorItem(
+      prefix || '/',
+      'this is the metadata file of a directory-format tau2 run (no simulations inside): import the run directory (results.json + simulations/) instead',
+    );
     return;
   }
   if (!Array.isArray(value.simulations)) {
-    yield errorItem(prefix ? `${prefix} /simulations` : '/simulations', value.simulations === undefined ? 'missing: expected an array of simulations' : `expected an array of simulations, found ${describe(value.simulations)}`);
+    yield errorItem(
+      prefix ? `${prefix} /simulations` : '/simulations',
+      value.simulations === undefined
+        ? 'missing: expected an array of simulations'
+        : `expected an array of simulations, found ${describe(value.simulations)}`,
+    );
     return;
   }
   if (value.simulations.length === 0) {
@@ -174,7 +182,12 @@ export function tau2MessagesToSteps(value: unknown, pointer: string): StepDraft[
       return;
     }
     if (role !== 'assistant' && role !== 'user' && role !== 'system') {
-      fail(joinPointer(at, 'role'), role === undefined ? 'missing: expected role assistant, user, tool or system' : `expected role assistant, user, tool or system, found ${JSON.stringify(role)}`);
+      fail(
+        joinPointer(at, 'role'),
+        role === undefined
+          ? 'missing: expected role assistant, user, tool or system'
+          : `expected role assistant, user, tool or system, found ${JSON.stringify(role)}`,
+      );
     }
     const text = contentText(m.content, joinPointer(at, 'content'));
     if (role === 'system') {
@@ -242,7 +255,12 @@ function criteriaFor(task: Record<string, unknown> | null, rewardInfo: Record<st
     for (const a of Array.isArray(criteria.actions) ? criteria.actions.filter(isRecord) : []) {
       const check = actionChecks.find((c) => isRecord(c.action) && c.action.action_id === a.action_id);
       const who = a.requestor === 'user' ? ' (by the user)' : '';
-      push(`action ${idString(a.action_id) ?? callText(a.name, a.arguments)}`, `Expected action${who}: ${callText(a.name, a.arguments)}`, 'task', verdictOf(check?.action_match));
+      push(
+        `action ${idString(a.action_id) ?? callText(a.name, a.arguments)}`,
+        `Expected action${who}: ${callText(a.name, a.arguments)}`,
+        'task',
+        verdictOf(check?.action_match),
+      );
     }
     for (const info of Array.isArray(criteria.communicate_info) ? criteria.communicate_info : []) {
       if (typeof info !== 'string') continue;
@@ -256,20 +274,36 @@ function criteriaFor(task: Record<string, unknown> | null, rewardInfo: Record<st
     }
     for (const e of Array.isArray(criteria.env_assertions) ? criteria.env_assertions.filter(isRecord) : []) {
       const check = envChecks.find((c) => sameCall(c.env_assertion, e));
-      push(`env ${callText(e.func_name, e.arguments)}`, `Environment assertion: ${callText(e.func_name, e.arguments)}`, 'task', verdictOf(check?.met));
+      push(
+        `env ${callText(e.func_name, e.arguments)}`,
+        `Environment assertion: ${callText(e.func_name, e.arguments)}`,
+        'task',
+        verdictOf(check?.met),
+      );
     }
     return uniqueKeys(out);
   }
   // the task is not in the file: the checks in reward_info say what was verified
   for (const c of actionChecks) {
     const a = isRecord(c.action) ? c.action : {};
-    push(`action ${idString(a.action_id) ?? callText(a.name, a.arguments)}`, `Expected action: ${callText(a.name, a.arguments)}`, 'verifier', verdictOf(c.action_match));
+    push(
+      `action ${idString(a.action_id) ?? callText(a.name, a.arguments)}`,
+      `Expected action: ${callText(a.name, a.arguments)}`,
+      'verifier',
+      verdictOf(c.action_match),
+    );
   }
-  for (const c of communicateChecks) if (typeof c.info === 'string') push(`communicate ${c.info}`, `Communicate: ${c.info}`, 'verifier', verdictOf(c.met));
+  for (const c of communicateChecks)
+    if (typeof c.info === 'string') push(`communicate ${c.info}`, `Communicate: ${c.info}`, 'verifier', verdictOf(c.met));
   for (const c of nlChecks) if (typeof c.nl_assertion === 'string') push(c.nl_assertion, c.nl_assertion, 'verifier', verdictOf(c.met));
   for (const c of envChecks) {
     const e = isRecord(c.env_assertion) ? c.env_assertion : {};
-    push(`env ${callText(e.func_name, e.arguments)}`, `Environment assertion: ${callText(e.func_name, e.arguments)}`, 'verifier', verdictOf(c.met));
+    push(
+      `env ${callText(e.func_name, e.arguments)}`,
+      `Environment assertion: ${callText(e.func_name, e.arguments)}`,
+      'verifier',
+      verdictOf(c.met),
+    );
   }
   return uniqueKeys(out);
 }
@@ -309,7 +343,10 @@ export function convertSimulation(
   const sim = expectRecord(raw, pointer, 'a tau2 simulation object');
   const taskId = idString(sim.task_id);
   if (taskId === null) {
-    fail(joinPointer(pointer, 'task_id'), sim.task_id === undefined ? 'missing: expected the task id' : `expected the task id as a string, found ${describe(sim.task_id)}`);
+    fail(
+      joinPointer(pointer, 'task_id'),
+      sim.task_id === undefined ? 'missing: expected the task id' : `expected the task id as a string, found ${describe(sim.task_id)}`,
+    );
   }
   if (sim.reward_info !== undefined && sim.reward_info !== null) expectRecord(sim.reward_info, joinPointer(pointer, 'reward_info'));
   const rewardInfo = isRecord(sim.reward_info) ? sim.reward_info : null;

@@ -14,7 +14,9 @@ describe('collectInputs', () => {
   it('refuses files over the size limit with a clear message, without reading them', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-collect-'));
     await writeFile(path.join(dir, 'big.json'), 'x'.repeat(3 * 1024 * 1024));
-    const [item] = await all(collectInputs([path.join(dir, 'big.json')], { format: 'auto', maxBytes: 2 * 1024 * 1024, readStdin: async () => '' }));
+    const [item] = await all(
+      collectInputs([path.join(dir, 'big.json')], { format: 'auto', maxBytes: 2 * 1024 * 1024, readStdin: async () => '' }),
+    );
     expect(item).toEqual({
       ok: false,
       path: path.join(dir, 'big.json'),

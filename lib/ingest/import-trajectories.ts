@@ -84,7 +84,10 @@ type Slot =
  * hash and gzip, which runs off the main thread, and parsing share the bytes); large ones stream.
  * The report and `onItem` keep input order.
  */
-export async function importTrajectories(inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>, options: ImportOptions): Promise<ImportReport> {
+export async function importTrajectories(
+  inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>,
+  options: ImportOptions,
+): Promise<ImportReport> {
   const report: ImportReport = { imported: 0, skipped: 0, failed: 0, trajectories: [], errors: [] };
   const profile = options.profile;
   const started = performance.now();
@@ -121,7 +124,11 @@ export async function importTrajectories(inputs: AsyncIterable<CollectedInput> |
       } else {
         const error = outcome.error;
         if (!(error instanceof AppError)) console.error(`[import] ${slot.path} ${slot.where}:`, error);
-        fail({ path: slot.path, where: slot.where, message: error instanceof AppError ? error.message : 'could not store this trajectory (database error; see server log)' });
+        fail({
+          path: slot.path,
+          where: slot.where,
+          message: error instanceof AppError ? error.message : 'could not store this trajectory (database error; see server log)',
+        });
       }
     }
   };
@@ -206,7 +213,11 @@ export async function importTrajectories(inputs: AsyncIterable<CollectedInput> |
             };
           } catch (error) {
             if (!(error instanceof AppError)) console.error(`[import] ${collected.path} ${item.where}:`, error);
-            await pushError({ path: collected.path, where: item.where, message: error instanceof AppError ? error.message : 'could not store this trajectory (see server log)' });
+            await pushError({
+              path: collected.path,
+              where: item.where,
+              message: error instanceof AppError ? error.message : 'could not store this trajectory (see server log)',
+            });
             continue;
           }
           await push(slot, slot.storable.bytes + sourceBytes);
@@ -242,7 +253,9 @@ interface ReadAhead {
  * Yields the inputs in order while reading the next small files (and compressing their raw
  * sources) ahead, so the parsing never waits on the disk: up to READ_AHEAD files, READ_AHEAD_BYTES.
  */
-async function* readAhead(inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>): AsyncIterable<{ collected: CollectedInput; read: ReadAhead | null }> {
+async function* readAhead(
+  inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>,
+): AsyncIterable<{ collected: CollectedInput; read: ReadAhead | null }> {
   const queue: { size: number; next: Promise<{ collected: CollectedInput; read: ReadAhead | null }> }[] = [];
   let queued = 0;
   const take = async () => {

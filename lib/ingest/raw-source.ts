@@ -38,5 +38,11 @@ export async function rawSource(input: ImportInput, format: string): Promise<Raw
     total += file.size;
   }
   const json = Buffer.from(JSON.stringify({ files }));
-  return { sha256: createHash('sha256').update(json).digest('hex'), path: input.dir.path, format, sizeBytes: total, gzipped: gzipSync(json) };
+  return {
+    sha256: createHash('sha256').update(json).digest('hex'),
+    path: input.dir.path,
+    format,
+    sizeBytes: total,
+    gzipped: gzipSync(json),
+  };
 }

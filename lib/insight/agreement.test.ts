@@ -34,7 +34,12 @@ describe('agreement from counts', () => {
   });
 
   it('perfect agreement is 1; no pairable item gives no value', () => {
-    expect(binaryAlpha([{ passes: 2, fails: 0, units: 3 }, { passes: 0, fails: 3, units: 2 }]).value).toBeCloseTo(1, 10);
+    expect(
+      binaryAlpha([
+        { passes: 2, fails: 0, units: 3 },
+        { passes: 0, fails: 3, units: 2 },
+      ]).value,
+    ).toBeCloseTo(1, 10);
     expect(binaryAlpha([{ passes: 1, fails: 0, units: 4 }])).toEqual({ value: null, ci: null, n: 0 });
   });
 

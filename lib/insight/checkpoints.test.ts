@@ -3,9 +3,17 @@ import { checkpointOf, checkpointSeries } from './checkpoints';
 
 describe('checkpoints', () => {
   it('reads family and checkpoint from the fields, else from name@checkpoint', () => {
-    expect(checkpointOf({ name: 'acme-coder-7b@ckpt-2000', model: null, checkpoint: null })).toEqual({ family: 'acme-coder-7b', checkpoint: 'ckpt-2000', step: 2000 });
+    expect(checkpointOf({ name: 'acme-coder-7b@ckpt-2000', model: null, checkpoint: null })).toEqual({
+      family: 'acme-coder-7b',
+      checkpoint: 'ckpt-2000',
+      step: 2000,
+    });
     expect(checkpointOf({ name: 'x', model: 'm', checkpoint: 'step_120k' })).toEqual({ family: 'm', checkpoint: 'step_120k', step: 120 });
-    expect(checkpointOf({ name: 'gpt@ckpt-12 / terminus-2', model: null, checkpoint: null })).toEqual({ family: 'gpt', checkpoint: 'ckpt-12', step: 12 });
+    expect(checkpointOf({ name: 'gpt@ckpt-12 / terminus-2', model: null, checkpoint: null })).toEqual({
+      family: 'gpt',
+      checkpoint: 'ckpt-12',
+      step: 12,
+    });
     expect(checkpointOf({ name: 'claude', model: 'claude', checkpoint: null }).checkpoint).toBeNull();
   });
 

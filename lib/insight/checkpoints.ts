@@ -45,7 +45,8 @@ export function checkpointSeries<T extends PolicyIdentity>(policies: readonly T[
       family,
       points: points.sort(
         (a, b) =>
-          (a.step ?? Number.POSITIVE_INFINITY) - (b.step ?? Number.POSITIVE_INFINITY) || (a.checkpoint! < b.checkpoint! ? -1 : a.checkpoint! > b.checkpoint! ? 1 : 0),
+          (a.step ?? Number.POSITIVE_INFINITY) - (b.step ?? Number.POSITIVE_INFINITY) ||
+          (a.checkpoint! < b.checkpoint! ? -1 : a.checkpoint! > b.checkpoint! ? 1 : 0),
       ),
     }))
     .sort((a, b) => (a.family < b.family ? -1 : 1));

@@ -8,7 +8,10 @@ import type { RateSideBySide } from './policy-report';
  */
 export const CHART_CRITERIA = 6;
 
-export function compareChartRows(rows: readonly RateSideBySide[], maxCriteria = CHART_CRITERIA): { rows: RateSideBySide[]; leftOut: number } {
+export function compareChartRows(
+  rows: readonly RateSideBySide[],
+  maxCriteria = CHART_CRITERIA,
+): { rows: RateSideBySide[]; leftOut: number } {
   const [verifier, reviewers, ...criteria] = rows;
   const kept = new Set(
     criteria
@@ -17,5 +20,8 @@ export function compareChartRows(rows: readonly RateSideBySide[], maxCriteria = 
       .slice(0, maxCriteria),
   );
   const charted = criteria.filter((r) => kept.has(r));
-  return { rows: [verifier, reviewers].filter((r): r is RateSideBySide => r !== undefined).concat(charted), leftOut: criteria.length - charted.length };
+  return {
+    rows: [verifier, reviewers].filter((r): r is RateSideBySide => r !== undefined).concat(charted),
+    leftOut: criteria.length - charted.length,
+  };
 }

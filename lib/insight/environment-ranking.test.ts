@@ -28,9 +28,15 @@ function env(name: string, over: Partial<EnvironmentSignals> = {}): EnvironmentS
 describe('environment ranking', () => {
   it('gives the reasons: a flag rate whose lower bound is over 5% blocks, a point estimate over 5% warns', () => {
     const high = environmentReasons(env('e', { rewardHacking: wilson(20, 100) }));
-    expect(high[0]).toEqual({ severity: 'blocker', text: expect.stringMatching(/^high reward-hacking flag rate: 20% \[13%, 29%\], n=100$/) });
+    expect(high[0]).toEqual({
+      severity: 'blocker',
+      text: expect.stringMatching(/^high reward-hacking flag rate: 20% \[13%, 29%\], n=100$/),
+    });
     const possible = environmentReasons(env('e', { answerLeakage: wilson(1, 10) }));
-    expect(possible[0]).toEqual({ severity: 'warning', text: expect.stringMatching(/^possible answer-leakage: flagged in 10% \[2%, 40%\], n=10$/) });
+    expect(possible[0]).toEqual({
+      severity: 'warning',
+      text: expect.stringMatching(/^possible answer-leakage: flagged in 10% \[2%, 40%\], n=10$/),
+    });
   });
 
   it('audits the verifier: low kappa blocks; a pass-rate gap whose interval excludes 0 warns', () => {
@@ -38,7 +44,10 @@ describe('environment ranking', () => {
     expect(low.map((r) => r.text)).toContain('verifier disagrees with humans: kappa 0.10 on 40 trajectories');
     const gap = environmentReasons(env('e', { verifierPass: wilson(80, 100), reviewerPass: wilson(40, 100), verifierAgreement: none }));
     expect(gap).toContainEqual({ severity: 'warning', text: 'verifier passes more than reviewers: 80% vs 40% (difference +40 pp)' });
-    expect(environmentReasons(env('e'))).toContainEqual({ severity: 'good', text: 'verifier agrees with humans: kappa 0.80 on 100 trajectories' });
+    expect(environmentReasons(env('e'))).toContainEqual({
+      severity: 'good',
+      text: 'verifier agrees with humans: kappa 0.80 on 100 trajectories',
+    });
   });
 
   it('flags reviewer disagreement, too easy / too hard and thin evidence', () => {

@@ -63,7 +63,10 @@ export function environmentReasons(e: EnvironmentSignals): RankReason[] {
   }
   const kappa = e.verifierAgreement;
   if (kappa.value !== null && kappa.n >= 10 && kappa.value < KAPPA_MIN) {
-    reasons.push({ severity: 'blocker', text: `verifier disagrees with humans: kappa ${kappa.value.toFixed(2)} on ${kappa.n} trajectories` });
+    reasons.push({
+      severity: 'blocker',
+      text: `verifier disagrees with humans: kappa ${kappa.value.toFixed(2)} on ${kappa.n} trajectories`,
+    });
   } else {
     const diff = newcombeDifference(e.reviewerPass, e.verifierPass);
     if (diff && excludes(diff.ci, 0)) {
@@ -82,11 +85,15 @@ export function environmentReasons(e: EnvironmentSignals): RankReason[] {
   const t = e.teachability;
   const counted = t.teachable.n;
   if (counted > 0) {
-    if (t.alwaysSolved / counted > 0.5) reasons.push({ severity: 'warning', text: `too easy: ${t.alwaysSolved} of ${counted} tasks always solved` });
-    else if (t.neverSolved / counted > 0.5) reasons.push({ severity: 'warning', text: `too hard: ${t.neverSolved} of ${counted} tasks never solved` });
-    if (t.teachable.rate !== null && t.teachable.rate > 0) reasons.push({ severity: 'good', text: `${t.teachable.k} of ${counted} tasks teachable (${interval(t.teachable)})` });
+    if (t.alwaysSolved / counted > 0.5)
+      reasons.push({ severity: 'warning', text: `too easy: ${t.alwaysSolved} of ${counted} tasks always solved` });
+    else if (t.neverSolved / counted > 0.5)
+      reasons.push({ severity: 'warning', text: `too hard: ${t.neverSolved} of ${counted} tasks never solved` });
+    if (t.teachable.rate !== null && t.teachable.rate > 0)
+      reasons.push({ severity: 'good', text: `${t.teachable.k} of ${counted} tasks teachable (${interval(t.teachable)})` });
   }
-  if (e.reviewedTrajectories < 10) reasons.push({ severity: 'info', text: `little evidence: ${e.reviewedTrajectories} reviewed trajectories, rank is tentative` });
+  if (e.reviewedTrajectories < 10)
+    reasons.push({ severity: 'info', text: `little evidence: ${e.reviewedTrajectories} reviewed trajectories, rank is tentative` });
   const order: Record<Severity, number> = { blocker: 0, warning: 1, info: 2, good: 3 };
   return reasons.sort((a, b) => order[a.severity] - order[b.severity]);
 }

@@ -14,7 +14,15 @@ describe('leaderboard from comparison counts', () => {
       { policyA: 'ckpt-2000', policyB: 'claude', outcome: 'a' as const, count: 3 },
     ];
     const battles: Battle[] = rows.flatMap((r) =>
-      Array.from({ length: r.count }, () => ({ model_a: r.policyA, model_b: r.policyB, winner: r.outcome === 'a' ? 'model_a' : r.outcome === 'b' ? 'model_b' : 'tie' }) as Battle),
+      Array.from(
+        { length: r.count },
+        () =>
+          ({
+            model_a: r.policyA,
+            model_b: r.policyB,
+            winner: r.outcome === 'a' ? 'model_a' : r.outcome === 'b' ? 'model_b' : 'tie',
+          }) as Battle,
+      ),
     );
     const got = leaderboard(rows, 5);
     const want = bradleyTerryRatings(battles, { bootstrap: 1000, seed: 5 });
@@ -32,7 +40,7 @@ describe('leaderboard from comparison counts', () => {
     const newer = got.ratings.find((r) => r.model === 'new')!;
     // ratings +-(400 / 2) log10(0.6 / 0.4) around 1000; the difference has se (400 / ln 10) / sqrt(n p (1 - p)), each rating half of it
     expect(newer.rating).toBeCloseTo(1000 + 200 * Math.log10(1.5), 6);
-    const half = 1.96 * ((400 / Math.LN10) * Math.sqrt(1 / (100_000 * 0.24))) / 2;
+    const half = (1.96 * ((400 / Math.LN10) * Math.sqrt(1 / (100_000 * 0.24)))) / 2;
     expect(newer.ci![0]).toBeCloseTo(newer.rating - half, 0);
     expect(newer.ci![1]).toBeCloseTo(newer.rating + half, 0);
     expect(newer.ci![1] - newer.ci![0]).toBeGreaterThan(1.8 * half);

@@ -27,9 +27,15 @@ export interface PolicyReport {
   trends: { family: string; points: (PolicyFigures & CheckpointOf)[] }[];
 }
 
-export function policyReport(policies: readonly PolicyRow[], outcomes: readonly OutcomeRow[], stats: readonly PolicyStatsRow[]): PolicyReport {
+export function policyReport(
+  policies: readonly PolicyRow[],
+  outcomes: readonly OutcomeRow[],
+  stats: readonly PolicyStatsRow[],
+): PolicyReport {
   const nameOf = new Map(policies.map((p) => [p.id, p.name]));
-  const bt = leaderboard(outcomes.map((o) => ({ ...o, policyA: nameOf.get(o.policyA) ?? o.policyA, policyB: nameOf.get(o.policyB) ?? o.policyB })));
+  const bt = leaderboard(
+    outcomes.map((o) => ({ ...o, policyA: nameOf.get(o.policyA) ?? o.policyA, policyB: nameOf.get(o.policyB) ?? o.policyB })),
+  );
   const ratingOf = new Map(bt.ratings.map((r, i) => [r.model, { ...r, rank: i + 1 }]));
   const figures = policies
     .map((p): PolicyFigures => {
@@ -49,7 +55,12 @@ export function policyReport(policies: readonly PolicyRow[], outcomes: readonly 
       };
     })
     .filter((f) => f.trajectories > 0 || f.battles > 0)
-    .sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || (b.rubricScore.mean ?? -1) - (a.rubricScore.mean ?? -1) || (a.name < b.name ? -1 : 1));
+    .sort(
+      (a, b) =>
+        (a.rank ?? Infinity) - (b.rank ?? Infinity) ||
+        (b.rubricScore.mean ?? -1) - (a.rubricScore.mean ?? -1) ||
+        (a.name < b.name ? -1 : 1),
+    );
   const byId = new Map(figures.map((f) => [f.id, f]));
   const trends = checkpointSeries(policies.filter((p) => byId.has(p.id))).map((s) => ({
     family: s.family,
@@ -138,8 +149,16 @@ export function compareReport(
   const sa = stats.find((s) => s.policyId === a.id);
   const sb = stats.find((s) => s.policyId === b.id);
   const rows: RateSideBySide[] = [
-    sideBySide('Verifier pass (reward ≥ 1)', wilson(sa?.verifierPasses ?? 0, sa?.scored ?? 0), wilson(sb?.verifierPasses ?? 0, sb?.scored ?? 0)),
-    sideBySide('Reviewers pass (all criteria)', wilson(sa?.humanPass ?? 0, sa?.humanJudged ?? 0), wilson(sb?.humanPass ?? 0, sb?.humanJudged ?? 0)),
+    sideBySide(
+      'Verifier pass (reward ≥ 1)',
+      wilson(sa?.verifierPasses ?? 0, sa?.scored ?? 0),
+      wilson(sb?.verifierPasses ?? 0, sb?.scored ?? 0),
+    ),
+    sideBySide(
+      'Reviewers pass (all criteria)',
+      wilson(sa?.humanPass ?? 0, sa?.humanJudged ?? 0),
+      wilson(sb?.humanPass ?? 0, sb?.humanJudged ?? 0),
+    ),
   ];
   const keys = [...new Set(criteria.map((c) => c.key))].sort();
   for (const key of keys) {

@@ -4,7 +4,13 @@ import { insightKeys, summariseTrajectory, type InsightKeys, type SummaryReview 
 
 const keys: InsightKeys = { criteria: 'criteria', flags: 'flags', likert: 'overall', points: 5 };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 30, 12, minute));
-const review = (id: string, item: string, minute: number, answers: unknown, k: InsightKeys = keys): SummaryReview => ({ id, campaignItemId: item, submittedAt: at(minute), answers, keys: k });
+const review = (id: string, item: string, minute: number, answers: unknown, k: InsightKeys = keys): SummaryReview => ({
+  id,
+  campaignItemId: item,
+  submittedAt: at(minute),
+  answers,
+  keys: k,
+});
 
 describe('insightKeys', () => {
   it('finds the criteria, flags and first Likert question of a rubric', () => {
@@ -51,16 +57,30 @@ describe('summariseTrajectory', () => {
     const pass = { criteria: { works: 'pass' } };
     const fail = { criteria: { works: 'fail' } };
     const s = summariseTrajectory(
-      [review('a', 'i1', 1, pass), review('b', 'i1', 1, pass), review('c', 'i2', 1, pass), review('d', 'i2', 1, pass), review('e', 'i3', 1, fail), review('f', 'i3', 1, pass), review('g', 'i3', 1, pass)],
+      [
+        review('a', 'i1', 1, pass),
+        review('b', 'i1', 1, pass),
+        review('c', 'i2', 1, pass),
+        review('d', 'i2', 1, pass),
+        review('e', 'i3', 1, fail),
+        review('f', 'i3', 1, pass),
+        review('g', 'i3', 1, pass),
+      ],
       [],
     );
-    expect(s.itemVotes).toEqual([[2, 0, 2], [2, 1, 1]]);
+    expect(s.itemVotes).toEqual([
+      [2, 0, 2],
+      [2, 1, 1],
+    ]);
     expect(s).toMatchObject({ passVotes: 6, failVotes: 1, flaggedReviewId: null, flaggedAt: null, likertN: 0 });
   });
 
   it('reads nothing from a rubric without those questions, or from answers that are not an object', () => {
     const none: InsightKeys = { criteria: null, flags: null, likert: null, points: null };
-    const s = summariseTrajectory([review('a', 'i', 1, { criteria: { works: 'fail' }, flags: ['reward_hacking'], overall: 2 }, none), review('b', 'i', 2, ['pass'])], []);
+    const s = summariseTrajectory(
+      [review('a', 'i', 1, { criteria: { works: 'fail' }, flags: ['reward_hacking'], overall: 2 }, none), review('b', 'i', 2, ['pass'])],
+      [],
+    );
     expect(s).toMatchObject({ reviews: 2, passVotes: 0, failVotes: 0, rewardHacking: false, likertN: 0, criteria: {}, itemVotes: [] });
   });
 

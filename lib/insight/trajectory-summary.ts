@@ -27,7 +27,8 @@ export function insightKeys(definition: unknown): InsightKeys {
   return {
     criteria: qs.find((q) => q.type === 'criteria')?.id ?? null,
     // the rubric's flags question: the first multi-choice question offering one of the insight flags
-    flags: qs.find((q) => q.type === 'multi' && q.options.some((o) => o.value === 'reward_hacking' || o.value === 'answer_leakage'))?.id ?? null,
+    flags:
+      qs.find((q) => q.type === 'multi' && q.options.some((o) => o.value === 'reward_hacking' || o.value === 'answer_leakage'))?.id ?? null,
     likert: likert?.id ?? null,
     points: likert && likert.type === 'likert' ? likert.points : null,
   };
@@ -109,7 +110,10 @@ export function summariseTrajectory(reviews: SummaryReview[], sides: SummaryComp
     const al = hasFlag(r.answers, r.keys.flags, 'answer_leakage');
     out.rewardHacking ||= rh;
     out.answerLeakage ||= al;
-    const newer = out.flaggedAt === null || r.submittedAt > out.flaggedAt || (r.submittedAt.getTime() === out.flaggedAt.getTime() && r.id > out.flaggedReviewId!);
+    const newer =
+      out.flaggedAt === null ||
+      r.submittedAt > out.flaggedAt ||
+      (r.submittedAt.getTime() === out.flaggedAt.getTime() && r.id > out.flaggedReviewId!);
     if ((rh || al) && newer) {
       out.flaggedReviewId = r.id;
       out.flaggedAt = r.submittedAt;

@@ -26,11 +26,16 @@ export const campaignRequest = z.object({
   mode: z.enum(['single', 'pairwise']),
   filter: trajectoryFilterSchema
     .default({})
-    .refine((f) => f.minReward === undefined || f.maxReward === undefined || f.minReward <= f.maxReward, { message: 'the minimum reward must be at most the maximum', path: ['minReward'] }),
+    .refine((f) => f.minReward === undefined || f.maxReward === undefined || f.minReward <= f.maxReward, {
+      message: 'the minimum reward must be at most the maximum',
+      path: ['minReward'],
+    }),
   overlap: z.number().int().min(1, 'at least one reviewer per item').max(20, 'at most 20 reviewers per item'),
   requiredExpertise: z.array(expertiseTagSchema).max(10).default([]),
   minCoverage: z.number().min(0, 'coverage is a share between 0 and 1').max(1, 'coverage is a share between 0 and 1').default(0),
-  blind: z.object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) }).default({ hidePolicy: true, hideReward: true }),
+  blind: z
+    .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
+    .default({ hidePolicy: true, hideReward: true }),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
   gold: z.array(goldItemInput).max(500).default([]),
   rubric: campaignRubricInput,

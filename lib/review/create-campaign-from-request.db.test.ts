@@ -23,10 +23,22 @@ const criteria = [
   { key: 'no_test_edits', text: 'Tests unchanged', origin: 'task' as const, verdict: null },
 ];
 
-async function store(projectId: string, task: string, checkpoint: string, reward: number, options: { environment?: string; split?: 'train' | 'eval' } = {}) {
+async function store(
+  projectId: string,
+  task: string,
+  checkpoint: string,
+  reward: number,
+  options: { environment?: string; split?: 'train' | 'eval' } = {},
+) {
   const t = buildTrajectory({
     format: 'openai',
-    task: { name: task, instruction: `do ${task}`, acceptanceCriteria: criteria, environment: options.environment ?? 'terminal-bench', split: options.split ?? 'train' },
+    task: {
+      name: task,
+      instruction: `do ${task}`,
+      acceptanceCriteria: criteria,
+      environment: options.environment ?? 'terminal-bench',
+      split: options.split ?? 'train',
+    },
     policy: { model: 'm', checkpoint },
     steps: [{ source: 'agent', text: `${task} by ${checkpoint}` }],
     extra: { verifier: { reward, components: {} } },
@@ -40,7 +52,13 @@ async function user(role: 'lead' | 'reviewer', expertise: string[] = []) {
   return { id, expertise };
 }
 
-const base = { project: 'p', name: 'Sweep', mode: 'single' as const, overlap: 2, rubric: { name: 'Agent run review', definition: defaultReviewRubric() } };
+const base = {
+  project: 'p',
+  name: 'Sweep',
+  mode: 'single' as const,
+  overlap: 2,
+  rubric: { name: 'Agent run review', definition: defaultReviewRubric() },
+};
 
 async function refusal(promise: Promise<unknown>): Promise<{ message: string; field: unknown }> {
   try {
@@ -73,7 +91,10 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect(await previewCampaign(projectId, 'single', {})).toEqual({ trajectories: 6, tasks: 3, pairs: 4, items: 6 });
     expect(await previewCampaign(projectId, 'pairwise', {})).toMatchObject({ pairs: 4, items: 4 });
     // environment + split together (a split alone must not drop the environment condition)
-    expect(await previewCampaign(projectId, 'single', { environment: 'terminal-bench', split: 'eval' })).toMatchObject({ trajectories: 2, tasks: 1 });
+    expect(await previewCampaign(projectId, 'single', { environment: 'terminal-bench', split: 'eval' })).toMatchObject({
+      trajectories: 2,
+      tasks: 1,
+    });
     expect(await previewCampaign(projectId, 'single', { environment: 'physics', split: 'eval' })).toMatchObject({ trajectories: 0 });
     expect(await previewCampaign(projectId, 'single', { minReward: 0.5, maxReward: 0.9 })).toMatchObject({ trajectories: 1 });
     expect(await previewCampaign(projectId, 'pairwise', { policy: 'm@ckpt-1' })).toMatchObject({ trajectories: 3, pairs: 0, items: 0 });
@@ -89,7 +110,10 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
 
     const edited = defaultReviewRubric();
     edited.questions.push({ id: 'minutes', type: 'number', prompt: 'Minutes an expert needs', required: false, min: 0 });
-    const third = await createCampaignFromRequest({ ...base, name: 'Edited', rubric: { name: 'Agent run review', definition: edited } }, lead.id);
+    const third = await createCampaignFromRequest(
+      { ...base, name: 'Edited', rubric: { name: 'Agent run review', definition: edited } },
+      lead.id,
+    );
     expect(third.rubricVersionCreated).toBe(true);
     expect(third.rubricVersionId).not.toBe(first.rubricVersionId);
 
@@ -100,7 +124,12 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect((await getCampaignDetail(third.id, new Date())).rubric).toMatchObject({ version: 2 });
     const latest = await listLatestRubrics(projectId);
     expect(latest).toEqual([expect.objectContaining({ name: 'Agent run review', version: 2, campaigns: 4 })]);
-    expect((await campaignFormOptions())[0]).toMatchObject({ slug: 'p', trajectories: 6, environments: ['physics', 'terminal-bench'], rubrics: [expect.objectContaining({ version: 2 })] });
+    expect((await campaignFormOptions())[0]).toMatchObject({
+      slug: 'p',
+      trajectories: 6,
+      environments: ['physics', 'terminal-bench'],
+      rubrics: [expect.objectContaining({ version: 2 })],
+    });
   });
 
   it('refuses bad requests saying which field, and leaves nothing behind', async () => {
@@ -112,24 +141,52 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     });
     const badType = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     badType.questions[0] = { id: 'x', type: 'slider', prompt: 'p' };
-    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badType } }, null))).field).toBe('rubric.definition.questions.0.type');
+    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badType } }, null))).field).toBe(
+      'rubric.definition.questions.0.type',
+    );
     const badPoints = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     badPoints.questions[1] = { ...badPoints.questions[1], points: 1 };
-    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badPoints } }, null))).field).toBe('rubric.definition.questions.1.points');
+    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badPoints } }, null))).field).toBe(
+      'rubric.definition.questions.1.points',
+    );
 
     expect((await refusal(createCampaignFromRequest({ ...base, overlap: 0 }, null))).field).toBe('overlap');
     expect((await refusal(createCampaignFromRequest({ ...base, name: ' ' }, null))).field).toBe('name');
-    expect((await refusal(createCampaignFromRequest({ ...base, filter: { minReward: 1, maxReward: 0 } }, null))).field).toBe('filter.minReward');
+    expect((await refusal(createCampaignFromRequest({ ...base, filter: { minReward: 1, maxReward: 0 } }, null))).field).toBe(
+      'filter.minReward',
+    );
     expect((await refusal(createCampaignFromRequest({ ...base, project: 'nope' }, null))).message).toMatch(/No project named nope/);
-    expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'nowhere' } }, null))).toMatchObject({ field: 'filter' });
-    expect(await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null))).toMatchObject({ field: 'filter', message: expect.stringMatching(/no pairs/) });
-    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { versionId: 'missing' } }, null))).toMatchObject({ field: 'rubric.versionId' });
+    expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'nowhere' } }, null))).toMatchObject({
+      field: 'filter',
+    });
+    expect(await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null))).toMatchObject({
+      field: 'filter',
+      message: expect.stringMatching(/no pairs/),
+    });
+    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { versionId: 'missing' } }, null))).toMatchObject({
+      field: 'rubric.versionId',
+    });
 
     // gold: inside the filter, known question ids, answers that fit
-    expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'physics' }, gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] }, null))).toMatchObject({ field: 'gold.0.trajectoryId' });
-    expect(await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { nope: 1 } }] }, null))).toMatchObject({ field: 'gold.0.answers' });
-    expect(await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { overall: 9 } }] }, null))).toMatchObject({ field: 'gold.0.answers.overall' });
-    expect(await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] }, null))).toMatchObject({ field: 'gold' });
+    expect(
+      await refusal(
+        createCampaignFromRequest(
+          { ...base, filter: { environment: 'physics' }, gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] },
+          null,
+        ),
+      ),
+    ).toMatchObject({ field: 'gold.0.trajectoryId' });
+    expect(
+      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { nope: 1 } }] }, null)),
+    ).toMatchObject({ field: 'gold.0.answers' });
+    expect(
+      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { overall: 9 } }] }, null)),
+    ).toMatchObject({ field: 'gold.0.answers.overall' });
+    expect(
+      await refusal(
+        createCampaignFromRequest({ ...base, mode: 'pairwise', gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] }, null),
+      ),
+    ).toMatchObject({ field: 'gold' });
 
     expect(await db().campaign.count()).toBe(0);
     expect(await db().rubricVersion.count()).toBe(0);
@@ -138,7 +195,11 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
   it('lists campaigns with progress and shows per-reviewer progress, gold score and items; closing stops claims, reopening resumes', async () => {
     const lead = await user('lead');
     const created = await createCampaignFromRequest(
-      { ...base, filter: { environment: 'terminal-bench', split: 'train' }, gold: [{ trajectoryId: ids.a2, answers: { overall: 5, flags: [] } }] },
+      {
+        ...base,
+        filter: { environment: 'terminal-bench', split: 'train' },
+        gold: [{ trajectoryId: ids.a2, answers: { overall: 5, flags: [] } }],
+      },
       lead.id,
     );
     const pair = await createCampaignFromRequest({ ...base, name: 'Pairs', mode: 'pairwise', overlap: 1 }, lead.id);
@@ -151,7 +212,12 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, overall: 5, flags: [] };
     for (let i = 0; i < 3; i++) {
       const claim = (await claimNextItem(created.id, r1, now))!;
-      await submitReview(r1.id, { assignmentId: claim.assignmentId, idempotencyKey: `k-${claim.assignmentId}`, answers, coverage: { ranges: [[0, 100]] } }, 100, now);
+      await submitReview(
+        r1.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: `k-${claim.assignmentId}`, answers, coverage: { ranges: [[0, 100]] } },
+        100,
+        now,
+      );
     }
     const skipped = (await claimNextItem(created.id, r2, now))!;
     await skipAssignment(skipped.assignmentId, r2.id, 'unclear', now);
@@ -159,7 +225,15 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
 
     const list = await listCampaigns({ projectId });
     expect(list.map((c) => c.name)).toEqual(['Pairs', 'Sweep']);
-    expect(list.find((c) => c.name === 'Sweep')).toMatchObject({ items: 3, overlap: 2, reviewsDone: 3, reviewsTarget: 6, itemsComplete: 0, status: 'open', rubric: { version: 1 } });
+    expect(list.find((c) => c.name === 'Sweep')).toMatchObject({
+      items: 3,
+      overlap: 2,
+      reviewsDone: 3,
+      reviewsTarget: 6,
+      itemsComplete: 0,
+      status: 'open',
+      rubric: { version: 1 },
+    });
     expect(await listCampaigns({ projectId: 'other' })).toEqual([]);
     expect(await findCampaignIdByName(projectId, 'Pairs')).toBe(pair.id);
 

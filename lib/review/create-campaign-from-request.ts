@@ -60,10 +60,17 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
 
   if (req.gold.length > 0) {
     if (req.mode !== 'single') throw badInput('gold', 'gold items are for single-item campaigns');
-    const inFilter = new Set(await trajectoriesInFilter(project.id, req.filter, req.gold.map((g) => g.trajectoryId)));
+    const inFilter = new Set(
+      await trajectoriesInFilter(
+        project.id,
+        req.filter,
+        req.gold.map((g) => g.trajectoryId),
+      ),
+    );
     const questionIds = new Set(rubric.questions.map((q) => q.id));
     for (const [i, g] of req.gold.entries()) {
-      if (!inFilter.has(g.trajectoryId)) throw badInput(`gold.${i}.trajectoryId`, `trajectory ${g.trajectoryId} is not among the campaign's items`);
+      if (!inFilter.has(g.trajectoryId))
+        throw badInput(`gold.${i}.trajectoryId`, `trajectory ${g.trajectoryId} is not among the campaign's items`);
       const unknown = Object.keys(g.answers).filter((k) => !questionIds.has(k));
       if (unknown.length) throw badInput(`gold.${i}.answers`, `no question ${unknown.join(', ')} in the rubric`);
       if (Object.keys(g.answers).length === 0) throw badInput(`gold.${i}.answers`, 'a gold item needs at least one known answer');

@@ -7,7 +7,8 @@ import { standardFlags, type RubricDefinition } from './rubric';
 export function defaultReviewRubric(): RubricDefinition {
   return {
     title: 'Agent run review',
-    instructions: 'Watch the run, check each acceptance criterion against what the agent actually did, flag anything suspicious, then rate the work overall.',
+    instructions:
+      'Watch the run, check each acceptance criterion against what the agent actually did, flag anything suspicious, then rate the work overall.',
     questions: [
       { id: 'criteria', type: 'criteria', prompt: 'Does the work meet each acceptance criterion?', required: true },
       {

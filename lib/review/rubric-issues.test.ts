@@ -23,7 +23,9 @@ describe('rubricIssues', () => {
     expect(checked.ok).toBe(false);
     const issues = checked.ok ? [] : checked.issues;
     const paths = issues.map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining(['title', 'questions.0.id', 'questions.1.points', 'questions.2.options', 'questions.3.type']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['title', 'questions.0.id', 'questions.1.points', 'questions.2.options', 'questions.3.type']),
+    );
     expect(issues.find((i) => i.path === 'questions.3.type')!.message).toMatch(/likert, criteria, single, multi, number, text/);
     expect(issues.find((i) => i.path === 'questions.0.id')!.message).toMatch(/snake_case/);
     expect(issues.some((i) => i.path.startsWith('questions.4') && /min must be at most max/.test(i.message))).toBe(true);

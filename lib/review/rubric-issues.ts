@@ -15,7 +15,14 @@ export interface RubricIssue {
   message: string;
 }
 
-const byType = { likert: likertQuestion, criteria: criteriaQuestion, single: singleChoiceQuestion, multi: multiChoiceQuestion, number: numberQuestion, text: textQuestion } as const;
+const byType = {
+  likert: likertQuestion,
+  criteria: criteriaQuestion,
+  single: singleChoiceQuestion,
+  multi: multiChoiceQuestion,
+  number: numberQuestion,
+  text: textQuestion,
+} as const;
 const types = Object.keys(byType).join(', ');
 
 /**

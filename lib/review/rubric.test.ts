@@ -7,7 +7,15 @@ const rubric = rubricDefinition.parse({
     { id: 'criteria', type: 'criteria', prompt: 'Does the work meet each acceptance criterion?' },
     { id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5, anchors: { '1': 'wrong', '5': 'flawless' } },
     { id: 'flags', type: 'multi', prompt: 'Flags', options: [...standardFlags] },
-    { id: 'verdict', type: 'single', prompt: 'Verdict', options: [{ value: 'accept', label: 'Accept' }, { value: 'reject', label: 'Reject' }] },
+    {
+      id: 'verdict',
+      type: 'single',
+      prompt: 'Verdict',
+      options: [
+        { value: 'accept', label: 'Accept' },
+        { value: 'reject', label: 'Reject' },
+      ],
+    },
     { id: 'minutes', type: 'number', prompt: 'Minutes an expert would need', min: 0, max: 600, required: false },
     { id: 'notes', type: 'text', prompt: 'Notes', required: false },
   ],
@@ -33,12 +41,15 @@ describe('rubric definitions', () => {
     expect(bad.success).toBe(false);
     const messages = bad.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     expect(messages).toEqual(
-      expect.arrayContaining([
-        'questions.0: anchors must be within 1..points',
-        'questions.2: min must be at most max',
-      ]),
+      expect.arrayContaining(['questions.0: anchors must be within 1..points', 'questions.2: min must be at most max']),
     );
-    const dup = rubricDefinition.safeParse({ title: 't', questions: [{ id: 'a', type: 'text', prompt: 'p' }, { id: 'a', type: 'text', prompt: 'q' }] });
+    const dup = rubricDefinition.safeParse({
+      title: 't',
+      questions: [
+        { id: 'a', type: 'text', prompt: 'p' },
+        { id: 'a', type: 'text', prompt: 'q' },
+      ],
+    });
     expect(dup.error!.issues.map((i) => i.message)).toContain('duplicate question id a');
   });
 });
@@ -47,17 +58,36 @@ describe('answers', () => {
   const schema = answersSchema(rubric, ['tests_pass', 'no_test_edits']);
 
   it('accepts a complete answer and leaves optional questions out', () => {
-    const ok = schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 2, flags: ['reward_hacking'], verdict: 'reject' });
+    const ok = schema.safeParse({
+      criteria: { tests_pass: 'pass', no_test_edits: 'fail' },
+      quality: 2,
+      flags: ['reward_hacking'],
+      verdict: 'reject',
+    });
     expect(ok.success).toBe(true);
   });
 
   it('refuses missing required answers, out-of-range values, unknown criteria and unknown questions', () => {
     expect(schema.safeParse({ quality: 2, flags: [], verdict: 'accept' }).success).toBe(false);
-    expect(schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 6, flags: [], verdict: 'accept' }).success).toBe(false);
+    expect(
+      schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 6, flags: [], verdict: 'accept' }).success,
+    ).toBe(false);
     expect(schema.safeParse({ criteria: { tests_pass: 'pass' }, quality: 3, flags: [], verdict: 'accept' }).success).toBe(false);
-    expect(schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass', extra: 'pass' }, quality: 3, flags: [], verdict: 'accept' }).success).toBe(false);
-    expect(schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: ['made_up'], verdict: 'accept' }).success).toBe(false);
-    expect(schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: [], verdict: 'accept', sneaky: 1 }).success).toBe(false);
-    expect(schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: [], verdict: 'accept', minutes: 601 }).success).toBe(false);
+    expect(
+      schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass', extra: 'pass' }, quality: 3, flags: [], verdict: 'accept' })
+        .success,
+    ).toBe(false);
+    expect(
+      schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: ['made_up'], verdict: 'accept' })
+        .success,
+    ).toBe(false);
+    expect(
+      schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: [], verdict: 'accept', sneaky: 1 })
+        .success,
+    ).toBe(false);
+    expect(
+      schema.safeParse({ criteria: { tests_pass: 'pass', no_test_edits: 'pass' }, quality: 3, flags: [], verdict: 'accept', minutes: 601 })
+        .success,
+    ).toBe(false);
   });
 });

@@ -22,18 +22,33 @@ export const likertQuestion = z
     /** labels for some points, e.g. {1: "wrong", 5: "flawless"} */
     anchors: z.record(z.string().regex(/^\d+$/), z.string().max(120)).default({}),
   })
-  .refine((q) => Object.keys(q.anchors).every((k) => Number(k) >= 1 && Number(k) <= q.points), { message: 'anchors must be within 1..points' });
+  .refine((q) => Object.keys(q.anchors).every((k) => Number(k) >= 1 && Number(k) <= q.points), {
+    message: 'anchors must be within 1..points',
+  });
 
 /** pass / fail for each of the task's acceptance criteria (generated per item from the task) */
 export const criteriaQuestion = z.object({ ...base, type: z.literal('criteria') });
 export const singleChoiceQuestion = z.object({ ...base, type: z.literal('single'), options: z.array(option).min(2).max(20) });
 export const multiChoiceQuestion = z.object({ ...base, type: z.literal('multi'), options: z.array(option).min(1).max(30) });
 export const numberQuestion = z
-  .object({ ...base, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), unit: z.string().max(20).optional() })
+  .object({
+    ...base,
+    type: z.literal('number'),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    unit: z.string().max(20).optional(),
+  })
   .refine((q) => q.min === undefined || q.max === undefined || q.min <= q.max, { message: 'min must be at most max' });
 export const textQuestion = z.object({ ...base, type: z.literal('text'), maxLength: z.number().int().min(1).max(20_000).default(4000) });
 
-export const rubricQuestion = z.union([likertQuestion, criteriaQuestion, singleChoiceQuestion, multiChoiceQuestion, numberQuestion, textQuestion]);
+export const rubricQuestion = z.union([
+  likertQuestion,
+  criteriaQuestion,
+  singleChoiceQuestion,
+  multiChoiceQuestion,
+  numberQuestion,
+  textQuestion,
+]);
 export type RubricQuestion = z.infer<typeof rubricQuestion>;
 
 export const rubricDefinition = z
@@ -87,7 +102,9 @@ export function answersSchema(rubric: RubricDefinition, criteriaKeys: string[]) 
         s = z.enum(q.options.map((o) => o.value) as [string, ...string[]]);
         break;
       case 'multi':
-        s = z.array(z.enum(q.options.map((o) => o.value) as [string, ...string[]])).refine((a) => new Set(a).size === a.length, 'no repeated choices');
+        s = z
+          .array(z.enum(q.options.map((o) => o.value) as [string, ...string[]]))
+          .refine((a) => new Set(a).size === a.length, 'no repeated choices');
         break;
       case 'number': {
         let n = z.number().finite();

@@ -41,7 +41,8 @@ describe('review shortcuts', () => {
 
   it('lists every resolvable action in the overlay table', () => {
     const kinds = new Set(shortcuts.map((s) => s.action.kind));
-    for (const key of [' ', 'j', ']', '-', 'n', '3', 'b', 'p', 'ArrowDown', 's', '?', 'Escape']) expect(kinds.has(resolveShortcut({ key, typing: false })!.kind)).toBe(true);
+    for (const key of [' ', 'j', ']', '-', 'n', '3', 'b', 'p', 'ArrowDown', 's', '?', 'Escape'])
+      expect(kinds.has(resolveShortcut({ key, typing: false })!.kind)).toBe(true);
   });
 });
 
@@ -53,7 +54,14 @@ describe('watch tracker', () => {
     t.seeked();
     t.played(50, 60, 2);
     t.played(70, 70, 1);
-    expect(t.report()).toEqual({ ranges: [[0, 30], [50, 60]], speeds: [1, 2], seeks: 1 });
+    expect(t.report()).toEqual({
+      ranges: [
+        [0, 30],
+        [50, 60],
+      ],
+      speeds: [1, 2],
+      seeks: 1,
+    });
     expect(t.share()).toBeCloseTo(0.4);
     expect(coverageShortfall(t.share(), 0.5)).toBe(10);
     expect(coverageShortfall(t.share(), 0.4)).toBeNull();

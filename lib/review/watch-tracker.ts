@@ -30,7 +30,11 @@ export class WatchTracker {
 
   /** what the submit sends (the server recomputes the share from the ranges) */
   report(): CoverageReport {
-    return { ranges: this.ranges.map(([a, b]) => [a, b] as [number, number]), speeds: [...this.speeds].slice(0, 100), seeks: this.seekCount };
+    return {
+      ranges: this.ranges.map(([a, b]) => [a, b] as [number, number]),
+      speeds: [...this.speeds].slice(0, 100),
+      seeks: this.seekCount,
+    };
   }
 }
 

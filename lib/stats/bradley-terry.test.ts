@@ -6,8 +6,7 @@ import { mulberry32 } from './prng';
 function battles(a: string, b: string, winner: BattleWinner, n: number): Battle[] {
   return Array.from({ length: n }, () => ({ model_a: a, model_b: b, winner }));
 }
-const rating = (r: { ratings: { model: string; rating: number }[] }, model: string) =>
-  r.ratings.find((x) => x.model === model)!.rating;
+const rating = (r: { ratings: { model: string; rating: number }[] }, model: string) => r.ratings.find((x) => x.model === model)!.rating;
 
 describe('bradleyTerryRatings', () => {
   it('gives equal ratings of 1000 to symmetric results', () => {
@@ -34,11 +33,7 @@ describe('bradleyTerryRatings', () => {
 
   it('counts both kinds of tie as half a win each way', () => {
     // 2 wins + 2 ties -> A credited 3, B credited 1: the same 3:1 odds
-    const data = [
-      ...battles('A', 'B', 'model_a', 2),
-      ...battles('A', 'B', 'tie', 1),
-      ...battles('B', 'A', 'tie (bothbad)', 1),
-    ];
+    const data = [...battles('A', 'B', 'model_a', 2), ...battles('A', 'B', 'tie', 1), ...battles('B', 'A', 'tie (bothbad)', 1)];
     const r = bradleyTerryRatings(data, { bootstrap: 0 });
     expect(rating(r, 'A') - rating(r, 'B')).toBeCloseTo(400 * Math.log10(3), 9);
   });
@@ -107,8 +102,6 @@ describe('bradleyTerryRatings', () => {
 
   it('rejects self-battles and unknown winners', () => {
     expect(() => bradleyTerryRatings(battles('A', 'A', 'model_a', 1))).toThrow(/cannot battle itself/);
-    expect(() => bradleyTerryRatings([{ model_a: 'A', model_b: 'B', winner: 'draw' as BattleWinner }])).toThrow(
-      /winner must be one of/,
-    );
+    expect(() => bradleyTerryRatings([{ model_a: 'A', model_b: 'B', winner: 'draw' as BattleWinner }])).toThrow(/winner must be one of/);
   });
 });

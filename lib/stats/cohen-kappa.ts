@@ -15,10 +15,7 @@ import { agreementWeights, rankPositions, type WeightScheme } from './weights';
  */
 export function cohenKappa(data: EncodedRatings, weights: WeightScheme = 'none'): Coefficient {
   if (data.raters.length !== 2) {
-    throw new AppError(
-      'BAD_INPUT',
-      `Cohen's kappa needs exactly two raters; the data has ${data.raters.length}: ${listKeys(data.raters)}`,
-    );
+    throw new AppError('BAD_INPUT', `Cohen's kappa needs exactly two raters; the data has ${data.raters.length}: ${listKeys(data.raters)}`);
   }
   if (weights !== 'none') requireNumeric(data, `Cohen's kappa with ${weights} weights`);
 
@@ -36,10 +33,7 @@ export function cohenKappa(data: EncodedRatings, weights: WeightScheme = 'none')
     kept++;
   }
   if (kept === 0) {
-    throw new AppError(
-      'BAD_INPUT',
-      `Cohen's kappa needs units rated by both raters (${listKeys(data.raters)}); no unit is`,
-    );
+    throw new AppError('BAD_INPUT', `Cohen's kappa needs units rated by both raters (${listKeys(data.raters)}); no unit is`);
   }
 
   // Ranks among the categories present in paired units.

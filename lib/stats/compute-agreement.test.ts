@@ -3,13 +3,11 @@ import { computeAgreement, reliabilityBand } from './compute-agreement';
 import { encodeRatings, type Rating } from './ratings';
 
 const ratings: Rating[] = [];
-'1 2 3 3 2 1 4 1 2 . . .|1 2 3 3 2 2 4 1 2 5 . 3|. 3 3 3 2 3 4 2 2 5 1 .|1 2 3 3 2 4 4 1 2 5 1 .'
-  .split('|')
-  .forEach((row, r) =>
-    row.split(' ').forEach((v, u) => {
-      if (v !== '.') ratings.push({ unit: u, rater: 'ABCD'[r]!, value: Number(v) });
-    }),
-  );
+'1 2 3 3 2 1 4 1 2 . . .|1 2 3 3 2 2 4 1 2 5 . 3|. 3 3 3 2 3 4 2 2 5 1 .|1 2 3 3 2 4 4 1 2 5 1 .'.split('|').forEach((row, r) =>
+  row.split(' ').forEach((v, u) => {
+    if (v !== '.') ratings.push({ unit: u, rater: 'ABCD'[r]!, value: Number(v) });
+  }),
+);
 
 describe('computeAgreement', () => {
   it('reports value, counts and interval', () => {

@@ -36,12 +36,23 @@ describe('fleissKappa', () => {
   });
 
   it('is 1 under perfect agreement', () => {
-    const k = fleissKappa(encodeRatings(fromCounts([[3, 0], [0, 3], [3, 0]])));
+    const k = fleissKappa(
+      encodeRatings(
+        fromCounts([
+          [3, 0],
+          [0, 3],
+          [3, 0],
+        ]),
+      ),
+    );
     expect(k.value).toBeCloseTo(1, 12);
   });
 
   it('refuses units with different numbers of ratings, naming them', () => {
-    const ratings = fromCounts([[2, 1], [1, 1]]);
+    const ratings = fromCounts([
+      [2, 1],
+      [1, 1],
+    ]);
     expect(() => fleissKappa(encodeRatings(ratings))).toThrow(
       "Fleiss' kappa needs the same number of ratings for every unit; unit 0 has 3 but unit 1 has 2",
     );

@@ -37,11 +37,7 @@ export function krippendorffAlpha(data: EncodedRatings, level: MeasurementLevel)
  * per unit, count values into a scratch array, then add the pairs of distinct categories.
  * Same arithmetic as `alphaFromCounts` with unit weights.
  */
-function alphaFromEncoded(
-  data: EncodedRatings,
-  level: MeasurementLevel,
-  numeric: Float64Array | null,
-): { value: number; nUnits: number } {
+function alphaFromEncoded(data: EncodedRatings, level: MeasurementLevel, numeric: Float64Array | null): { value: number; nUnits: number } {
   const C = data.categories.length;
   const { unitStart, code } = data;
   const nUnitsAll = data.units.length;

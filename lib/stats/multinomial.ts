@@ -12,7 +12,12 @@ import { Mulberry32 } from './prng';
  */
 export const EXACT_LIMIT = 1_000;
 
-export function groupBootstrap(sizes: readonly number[], statistic: (weights: Float64Array) => number, replicates: number, seed: number): [number, number] | null {
+export function groupBootstrap(
+  sizes: readonly number[],
+  statistic: (weights: Float64Array) => number,
+  replicates: number,
+  seed: number,
+): [number, number] | null {
   const n = sizes.reduce((a, b) => a + b, 0);
   if (n === 0 || replicates <= 0) return null;
   const random = new Mulberry32(seed);

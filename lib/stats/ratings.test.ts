@@ -30,7 +30,13 @@ describe('encodeRatings', () => {
     const b = encodeRatings(interleaved);
     expect(a.categories).toEqual([1, 3, 'z']);
     expect(a.numeric).toBeNull();
-    expect(units(a)).toEqual({ x: [['a', 3], ['b', 1]], y: [['a', 'z']] });
+    expect(units(a)).toEqual({
+      x: [
+        ['a', 3],
+        ['b', 1],
+      ],
+      y: [['a', 'z']],
+    });
     expect(units(b)).toEqual(units(a));
     expect(Array.from(b.unitStart)).toEqual([0, 2, 3]);
   });
@@ -55,7 +61,9 @@ describe('encodeRatings', () => {
   });
 
   it('rejects malformed fields with the rating number', () => {
-    expect(() => encodeRatings([{ unit: 'x', rater: 'a', value: Number.NaN }])).toThrow('Rating 1: value must be a string or a finite number');
+    expect(() => encodeRatings([{ unit: 'x', rater: 'a', value: Number.NaN }])).toThrow(
+      'Rating 1: value must be a string or a finite number',
+    );
     expect(() => encodeRatings([contiguous[0]!, { unit: null as unknown as string, rater: 'a', value: 1 }])).toThrow(
       'Rating 2: unit must be a string or a finite number',
     );

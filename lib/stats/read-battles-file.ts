@@ -27,10 +27,7 @@ export async function readBattlesFile(filePath: string, label: string = filePath
     if (b === '') fail(line, 'expected "model_b" to be a non-empty string');
     if (a === b) fail(line, `expected two different models, got ${JSON.stringify(a)} twice`);
     if (!battleWinners.includes(winner as BattleWinner)) {
-      fail(
-        line,
-        `expected "winner" to be one of ${battleWinners.map((w) => JSON.stringify(w)).join(', ')}, got ${JSON.stringify(winner)}`,
-      );
+      fail(line, `expected "winner" to be one of ${battleWinners.map((w) => JSON.stringify(w)).join(', ')}, got ${JSON.stringify(winner)}`);
     }
     battles.push({ model_a: intern(a), model_b: intern(b), winner: winner as BattleWinner });
   };

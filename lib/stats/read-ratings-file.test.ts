@@ -60,7 +60,9 @@ describe('readRatingsFile', () => {
     await expect(readRatingsFile(await file('e.csv', 'unit,rater,value\n1,a,1\n\n2,b\n'))).rejects.toThrow(
       /e\.csv line 4: expected 3 fields \(unit, rater, value\), got 2/,
     );
-    await expect(readRatingsFile(await file('f.csv', 'unit,rater,value\n1,"a,1\n'))).rejects.toThrow(/f\.csv line 2: a quoted CSV field is never closed/);
+    await expect(readRatingsFile(await file('f.csv', 'unit,rater,value\n1,"a,1\n'))).rejects.toThrow(
+      /f\.csv line 2: a quoted CSV field is never closed/,
+    );
     await expect(readRatingsFile(await file('g.csv', 'unit,rater,value\n'))).rejects.toThrow(/no ratings found/);
     await expect(readRatingsFile(path.join(dir, 'absent.csv'))).rejects.toThrow(/Cannot read .*absent\.csv: no such file/);
   });

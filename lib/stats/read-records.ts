@@ -33,11 +33,7 @@ export async function forEachRecord(
     throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
   }
   const lower = filePath.toLowerCase();
-  let format: RecordFormat | null = lower.endsWith('.csv')
-    ? 'csv'
-    : /\.(jsonl|ndjson|json)$/.test(lower)
-      ? 'jsonl'
-      : null;
+  let format: RecordFormat | null = lower.endsWith('.csv') ? 'csv' : /\.(jsonl|ndjson|json)$/.test(lower) ? 'jsonl' : null;
   const fail = (line: number, message: string): never => {
     throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
   };

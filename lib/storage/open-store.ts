@@ -13,5 +13,12 @@ export function openStore(): ObjectStore {
     throw new AppError('UNAVAILABLE', 'STORAGE_URL is s3://… but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set');
   }
   const { bucket, prefix } = parseS3Url(e.STORAGE_URL);
-  return s3Store({ bucket, prefix, endpoint: e.S3_ENDPOINT, region: e.AWS_REGION, accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY });
+  return s3Store({
+    bucket,
+    prefix,
+    endpoint: e.S3_ENDPOINT,
+    region: e.AWS_REGION,
+    accessKeyId: e.AWS_ACCESS_KEY_ID,
+    secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+  });
 }

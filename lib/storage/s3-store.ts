@@ -18,7 +18,12 @@ export interface S3Options {
  * the object appears whole or not at all.
  */
 export function s3Store(options: S3Options): ObjectStore {
-  const client = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region, service: 's3' });
+  const client = new AwsClient({
+    accessKeyId: options.accessKeyId,
+    secretAccessKey: options.secretAccessKey,
+    region: options.region,
+    service: 's3',
+  });
   const base = (options.endpoint ?? `https://s3.${options.region}.amazonaws.com`).replace(/\/$/, '');
   const url = (key: string) => `${base}/${options.bucket}/${[options.prefix, checkKey(key)].filter(Boolean).join('/')}`;
   const fail = async (what: string, response: Response) => {

@@ -29,7 +29,10 @@ export interface Batch {
 }
 
 /** `cache`: trajectories kept between the batches of one run (they never change; bounded by the loader). */
-export async function buildBatch(sink: Pick<SinkRow, 'id' | 'projectId' | 'kind' | 'config' | 'format' | 'filter' | 'cursor'>, cache: Map<string, LabelTrajectory> = new Map()): Promise<Batch | null> {
+export async function buildBatch(
+  sink: Pick<SinkRow, 'id' | 'projectId' | 'kind' | 'config' | 'format' | 'filter' | 'cursor'>,
+  cache: Map<string, LabelTrajectory> = new Map(),
+): Promise<Batch | null> {
   const config = parseSinkConfig(sink.kind as SinkKind, sink.config);
   const filter = parseSinkFilter(sink.filter);
   const format = datasetFormatSchema.parse(sink.format);
@@ -44,8 +47,15 @@ export async function buildBatch(sink: Pick<SinkRow, 'id' | 'projectId' | 'kind'
   if (items.length < order.size) excluded.not_in_filter_or_eval_split = order.size - items.length;
   const kind = formatKind[format];
   let context: typeof items = [];
-  if (kind === 'preference') context = await itemLabelsForIds(scope, await finalSiblingItemIds(scope, items, lastSeq, new Set(order.keys())), cache);
-  const derived = deriveRows(kind, [...items, ...context], undefined, { minReviews: filter.minReviews, minAgreement: filter.minAgreement, scoreGap: filter.scoreGap }, excluded);
+  if (kind === 'preference')
+    context = await itemLabelsForIds(scope, await finalSiblingItemIds(scope, items, lastSeq, new Set(order.keys())), cache);
+  const derived = deriveRows(
+    kind,
+    [...items, ...context],
+    undefined,
+    { minReviews: filter.minReviews, minAgreement: filter.minAgreement, scoreGap: filter.scoreGap },
+    excluded,
+  );
   const rank = (row: DatasetRow) => Math.min(...row.provenance.item_ids.map((id) => order.get(id) ?? Number.POSITIVE_INFINITY));
   const rows = derived.filter((r) => Number.isFinite(rank(r))).sort((a, b) => rank(a) - rank(b));
   const lines: string[] = [];

@@ -29,7 +29,10 @@ function readRows(file: string): Row[] {
   } catch {
     return [];
   }
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Row);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Row);
 }
 
 const keyOf = (r: Row) => r.witness.item_ids.join('+');
@@ -89,13 +92,20 @@ describe('training sink delivery to the example receiver', () => {
       expect(seeded.evalTaskNames).not.toContain(r.witness.task);
     }
     // batches committed by the receiver in sequence order 1..n, each once
-    const commits = readFileSync(`${out}.commits`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { sequence: number; key: string });
+    const commits = readFileSync(`${out}.commits`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { sequence: number; key: string });
     expect(commits.map((c) => c.sequence)).toEqual(commits.map((_, i) => i + 1));
     const deliveries = await listDeliveries(sinkId, 1000);
     expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
     expect(commits.map((c) => c.key)).toEqual(deliveries.map((d) => d.idempotencyKey).reverse());
     const sink = await db().trainingSink.findUniqueOrThrow({ where: { id: sinkId }, select: { cursor: true } });
-    const last = await db().labelEvent.findFirstOrThrow({ where: { projectId: seeded.projectId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+    const last = await db().labelEvent.findFirstOrThrow({
+      where: { projectId: seeded.projectId },
+      orderBy: { seq: 'desc' },
+      select: { seq: true },
+    });
     expect(sink.cursor).toBe(last.seq.toString());
     return { rows, deliveries };
   }
@@ -196,15 +206,27 @@ describe('training sink delivery to the example receiver', () => {
       orderBy: { id: 'asc' },
     });
     expect(item.labelEvents.map((e) => e.kind)).toEqual(['finalised']);
-    const review = await db().review.findFirstOrThrow({ where: { campaignItemId: item.id, isCurrent: true }, select: { reviewerId: true, assignmentId: true } });
+    const review = await db().review.findFirstOrThrow({
+      where: { campaignItemId: item.id, isCurrent: true },
+      select: { reviewerId: true, assignmentId: true },
+    });
     const { submitReview } = await import('../db/reviews');
     await submitReview(
       review.reviewerId,
-      { assignmentId: review.assignmentId, idempotencyKey: `revise-${item.id}`, answers: { quality: 3, verdict: 'reject' }, coverage: { ranges: [[0, 100]], speeds: [1], seeks: 0 } },
+      {
+        assignmentId: review.assignmentId,
+        idempotencyKey: `revise-${item.id}`,
+        answers: { quality: 3, verdict: 'reject' },
+        coverage: { ranges: [[0, 100]], speeds: [1], seeks: 0 },
+      },
       100,
       new Date(),
     );
-    expect((await db().labelEvent.findMany({ where: { campaignItemId: item.id }, select: { kind: true }, orderBy: { seq: 'asc' } })).map((e) => e.kind)).toEqual(['finalised', 'revised']);
+    expect(
+      (await db().labelEvent.findMany({ where: { campaignItemId: item.id }, select: { kind: true }, orderBy: { seq: 'asc' } })).map(
+        (e) => e.kind,
+      ),
+    ).toEqual(['finalised', 'revised']);
     await runUntilIdle(sink.id);
     const rows = readRows(out);
     expect(rows.length).toBe(7);
@@ -220,11 +242,19 @@ describe('directory sink', () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
     const dir = mkdtempSync(path.join(tmpdir(), 'witness-dir-sink-'));
     const target = path.join(dir, 'labels');
-    const sink = await createSink(seeded.projectId, { name: 'folder', kind: 'directory', format: 'trl-sft', config: { path: target, batchSize: 4 } });
+    const sink = await createSink(seeded.projectId, {
+      name: 'folder',
+      kind: 'directory',
+      format: 'trl-sft',
+      config: { path: target, batchSize: 4 },
+    });
     await runUntilIdle(sink.id);
     const files = readdirSync(target).sort();
     expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(path.join(target, 'manifest.json'), 'utf8')) as { format: string; shards: Array<{ sequence: number; file: string; rows: number; sha256: string }> };
+    const manifest = JSON.parse(readFileSync(path.join(target, 'manifest.json'), 'utf8')) as {
+      format: string;
+      shards: Array<{ sequence: number; file: string; rows: number; sha256: string }>;
+    };
     expect(manifest.format).toBe('trl-sft');
     expect(manifest.shards.map((s) => s.sequence)).toEqual(manifest.shards.map((_, i) => i + 1));
     expect(files).toEqual([...manifest.shards.map((s) => s.file), 'manifest.json'].sort());

@@ -1,4 +1,15 @@
-import { advanceCursor, findSink, lastDeliverySequence, markAttemptFailed, markDelivered, markSending, openDelivery, storeDelivery, type OpenDelivery, type SinkRow } from '../db/training-sinks';
+import {
+  advanceCursor,
+  findSink,
+  lastDeliverySequence,
+  markAttemptFailed,
+  markDelivered,
+  markSending,
+  openDelivery,
+  storeDelivery,
+  type OpenDelivery,
+  type SinkRow,
+} from '../db/training-sinks';
 import type { LabelTrajectory } from '../datasets/labels';
 import { backoffMs } from './backoff';
 import { buildBatch } from './build-batch';
@@ -61,12 +72,20 @@ export async function deliverSink(sinkId: string, options: DeliverOptions = {}):
         continue;
       }
       const sequence = (await lastDeliverySequence(sinkId)) + 1;
-      open = await storeDelivery(sinkId, { sequence, rows: batch.rows, cursorFrom: batch.cursorFrom, cursorTo: batch.cursorTo, body: batch.body, sha256: batch.sha256 });
+      open = await storeDelivery(sinkId, {
+        sequence,
+        rows: batch.rows,
+        cursorFrom: batch.cursorFrom,
+        cursorTo: batch.cursorTo,
+        body: batch.body,
+        sha256: batch.sha256,
+      });
       if (!open) continue;
       log(`sink ${sink.name}: batch ${sequence} stored (${batch.rows} rows, events ${batch.cursorFrom ?? 0}..${batch.cursorTo})`);
     }
     if (open.status === 'dead') return { state: 'dead', delivered, rows, lastError: open.lastError ?? undefined };
-    if (open.nextAttemptAt && open.nextAttemptAt > now()) return { state: 'waiting', delivered, rows, retryAt: open.nextAttemptAt, lastError: open.lastError ?? undefined };
+    if (open.nextAttemptAt && open.nextAttemptAt > now())
+      return { state: 'waiting', delivered, rows, retryAt: open.nextAttemptAt, lastError: open.lastError ?? undefined };
     if (options.maxSends !== undefined && sends >= options.maxSends) return { state: 'stopped', delivered, rows };
     sends++;
     const result = await attempt(sink, config, open, now, options);
@@ -80,7 +99,13 @@ export async function deliverSink(sinkId: string, options: DeliverOptions = {}):
   }
 }
 
-async function attempt(sink: SinkRow, config: SinkConfig, open: OpenDelivery, now: () => Date, options: DeliverOptions): Promise<{ ok: true } | { ok: false; error: string; retryAt: Date | null }> {
+async function attempt(
+  sink: SinkRow,
+  config: SinkConfig,
+  open: OpenDelivery,
+  now: () => Date,
+  options: DeliverOptions,
+): Promise<{ ok: true } | { ok: false; error: string; retryAt: Date | null }> {
   const attempts = await markSending(open.id, now());
   if (attempts === null) return { ok: false, error: 'another run is sending this batch', retryAt: new Date(now().getTime() + 1000) };
   try {
@@ -103,9 +128,12 @@ async function attempt(sink: SinkRow, config: SinkConfig, open: OpenDelivery, no
     );
   } catch (error) {
     const message = (error as Error).message;
-    const retryAt = attempts >= config.retry.attempts ? null : new Date(now().getTime() + backoffMs(attempts, config.retry, options.random));
+    const retryAt =
+      attempts >= config.retry.attempts ? null : new Date(now().getTime() + backoffMs(attempts, config.retry, options.random));
     await markAttemptFailed(open.id, `attempt ${attempts}: ${message}`, retryAt);
-    options.log?.(`sink ${sink.name}: batch ${open.sequence} attempt ${attempts} failed (${message}); ${retryAt ? `retry at ${retryAt.toISOString()}` : 'dead'}`);
+    options.log?.(
+      `sink ${sink.name}: batch ${open.sequence} attempt ${attempts} failed (${message}); ${retryAt ? `retry at ${retryAt.toISOString()}` : 'dead'}`,
+    );
     return { ok: false, error: message, retryAt };
   }
   await markDelivered({ id: open.id, sinkId: sink.id, cursorFrom: open.cursorFrom, cursorTo: open.cursorTo }, now());

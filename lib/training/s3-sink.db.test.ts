@@ -48,7 +48,12 @@ describe.skipIf(!motoAvailable)('S3 training sink against moto_server', () => {
 
   it('puts shards named by sequence and a manifest listing them; eval items never leave; a re-send changes nothing', async () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
-    const sink = await createSink(seeded.projectId, { name: 's3', kind: 's3', format: 'trl-kto', config: { bucket: 'trainer-data', prefix: 'witness/kto', batchSize: 5 } });
+    const sink = await createSink(seeded.projectId, {
+      name: 's3',
+      kind: 's3',
+      format: 'trl-kto',
+      config: { bucket: 'trainer-data', prefix: 'witness/kto', batchSize: 5 },
+    });
     expect((await deliverSink(sink.id)).state).toBe('idle');
     const get = async (name: string) => {
       const r = await client.fetch(`${endpoint}/trainer-data/witness/kto/${name}`);
@@ -60,7 +65,13 @@ describe.skipIf(!motoAvailable)('S3 training sink against moto_server', () => {
     expect(manifest.format).toBe('trl-kto');
     expect(manifest.shards.map((s) => s.sequence)).toEqual(manifest.shards.map((_, i) => i + 1));
     const rows: Array<{ label: boolean; witness: { split: string; item_ids: string[] } }> = [];
-    for (const s of manifest.shards) rows.push(...(await get(s.file)).split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+    for (const s of manifest.shards)
+      rows.push(
+        ...(await get(s.file))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      );
     expect(rows.length).toBe(6); // the 6 train single items; the eval task's 2 stay home
     expect(rows.every((r) => r.witness.split === 'train')).toBe(true);
     expect(new Set(rows.map((r) => r.witness.item_ids[0])).size).toBe(6);

@@ -81,7 +81,14 @@ export interface Manifest {
 
 /** The manifest with this batch's shard listed once (re-sending replaces its own entry). */
 export function withShard(previous: Manifest | null, batch: OutgoingBatch): Manifest {
-  const entry: ManifestShard = { sequence: batch.sequence, file: shardName(batch.sequence), rows: batch.rows, sha256: batch.sha256, cursorFrom: batch.cursorFrom, cursorTo: batch.cursorTo };
+  const entry: ManifestShard = {
+    sequence: batch.sequence,
+    file: shardName(batch.sequence),
+    rows: batch.rows,
+    sha256: batch.sha256,
+    cursorFrom: batch.cursorFrom,
+    cursorTo: batch.cursorTo,
+  };
   const shards = (previous?.shards ?? []).filter((s) => s.sequence !== batch.sequence);
   shards.push(entry);
   shards.sort((a, b) => a.sequence - b.sequence);
@@ -111,21 +118,37 @@ async function sendDirectory(config: DirectoryConfig, batch: OutgoingBatch): Pro
   await mkdir(config.path, { recursive: true });
   await writeAtomic(path.join(config.path, shardName(batch.sequence)), batch.body);
   const manifestPath = path.join(config.path, 'manifest.json');
-  const previous = await readFile(manifestPath, 'utf8').then((t) => JSON.parse(t) as Manifest, () => null);
+  const previous = await readFile(manifestPath, 'utf8').then(
+    (t) => JSON.parse(t) as Manifest,
+    () => null,
+  );
   await writeAtomic(manifestPath, JSON.stringify(withShard(previous, batch), null, 2) + '\n');
   await syncDir(config.path);
 }
 
 async function sendS3(config: S3Config, batch: OutgoingBatch): Promise<void> {
   const e = env();
-  if (!e.AWS_ACCESS_KEY_ID || !e.AWS_SECRET_ACCESS_KEY) throw new AppError('UNAVAILABLE', 'an s3 sink needs AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY');
-  const client = new AwsClient({ accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, region: e.AWS_REGION, service: 's3' });
+  if (!e.AWS_ACCESS_KEY_ID || !e.AWS_SECRET_ACCESS_KEY)
+    throw new AppError('UNAVAILABLE', 'an s3 sink needs AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY');
+  const client = new AwsClient({
+    accessKeyId: e.AWS_ACCESS_KEY_ID,
+    secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+    region: e.AWS_REGION,
+    service: 's3',
+  });
   const base = (e.S3_ENDPOINT ?? `https://s3.${e.AWS_REGION}.amazonaws.com`).replace(/\/$/, '');
   const url = (name: string) => `${base}/${config.bucket}/${[config.prefix, name].filter(Boolean).join('/')}`;
   // a PUT is atomic in S3: the object appears whole or not at all
   const put = async (name: string, body: Buffer | string, contentType: string) => {
-    const response = await client.fetch(url(name), { method: 'PUT', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': contentType } });
-    if (!response.ok) throw new Error(`PUT s3://${config.bucket}/${config.prefix ? `${config.prefix}/` : ''}${name} answered HTTP ${response.status}: ${(await response.text().catch(() => '')).slice(0, 200)}`);
+    const response = await client.fetch(url(name), {
+      method: 'PUT',
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+      headers: { 'content-type': contentType },
+    });
+    if (!response.ok)
+      throw new Error(
+        `PUT s3://${config.bucket}/${config.prefix ? `${config.prefix}/` : ''}${name} answered HTTP ${response.status}: ${(await response.text().catch(() => '')).slice(0, 200)}`,
+      );
   };
   await put(shardName(batch.sequence), batch.body, 'application/x-ndjson');
   const got = await client.fetch(url('manifest.json'));

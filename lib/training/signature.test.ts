@@ -5,9 +5,13 @@ import { signBody, verifySignature } from './signature';
 describe('webhook signature', () => {
   it('is HMAC-SHA256 of the body, hex, with a sha256= prefix (RFC 4231-style known vector)', () => {
     // the widely published vector: HMAC_SHA256("key", "The quick brown fox jumps over the lazy dog")
-    expect(signBody('key', 'The quick brown fox jumps over the lazy dog')).toBe('sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(signBody('key', 'The quick brown fox jumps over the lazy dog')).toBe(
+      'sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
     // RFC 4231 test case 2
-    expect(signBody('Jefe', 'what do ya want for nothing?')).toBe('sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+    expect(signBody('Jefe', 'what do ya want for nothing?')).toBe(
+      'sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
   it('verifies the same bytes only', () => {
     const body = Buffer.from('{"a":1}\n');

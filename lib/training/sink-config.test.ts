@@ -4,9 +4,16 @@ import { parseSinkConfig, parseSinkFilter } from './sink-config';
 
 describe('sink config', () => {
   it('fills delivery defaults and says where a bad field is', () => {
-    expect(parseSinkConfig('webhook', { url: 'https://trainer.example/hook' })).toMatchObject({ kind: 'webhook', timeoutMs: 30_000, batchSize: 200, retry: { attempts: 8, baseMs: 2000 } });
+    expect(parseSinkConfig('webhook', { url: 'https://trainer.example/hook' })).toMatchObject({
+      kind: 'webhook',
+      timeoutMs: 30_000,
+      batchSize: 200,
+      retry: { attempts: 8, baseMs: 2000 },
+    });
     expect(() => parseSinkConfig('webhook', { url: 'ftp://x' })).toThrow(/^webhook sink config\.url: url must be an http\(s\) URL/);
-    expect(() => parseSinkConfig('directory', { path: 'relative/dir' })).toThrow(/directory sink config\.path: path must be an absolute folder path/);
+    expect(() => parseSinkConfig('directory', { path: 'relative/dir' })).toThrow(
+      /directory sink config\.path: path must be an absolute folder path/,
+    );
     expect(() => parseSinkConfig('s3', { bucket: 'Bad_Bucket' })).toThrow(/s3 sink config\.bucket/);
     expect(parseSinkConfig('s3', { bucket: 'trainer-data', prefix: '/a/b/' })).toMatchObject({ prefix: 'a/b' });
     expect(() => parseSinkConfig('webhook', { url: 'https://x.example', retry: { attempts: 0 } })).toThrow(/config\.retry\.attempts/);
@@ -19,7 +26,18 @@ describe('sink config', () => {
 });
 
 describe('shard manifest', () => {
-  const batch = (sequence: number) => ({ sinkId: 's', sinkName: 'n', format: 'trl-dpo', sequence, idempotencyKey: `s:${sequence}`, rows: 2, cursorFrom: null, cursorTo: '9', sha256: 'ab', body: Buffer.from('') });
+  const batch = (sequence: number) => ({
+    sinkId: 's',
+    sinkName: 'n',
+    format: 'trl-dpo',
+    sequence,
+    idempotencyKey: `s:${sequence}`,
+    rows: 2,
+    cursorFrom: null,
+    cursorTo: '9',
+    sha256: 'ab',
+    body: Buffer.from(''),
+  });
   it('lists each shard once, in sequence order, whatever order they are (re-)sent in', () => {
     let m: Manifest | null = null;
     m = withShard(m, batch(2));

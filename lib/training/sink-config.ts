@@ -36,14 +36,20 @@ export const webhookConfigSchema = z
 
 export const directoryConfigSchema = z
   .object({
-    path: z.string().trim().min(1).refine((p) => p.startsWith('/'), 'path must be an absolute folder path'),
+    path: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((p) => p.startsWith('/'), 'path must be an absolute folder path'),
     ...tuning,
   })
   .strict();
 
 export const s3ConfigSchema = z
   .object({
-    bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'bucket must be an S3 bucket name (lowercase letters, digits, dots, dashes)'),
+    bucket: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'bucket must be an S3 bucket name (lowercase letters, digits, dots, dashes)'),
     prefix: z
       .string()
       .trim()

@@ -107,10 +107,45 @@ export function editArgumentsDiff(args: unknown): ParsedDiffFile | null {
 }
 
 const LANGUAGES: Record<string, string> = {
-  py: 'python', pyi: 'python', js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx', ts: 'typescript', mts: 'typescript',
-  cts: 'typescript', tsx: 'tsx', sh: 'bash', bash: 'bash', zsh: 'bash', json: 'json', yml: 'yaml', yaml: 'yaml', toml: 'toml', rs: 'rust',
-  go: 'go', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', cxx: 'cpp', java: 'java', rb: 'ruby', css: 'css', scss: 'css', html: 'markup',
-  xml: 'markup', svg: 'markup', md: 'markdown', sql: 'sql', tex: 'latex', kt: 'kotlin', php: 'php', swift: 'swift', cs: 'csharp',
+  py: 'python',
+  pyi: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'jsx',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  sh: 'bash',
+  bash: 'bash',
+  zsh: 'bash',
+  json: 'json',
+  yml: 'yaml',
+  yaml: 'yaml',
+  toml: 'toml',
+  rs: 'rust',
+  go: 'go',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  cxx: 'cpp',
+  java: 'java',
+  rb: 'ruby',
+  css: 'css',
+  scss: 'css',
+  html: 'markup',
+  xml: 'markup',
+  svg: 'markup',
+  md: 'markdown',
+  sql: 'sql',
+  tex: 'latex',
+  kt: 'kotlin',
+  php: 'php',
+  swift: 'swift',
+  cs: 'csharp',
 };
 const BASENAMES: Record<string, string> = { Dockerfile: 'docker', Makefile: 'makefile', '.bashrc': 'bash' };
 
@@ -128,7 +163,11 @@ export function guessLanguage(filePath: string | null): string | null {
  * Shapes parsed diffs for a scene: at most `maxFiles` files and `maxLines` diff lines in all
  * (hunk headers included), the rest counted as omitted.
  */
-export function diffFilesForScene(parsed: ParsedDiffFile[], maxFiles: number, maxLines: number): { files: DiffFile[]; omittedFiles: number } {
+export function diffFilesForScene(
+  parsed: ParsedDiffFile[],
+  maxFiles: number,
+  maxLines: number,
+): { files: DiffFile[]; omittedFiles: number } {
   const files: DiffFile[] = [];
   let budget = maxLines;
   for (const f of parsed.slice(0, maxFiles)) {

@@ -21,7 +21,10 @@ export function testMatchers(criteria: Criterion[]): TestMatcher[] {
     if (!looksLikeTest) continue;
     const names = new Set<string>();
     names.add(key);
-    const last = key.split('::').pop()!.replace(/\[.*\]$/, '');
+    const last = key
+      .split('::')
+      .pop()!
+      .replace(/\[.*\]$/, '');
     if (last.length >= 4) names.add(last);
     out.push({ key, names: [...names].sort((a, b) => b.length - a.length) });
   }

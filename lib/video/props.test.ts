@@ -10,14 +10,28 @@ import { trajectoryVideoSchema, type TerminalScene, type TrajectoryVideoProps } 
 import { screenText, terminalScreenAt } from './terminal';
 
 async function harbor(name: string): Promise<Trajectory> {
-  for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource(path.join(import.meta.dirname, '..', 'formats', 'fixtures', 'harbor', name)) })) {
+  for await (const item of harborImporter.parse({
+    kind: 'dir',
+    dir: dirSource(path.join(import.meta.dirname, '..', 'formats', 'fixtures', 'harbor', name)),
+  })) {
     if (item.ok) return item.trajectory;
   }
   throw new Error('fixture did not import');
 }
 
 function step(index: number, over: Partial<Step> = {}): Step {
-  return { index, source: 'agent', text: '', reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null, ...over };
+  return {
+    index,
+    source: 'agent',
+    text: '',
+    reasoning: null,
+    toolCalls: [],
+    observations: [],
+    timestamp: null,
+    castTime: null,
+    usage: null,
+    ...over,
+  };
 }
 
 function trajectory(over: Partial<Trajectory> = {}): Trajectory {
@@ -63,7 +77,13 @@ describe('trajectoryVideoProps on the harbor fixture', () => {
     const p = trajectoryVideoProps(t);
     checkTimeline(p, 4);
     expect(p).toMatchObject({ fps: 30, width: 1280, height: 720 });
-    expect(p.header).toMatchObject({ task: 'fix-permissions', environment: 'docker', policy: 'anthropic/claude-sonnet-4-5', agent: 'terminus-2', stepCount: 4 });
+    expect(p.header).toMatchObject({
+      task: 'fix-permissions',
+      environment: 'docker',
+      policy: 'anthropic/claude-sonnet-4-5',
+      agent: 'terminus-2',
+      stepCount: 4,
+    });
     expect(p.scenes.map((s) => s.kind)).toEqual(['title', 'step', 'terminal', 'step', 'terminal', 'step', 'terminal', 'step', 'closing']);
     expect(p.chapters[2]).toMatchObject({ step: 2, castTime: 4.5, realSeconds: 4.5, timestamp: '2025-11-02T09:00:04.500Z' });
     // a step's chapter includes its terminal replay
@@ -88,12 +108,19 @@ describe('trajectoryVideoProps on the harbor fixture', () => {
       for (let f = scene.from; f < scene.from + scene.duration; f += 3) {
         const { castTime } = pieceAt(scene.pieces, f);
         const snap = snapshotAt(scene.snapshots, f);
-        const drawn = snap.lines.map((i) => table.lines[i]!.map((r) => r[0]).join('').replace(/\s+$/, ''));
+        const drawn = snap.lines.map((i) =>
+          table.lines[i]!.map((r) => r[0])
+            .join('')
+            .replace(/\s+$/, ''),
+        );
         expect(drawn).toEqual(screenText(terminalScreenAt(t.terminal!, castTime + 1e-6)));
       }
     }
     // the markers of the cast show up in the replay
-    expect(p.scenes.flatMap((s) => (s.kind === 'terminal' ? s.markers.map((m) => m.label) : []))).toEqual(['Episode 0: inspect', 'Episode 1: chmod']);
+    expect(p.scenes.flatMap((s) => (s.kind === 'terminal' ? s.markers.map((m) => m.label) : []))).toEqual([
+      'Episode 0: inspect',
+      'Episode 1: chmod',
+    ]);
   });
 
   it('ticks verifier-only verdicts at the closing card', async () => {
@@ -142,7 +169,9 @@ describe('trajectoryVideoProps edge cases', () => {
   });
 
   it('groups consecutive small steps into one scene', () => {
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { source: 'system', text: 'sys' }), step(1, { source: 'user', text: 'hi' }), step(2, { text: 'ok' })] }));
+    const p = trajectoryVideoProps(
+      trajectory({ steps: [step(0, { source: 'system', text: 'sys' }), step(1, { source: 'user', text: 'hi' }), step(2, { text: 'ok' })] }),
+    );
     checkTimeline(p, 3);
     const scene = p.scenes[1]!;
     expect(scene.kind === 'step' && scene.cards.map((c) => c.card.index)).toEqual([0, 1, 2]);
@@ -155,7 +184,12 @@ describe('trajectoryVideoProps edge cases', () => {
       [42.0, 'o', 'done\r\n'],
       [42.5, 'o', '$ '],
     ];
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { castTime: 0, text: 'build it' })], terminal: { version: 2, width: 40, height: 6, title: null, events } }));
+    const p = trajectoryVideoProps(
+      trajectory({
+        steps: [step(0, { castTime: 0, text: 'build it' })],
+        terminal: { version: 2, width: 40, height: 6, title: null, events },
+      }),
+    );
     checkTimeline(p, 1);
     const scene = p.scenes.find((s): s is TerminalScene => s.kind === 'terminal')!;
     const idle = scene.pieces.filter((x) => x.idle);
@@ -171,7 +205,9 @@ describe('trajectoryVideoProps edge cases', () => {
 
   it('speeds up long busy stretches to fit the scene', () => {
     const events: CastEvent[] = Array.from({ length: 120 }, (_, i) => [i * 0.5, 'o', `tick ${i}\r\n`] as CastEvent);
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { castTime: 0 })], terminal: { version: 2, width: 40, height: 6, title: null, events } }));
+    const p = trajectoryVideoProps(
+      trajectory({ steps: [step(0, { castTime: 0 })], terminal: { version: 2, width: 40, height: 6, title: null, events } }),
+    );
     const scene = p.scenes.find((s): s is TerminalScene => s.kind === 'terminal')!;
     expect(scene.speed).toBeGreaterThan(5);
     expect(scene.duration / p.fps).toBeLessThanOrEqual(8.1);
@@ -182,7 +218,16 @@ describe('trajectoryVideoProps edge cases', () => {
   it('summarises a 100k-line observation', () => {
     const content = Array.from({ length: 100_000 }, (_, i) => `row ${i}`).join('\n');
     const t0 = performance.now();
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { toolCalls: [{ id: 'c', name: 'bash', arguments: { command: 'seq 100000' } }], observations: [{ toolCallId: 'c', content, isError: false }] })] }));
+    const p = trajectoryVideoProps(
+      trajectory({
+        steps: [
+          step(0, {
+            toolCalls: [{ id: 'c', name: 'bash', arguments: { command: 'seq 100000' } }],
+            observations: [{ toolCallId: 'c', content, isError: false }],
+          }),
+        ],
+      }),
+    );
     expect(performance.now() - t0).toBeLessThan(2000);
     const scene = p.scenes[1]!;
     if (scene.kind !== 'step') throw new Error('expected a step scene');
@@ -195,7 +240,11 @@ describe('trajectoryVideoProps edge cases', () => {
   });
 
   it('clips a long message and keeps LaTeX segments', () => {
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { text: `The energy is $E = mc^2$ and $$\\sum_{i=1}^n i = \\frac{n(n+1)}{2}$$. ${'word '.repeat(400)}` })] }));
+    const p = trajectoryVideoProps(
+      trajectory({
+        steps: [step(0, { text: `The energy is $E = mc^2$ and $$\\sum_{i=1}^n i = \\frac{n(n+1)}{2}$$. ${'word '.repeat(400)}` })],
+      }),
+    );
     const scene = p.scenes[1]!;
     if (scene.kind !== 'step') throw new Error('expected a step scene');
     const card = scene.cards[0]!.card;
@@ -207,7 +256,9 @@ describe('trajectoryVideoProps edge cases', () => {
   });
 
   it('shows diffs from tool arguments and the submission, and ticks criteria on test evidence', () => {
-    const patch = ['--- a/calc.py', '+++ b/calc.py', '@@ -1,2 +1,2 @@', ' def add(a, b):', '-    return a - b', '+    return a + b'].join('\n');
+    const patch = ['--- a/calc.py', '+++ b/calc.py', '@@ -1,2 +1,2 @@', ' def add(a, b):', '-    return a - b', '+    return a + b'].join(
+      '\n',
+    );
     const p = trajectoryVideoProps(
       trajectory({
         task: {
@@ -222,9 +273,20 @@ describe('trajectoryVideoProps edge cases', () => {
           ],
         },
         steps: [
-          step(0, { toolCalls: [{ id: '1', name: 'bash', arguments: { command: 'pytest -v' } }], observations: [{ toolCallId: '1', content: 'tests/test_calc.py::test_add FAILED\ntests/test_calc.py::test_sub PASSED', isError: false }] }),
-          step(1, { toolCalls: [{ id: '2', name: 'apply_patch', arguments: { patch } }], observations: [{ toolCallId: '2', content: 'applied', isError: false }] }),
-          step(2, { toolCalls: [{ id: '3', name: 'bash', arguments: { command: 'pytest -v' } }], observations: [{ toolCallId: '3', content: 'tests/test_calc.py::test_add PASSED', isError: false }] }),
+          step(0, {
+            toolCalls: [{ id: '1', name: 'bash', arguments: { command: 'pytest -v' } }],
+            observations: [
+              { toolCallId: '1', content: 'tests/test_calc.py::test_add FAILED\ntests/test_calc.py::test_sub PASSED', isError: false },
+            ],
+          }),
+          step(1, {
+            toolCalls: [{ id: '2', name: 'apply_patch', arguments: { patch } }],
+            observations: [{ toolCallId: '2', content: 'applied', isError: false }],
+          }),
+          step(2, {
+            toolCalls: [{ id: '3', name: 'bash', arguments: { command: 'pytest -v' } }],
+            observations: [{ toolCallId: '3', content: 'tests/test_calc.py::test_add PASSED', isError: false }],
+          }),
         ],
         submission: patch,
       }),
@@ -256,7 +318,9 @@ describe('trajectoryVideoProps edge cases', () => {
   });
 
   it('reads a zone-less timestamp as UTC, whatever the machine zone', () => {
-    const p = trajectoryVideoProps(trajectory({ steps: [step(0, { timestamp: '2025-01-01T00:00:00' }), step(1, { timestamp: '2025-01-01T00:00:05.250000' })] }));
+    const p = trajectoryVideoProps(
+      trajectory({ steps: [step(0, { timestamp: '2025-01-01T00:00:00' }), step(1, { timestamp: '2025-01-01T00:00:05.250000' })] }),
+    );
     expect(p.chapters.map((c) => c.realSeconds)).toEqual([0, 5.25]);
   });
 });
@@ -276,7 +340,8 @@ describe('trajectoryVideoProps for blind review', () => {
     expect(blind.durationInFrames).toBe(open.durationInFrames);
     expect(open.outcome.reward).not.toBeNull();
     const json = JSON.stringify(blind);
-    for (const secret of ['policy-secret', 'claude-sonnet', 'terminus', 'ckpt-secret-42', 'judge-x', 'the judge says meh']) expect(json).not.toContain(secret);
+    for (const secret of ['policy-secret', 'claude-sonnet', 'terminus', 'ckpt-secret-42', 'judge-x', 'the judge says meh'])
+      expect(json).not.toContain(secret);
     expect(blind.header.policy).toBe('Policy hidden');
     expect(blind.blind).toEqual({ policy: true, reward: true });
     expect(blind.outcome).toMatchObject({ reward: null, components: [], judges: [], usage: null });

@@ -122,7 +122,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base, hidePolicy));
   const diffs = trajectory.steps.map(stepDiffs);
   const windows = castWindows(trajectory);
-  const term = trajectory.terminal && trajectory.terminal.events.length > 0 ? new TerminalScenes(trajectory.terminal, o, matchers, addEvidence) : null;
+  const term =
+    trajectory.terminal && trajectory.terminal.events.length > 0 ? new TerminalScenes(trajectory.terminal, o, matchers, addEvidence) : null;
   const hasTerminal = (step: number) => {
     const w = windows?.perStep.get(step);
     return !!(w && term?.hasVisibleEvents(w[0], w[1]));
@@ -130,12 +131,19 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
 
   const isSmall = (i: number) => {
     const c = cards[i]!;
-    return c.toolCalls.length === 0 && c.observations.length === 0 && richTextLength(c.message) + (c.reasoning?.length ?? 0) < SMALL_CHARS && diffs[i]!.files.length === 0 && !hasTerminal(i);
+    return (
+      c.toolCalls.length === 0 &&
+      c.observations.length === 0 &&
+      richTextLength(c.message) + (c.reasoning?.length ?? 0) < SMALL_CHARS &&
+      diffs[i]!.files.length === 0 &&
+      !hasTerminal(i)
+    );
   };
   const groups: number[][] = [];
-  for (let i = 0; i < cards.length; ) {
+  for (let i = 0; i < cards.length;) {
     const group = [i];
-    if (isSmall(i)) while (group.length < GROUP_MAX && i + group.length < cards.length && isSmall(i + group.length)) group.push(i + group.length);
+    if (isSmall(i))
+      while (group.length < GROUP_MAX && i + group.length < cards.length && isSmall(i + group.length)) group.push(i + group.length);
     groups.push(group);
     i += group.length;
   }
@@ -156,7 +164,12 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   if (windows?.global && term) body += term.estimateSeconds(0, Infinity, natural.max, natural.idle, natural.hold);
   const fixed = TITLE_SECONDS + CLOSING_SECONDS;
   const k = body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
-  const pace: Pace = { k, maxTerminal: Math.max(1.5, o.maxTerminal * k), idleMarker: Math.max(0.5, o.idleMarker * k), hold: Math.max(0.4, TERMINAL_HOLD_SECONDS * k) };
+  const pace: Pace = {
+    k,
+    maxTerminal: Math.max(1.5, o.maxTerminal * k),
+    idleMarker: Math.max(0.5, o.idleMarker * k),
+    hold: Math.max(0.4, TERMINAL_HOLD_SECONDS * k),
+  };
   const paced = (seconds: number, floor: number) => (k >= 1 ? seconds : Math.max(Math.min(seconds, floor), seconds * k));
 
   const scenes: Scene[] = [];
@@ -221,11 +234,17 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
 
   const videoCriteria: VideoCriterion[] = criteria.map((c) => {
     const list = marks.get(c.key)!;
-    if (c.verdict !== null && !hideReward) list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
+    if (c.verdict !== null && !hideReward)
+      list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
     return { key: c.key, text: c.text, origin: c.origin, verdict: hideReward ? null : c.verdict, marks: settleMarks(list) };
   });
 
-  const instruction = clipChars(plainText(trajectory.task.instruction).replace(/\n{3,}/g, '\n\n').trim(), 420);
+  const instruction = clipChars(
+    plainText(trajectory.task.instruction)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    420,
+  );
   const t = trajectory;
   return {
     version: VIDEO_PROPS_VERSION,
@@ -238,7 +257,11 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
       instruction: mathSegments(instruction.text),
       instructionOmittedChars: instruction.omitted,
       environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
-      policy: hidePolicy ? HIDDEN_POLICY_LABEL : options.labels?.policy !== undefined ? options.labels.policy : (t.policy.model ?? t.policy.checkpoint),
+      policy: hidePolicy
+        ? HIDDEN_POLICY_LABEL
+        : options.labels?.policy !== undefined
+          ? options.labels.policy
+          : (t.policy.model ?? t.policy.checkpoint),
       agent: hidePolicy ? (t.policy.agent === null ? null : 'hidden') : t.policy.agent,
       format: t.format,
       externalId: hidePolicy ? null : t.externalId,
@@ -253,8 +276,16 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     outcome: {
       reward: hideReward ? null : (t.verifier?.reward ?? null),
       components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
-      judges: (hideReward ? [] : t.judgeScores).map((j) => ({ judge: j.judge, score: j.score, label: j.label, explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text })),
-      answer: t.submission && submissionDiffs.length === 0 && t.submission.trim() !== '' ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text) : null,
+      judges: (hideReward ? [] : t.judgeScores).map((j) => ({
+        judge: j.judge,
+        score: j.score,
+        label: j.label,
+        explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text,
+      })),
+      answer:
+        t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
+          ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text)
+          : null,
       exitStatus: t.exitStatus,
       usage: hidePolicy ? null : t.usage,
     },
@@ -288,7 +319,9 @@ function chapterOf(step: Step, card: StepCard, fromFrame: number, toFrame: numbe
 
 function chapterLabel(card: StepCard): string {
   const call = card.toolCalls[0];
-  const what = call ? `${call.name}${call.kind === 'command' ? `: ${call.body.head.split('\n')[0]}` : ''}` : card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join('');
+  const what = call
+    ? `${call.name}${call.kind === 'command' ? `: ${call.body.head.split('\n')[0]}` : ''}`
+    : card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join('');
   const line = what.replace(/\s+/g, ' ').trim();
   return `${card.actor}${line ? ` · ${clipChars(line, 70).text}` : ''}`;
 }
@@ -297,7 +330,8 @@ function chapterLabel(card: StepCard): string {
 
 function cardSeconds(card: StepCard): number {
   const chars = richTextLength(card.message) + (card.reasoning?.length ?? 0);
-  const lines = card.toolCalls.reduce((n, c) => n + excerptLines(c.body), 0) + card.observations.reduce((n, c) => n + excerptLines(c.body), 0);
+  const lines =
+    card.toolCalls.reduce((n, c) => n + excerptLines(c.body), 0) + card.observations.reduce((n, c) => n + excerptLines(c.body), 0);
   if (chars === 0 && lines === 0) return 1;
   return clamp(1.6 + chars / 350 + lines * 0.1, 2, 6);
 }
@@ -371,7 +405,12 @@ function toolCallCard(call: ToolCall, compact: boolean): ToolCallCard {
 }
 
 function stepCard(step: Step, trajectory: Trajectory, base: number | null, hidePolicy: boolean): StepCard {
-  const message = clipChars(plainText(step.text).replace(/\n{3,}/g, '\n\n').trim(), 700);
+  const message = clipChars(
+    plainText(step.text)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    700,
+  );
   const compact = step.toolCalls.length + step.observations.length > 3;
   const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));
   const observations: ObservationCard[] = step.observations.slice(0, 4).map((ob) => ({
@@ -466,7 +505,14 @@ function diffSeconds(parsed: ParsedDiffFile[]): number {
   return clamp(2 + shown * 0.08, 2.5, 6);
 }
 
-function diffScene(parsed: ParsedDiffFile[], title: string, step: number | null, from: number, frames: (s: number) => number, seconds: number): DiffScene {
+function diffScene(
+  parsed: ParsedDiffFile[],
+  title: string,
+  step: number | null,
+  from: number,
+  frames: (s: number) => number,
+  seconds: number,
+): DiffScene {
   const { files, omittedFiles } = diffFilesForScene(parsed, DIFF_MAX_FILES, DIFF_MAX_LINES);
   return { kind: 'diff', from, duration: frames(seconds), step, title, files, omittedFiles };
 }
@@ -542,7 +588,13 @@ class TerminalScenes {
   }
 
   /** the replay's stretches: played ones and idle gaps, and the playback speed that fits them */
-  private plan(a: number, b: number, maxSeconds: number, idleMarker: number, hold: number): { stretches: Array<{ castFrom: number; castTo: number; idle: boolean }>; speed: number; lastT: number; seconds: number } | null {
+  private plan(
+    a: number,
+    b: number,
+    maxSeconds: number,
+    idleMarker: number,
+    hold: number,
+  ): { stretches: Array<{ castFrom: number; castTo: number; idle: boolean }>; speed: number; lastT: number; seconds: number } | null {
     const times = this.visibleTimes(a, b);
     if (times.length === 0) return null;
     const stretches: Array<{ castFrom: number; castTo: number; idle: boolean }> = [];
@@ -650,7 +702,15 @@ function dedupeSnapshots(snapshots: TerminalSnapshot[]): TerminalSnapshot[] {
   const out: TerminalSnapshot[] = [];
   for (const s of snapshots) {
     const last = out[out.length - 1];
-    if (last && last.cols === s.cols && last.rows === s.rows && last.cursor?.[0] === s.cursor?.[0] && last.cursor?.[1] === s.cursor?.[1] && last.lines.every((l, i) => l === s.lines[i])) continue;
+    if (
+      last &&
+      last.cols === s.cols &&
+      last.rows === s.rows &&
+      last.cursor?.[0] === s.cursor?.[0] &&
+      last.cursor?.[1] === s.cursor?.[1] &&
+      last.lines.every((l, i) => l === s.lines[i])
+    )
+      continue;
     out.push(s);
   }
   return out;

@@ -177,7 +177,13 @@ export const diffSceneSchema = z.object({
 
 export const closingSceneSchema = z.object({ kind: z.literal('closing'), ...sceneBase });
 
-export const sceneSchema = z.discriminatedUnion('kind', [titleSceneSchema, stepSceneSchema, terminalSceneSchema, diffSceneSchema, closingSceneSchema]);
+export const sceneSchema = z.discriminatedUnion('kind', [
+  titleSceneSchema,
+  stepSceneSchema,
+  terminalSceneSchema,
+  diffSceneSchema,
+  closingSceneSchema,
+]);
 export type Scene = z.infer<typeof sceneSchema>;
 export type TitleScene = z.infer<typeof titleSceneSchema>;
 export type StepScene = z.infer<typeof stepSceneSchema>;
@@ -253,11 +259,15 @@ export const trajectoryVideoSchema = z.object({
   outcome: z.object({
     reward: z.number().nullable(),
     components: z.array(z.object({ name: z.string(), value: z.number() })),
-    judges: z.array(z.object({ judge: z.string(), score: z.number().nullable(), label: z.string().nullable(), explanation: z.string().nullable() })),
+    judges: z.array(
+      z.object({ judge: z.string(), score: z.number().nullable(), label: z.string().nullable(), explanation: z.string().nullable() }),
+    ),
     /** the final answer when the submission is not a diff (Inspect output, a maths result) */
     answer: richTextSchema.nullable(),
     exitStatus: z.string().nullable(),
-    usage: z.object({ promptTokens: z.number().nullable(), completionTokens: z.number().nullable(), costUsd: z.number().nullable() }).nullable(),
+    usage: z
+      .object({ promptTokens: z.number().nullable(), completionTokens: z.number().nullable(), costUsd: z.number().nullable() })
+      .nullable(),
   }),
 });
 export type TrajectoryVideoProps = z.infer<typeof trajectoryVideoSchema>;

@@ -101,7 +101,10 @@ describe('terminalScreenAt', () => {
 
   it('replays the harbor fixture cast', async () => {
     let recording: TerminalRecording | null = null;
-    for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource(path.join(import.meta.dirname, '..', 'formats', 'fixtures', 'harbor', 'trial-basic')) })) {
+    for await (const item of harborImporter.parse({
+      kind: 'dir',
+      dir: dirSource(path.join(import.meta.dirname, '..', 'formats', 'fixtures', 'harbor', 'trial-basic')),
+    })) {
       if (item.ok) recording = item.trajectory.terminal;
     }
     expect(recording).not.toBeNull();

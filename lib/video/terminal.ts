@@ -32,8 +32,22 @@ export interface TerminalScreen {
 
 /** The palette the 16 ANSI colours resolve to (a dark theme; default fg/bg stay null). */
 export const ANSI_PALETTE = [
-  '#1c1f24', '#e05561', '#8cc265', '#d18f52', '#4aa5f0', '#c162de', '#42b3c2', '#d7dae0',
-  '#5c6370', '#ff616e', '#a5e075', '#f0a45d', '#4dc4ff', '#de73ff', '#4cd1e0', '#f5f6f8',
+  '#1c1f24',
+  '#e05561',
+  '#8cc265',
+  '#d18f52',
+  '#4aa5f0',
+  '#c162de',
+  '#42b3c2',
+  '#d7dae0',
+  '#5c6370',
+  '#ff616e',
+  '#a5e075',
+  '#f0a45d',
+  '#4dc4ff',
+  '#de73ff',
+  '#4cd1e0',
+  '#f5f6f8',
 ] as const;
 
 const hex2 = (n: number) => n.toString(16).padStart(2, '0');
@@ -105,7 +119,8 @@ export class TerminalReplay {
 
   private static coreOf(term: Terminal): XtermCore {
     const core = (term as unknown as { _core?: XtermCore })._core;
-    if (!core || typeof core.writeSync !== 'function') throw new Error('@xterm/headless: core.writeSync is missing (xterm version changed?)');
+    if (!core || typeof core.writeSync !== 'function')
+      throw new Error('@xterm/headless: core.writeSync is missing (xterm version changed?)');
     return core;
   }
 
@@ -200,7 +215,12 @@ export class TerminalReplay {
     const lines: number[] = [];
     for (let y = 0; y < term.rows; y++) lines.push(table.bufferLine(buffer.getLine(buffer.baseY + y), term.cols, cell));
     const hidden = this.core.coreService?.isCursorHidden === true;
-    return { cols: term.cols, rows: term.rows, lines, cursor: { x: Math.min(buffer.cursorX, term.cols - 1), y: buffer.cursorY, visible: !hidden } };
+    return {
+      cols: term.cols,
+      rows: term.rows,
+      lines,
+      cursor: { x: Math.min(buffer.cursorX, term.cols - 1), y: buffer.cursorY, visible: !hidden },
+    };
   }
 
   dispose(): void {
@@ -237,7 +257,19 @@ function cellDraws(c: IBufferCell, flags: number): boolean {
 }
 
 function blankCell(): TerminalCell {
-  return { ch: ' ', width: 1, fg: null, bg: null, bold: false, dim: false, italic: false, underline: false, strike: false, inverse: false, invisible: false };
+  return {
+    ch: ' ',
+    width: 1,
+    fg: null,
+    bg: null,
+    bold: false,
+    dim: false,
+    italic: false,
+    underline: false,
+    strike: false,
+    inverse: false,
+    invisible: false,
+  };
 }
 
 /** The screen after applying every event of `recording` with time <= tSeconds. */
@@ -253,7 +285,12 @@ export function terminalScreenAt(recording: TerminalRecording, tSeconds: number)
 
 /** The plain text of a screen, one string per row with trailing spaces removed (for tests, search). */
 export function screenText(screen: TerminalScreen): string[] {
-  return screen.rows.map((row) => row.map((c) => (c.invisible ? ' ' : c.ch)).join('').replace(/\s+$/, ''));
+  return screen.rows.map((row) =>
+    row
+      .map((c) => (c.invisible ? ' ' : c.ch))
+      .join('')
+      .replace(/\s+$/, ''),
+  );
 }
 
 /**
@@ -271,7 +308,16 @@ export class ScreenTable {
     let i = this.styleIndex.get(key);
     if (i === undefined) {
       i = this.styles.length;
-      this.styles.push({ fg: cell.fg, bg: cell.bg, bold: cell.bold, dim: cell.dim, italic: cell.italic, underline: cell.underline, strike: cell.strike, inverse: cell.inverse });
+      this.styles.push({
+        fg: cell.fg,
+        bg: cell.bg,
+        bold: cell.bold,
+        dim: cell.dim,
+        italic: cell.italic,
+        underline: cell.underline,
+        strike: cell.strike,
+        inverse: cell.inverse,
+      });
       this.styleIndex.set(key, i);
     }
     return i;

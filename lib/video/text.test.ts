@@ -31,7 +31,12 @@ describe('mathSegments', () => {
 
 describe('excerpt', () => {
   it('keeps short texts whole and strips control sequences', () => {
-    expect(excerpt('\x1b[31mred\x1b[0m\r\nnext\n', { headLines: 3, tailLines: 1, maxLineChars: 80 })).toEqual({ head: 'red\nnext', omittedLines: 0, tail: '', totalLines: 2 });
+    expect(excerpt('\x1b[31mred\x1b[0m\r\nnext\n', { headLines: 3, tailLines: 1, maxLineChars: 80 })).toEqual({
+      head: 'red\nnext',
+      omittedLines: 0,
+      tail: '',
+      totalLines: 2,
+    });
     expect(plainText('50%\r75%\r100%\ndone')).toBe('100%\ndone');
   });
 
@@ -103,7 +108,9 @@ describe('diffs', () => {
     expect(guessLanguage('a/b/Component.tsx')).toBe('tsx');
     expect(guessLanguage('Dockerfile')).toBe('docker');
     expect(guessLanguage('notes')).toBeNull();
-    const big = findUnifiedDiffs(['--- a/x.go', '+++ b/x.go', '@@ -1,0 +1,100 @@', ...Array.from({ length: 100 }, (_, i) => `+line ${i}`)].join('\n'));
+    const big = findUnifiedDiffs(
+      ['--- a/x.go', '+++ b/x.go', '@@ -1,0 +1,100 @@', ...Array.from({ length: 100 }, (_, i) => `+line ${i}`)].join('\n'),
+    );
     const { files } = diffFilesForScene(big, 3, 30);
     expect(files[0]!.language).toBe('go');
     expect(files[0]!.additions).toBe(100);
@@ -120,8 +127,12 @@ describe('test evidence', () => {
 
   it('reads pytest, unittest and summary lines for named tests only', () => {
     expect(matchers.map((m) => m.key)).toEqual(['tests/test_x.py::test_alpha']);
-    expect(testResultsIn('tests/test_x.py::test_alpha PASSED [ 50%]', matchers)).toEqual([{ key: 'tests/test_x.py::test_alpha', state: 'pass' }]);
-    expect(testResultsIn('FAILED tests/test_x.py::test_alpha - assert 1 == 2', matchers)).toEqual([{ key: 'tests/test_x.py::test_alpha', state: 'fail' }]);
+    expect(testResultsIn('tests/test_x.py::test_alpha PASSED [ 50%]', matchers)).toEqual([
+      { key: 'tests/test_x.py::test_alpha', state: 'pass' },
+    ]);
+    expect(testResultsIn('FAILED tests/test_x.py::test_alpha - assert 1 == 2', matchers)).toEqual([
+      { key: 'tests/test_x.py::test_alpha', state: 'fail' },
+    ]);
     expect(testResultsIn('test_alpha (tests.TestX) ... ok', matchers)).toEqual([{ key: 'tests/test_x.py::test_alpha', state: 'pass' }]);
     expect(testResultsIn('test_alpha_beta PASSED', matchers)).toEqual([]);
     expect(testResultsIn('collected 3 items\ntest_alpha is slow', matchers)).toEqual([]);
@@ -141,6 +152,8 @@ describe('maths and test names, edge cases', () => {
     const m = testMatchers([{ key: 'tests/test_mean.py::test_mean', text: 't', origin: 'verifier', verdict: true }]);
     expect(testResultsIn('FAILED tests/test_mean.py::test_weighted_mean - assert 1.0 == 2.5', m)).toEqual([]);
     expect(testResultsIn('tests/test_mean.py::test_mean PASSED', m)).toEqual([{ key: 'tests/test_mean.py::test_mean', state: 'pass' }]);
-    expect(testResultsIn('test_mean (tests.test_mean.MeanTest) ... ok', m)).toEqual([{ key: 'tests/test_mean.py::test_mean', state: 'pass' }]);
+    expect(testResultsIn('test_mean (tests.test_mean.MeanTest) ... ok', m)).toEqual([
+      { key: 'tests/test_mean.py::test_mean', state: 'pass' },
+    ]);
   });
 });

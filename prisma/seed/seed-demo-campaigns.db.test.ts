@@ -55,7 +55,9 @@ describe('demo campaigns (seedDemo)', () => {
     expect(rows).toHaveLength(24);
     expect(new Set(rows.map((r) => r.policy.name))).toEqual(new Set(SWEEP_CHECKPOINTS.map(sweepPolicyName)));
     expect(rows.every((r) => r.policy.model === 'acme-coder-7b' && r.policy.checkpoint?.startsWith('ckpt-'))).toBe(true);
-    expect(new Set(rows.filter((r) => r.task.split === 'eval').map((r) => r.task.name))).toEqual(new Set(['tar-backup-exclude-cache', 'rc-circuit-charging-time']));
+    expect(new Set(rows.filter((r) => r.task.split === 'eval').map((r) => r.task.name))).toEqual(
+      new Set(['tar-backup-exclude-cache', 'rc-circuit-charging-time']),
+    );
     expect(new Set(rows.map((r) => r.task.environment?.name))).toEqual(new Set(['terminal-bench', 'physics-derivations']));
     for (const r of rows) {
       expect(r.steps.length).toBeGreaterThanOrEqual(3);
@@ -80,7 +82,10 @@ describe('demo campaigns (seedDemo)', () => {
     expect(single.reviewsDone).toBe(first.campaigns.reviews);
     expect(first.campaigns.reviews).toBeGreaterThanOrEqual(40);
     expect(single.reviewsDone).toBeLessThan(single.reviewsTarget);
-    const reviews = await db().review.findMany({ where: { item: { campaignId: single.id } }, select: { campaignItemId: true, reviewerId: true, evidence: true, coverage: true, goldScore: true } });
+    const reviews = await db().review.findMany({
+      where: { item: { campaignId: single.id } },
+      select: { campaignItemId: true, reviewerId: true, evidence: true, coverage: true, goldScore: true },
+    });
     expect(reviews).toHaveLength(first.campaigns.reviews);
     const perItem = new Map<string, number>();
     for (const r of reviews) perItem.set(r.campaignItemId, (perItem.get(r.campaignItemId) ?? 0) + 1);
@@ -92,7 +97,12 @@ describe('demo campaigns (seedDemo)', () => {
 
     const detail = await getCampaignDetail(single.id, new Date());
     expect(detail.progress.goldItems).toBe(2);
-    expect(detail.reviewers.map((r) => r.email).sort()).toEqual(['kit@witness.local', 'lead@witness.local', 'noor@witness.local', 'sol@witness.local']);
+    expect(detail.reviewers.map((r) => r.email).sort()).toEqual([
+      'kit@witness.local',
+      'lead@witness.local',
+      'noor@witness.local',
+      'sol@witness.local',
+    ]);
     expect(detail.reviewers.reduce((n, r) => n + r.submitted, 0)).toBe(first.campaigns.reviews);
     expect(detail.reviewers.find((r) => r.email === 'kit@witness.local')!.skipped).toBe(1);
 
@@ -101,10 +111,22 @@ describe('demo campaigns (seedDemo)', () => {
     expect(first.campaigns.comparisons).toBeGreaterThanOrEqual(15);
     const comparisons = await db().pairwiseComparison.findMany({
       where: { item: { campaignId: pairwise.id } },
-      select: { preference: true, item: { select: { trajectory: { select: { policy: { select: { name: true } } } }, trajectoryB: { select: { policy: { select: { name: true } } } } } } },
+      select: {
+        preference: true,
+        item: {
+          select: {
+            trajectory: { select: { policy: { select: { name: true } } } },
+            trajectoryB: { select: { policy: { select: { name: true } } } },
+          },
+        },
+      },
     });
-    const involving = comparisons.filter((c) => [c.item.trajectory.policy.name, c.item.trajectoryB?.policy.name].includes(sweepPolicyName('ckpt-2000')));
-    const won = involving.filter((c) => (c.item.trajectory.policy.name === sweepPolicyName('ckpt-2000') ? c.preference < 0 : c.preference > 0));
+    const involving = comparisons.filter((c) =>
+      [c.item.trajectory.policy.name, c.item.trajectoryB?.policy.name].includes(sweepPolicyName('ckpt-2000')),
+    );
+    const won = involving.filter((c) =>
+      c.item.trajectory.policy.name === sweepPolicyName('ckpt-2000') ? c.preference < 0 : c.preference > 0,
+    );
     expect(involving.length).toBeGreaterThan(5);
     expect(won.length / involving.length).toBeGreaterThan(0.6);
   });
@@ -129,7 +151,9 @@ describe('demo campaigns (seedDemo)', () => {
   it('creates nothing on a second run', async () => {
     expect(second.campaigns).toMatchObject({ trajectoriesCreated: 0, campaignsCreated: 0, reviews: 0, comparisons: 0 });
     expect(await counts()).toEqual(afterFirst);
-    console.log(`demo campaigns seed: first run ${first.campaigns.ms} ms (${first.campaigns.reviews} reviews, ${first.campaigns.comparisons} comparisons), re-run ${second.campaigns.ms} ms`);
+    console.log(
+      `demo campaigns seed: first run ${first.campaigns.ms} ms (${first.campaigns.reviews} reviews, ${first.campaigns.comparisons} comparisons), re-run ${second.campaigns.ms} ms`,
+    );
   });
 
   it('every training format exports rows from the demo data, and the eval split exports as an evaluation set', async () => {
@@ -153,4 +177,3 @@ describe('demo campaigns (seedDemo)', () => {
     }
   }, 120_000);
 });
-

@@ -71,11 +71,18 @@ const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n
  * comparisons submitted through the same lib/db functions reviewers use (claimNextItem,
  * submitReview, submitComparison), so every count stays consistent. Idempotent.
  */
-export async function seedDemoCampaigns(projectId: string, users: DemoUser[], leadId: string | null, now = new Date()): Promise<DemoCampaignsReport> {
+export async function seedDemoCampaigns(
+  projectId: string,
+  users: DemoUser[],
+  leadId: string | null,
+  now = new Date(),
+): Promise<DemoCampaignsReport> {
   const t0 = performance.now();
   const report: DemoCampaignsReport = { trajectoriesCreated: 0, campaignsCreated: 0, reviews: 0, comparisons: 0, skips: 0, ms: 0 };
   const sweep = sweepTrajectories();
-  const storables = await Promise.all(sweep.map((s) => toStorable(prepareTrajectory(s.trajectory), { source: null, sourceWhere: null, importedById: leadId })));
+  const storables = await Promise.all(
+    sweep.map((s) => toStorable(prepareTrajectory(s.trajectory), { source: null, sourceWhere: null, importedById: leadId })),
+  );
   const outcomes = await storeTrajectoryBatch(projectId, storables);
   const truthById = new Map<string, RunTruth & { key: string }>();
   outcomes.forEach((o, i) => {
@@ -86,10 +93,15 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
   const ids = outcomes.map((o) => (o.ok ? o.id : ''));
   // gold: a clean solve and a reward hack, with their known criteria verdicts and flags
   const goldIds = sweep.flatMap((s, i) =>
-    (s.task.name === 'csv-dedupe-by-key' && s.checkpoint === 'ckpt-2000') || (s.task.name === 'sqlite-migrate-add-column' && s.checkpoint === 'ckpt-3000') ? [ids[i]!] : [],
+    (s.task.name === 'csv-dedupe-by-key' && s.checkpoint === 'ckpt-2000') ||
+    (s.task.name === 'sqlite-migrate-add-column' && s.checkpoint === 'ckpt-3000')
+      ? [ids[i]!]
+      : [],
   );
 
-  const rubric = (await latestRubricVersion(projectId, DEMO_RUBRIC_NAME))?.id ?? (await saveRubricVersion(projectId, DEMO_RUBRIC_NAME, defaultReviewRubric(), leadId)).versionId;
+  const rubric =
+    (await latestRubricVersion(projectId, DEMO_RUBRIC_NAME))?.id ??
+    (await saveRubricVersion(projectId, DEMO_RUBRIC_NAME, defaultReviewRubric(), leadId)).versionId;
   const taskNames = SWEEP_TASKS.map((t) => t.name);
   const byEmail = new Map(users.map((u) => [u.email, u]));
   const frames = new Map<string, TrajectoryVideoProps>();
@@ -148,7 +160,13 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
           const evidence: EvidenceNote[] = [];
           if (truth.evidence && rand() < 0.7) {
             const chapter = props.chapters.find((c) => c.step === truth.evidence!.step) ?? props.chapters[props.chapters.length - 1];
-            if (chapter) evidence.push({ frame: chapter.fromFrame, stepIndex: chapter.step, note: truth.evidence.note, wrongStep: truth.flags.length > 0 || truth.quality <= 2 });
+            if (chapter)
+              evidence.push({
+                frame: chapter.fromFrame,
+                stepIndex: chapter.step,
+                note: truth.evidence.note,
+                wrongStep: truth.flags.length > 0 || truth.quality <= 2,
+              });
           }
           await submitReview(
             user.id,
@@ -194,7 +212,8 @@ export async function seedDemoCampaigns(projectId: string, users: DemoUser[], le
           const [leftProps, rightProps] = [await propsOf(leftId), await propsOf(rightId)];
           const diff = right.quality - left.quality + (rand() < 0.25 ? (rand() < 0.5 ? -1 : 1) : 0);
           const preference = clamp(Math.abs(diff) >= 2 ? Math.sign(diff) * 2 : Math.sign(diff), -2, 2);
-          const better = preference === 0 ? 'Both runs are about as good' : preference < 0 ? 'The left run is better' : 'The right run is better';
+          const better =
+            preference === 0 ? 'Both runs are about as good' : preference < 0 ? 'The left run is better' : 'The right run is better';
           await submitComparison(
             user.id,
             {

@@ -38,7 +38,12 @@ describe('demo trajectories (seedDemo)', () => {
   it('imports every demo file without failures, and a second run creates nothing', async () => {
     expect(first.trajectoriesImported).toBe(expectedTrajectories);
     expect(first.trajectoriesSkipped).toBe(0);
-    expect(second).toMatchObject({ projectId: first.projectId, usersCreated: 0, trajectoriesImported: 0, trajectoriesSkipped: expectedTrajectories });
+    expect(second).toMatchObject({
+      projectId: first.projectId,
+      usersCreated: 0,
+      trajectoriesImported: 0,
+      trajectoriesSkipped: expectedTrajectories,
+    });
     expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories);
     expect(await counts()).toEqual(afterFirst);
 
@@ -58,8 +63,17 @@ describe('demo trajectories (seedDemo)', () => {
     expect(withTrajectories).toEqual(expect.arrayContaining(['terminal-bench', 'physics-derivations']));
     const tasks = environments.flatMap((e) => e.tasks.map((t) => ({ env: e.name, ...t })));
     const sweepTasks = new Set(SWEEP_TASKS.map((t) => t.name));
-    expect(tasks.filter((t) => t.split === 'eval' && !sweepTasks.has(t.name)).map((t) => t.name).sort()).toEqual(['git-recover-release-notes', 'physical-pendulum-small-oscillations']);
-    expect(tasks.find((t) => t.name === 'logstats-p95')).toMatchObject({ env: 'terminal-bench', split: 'train', _count: { trajectories: 3 } });
+    expect(
+      tasks
+        .filter((t) => t.split === 'eval' && !sweepTasks.has(t.name))
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['git-recover-release-notes', 'physical-pendulum-small-oscillations']);
+    expect(tasks.find((t) => t.name === 'logstats-p95')).toMatchObject({
+      env: 'terminal-bench',
+      split: 'train',
+      _count: { trajectories: 3 },
+    });
   });
 
   it('names the checkpoints as separate policies on the same task', async () => {
@@ -81,8 +95,14 @@ describe('demo trajectories (seedDemo)', () => {
       select: { verifierReward: true, steps: { select: { toolCalls: true }, orderBy: { index: 'asc' } } },
     });
     expect(hack.verifierReward).toBe(1);
-    const patches = hack.steps.flatMap((s) => s.toolCalls as { name: string; arguments: { patch?: string } }[]).filter((c) => c.name === 'apply_patch');
-    expect(patches.some((c) => c.arguments.patch?.includes('+++ b/tests/test_logstats.py') && c.arguments.patch.includes('pytest.approx(2181, rel=5)'))).toBe(true);
+    const patches = hack.steps
+      .flatMap((s) => s.toolCalls as { name: string; arguments: { patch?: string } }[])
+      .filter((c) => c.name === 'apply_patch');
+    expect(
+      patches.some(
+        (c) => c.arguments.patch?.includes('+++ b/tests/test_logstats.py') && c.arguments.patch.includes('pytest.approx(2181, rel=5)'),
+      ),
+    ).toBe(true);
   });
 
   it('gives terminal trajectories a recording with steps linked to it', async () => {

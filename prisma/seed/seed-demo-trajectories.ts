@@ -59,7 +59,12 @@ export const DEMO_GROUPS: DemoGroup[] = [
     trajectories: 1,
   },
   { path: 'terminal-bench/git-recover-release-notes/claude-sonnet-4-5', environment: 'terminal-bench', split: 'eval', trajectories: 1 },
-  { path: 'physics-derivations/physical-pendulum_claude-sonnet-4-5.json', environment: 'physics-derivations', split: 'eval', trajectories: 2 },
+  {
+    path: 'physics-derivations/physical-pendulum_claude-sonnet-4-5.json',
+    environment: 'physics-derivations',
+    split: 'eval',
+    trajectories: 2,
+  },
   {
     path: 'physics-derivations/bead-on-rotating-hoop_acme-coder-7b-ckpt-2000.json',
     environment: 'physics-derivations',
@@ -105,7 +110,10 @@ function describeErrors(errors: ImportError[]): string {
  * import or yields a different number of trajectories than listed, so a broken demo file fails
  * tests and `witness start` loudly.
  */
-export async function seedDemoTrajectories(projectId: string, options: { importedById?: string | null } = {}): Promise<DemoTrajectoriesReport> {
+export async function seedDemoTrajectories(
+  projectId: string,
+  options: { importedById?: string | null } = {},
+): Promise<DemoTrajectoriesReport> {
   const files = await listFiles(DEMO_DIR);
   const unlisted = files.filter((f) => !DEMO_GROUPS.some((g) => f === g.path || f.startsWith(`${g.path}/`)));
   if (unlisted.length > 0) throw new Error(`demo files not listed in DEMO_GROUPS: ${unlisted.join(', ')}`);
@@ -133,7 +141,8 @@ export async function seedDemoTrajectories(projectId: string, options: { importe
     );
     if (result.failed > 0) throw new Error(`demo import failed for ${group.path}: ${describeErrors(result.errors)}`);
     const count = result.trajectories.length;
-    if (count !== group.trajectories) throw new Error(`demo import of ${group.path} gave ${count} trajectories, expected ${group.trajectories}`);
+    if (count !== group.trajectories)
+      throw new Error(`demo import of ${group.path} gave ${count} trajectories, expected ${group.trajectories}`);
     report.imported += result.imported;
     report.skipped += result.skipped;
     report.total += count;

@@ -38,5 +38,11 @@ export async function seedDemo(): Promise<SeedReport> {
   await ensureEnvironment(project.id, 'physics-derivations', 'Derive a result; a physicist checks each step');
   const trajectories = await seedDemoTrajectories(project.id, { importedById: leadId });
   const campaigns = await seedDemoCampaigns(project.id, users, leadId);
-  return { usersCreated, projectId: project.id, trajectoriesImported: trajectories.imported, trajectoriesSkipped: trajectories.skipped, campaigns };
+  return {
+    usersCreated,
+    projectId: project.id,
+    trajectoriesImported: trajectories.imported,
+    trajectoriesSkipped: trajectories.skipped,
+    campaigns,
+  };
 }

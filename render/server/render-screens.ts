@@ -40,4 +40,6 @@ await renderTrajectoryStills(
   props,
   shots.map((s) => ({ frame: s.frame, outPath: path.join(out, `video-${s.name}.png`) })),
 );
-console.log(`${shots.length} stills in ${((performance.now() - t0) / 1000).toFixed(1)} s (video ${(props.durationInFrames / props.fps).toFixed(1)} s) -> ${out}`);
+console.log(
+  `${shots.length} stills in ${((performance.now() - t0) / 1000).toFixed(1)} s (video ${(props.durationInFrames / props.fps).toFixed(1)} s) -> ${out}`,
+);

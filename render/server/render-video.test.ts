@@ -25,7 +25,10 @@ let props: TrajectoryVideoProps;
 const RANGE: [number, number] = [430, 489];
 
 beforeAll(async () => {
-  for await (const item of harborImporter.parse({ kind: 'dir', dir: dirSource(path.join(import.meta.dirname, '..', '..', 'lib', 'formats', 'fixtures', 'harbor', 'trial-basic')) })) {
+  for await (const item of harborImporter.parse({
+    kind: 'dir',
+    dir: dirSource(path.join(import.meta.dirname, '..', '..', 'lib', 'formats', 'fixtures', 'harbor', 'trial-basic')),
+  })) {
     if (item.ok) props = trajectoryVideoProps(item.trajectory);
   }
   await bundleOnce();
@@ -38,74 +41,86 @@ afterAll(async () => {
 });
 
 function probe(file: string): { width: number; height: number; frames: number; duration: number; codec: string } {
-  const out = execFileSync(ffprobe, ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height,nb_read_frames:format=duration', '-of', 'json', file], { encoding: 'utf8' });
-  const json = JSON.parse(out) as { streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>; format: { duration: string } };
+  const out = execFileSync(
+    ffprobe,
+    [
+      '-v',
+      'error',
+      '-count_frames',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=codec_name,width,height,nb_read_frames:format=duration',
+      '-of',
+      'json',
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
+  const json = JSON.parse(out) as {
+    streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>;
+    format: { duration: string };
+  };
   const s = json.streams[0]!;
-  return { codec: s.codec_name, width: s.width, height: s.height, frames: Number(s.nb_read_frames), duration: Number(json.format.duration) };
+  return {
+    codec: s.codec_name,
+    width: s.width,
+    height: s.height,
+    frames: Number(s.nb_read_frames),
+    duration: Number(json.format.duration),
+  };
 }
 
 describe('renderTrajectoryVideo', () => {
-  it(
-    'renders a short h264 MP4, byte-identical when rendered again',
-    async () => {
-      const a = path.join(dir, 'a.mp4');
-      const b = path.join(dir, 'b.mp4');
-      const progress: number[] = [];
-      const result = await renderTrajectoryVideo({ props, outPath: a, frameRange: RANGE, onProgress: (p) => progress.push(p.progress) });
-      expect(result).toMatchObject({ frames: 60, fps: 30, width: 1280, height: 720 });
-      expect(progress[progress.length - 1]).toBe(1);
-      expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
-      await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE });
-      expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
-      // only the two finished files: no partial file left behind
-      expect(readdirSync(dir).sort()).toEqual(['a.mp4', 'b.mp4']);
-    },
-    240_000,
-  );
+  it('renders a short h264 MP4, byte-identical when rendered again', async () => {
+    const a = path.join(dir, 'a.mp4');
+    const b = path.join(dir, 'b.mp4');
+    const progress: number[] = [];
+    const result = await renderTrajectoryVideo({ props, outPath: a, frameRange: RANGE, onProgress: (p) => progress.push(p.progress) });
+    expect(result).toMatchObject({ frames: 60, fps: 30, width: 1280, height: 720 });
+    expect(progress[progress.length - 1]).toBe(1);
+    expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
+    await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE });
+    expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+    // only the two finished files: no partial file left behind
+    expect(readdirSync(dir).sort()).toEqual(['a.mp4', 'b.mp4']);
+  }, 240_000);
 
-  it(
-    'renders a still that is not blank',
-    async () => {
-      const out = path.join(dir, 'still.png');
-      const closing = props.scenes[props.scenes.length - 1]!;
-      await renderTrajectoryStill({ props, outPath: out, frame: closing.from + 30 });
-      const png = PNG.sync.read(readFileSync(out));
-      expect([png.width, png.height]).toEqual([1280, 720]);
-      // luminance variance: a blank frame has ~0; text, bars and the checklist give plenty
-      let sum = 0;
-      let sq = 0;
-      const n = png.width * png.height;
-      const colours = new Set<number>();
-      for (let i = 0; i < png.data.length; i += 4) {
-        const y = 0.2126 * png.data[i]! + 0.7152 * png.data[i + 1]! + 0.0722 * png.data[i + 2]!;
-        sum += y;
-        sq += y * y;
-        if (i % 64 === 0) colours.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
-      }
-      const variance = sq / n - (sum / n) ** 2;
-      expect(variance).toBeGreaterThan(50);
-      expect(colours.size).toBeGreaterThan(50);
-    },
-    120_000,
-  );
+  it('renders a still that is not blank', async () => {
+    const out = path.join(dir, 'still.png');
+    const closing = props.scenes[props.scenes.length - 1]!;
+    await renderTrajectoryStill({ props, outPath: out, frame: closing.from + 30 });
+    const png = PNG.sync.read(readFileSync(out));
+    expect([png.width, png.height]).toEqual([1280, 720]);
+    // luminance variance: a blank frame has ~0; text, bars and the checklist give plenty
+    let sum = 0;
+    let sq = 0;
+    const n = png.width * png.height;
+    const colours = new Set<number>();
+    for (let i = 0; i < png.data.length; i += 4) {
+      const y = 0.2126 * png.data[i]! + 0.7152 * png.data[i + 1]! + 0.0722 * png.data[i + 2]!;
+      sum += y;
+      sq += y * y;
+      if (i % 64 === 0) colours.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
+    }
+    const variance = sq / n - (sum / n) ** 2;
+    expect(variance).toBeGreaterThan(50);
+    expect(colours.size).toBeGreaterThan(50);
+  }, 120_000);
 
-  it(
-    'stops when cancelled and leaves no file',
-    async () => {
-      const out = path.join(dir, 'cancelled.mp4');
-      const controller = new AbortController();
-      const render = renderTrajectoryVideo({
-        props,
-        outPath: out,
-        frameRange: [0, 299],
-        cancelSignal: controller.signal,
-        onProgress: (p) => {
-          if (p.renderedFrames >= 3) controller.abort();
-        },
-      });
-      await expect(render).rejects.toMatchObject({ name: 'AbortError' });
-      expect(readdirSync(dir).filter((f) => f.includes('cancelled'))).toEqual([]);
-    },
-    120_000,
-  );
+  it('stops when cancelled and leaves no file', async () => {
+    const out = path.join(dir, 'cancelled.mp4');
+    const controller = new AbortController();
+    const render = renderTrajectoryVideo({
+      props,
+      outPath: out,
+      frameRange: [0, 299],
+      cancelSignal: controller.signal,
+      onProgress: (p) => {
+        if (p.renderedFrames >= 3) controller.abort();
+      },
+    });
+    await expect(render).rejects.toMatchObject({ name: 'AbortError' });
+    expect(readdirSync(dir).filter((f) => f.includes('cancelled'))).toEqual([]);
+  }, 120_000);
 });

@@ -4,7 +4,15 @@ import { rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundle } from '@remotion/bundler';
-import { combineChunks, makeCancelSignal, openBrowser, renderMedia, renderStill, selectComposition, type ChromiumOptions } from '@remotion/renderer';
+import {
+  combineChunks,
+  makeCancelSignal,
+  openBrowser,
+  renderMedia,
+  renderStill,
+  selectComposition,
+  type ChromiumOptions,
+} from '@remotion/renderer';
 import { env } from '../../lib/env';
 import { trajectoryVideoSchema, type TrajectoryVideoProps } from '../../lib/video/schema';
 
@@ -100,7 +108,12 @@ function abortError(): Error {
 }
 
 async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Awaited<ReturnType<typeof openBrowser>>) => Promise<T>): Promise<T> {
-  const browser = await openBrowser('chrome', { browserExecutable: env().CHROMIUM_PATH, chromeMode: 'headless-shell', chromiumOptions: chromiumOptions(gl), logLevel: 'error' });
+  const browser = await openBrowser('chrome', {
+    browserExecutable: env().CHROMIUM_PATH,
+    chromeMode: 'headless-shell',
+    chromiumOptions: chromiumOptions(gl),
+    logLevel: 'error',
+  });
   try {
     return await fn(browser);
   } finally {
@@ -160,7 +173,14 @@ export async function renderTrajectoryVideo(options: RenderVideoOptions): Promis
     await rename(tmp, options.outPath);
     const range = options.frameRange;
     const frames = range === undefined ? composition.durationInFrames : typeof range === 'number' ? 1 : range[1] - range[0] + 1;
-    return { outPath: options.outPath, frames, fps: composition.fps, width: composition.width, height: composition.height, bytes: (await stat(options.outPath)).size };
+    return {
+      outPath: options.outPath,
+      frames,
+      fps: composition.fps,
+      width: composition.width,
+      height: composition.height,
+      bytes: (await stat(options.outPath)).size,
+    };
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     if (options.cancelSignal?.aborted) throw abortError();
@@ -183,7 +203,9 @@ export interface RenderStillOptions {
 }
 
 /** Renders one frame to a PNG or JPEG (a thumbnail, or a frame to look at), atomically. */
-export async function renderTrajectoryStill(options: RenderStillOptions): Promise<{ outPath: string; width: number; height: number; bytes: number }> {
+export async function renderTrajectoryStill(
+  options: RenderStillOptions,
+): Promise<{ outPath: string; width: number; height: number; bytes: number }> {
   const props = trajectoryVideoSchema.parse(options.props);
   const serveUrl = await bundleOnce();
   const tmp = partialPath(options.outPath);
@@ -191,7 +213,13 @@ export async function renderTrajectoryStill(options: RenderStillOptions): Promis
   const scale = options.scale ?? 1;
   try {
     await withBrowser(options.gl, async (browser) => {
-      const composition = await selectComposition({ serveUrl, id: options.compositionId ?? 'TrajectoryVideo', inputProps: props, puppeteerInstance: browser, logLevel: 'error' });
+      const composition = await selectComposition({
+        serveUrl,
+        id: options.compositionId ?? 'TrajectoryVideo',
+        inputProps: props,
+        puppeteerInstance: browser,
+        logLevel: 'error',
+      });
       await renderStill({
         composition,
         serveUrl,
@@ -206,7 +234,12 @@ export async function renderTrajectoryStill(options: RenderStillOptions): Promis
       });
     });
     await rename(tmp, options.outPath);
-    return { outPath: options.outPath, width: Math.round(props.width * scale), height: Math.round(props.height * scale), bytes: (await stat(options.outPath)).size };
+    return {
+      outPath: options.outPath,
+      width: Math.round(props.width * scale),
+      height: Math.round(props.height * scale),
+      bytes: (await stat(options.outPath)).size,
+    };
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
@@ -216,15 +249,35 @@ export async function renderTrajectoryStill(options: RenderStillOptions): Promis
 /**
  * Renders several stills with one browser (for looking at frames, tests). Writes each atomically.
  */
-export async function renderTrajectoryStills(props: TrajectoryVideoProps, shots: Array<{ frame: number; outPath: string }>, compositionId: CompositionId = 'TrajectoryVideo'): Promise<void> {
+export async function renderTrajectoryStills(
+  props: TrajectoryVideoProps,
+  shots: Array<{ frame: number; outPath: string }>,
+  compositionId: CompositionId = 'TrajectoryVideo',
+): Promise<void> {
   const parsed = trajectoryVideoSchema.parse(props);
   const serveUrl = await bundleOnce();
   await withBrowser(undefined, async (browser) => {
-    const composition = await selectComposition({ serveUrl, id: compositionId, inputProps: parsed, puppeteerInstance: browser, logLevel: 'error' });
+    const composition = await selectComposition({
+      serveUrl,
+      id: compositionId,
+      inputProps: parsed,
+      puppeteerInstance: browser,
+      logLevel: 'error',
+    });
     for (const shot of shots) {
       const tmp = partialPath(shot.outPath);
       try {
-        await renderStill({ composition, serveUrl, output: tmp, frame: shot.frame, inputProps: parsed, imageFormat: 'png', puppeteerInstance: browser, overwrite: true, logLevel: 'error' });
+        await renderStill({
+          composition,
+          serveUrl,
+          output: tmp,
+          frame: shot.frame,
+          inputProps: parsed,
+          imageFormat: 'png',
+          puppeteerInstance: browser,
+          overwrite: true,
+          logLevel: 'error',
+        });
         await rename(tmp, shot.outPath);
       } catch (err) {
         await unlink(tmp).catch(() => undefined);
@@ -238,7 +291,13 @@ export async function renderTrajectoryStills(props: TrajectoryVideoProps, shots:
  * Joins chunks rendered with `codec: 'h264-ts'` (in frame order) into one h264 MP4 without
  * re-encoding, written atomically to `outPath`.
  */
-export async function combineVideoChunks(options: { files: string[]; outPath: string; fps: number; framesPerChunk: number; totalFrames: number }): Promise<void> {
+export async function combineVideoChunks(options: {
+  files: string[];
+  outPath: string;
+  fps: number;
+  framesPerChunk: number;
+  totalFrames: number;
+}): Promise<void> {
   const tmp = partialPath(options.outPath);
   try {
     await combineChunks({

@@ -27,7 +27,10 @@ export function showcaseTrajectory(): Trajectory {
     ' ',
     ' def mean(xs: Sequence[float]) -> float:',
   ].join('\n');
-  const longLog = Array.from({ length: 12_345 + 12 }, (_, i) => `2025-11-02T09:0${Math.floor(i / 6000)}:${String(i % 60).padStart(2, '0')} INFO sample ${i} loaded (${(i * 7) % 97} ms)`).join('\n');
+  const longLog = Array.from(
+    { length: 12_345 + 12 },
+    (_, i) => `2025-11-02T09:0${Math.floor(i / 6000)}:${String(i % 60).padStart(2, '0')} INFO sample ${i} loaded (${(i * 7) % 97} ms)`,
+  ).join('\n');
   const events: CastEvent[] = [
     [0.2, 'o', '\x1b[1;34m~/stats\x1b[0m$ '],
     [1.0, 'o', 'python -m pytest -q tests/test_mean.py\r\n'],
@@ -35,7 +38,11 @@ export function showcaseTrajectory(): Trajectory {
     [2.2, 'o', '=================================== FAILURES ===================================\r\n'],
     [2.3, 'o', '\x1b[31m\x1b[1m___________________________ test_weighted_mean ____________________________\x1b[0m\r\n'],
     [2.4, 'o', '    assert weighted_mean([1, 3], [1, 3]) == 2.5\r\n\x1b[31mE   assert 1.0 == 2.5\x1b[0m\r\n'],
-    [2.5, 'o', '\x1b[31mFAILED\x1b[0m tests/test_mean.py::test_weighted_mean - assert 1.0 == 2.5\r\n\x1b[31m1 failed\x1b[0m, \x1b[32m2 passed\x1b[0m in 0.04s\r\n\x1b[1;34m~/stats\x1b[0m$ '],
+    [
+      2.5,
+      'o',
+      '\x1b[31mFAILED\x1b[0m tests/test_mean.py::test_weighted_mean - assert 1.0 == 2.5\r\n\x1b[31m1 failed\x1b[0m, \x1b[32m2 passed\x1b[0m in 0.04s\r\n\x1b[1;34m~/stats\x1b[0m$ ',
+    ],
     [8.0, 'o', 'git apply fix.patch && python -m pytest -q tests/test_mean.py\r\n'],
     [49.0, 'o', '\x1b[32m...\x1b[0m                                                                      [100%]\r\n'],
     [49.1, 'o', '\x1b[32m3 passed\x1b[0m in 0.03s\r\n\x1b[1;34m~/stats\x1b[0m$ '],
@@ -49,7 +56,12 @@ export function showcaseTrajectory(): Trajectory {
         'The function `weighted_mean` in stats/mean.py is wrong. It must return $\\bar{x}_w = \\frac{\\sum_i w_i x_i}{\\sum_i w_i}$ and raise a ValueError when $\\sum_i w_i = 0$. Make the tests in tests/test_mean.py pass without changing them.',
       acceptanceCriteria: [
         { key: 'weighted-mean-formula', text: 'weighted_mean divides by the total weight', origin: 'task', verdict: null },
-        { key: 'tests/test_mean.py::test_weighted_mean', text: 'tests/test_mean.py::test_weighted_mean', origin: 'verifier', verdict: true },
+        {
+          key: 'tests/test_mean.py::test_weighted_mean',
+          text: 'tests/test_mean.py::test_weighted_mean',
+          origin: 'verifier',
+          verdict: true,
+        },
         { key: 'tests/test_mean.py::test_zero_weights', text: 'tests/test_mean.py::test_zero_weights', origin: 'verifier', verdict: true },
         { key: 'tests/test_mean.py::test_mean', text: 'tests/test_mean.py::test_mean', origin: 'verifier', verdict: true },
       ],
@@ -59,7 +71,17 @@ export function showcaseTrajectory(): Trajectory {
     },
     policy: { model: 'anthropic/claude-sonnet-4-5', checkpoint: null, agent: 'terminus-2' },
     steps: [
-      { index: 0, source: 'system', text: 'You are an agent working in a Linux terminal.', reasoning: null, toolCalls: [], observations: [], timestamp: '2025-11-02T09:00:00Z', castTime: null, usage: null },
+      {
+        index: 0,
+        source: 'system',
+        text: 'You are an agent working in a Linux terminal.',
+        reasoning: null,
+        toolCalls: [],
+        observations: [],
+        timestamp: '2025-11-02T09:00:00Z',
+        castTime: null,
+        usage: null,
+      },
       {
         index: 1,
         source: 'user',
@@ -75,7 +97,8 @@ export function showcaseTrajectory(): Trajectory {
         index: 2,
         source: 'agent',
         text: 'First I run the tests to see what fails.',
-        reasoning: 'The docstring says len(xs) but a weighted mean divides by the sum of the weights. Run the tests to confirm before editing.',
+        reasoning:
+          'The docstring says len(xs) but a weighted mean divides by the sum of the weights. Run the tests to confirm before editing.',
         toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'python -m pytest -q tests/test_mean.py' } }],
         observations: [
           {
@@ -94,7 +117,9 @@ export function showcaseTrajectory(): Trajectory {
         text: 'With weights $w = (1, 3)$ and $x = (1, 3)$ the weighted mean is\n$$\\bar{x}_w = \\frac{1\\cdot 1 + 3 \\cdot 3}{1 + 3} = \\frac{10}{4} = 2.5,$$\nbut the code divides by $n = 2$ instead of $\\sum_i w_i = 4$. I will patch it and guard against $\\sum_i w_i = 0$.',
         reasoning: null,
         toolCalls: [{ id: 'c2', name: 'apply_patch', arguments: { patch } }],
-        observations: [{ toolCallId: 'c2', content: 'Patch applied to stats/mean.py (1 file changed, 5 insertions, 2 deletions)', isError: false }],
+        observations: [
+          { toolCallId: 'c2', content: 'Patch applied to stats/mean.py (1 file changed, 5 insertions, 2 deletions)', isError: false },
+        ],
         timestamp: '2025-11-02T09:00:07Z',
         castTime: 7.5,
         usage: null,
@@ -111,7 +136,14 @@ export function showcaseTrajectory(): Trajectory {
         usage: null,
       },
     ],
-    verifier: { reward: 1, components: { 'test:tests/test_mean.py::test_weighted_mean': 1, 'test:tests/test_mean.py::test_zero_weights': 1, 'test:tests/test_mean.py::test_mean': 1 } },
+    verifier: {
+      reward: 1,
+      components: {
+        'test:tests/test_mean.py::test_weighted_mean': 1,
+        'test:tests/test_mean.py::test_zero_weights': 1,
+        'test:tests/test_mean.py::test_mean': 1,
+      },
+    },
     judgeScores: [
       { judge: 'correctness', score: 1, label: 'pass', explanation: 'Divides by the total weight and raises on a zero total, as asked.' },
       { judge: 'style', score: 0.75, label: 'good', explanation: 'Clear docstring; the guard could name the empty-input case separately.' },

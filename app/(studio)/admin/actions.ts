@@ -13,14 +13,20 @@ export const inviteUserAction = defineAction(
   z.object({
     email: z.email('Enter a valid email address'),
     role: roleSchema,
-    expertise: z.string().max(400).transform((s, ctx) => {
-      const tags = s.split(',').map((t) => t.trim()).filter(Boolean);
-      for (const tag of tags) {
-        const r = expertiseTagSchema.safeParse(tag);
-        if (!r.success) ctx.addIssue({ code: 'custom', message: `"${tag}": ${r.error.issues[0]!.message}` });
-      }
-      return tags.map((t) => t.toLowerCase());
-    }),
+    expertise: z
+      .string()
+      .max(400)
+      .transform((s, ctx) => {
+        const tags = s
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        for (const tag of tags) {
+          const r = expertiseTagSchema.safeParse(tag);
+          if (!r.success) ctx.addIssue({ code: 'custom', message: `"${tag}": ${r.error.issues[0]!.message}` });
+        }
+        return tags.map((t) => t.toLowerCase());
+      }),
   }),
   async (input, user) => {
     const invite = await createInvite(user.id, input);

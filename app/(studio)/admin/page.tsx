@@ -13,7 +13,12 @@ export const metadata = { title: 'Admin' };
 
 export default async function AdminHome() {
   await requirePageUser('admin');
-  const [users, invites, workers, projects] = await Promise.all([listUsers(), listOpenInvites(), liveWorkers(new Date()), listProjectSettings()]);
+  const [users, invites, workers, projects] = await Promise.all([
+    listUsers(),
+    listOpenInvites(),
+    liveWorkers(new Date()),
+    listProjectSettings(),
+  ]);
   return (
     <>
       <PageHeader title="Admin" description="People, invitations and the studio's workers." />
@@ -56,7 +61,9 @@ export default async function AdminHome() {
       </section>
       <section className="mb-8">
         <h2 className="mb-1 font-semibold">Projects</h2>
-        <p className="mb-3 text-sm text-zinc-600">Whether the worker renders each new trajectory&apos;s MP4 right after import (the player works either way).</p>
+        <p className="mb-3 text-sm text-zinc-600">
+          Whether the worker renders each new trajectory&apos;s MP4 right after import (the player works either way).
+        </p>
         <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm">
             <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">

@@ -16,7 +16,10 @@ export const metadata = { title: 'Campaigns' };
 export default async function LeadHome() {
   await requirePageUser('lead');
   const queryClient = serverQueryClient();
-  const [campaigns] = await Promise.all([listCampaigns(), queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries })]);
+  const [campaigns] = await Promise.all([
+    listCampaigns(),
+    queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries }),
+  ]);
   return (
     <>
       <PageHeader title="Campaigns" description="Review campaigns, agreement and datasets for your projects." />
@@ -44,8 +47,8 @@ export default async function LeadHome() {
         </div>
         {campaigns.length === 0 ? (
           <EmptyState title="No review campaigns yet" action={<NewCampaignLink />}>
-            Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so several
-            reviewers grade each item.
+            Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an
+            overlap so several reviewers grade each item.
           </EmptyState>
         ) : (
           <CampaignTable rows={campaigns.slice(0, 5)} />

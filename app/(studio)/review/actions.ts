@@ -23,12 +23,18 @@ async function claim(campaignId: string, user: { id: string; expertise: string[]
 }
 
 /** Takes the reviewer's next item of a campaign (or their live claim back); the page navigates to it. */
-export const claimNextAction = defineAction('review', z.object({ campaignId: z.string().min(1).max(64) }), async (input, user) => claim(input.campaignId, user));
+export const claimNextAction = defineAction('review', z.object({ campaignId: z.string().min(1).max(64) }), async (input, user) =>
+  claim(input.campaignId, user),
+);
 
 /** Gives the item back with a reason, then hands the next one. */
 export const skipAction = defineAction(
   'review',
-  z.object({ assignmentId: z.string().min(1).max(64), campaignId: z.string().min(1).max(64), reason: z.string().trim().min(3, 'Say why you skip (3+ characters)').max(500) }),
+  z.object({
+    assignmentId: z.string().min(1).max(64),
+    campaignId: z.string().min(1).max(64),
+    reason: z.string().trim().min(3, 'Say why you skip (3+ characters)').max(500),
+  }),
   async (input, user) => {
     await skipAssignment(input.assignmentId, user.id, input.reason, new Date());
     return claim(input.campaignId, user);
@@ -36,18 +42,26 @@ export const skipAction = defineAction(
 );
 
 /** Submits (or revises) a review; idempotent by the client's key. Answers where to go next. */
-export const submitReviewAction = defineAction('review', submitReviewInput.extend({ campaignId: z.string().min(1).max(64) }), async (input, user) => {
-  const { campaignId, ...rest } = input;
-  const [frames] = await framesForAssignment(rest.assignmentId, user.id);
-  const review = await submitReview(user.id, rest, frames!, new Date());
-  return { review: { id: review.id, revision: review.revision, duplicate: review.duplicate }, next: await claim(campaignId, user) };
-});
+export const submitReviewAction = defineAction(
+  'review',
+  submitReviewInput.extend({ campaignId: z.string().min(1).max(64) }),
+  async (input, user) => {
+    const { campaignId, ...rest } = input;
+    const [frames] = await framesForAssignment(rest.assignmentId, user.id);
+    const review = await submitReview(user.id, rest, frames!, new Date());
+    return { review: { id: review.id, revision: review.revision, duplicate: review.duplicate }, next: await claim(campaignId, user) };
+  },
+);
 
 /** Submits (or revises) a pairwise comparison in screen terms; idempotent by the client's key. */
-export const submitComparisonAction = defineAction('review', submitComparisonInput.extend({ campaignId: z.string().min(1).max(64) }), async (input, user) => {
-  const { campaignId, ...rest } = input;
-  const frames = await framesForAssignment(rest.assignmentId, user.id);
-  if (frames.length !== 2) throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
-  const row = await submitComparison(user.id, rest, { left: frames[0]!, right: frames[1]! }, new Date());
-  return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
-});
+export const submitComparisonAction = defineAction(
+  'review',
+  submitComparisonInput.extend({ campaignId: z.string().min(1).max(64) }),
+  async (input, user) => {
+    const { campaignId, ...rest } = input;
+    const frames = await framesForAssignment(rest.assignmentId, user.id);
+    if (frames.length !== 2) throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
+    const row = await submitComparison(user.id, rest, { left: frames[0]!, right: frames[1]! }, new Date());
+    return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
+  },
+);

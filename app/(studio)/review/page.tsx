@@ -24,7 +24,11 @@ export default async function ReviewerHome({ searchParams }: Props) {
     <>
       <PageHeader
         title="My queue"
-        description={queues.length ? `${reviewedToday} reviewed today / ${inQueue} in queue` : `Hello ${user.name.split(' ')[0]}. Items to grade appear here, by campaign.`}
+        description={
+          queues.length
+            ? `${reviewedToday} reviewed today / ${inQueue} in queue`
+            : `Hello ${user.name.split(' ')[0]}. Items to grade appear here, by campaign.`
+        }
       />
       {typeof done === 'string' ? (
         <p role="status" className="mb-4 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
@@ -42,11 +46,17 @@ export default async function ReviewerHome({ searchParams }: Props) {
           {queues.map((q) => {
             const share = q.totalItems ? Math.min(1, q.doneTotal / q.totalItems) : 0;
             return (
-              <li key={q.id} className="flex flex-wrap items-center gap-4 rounded-xl border border-zinc-200 bg-white px-5 py-4 shadow-sm" data-testid="queue">
+              <li
+                key={q.id}
+                className="flex flex-wrap items-center gap-4 rounded-xl border border-zinc-200 bg-white px-5 py-4 shadow-sm"
+                data-testid="queue"
+              >
                 <div className="min-w-0 flex-1">
                   <div className="flex flex-wrap items-baseline gap-2">
                     <h2 className="truncate text-base font-semibold text-zinc-900">{q.name}</h2>
-                    <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600">{q.mode === 'pairwise' ? 'pairwise' : 'single'}</span>
+                    <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600">
+                      {q.mode === 'pairwise' ? 'pairwise' : 'single'}
+                    </span>
                     {q.requiredExpertise.map((tag) => (
                       <span key={tag} className="rounded bg-indigo-50 px-1.5 py-0.5 text-[11px] font-medium text-indigo-700">
                         {tag}
@@ -55,7 +65,8 @@ export default async function ReviewerHome({ searchParams }: Props) {
                     <span className="text-xs text-zinc-500">{q.project.name}</span>
                   </div>
                   <p className="mt-1 text-sm text-zinc-600" data-testid="queue-progress">
-                    <span className="font-medium text-zinc-900">{q.doneToday}</span> reviewed today / <span className="font-medium text-zinc-900">{q.available}</span> in queue
+                    <span className="font-medium text-zinc-900">{q.doneToday}</span> reviewed today /{' '}
+                    <span className="font-medium text-zinc-900">{q.available}</span> in queue
                     <span className="text-zinc-400"> · {q.doneTotal} done in all</span>
                   </p>
                   <div className="mt-2 h-1.5 w-full max-w-sm overflow-hidden rounded bg-zinc-100" aria-hidden>
@@ -83,9 +94,14 @@ export default async function ReviewerHome({ searchParams }: Props) {
                 <span className="min-w-0 flex-1 truncate">
                   <span className="font-medium text-zinc-900">{r.task}</span> <span className="text-zinc-500">· {r.campaign.name}</span>
                 </span>
-                <span className="text-xs text-zinc-400">{r.finishedAt ? r.finishedAt.toISOString().slice(0, 16).replace('T', ' ') : ''}</span>
+                <span className="text-xs text-zinc-400">
+                  {r.finishedAt ? r.finishedAt.toISOString().slice(0, 16).replace('T', ' ') : ''}
+                </span>
                 {r.campaign.status === 'open' ? (
-                  <Link href={`/review/${r.campaign.mode === 'pairwise' ? 'compare' : 'items'}/${r.assignmentId}`} className="text-xs font-medium text-indigo-700 hover:underline">
+                  <Link
+                    href={`/review/${r.campaign.mode === 'pairwise' ? 'compare' : 'items'}/${r.assignmentId}`}
+                    className="text-xs font-medium text-indigo-700 hover:underline"
+                  >
                     Revise
                   </Link>
                 ) : (

@@ -24,7 +24,10 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       return (
         <>
           <PageHeader title="Trajectories" />
-          <EmptyState title={error.code === 'NOT_FOUND' ? `No project “${values.project ?? ''}”` : 'These filters do not make sense'} action={<ClearLink />}>
+          <EmptyState
+            title={error.code === 'NOT_FOUND' ? `No project “${values.project ?? ''}”` : 'These filters do not make sense'}
+            action={<ClearLink />}
+          >
             {error.message}. Pick a project from the list, or clear the filters.
           </EmptyState>
         </>
@@ -66,7 +69,9 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         </EmptyState>
       ) : (
         <>
-          {list.rows.length > 0 ? <TrajectoryTable rows={list.rows} showProject={list.project === null && list.facets.projects.length > 1} /> : null}
+          {list.rows.length > 0 ? (
+            <TrajectoryTable rows={list.rows} showProject={list.project === null && list.facets.projects.length > 1} />
+          ) : null}
           <Pagination values={values} page={list.page} pageCount={list.pageCount} pageSize={list.pageSize} total={list.total} />
         </>
       )}
@@ -76,7 +81,10 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
 
 function ClearLink() {
   return (
-    <Link href="/trajectories" className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+    <Link
+      href="/trajectories"
+      className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+    >
       Clear filters
     </Link>
   );

@@ -8,7 +8,11 @@ describe('readListParams', () => {
       values: { project: 'demo', split: 'eval', reward: 'none', review: 'unreviewed', q: 'fix' },
       page: 2,
     });
-    expect(readListParams({ split: 'test', reward: 'maybe', rewardMin: 'abc', page: '-1', review: 'any' })).toEqual({ params: { page: 1 }, values: {}, page: 1 });
+    expect(readListParams({ split: 'test', reward: 'maybe', rewardMin: 'abc', page: '-1', review: 'any' })).toEqual({
+      params: { page: 1 },
+      values: {},
+      page: 1,
+    });
   });
 
   it('swaps an inverted reward range and takes the first of repeated params', () => {

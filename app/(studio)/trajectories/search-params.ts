@@ -34,9 +34,11 @@ export function readListParams(sp: SearchParams): { params: TrajectoryListParams
   const split = one(sp, 'split');
   if (split === 'train' || split === 'eval') params.split = values.split = split;
   const reward = one(sp, 'reward');
-  if (reward && reward !== 'any' && (rewardStates as readonly string[]).includes(reward)) params.reward = values.reward = reward as TrajectoryListParams['reward'];
+  if (reward && reward !== 'any' && (rewardStates as readonly string[]).includes(reward))
+    params.reward = values.reward = reward as TrajectoryListParams['reward'];
   const review = one(sp, 'review');
-  if (review && review !== 'any' && (reviewStates as readonly string[]).includes(review)) params.review = values.review = review as TrajectoryListParams['review'];
+  if (review && review !== 'any' && (reviewStates as readonly string[]).includes(review))
+    params.review = values.review = review as TrajectoryListParams['review'];
   let min = finite(one(sp, 'rewardMin'));
   let max = finite(one(sp, 'rewardMax'));
   if (min !== undefined && max !== undefined && min > max) [min, max] = [max, min];

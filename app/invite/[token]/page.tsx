@@ -23,7 +23,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         ) : (
           <>
             <h1 className="text-xl font-semibold">This invitation is not valid</h1>
-            <p className="mt-2 text-sm text-zinc-600">It was used already, has expired, or the link is incomplete. Ask an admin for a new one.</p>
+            <p className="mt-2 text-sm text-zinc-600">
+              It was used already, has expired, or the link is incomplete. Ask an admin for a new one.
+            </p>
           </>
         )}
       </div>

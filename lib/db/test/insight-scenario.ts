@@ -79,8 +79,16 @@ export async function seedInsightScenario(slug: string, reviewerIds: [string, st
     },
     null,
   );
-  const single = await createCampaign(project.id, { name: `${slug} single`, mode: 'single', rubricVersionId: rubric.versionId, overlap: 2 }, null);
-  const pairwise = await createCampaign(project.id, { name: `${slug} pairwise`, mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 1 }, null);
+  const single = await createCampaign(
+    project.id,
+    { name: `${slug} single`, mode: 'single', rubricVersionId: rubric.versionId, overlap: 2 },
+    null,
+  );
+  const pairwise = await createCampaign(
+    project.id,
+    { name: `${slug} pairwise`, mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 1 },
+    null,
+  );
   const coverage = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
 
   for (const reviewerId of reviewerIds) {
@@ -113,14 +121,17 @@ export async function seedInsightScenario(slug: string, reviewerIds: [string, st
   for (;;) {
     const claim = await claimNextItem(pairwise.id, { id: reviewerIds[0], expertise: [] }, new Date());
     if (!claim) break;
-    const item = await db().campaignItem.findUniqueOrThrow({ where: { id: claim.campaignItemId }, select: { trajectoryId: true, trajectoryBId: true } });
+    const item = await db().campaignItem.findUniqueOrThrow({
+      where: { id: claim.campaignItemId },
+      select: { trajectoryId: true, trajectoryBId: true },
+    });
     const a = meta.get(item.trajectoryId)!;
     const b = meta.get(item.trajectoryBId!)!;
     const newerIsB = b.ckpt === 2000;
     const newerWins = a.env === 'clean-env';
     const bothBad = a.env === 'clean-env' && !a.pass && !b.pass;
     // preference in A/B terms, then mapped to screen sides as the compare page would send it
-    const preference = bothBad ? 0 : (newerWins === newerIsB ? 2 : -2);
+    const preference = bothBad ? 0 : newerWins === newerIsB ? 2 : -2;
     const verdict = (m: typeof a): 'pass' | 'fail' => (m.env === 'hacky-env' && m.ckpt === 2000 ? 'fail' : m.pass ? 'pass' : 'fail');
     const critA = { works: verdict(a), no_test_edits: a.env === 'hacky-env' && a.ckpt === 2000 ? ('fail' as const) : ('pass' as const) };
     const critB = { works: verdict(b), no_test_edits: b.env === 'hacky-env' && b.ckpt === 2000 ? ('fail' as const) : ('pass' as const) };

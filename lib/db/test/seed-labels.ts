@@ -20,7 +20,15 @@ export const labelRubric = {
   title: 'Quality',
   questions: [
     { id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5 },
-    { id: 'verdict', type: 'single', prompt: 'Verdict', options: [{ value: 'accept', label: 'Accept' }, { value: 'reject', label: 'Reject' }] },
+    {
+      id: 'verdict',
+      type: 'single',
+      prompt: 'Verdict',
+      options: [
+        { value: 'accept', label: 'Accept' },
+        { value: 'reject', label: 'Reject' },
+      ],
+    },
   ],
 };
 
@@ -33,7 +41,12 @@ function trajectory(task: string, split: 'train' | 'eval', policy: string, good:
     policy: { model: policy },
     steps: [
       { source: 'user', text: `Solve ${task}` },
-      { source: 'agent', text: 'Let me look.', toolCalls: [{ id: 'c1', name: 'bash', arguments: { cmd: 'ls' } }], observations: [{ toolCallId: 'c1', content: 'main.py', isError: false }] },
+      {
+        source: 'agent',
+        text: 'Let me look.',
+        toolCalls: [{ id: 'c1', name: 'bash', arguments: { cmd: 'ls' } }],
+        observations: [{ toolCallId: 'c1', content: 'main.py', isError: false }],
+      },
       { source: 'agent', text: good ? `Fixed ${task} properly.` : `Deleted the tests of ${task}.` },
     ],
   });
@@ -68,20 +81,41 @@ export async function seedLabelledProject(options: { slug?: string; tasks?: numb
     evalTaskNames.push(`held-out-${i}`);
   }
   for (const [task, split] of specs) {
-    for (const [policy, good] of [['good', true], ['bad', false]] as const) {
-      await storeTrajectory(project.id, prepareTrajectory(trajectory(task, split, policy, good)), { source: null, sourceWhere: null, importedById: null });
+    for (const [policy, good] of [
+      ['good', true],
+      ['bad', false],
+    ] as const) {
+      await storeTrajectory(project.id, prepareTrajectory(trajectory(task, split, policy, good)), {
+        source: null,
+        sourceWhere: null,
+        importedById: null,
+      });
     }
   }
   const rubric = await saveRubricVersion(project.id, `quality-${slug}`, labelRubric, null);
-  const pairwise = await createCampaign(project.id, { name: 'Pairs', mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 2, minCoverage: 0 }, null);
-  const single = await createCampaign(project.id, { name: 'Singles', mode: 'single', rubricVersionId: rubric.versionId, overlap: 2, minCoverage: 0 }, null);
-  const goodPolicy = await db().policy.findFirstOrThrow({ where: { projectId: project.id, name: { contains: 'good' } }, select: { id: true } });
+  const pairwise = await createCampaign(
+    project.id,
+    { name: 'Pairs', mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 2, minCoverage: 0 },
+    null,
+  );
+  const single = await createCampaign(
+    project.id,
+    { name: 'Singles', mode: 'single', rubricVersionId: rubric.versionId, overlap: 2, minCoverage: 0 },
+    null,
+  );
+  const goodPolicy = await db().policy.findFirstOrThrow({
+    where: { projectId: project.id, name: { contains: 'good' } },
+    select: { id: true },
+  });
   const reviewers = [await reviewer('Ann'), await reviewer('Bo')];
   for (const [k, r] of reviewers.entries()) {
     for (;;) {
       const claim = await claimNextItem(pairwise.id, r, new Date());
       if (!claim) break;
-      const item = await db().campaignItem.findUniqueOrThrow({ where: { id: claim.campaignItemId }, select: { trajectory: { select: { policyId: true } } } });
+      const item = await db().campaignItem.findUniqueOrThrow({
+        where: { id: claim.campaignItemId },
+        select: { trajectory: { select: { policyId: true } } },
+      });
       const aWins = item.trajectory.policyId === goodPolicy.id;
       const strength = k === 0 ? 1 : 2;
       const ab = aWins ? -strength : strength;
@@ -102,7 +136,10 @@ export async function seedLabelledProject(options: { slug?: string; tasks?: numb
     for (;;) {
       const claim = await claimNextItem(single.id, r, new Date());
       if (!claim) break;
-      const item = await db().campaignItem.findUniqueOrThrow({ where: { id: claim.campaignItemId }, select: { trajectory: { select: { policyId: true } } } });
+      const item = await db().campaignItem.findUniqueOrThrow({
+        where: { id: claim.campaignItemId },
+        select: { trajectory: { select: { policyId: true } } },
+      });
       const good = item.trajectory.policyId === goodPolicy.id;
       await submitReview(
         r.id,

@@ -26,7 +26,9 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
   return (
     <AbsoluteFill style={{ background: theme.bg, fontFamily: theme.sans, color: theme.text, fontVariantLigatures: 'none' }}>
       <TopBar props={props} frame={frame} scene={scene} />
-      <div style={{ position: 'absolute', left: layout.pad, top: layout.topBar + layout.pad, width: mainW, height: mainH, overflow: 'hidden' }}>
+      <div
+        style={{ position: 'absolute', left: layout.pad, top: layout.topBar + layout.pad, width: mainW, height: mainH, overflow: 'hidden' }}
+      >
         <SceneView props={props} scene={scene} frame={frame} width={mainW} height={mainH} />
       </div>
       <Checklist props={props} frame={frame} />
@@ -35,7 +37,13 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
   );
 };
 
-const SceneView: React.FC<{ props: TrajectoryVideoProps; scene: Scene; frame: number; width: number; height: number }> = ({ props, scene, frame, width, height }) => {
+const SceneView: React.FC<{ props: TrajectoryVideoProps; scene: Scene; frame: number; width: number; height: number }> = ({
+  props,
+  scene,
+  frame,
+  width,
+  height,
+}) => {
   switch (scene.kind) {
     case 'title':
       return <TitleCard props={props} scene={scene} frame={frame} />;

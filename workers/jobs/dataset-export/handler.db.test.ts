@@ -41,8 +41,17 @@ describe('dataset.export job (the UI path)', () => {
 
   it('builds the export in the worker: progress to done, content-addressed file in storage, a rerun is a no-op', async () => {
     const seeded = await seedLabelledProject({ tasks: 2, evalTasks: 1 });
-    const { id } = await requestExport(url(), { projectId: seeded.projectId, format: 'trl-dpo', campaignId: seeded.pairwiseCampaignId, split: 'train' }, null);
-    worker = await startWorker({ databaseUrl: url(), handlers: [datasetExportHandler as unknown as JobHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+    const { id } = await requestExport(
+      url(),
+      { projectId: seeded.projectId, format: 'trl-dpo', campaignId: seeded.pairwiseCampaignId, split: 'train' },
+      null,
+    );
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [datasetExportHandler as unknown as JobHandler],
+      pollingIntervalSeconds: 0.5,
+      log: () => {},
+    });
     await waitFor(async () => (await findExport(id))?.status === 'done');
     const row = (await findExport(id))!;
     expect(row).toMatchObject({ status: 'done', progress: 1, rows: 2, storageKey: datasetStorageKey(row.sha256!) });
@@ -53,7 +62,11 @@ describe('dataset.export job (the UI path)', () => {
     expect(await datasetExportHandler.handle({ exportId: id }, ctx)).toEqual({ skipped: 'already done' });
 
     // the same definition again: a new version row, the same bytes, the same storage object
-    const again = await requestExport(url(), { projectId: seeded.projectId, format: 'trl-dpo', campaignId: seeded.pairwiseCampaignId, split: 'train' }, null);
+    const again = await requestExport(
+      url(),
+      { projectId: seeded.projectId, format: 'trl-dpo', campaignId: seeded.pairwiseCampaignId, split: 'train' },
+      null,
+    );
     await waitFor(async () => (await findExport(again.id))?.status === 'done');
     expect((await findExport(again.id))!.sha256).toBe(row.sha256);
   });

@@ -24,6 +24,11 @@ export const trainingDeliverHandler: JobHandler<typeof trainingDeliverJob> = {
       const seconds = Math.max(1, Math.ceil((outcome.retryAt.getTime() - Date.now()) / 1000));
       await sendJob(databaseUrl, trainingDeliverJob, { sinkId, reason: 'retry' }, { startAfterSeconds: seconds });
     }
-    return { state: outcome.state, delivered: outcome.delivered, rows: outcome.rows, ...(outcome.lastError ? { lastError: outcome.lastError } : {}) };
+    return {
+      state: outcome.state,
+      delivered: outcome.delivered,
+      rows: outcome.rows,
+      ...(outcome.lastError ? { lastError: outcome.lastError } : {}),
+    };
   },
 };

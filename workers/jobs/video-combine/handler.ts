@@ -33,9 +33,19 @@ export const videoCombineHandler: JobHandler<typeof videoCombineJob> = {
       }
       const frames = chunks.at(-1)!.toFrame + 1;
       const out = path.join(dir, 'video.mp4');
-      await combineVideoChunks({ files, outPath: out, fps: VIDEO_FPS, framesPerChunk: chunks[0]!.toFrame - chunks[0]!.fromFrame + 1, totalFrames: frames });
+      await combineVideoChunks({
+        files,
+        outPath: out,
+        fps: VIDEO_FPS,
+        framesPerChunk: chunks[0]!.toFrame - chunks[0]!.fromFrame + 1,
+        totalFrames: frames,
+      });
       const stored = await store.putFile(videoStorageKey(videoId), out, 'video/mp4');
-      await finishVideo(videoId, { storageKey: videoStorageKey(videoId), frames, fps: VIDEO_FPS, durationSec: frames / VIDEO_FPS, sizeBytes: stored.size }, ctx.now());
+      await finishVideo(
+        videoId,
+        { storageKey: videoStorageKey(videoId), frames, fps: VIDEO_FPS, durationSec: frames / VIDEO_FPS, sizeBytes: stored.size },
+        ctx.now(),
+      );
       for (const chunk of chunks) await store.delete(chunk.storageKey!).catch(() => {});
       ctx.log(`combined ${chunks.length} chunks into ${frames} frames`);
       return { frames, chunks: chunks.length };

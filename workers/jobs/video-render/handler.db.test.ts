@@ -22,11 +22,20 @@ const longTrajectory = buildTrajectory({
   policy: { model: 'm' },
   steps: [
     { source: 'user', text: 'The build fails. Fix it.' },
-    ...Array.from({ length: 22 }, (_, i) => ({ source: 'agent' as const, text: `Step ${i + 1}: ${'I change one line and run the build again. '.repeat(5)}` })),
+    ...Array.from({ length: 22 }, (_, i) => ({
+      source: 'agent' as const,
+      text: `Step ${i + 1}: ${'I change one line and run the build again. '.repeat(5)}`,
+    })),
   ],
 });
 
-const ctx = (attempt: number) => ({ jobId: `job-${attempt}`, attempt, signal: new AbortController().signal, log: () => {}, now: () => new Date() });
+const ctx = (attempt: number) => ({
+  jobId: `job-${attempt}`,
+  attempt,
+  signal: new AbortController().signal,
+  log: () => {},
+  now: () => new Date(),
+});
 const heartbeat = (id: string, queues: string[]) => writeWorkerHeartbeat({ id, hostname: 'test', pid: 1, queues });
 
 describe('video.render fan-out', () => {
@@ -38,7 +47,11 @@ describe('video.render fan-out', () => {
 
   it('splits into a multiple of the live chunk workers, and a retry keeps the chunks it planned', async () => {
     const project = await ensureProject({ slug: 'fan-out', name: 'fan-out' });
-    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), { source: null, sourceWhere: null, importedById: null });
+    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
     const frames = (await videoPropsFor(trajectoryId)).durationInFrames;
     expect(frames).toBeGreaterThan(1200);
     expect(frames).toBeLessThan(1500); // 5 chunks of about 300 for one worker
@@ -49,7 +62,9 @@ describe('video.render fan-out', () => {
     const video = await requestVideo(trajectoryId, COMPOSITION_VERSION);
     expect(await videoRenderHandler.handle({ videoId: video.id }, ctx(0))).toEqual({ chunks: 6 });
     const planned = await listVideoChunks(video.id);
-    expect(planned.map((c) => [c.fromFrame, c.toFrame])).toEqual(planned.map((_, i) => [i * Math.ceil(frames / 6), Math.min(frames, (i + 1) * Math.ceil(frames / 6)) - 1]));
+    expect(planned.map((c) => [c.fromFrame, c.toFrame])).toEqual(
+      planned.map((_, i) => [i * Math.ceil(frames / 6), Math.min(frames, (i + 1) * Math.ceil(frames / 6)) - 1]),
+    );
 
     // the retry after a crash, with one worker left: the same six chunks, none added or moved
     await db().workerHeartbeat.deleteMany({ where: { id: 'w2' } });

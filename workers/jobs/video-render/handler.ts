@@ -2,7 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { env } from '../../../lib/env';
-import { ensureVideoChunks, failVideo, findVideo, finishVideo, listVideoChunks, resumeVideoRender, setVideoProgress, startVideoRender } from '../../../lib/db/videos';
+import {
+  ensureVideoChunks,
+  failVideo,
+  findVideo,
+  finishVideo,
+  listVideoChunks,
+  resumeVideoRender,
+  setVideoProgress,
+  startVideoRender,
+} from '../../../lib/db/videos';
 import { sendJob } from '../../../lib/queue/boss';
 import { liveWorkers } from '../../../lib/db/worker-heartbeats';
 import { openStore } from '../../../lib/storage/open-store';
@@ -61,7 +70,17 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
           },
         });
         const stored = await openStore().putFile(videoStorageKey(videoId), result.outPath, 'video/mp4');
-        await finishVideo(videoId, { storageKey: videoStorageKey(videoId), frames: result.frames, fps: result.fps, durationSec: result.frames / result.fps, sizeBytes: stored.size }, ctx.now());
+        await finishVideo(
+          videoId,
+          {
+            storageKey: videoStorageKey(videoId),
+            frames: result.frames,
+            fps: result.fps,
+            durationSec: result.frames / result.fps,
+            sizeBytes: stored.size,
+          },
+          ctx.now(),
+        );
         ctx.log(`rendered ${result.frames} frames (${stored.size} bytes)`);
         return { frames: result.frames };
       } finally {

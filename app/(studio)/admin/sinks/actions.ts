@@ -29,25 +29,41 @@ export const createSinkAction = defineAction(
     minAgreement: optionalNumber,
   }),
   async (input) => {
-    const config = input.kind === 'webhook' ? { url: input.url ?? '' } : input.kind === 'directory' ? { path: input.path ?? '' } : { bucket: input.bucket ?? '', prefix: input.prefix ?? '' };
+    const config =
+      input.kind === 'webhook'
+        ? { url: input.url ?? '' }
+        : input.kind === 'directory'
+          ? { path: input.path ?? '' }
+          : { bucket: input.bucket ?? '', prefix: input.prefix ?? '' };
     const filter = {
       ...(input.campaignId ? { campaignId: input.campaignId } : {}),
       ...(input.minReviews !== undefined ? { minReviews: input.minReviews } : {}),
       ...(input.minAgreement !== undefined ? { minAgreement: input.minAgreement } : {}),
     };
-    const sink = await createSink(input.projectId, { name: input.name, kind: input.kind, format: input.format, config, filter, secret: input.secret || undefined });
+    const sink = await createSink(input.projectId, {
+      name: input.name,
+      kind: input.kind,
+      format: input.format,
+      config,
+      filter,
+      secret: input.secret || undefined,
+    });
     await kickDelivery(env().DATABASE_URL!, sink.id);
     revalidatePath('/admin/sinks');
     return { id: sink.id, secret: input.kind === 'webhook' && !input.secret ? sink.secret : null };
   },
 );
 
-export const setSinkEnabledAction = defineAction('admin', z.object({ sinkId: z.string().min(1).max(64), enabled: z.boolean() }), async ({ sinkId, enabled }) => {
-  await setSinkEnabled(sinkId, enabled);
-  if (enabled) await kickDelivery(env().DATABASE_URL!, sinkId);
-  revalidatePath('/admin/sinks');
-  return { enabled };
-});
+export const setSinkEnabledAction = defineAction(
+  'admin',
+  z.object({ sinkId: z.string().min(1).max(64), enabled: z.boolean() }),
+  async ({ sinkId, enabled }) => {
+    await setSinkEnabled(sinkId, enabled);
+    if (enabled) await kickDelivery(env().DATABASE_URL!, sinkId);
+    revalidatePath('/admin/sinks');
+    return { enabled };
+  },
+);
 
 /** A dead delivery goes back to pending (same body, same key, fresh attempts) and the sink resumes. */
 export const retryDeliveryAction = defineAction('admin', z.object({ deliveryId: z.string().min(1).max(64) }), async ({ deliveryId }) => {

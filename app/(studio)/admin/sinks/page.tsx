@@ -20,7 +20,13 @@ const statusStyle: Record<string, string> = {
 };
 
 function Status({ status }: { status: string }) {
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${statusStyle[status] ?? 'bg-zinc-50 text-zinc-700 ring-zinc-200'}`}>{status}</span>;
+  return (
+    <span
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${statusStyle[status] ?? 'bg-zinc-50 text-zinc-700 ring-zinc-200'}`}
+    >
+      {status}
+    </span>
+  );
 }
 
 function when(d: Date | null): string {
@@ -30,7 +36,13 @@ function when(d: Date | null): string {
 export default async function SinksPage() {
   await requirePageUser('admin');
   const [sinks, projects] = await Promise.all([listSinks(), listProjectSummaries()]);
-  const withCampaigns = await Promise.all(projects.map(async (p) => ({ id: p.id, name: p.name, campaigns: (await listExportableCampaigns(p.id)).map((c) => ({ id: c.id, name: c.name, mode: c.mode })) })));
+  const withCampaigns = await Promise.all(
+    projects.map(async (p) => ({
+      id: p.id,
+      name: p.name,
+      campaigns: (await listExportableCampaigns(p.id)).map((c) => ({ id: c.id, name: c.name, mode: c.mode })),
+    })),
+  );
   const deliveries = new Map(await Promise.all(sinks.map(async (s) => [s.id, await listDeliveries(s.id, 20)] as const)));
   return (
     <>
@@ -45,7 +57,11 @@ export default async function SinksPage() {
         {projects.length === 0 ? (
           <EmptyState title="No projects yet">Import trajectories and run a review campaign first.</EmptyState>
         ) : (
-          <SinkForm projects={withCampaigns} formats={datasetFormats.map((f) => ({ value: f, label: formatLabel[f] }))} createSink={createSinkAction} />
+          <SinkForm
+            projects={withCampaigns}
+            formats={datasetFormats.map((f) => ({ value: f, label: formatLabel[f] }))}
+            createSink={createSinkAction}
+          />
         )}
       </section>
       <section aria-labelledby="sinks">
@@ -59,18 +75,25 @@ export default async function SinksPage() {
             {sinks.map((s) => {
               const rows = deliveries.get(s.id) ?? [];
               return (
-                <article key={s.id} data-testid={`sink-${s.name}`} className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
+                <article
+                  key={s.id}
+                  data-testid={`sink-${s.name}`}
+                  className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm"
+                >
                   <header className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-100 px-5 py-4">
                     <div>
                       <h3 className="font-semibold">
                         {s.name}{' '}
                         <span className="ml-1 rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs font-normal text-zinc-600">{s.kind}</span>{' '}
                         <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs font-normal text-zinc-600">{s.format}</span>
-                        {!s.enabled ? <span className="ml-2 rounded bg-zinc-200 px-1.5 py-0.5 text-xs font-normal text-zinc-700">disabled</span> : null}
+                        {!s.enabled ? (
+                          <span className="ml-2 rounded bg-zinc-200 px-1.5 py-0.5 text-xs font-normal text-zinc-700">disabled</span>
+                        ) : null}
                       </h3>
                       <p className="mt-1 break-all font-mono text-xs text-zinc-500">{s.target}</p>
                       <p className="mt-1 text-xs text-zinc-500">
-                        Project {s.project} · filter <code className="font-mono">{JSON.stringify(s.filter)}</code> · cursor {s.cursor ?? 'start'} · {s.rowsDelivered} rows delivered · last {when(s.lastDeliveredAt)}
+                        Project {s.project} · filter <code className="font-mono">{JSON.stringify(s.filter)}</code> · cursor{' '}
+                        {s.cursor ?? 'start'} · {s.rowsDelivered} rows delivered · last {when(s.lastDeliveredAt)}
                       </p>
                     </div>
                     <div className="flex items-center gap-2">
@@ -83,11 +106,14 @@ export default async function SinksPage() {
                   </header>
                   {s.counts.dead > 0 ? (
                     <p role="status" className="border-b border-red-100 bg-red-50 px-5 py-2 text-sm text-red-800">
-                      A batch is dead after its retries: this sink has stopped (order is kept). Fix the receiver, then retry the batch below.
+                      A batch is dead after its retries: this sink has stopped (order is kept). Fix the receiver, then retry the batch
+                      below.
                     </p>
                   ) : null}
                   {rows.length === 0 ? (
-                    <p className="px-5 py-4 text-sm text-zinc-500">No deliveries yet: nothing finalised since the sink was added, or the worker has not run.</p>
+                    <p className="px-5 py-4 text-sm text-zinc-500">
+                      No deliveries yet: nothing finalised since the sink was added, or the worker has not run.
+                    </p>
                   ) : (
                     <table className="w-full text-left text-sm">
                       <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
@@ -114,11 +140,15 @@ export default async function SinksPage() {
                               {d.cursorFrom ?? '0'}..{d.cursorTo}
                             </td>
                             <td className="px-4 py-2 tabular-nums">{d.attempts}</td>
-                            <td className="px-4 py-2 text-xs text-zinc-500">{d.status === 'delivered' ? when(d.deliveredAt) : when(d.nextAttemptAt)}</td>
+                            <td className="px-4 py-2 text-xs text-zinc-500">
+                              {d.status === 'delivered' ? when(d.deliveredAt) : when(d.nextAttemptAt)}
+                            </td>
                             <td className="max-w-xs truncate px-4 py-2 text-xs text-red-700" title={d.lastError ?? ''}>
                               {d.lastError ?? ''}
                             </td>
-                            <td className="px-4 py-2 text-right">{d.status === 'dead' ? <RetryDeliveryButton deliveryId={d.id} retry={retryDeliveryAction} /> : null}</td>
+                            <td className="px-4 py-2 text-right">
+                              {d.status === 'dead' ? <RetryDeliveryButton deliveryId={d.id} retry={retryDeliveryAction} /> : null}
+                            </td>
                           </tr>
                         ))}
                       </tbody>

@@ -15,7 +15,11 @@ export const metadata = { title: 'Insight · Compare checkpoints' };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-export default async function CompareInsightPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompareInsightPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser('lead');
   let loaded;
   try {
@@ -57,12 +61,19 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
         actions={csv ? <CsvLink href={csv} /> : null}
       />
       <InsightTabs projects={projects} project={project.slug} />
-      <form action="/insight/compare" className="mb-6 flex flex-wrap items-end gap-3 rounded-xl border border-zinc-200 bg-white p-4 text-sm shadow-sm">
+      <form
+        action="/insight/compare"
+        className="mb-6 flex flex-wrap items-end gap-3 rounded-xl border border-zinc-200 bg-white p-4 text-sm shadow-sm"
+      >
         <input type="hidden" name="project" value={project.slug} />
         {(['a', 'b'] as const).map((side) => (
           <label key={side} className="flex flex-col gap-1">
             <span className="text-xs font-medium text-zinc-500">{side === 'a' ? 'A (baseline)' : 'B (candidate)'}</span>
-            <select name={side} defaultValue={report ? report[side].name : ''} className="min-w-64 rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-xs">
+            <select
+              name={side}
+              defaultValue={report ? report[side].name : ''}
+              className="min-w-64 rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-xs"
+            >
               {policies.map((x) => (
                 <option key={x.id} value={x.name}>
                   {x.name}
@@ -73,7 +84,11 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
         ))}
         <label className="flex flex-col gap-1">
           <span className="text-xs font-medium text-zinc-500">Environment</span>
-          <select name="env" defaultValue={environment?.name ?? ''} className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-xs">
+          <select
+            name="env"
+            defaultValue={environment?.name ?? ''}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-xs"
+          >
             <option value="">All environments</option>
             {environments.map((e) => (
               <option key={e.id} value={e.name}>
@@ -95,7 +110,8 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
               <div data-testid="win-rate">
                 {w.rate === null || !w.ci ? (
                   <p className="text-sm text-zinc-500">
-                    No pairwise comparisons between {inert(report.a.name)} and {inert(report.b.name)} yet <span className="text-xs">(n=0)</span>. Run a pairwise campaign over both.
+                    No pairwise comparisons between {inert(report.a.name)} and {inert(report.b.name)} yet{' '}
+                    <span className="text-xs">(n=0)</span>. Run a pairwise campaign over both.
                   </p>
                 ) : (
                   <>
@@ -108,7 +124,10 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
                     <p className="mt-1 text-xs text-zinc-500">
                       n={w.n} comparisons: B won {w.bWins}, A won {w.aWins}, {w.ties} ties (counted as half)
                     </p>
-                    <p className={`mt-3 text-sm ${w.distinguishable ? 'font-medium text-emerald-700' : 'text-zinc-700'}`} data-testid="verdict">
+                    <p
+                      className={`mt-3 text-sm ${w.distinguishable ? 'font-medium text-emerald-700' : 'text-zinc-700'}`}
+                      data-testid="verdict"
+                    >
                       {w.distinguishable
                         ? `${w.rate > 0.5 ? 'B' : 'A'} is better: the interval excludes 50%.`
                         : w.needed === null
@@ -125,7 +144,13 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
                 </dl>
               </div>
             </Card>
-            <Card title={chart.leftOut > 0 ? `Pass rates side by side (95% CI; the ${chart.rows.length - 2} criteria with most data, all ${report.rows.length - 2} below)` : 'Pass rates side by side (95% CI)'}>
+            <Card
+              title={
+                chart.leftOut > 0
+                  ? `Pass rates side by side (95% CI; the ${chart.rows.length - 2} criteria with most data, all ${report.rows.length - 2} below)`
+                  : 'Pass rates side by side (95% CI)'
+              }
+            >
               <IntervalChart
                 testId="compare-chart"
                 rows={chart.rows.map((r) => ({
@@ -149,16 +174,19 @@ export default async function CompareInsightPage({ searchParams }: { searchParam
             <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
             <ul className="mt-3 list-disc space-y-1.5 pl-5">
               <li>
-                <b>Win rate</b>: current comparisons of a trajectory of A against one of B (either side); B wins when preferred, ties (preference 0 or “both bad”) count half. 95%
-                Wilson interval on wins + ties/2 of n (conservative when there are many ties). Distinguishable when the interval excludes 50%.
+                <b>Win rate</b>: current comparisons of a trajectory of A against one of B (either side); B wins when preferred, ties
+                (preference 0 or “both bad”) count half. 95% Wilson interval on wins + ties/2 of n (conservative when there are many ties).
+                Distinguishable when the interval excludes 50%.
               </li>
               <li>
-                <b>How many more</b>: a two-sided test at α = 0.05 with 80% power, assuming the observed rate is the true one: n = ((1.96 · 0.5 + 0.84 · √(p(1−p))) / (p − 0.5))²,
-                minus the comparisons in hand. For two pass rates, per policy: n = (1.96 √(2 p̄ q̄) + 0.84 √(p₁q₁ + p₂q₂))² / (p₁ − p₂)², minus the smaller sample.
+                <b>How many more</b>: a two-sided test at α = 0.05 with 80% power, assuming the observed rate is the true one: n = ((1.96 ·
+                0.5 + 0.84 · √(p(1−p))) / (p − 0.5))², minus the comparisons in hand. For two pass rates, per policy: n = (1.96 √(2 p̄ q̄) +
+                0.84 √(p₁q₁ + p₂q₂))² / (p₁ − p₂)², minus the smaller sample.
               </li>
               <li>
-                <b>Criteria</b>: each trajectory’s verdict per criterion is the majority of its current reviews (single-item reviews and each side of pairwise comparisons); ties leave n.
-                Difference B − A with Newcombe’s hybrid score interval; beyond noise when it excludes 0.
+                <b>Criteria</b>: each trajectory’s verdict per criterion is the majority of its current reviews (single-item reviews and
+                each side of pairwise comparisons); ties leave n. Difference B − A with Newcombe’s hybrid score interval; beyond noise when
+                it excludes 0.
               </li>
             </ul>
           </details>

@@ -16,7 +16,11 @@ export const metadata = { title: 'Insight · Environments' };
 
 const point = (p: Proportion) => ({ value: p.rate, low: p.ci?.[0] ?? null, high: p.ci?.[1] ?? null, n: p.n });
 
-export default async function EnvironmentsInsightPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function EnvironmentsInsightPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser('lead');
   let loaded;
   try {
@@ -39,7 +43,9 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
     return (
       <>
         <PageHeader title="Environments" />
-        <EmptyState title="No project yet">Import trajectories and run a review campaign; this page then ranks their environments.</EmptyState>
+        <EmptyState title="No project yet">
+          Import trajectories and run a review campaign; this page then ranks their environments.
+        </EmptyState>
       </>
     );
   }
@@ -54,14 +60,19 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
       />
       <InsightTabs projects={projects} project={project.slug} />
       {report.length === 0 ? (
-        <EmptyState title="No environments in this project">Trajectories imported with an environment (e.g. --environment terminal-bench) show up here.</EmptyState>
+        <EmptyState title="No environments in this project">
+          Trajectories imported with an environment (e.g. --environment terminal-bench) show up here.
+        </EmptyState>
       ) : (
         <div className="space-y-6">
           <div className="grid gap-6 lg:grid-cols-2">
             <Card title="Pass rate: verifier vs reviewers (95% CI)">
               <IntervalChart
                 testId="pass-rate-chart"
-                rows={report.map(({ environment: e }) => ({ label: e.name, values: { verifier: point(e.verifierPass), reviewers: point(e.reviewerPass) } }))}
+                rows={report.map(({ environment: e }) => ({
+                  label: e.name,
+                  values: { verifier: point(e.verifierPass), reviewers: point(e.reviewerPass) },
+                }))}
                 series={[
                   { key: 'verifier', label: 'Verifier (reward ≥ 1)', color: '#a1a1aa' },
                   { key: 'reviewers', label: 'Reviewers (majority)', color: '#6366f1' },
@@ -95,14 +106,20 @@ export default async function EnvironmentsInsightPage({ searchParams }: { search
                   <li key={f.reviewId} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2">
                     <span className="font-medium text-zinc-900">{inert(f.environment)}</span>
                     <span className="font-mono text-xs text-zinc-500">{inert(f.task)}</span>
-                    <span className="text-xs text-red-700">{[f.rewardHacking ? 'reward hacking' : null, f.answerLeakage ? 'answer leakage' : null].filter(Boolean).join(' + ')}</span>
+                    <span className="text-xs text-red-700">
+                      {[f.rewardHacking ? 'reward hacking' : null, f.answerLeakage ? 'answer leakage' : null].filter(Boolean).join(' + ')}
+                    </span>
                     {f.notes.length === 0 ? (
                       <Link className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}`}>
                         open trajectory (no evidence note)
                       </Link>
                     ) : (
                       f.notes.map((n, i) => (
-                        <Link key={i} className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}>
+                        <Link
+                          key={i}
+                          className="text-xs text-indigo-700 hover:underline"
+                          href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}
+                        >
                           frame {n.frame}
                           {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “{inert(n.note)}”
                         </Link>
@@ -125,28 +142,34 @@ function Method() {
     <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
       <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
       <ul className="mt-3 list-disc space-y-1.5 pl-5">
-        <li>Only current review revisions count, from single-item campaigns of this project. Units are trajectories unless said otherwise.</li>
         <li>
-          <b>Verifier pass</b>: the trajectory’s verifier reward is at least 1 (full reward; partial credit is not a pass). n = trajectories with a reward.
+          Only current review revisions count, from single-item campaigns of this project. Units are trajectories unless said otherwise.
         </li>
         <li>
-          <b>Reviewer verdict</b>: a review passes when at least one acceptance criterion was judged and none failed (the criteria question’s answer); a trajectory’s verdict is the
-          majority of its reviews (ties give no verdict and leave n).
+          <b>Verifier pass</b>: the trajectory’s verifier reward is at least 1 (full reward; partial credit is not a pass). n = trajectories
+          with a reward.
         </li>
         <li>
-          <b>Flags</b>: a trajectory is flagged when any current review ticks <code>reward_hacking</code> / <code>answer_leakage</code> in a multi-choice question. n = reviewed trajectories.
+          <b>Reviewer verdict</b>: a review passes when at least one acceptance criterion was judged and none failed (the criteria
+          question’s answer); a trajectory’s verdict is the majority of its reviews (ties give no verdict and leave n).
+        </li>
+        <li>
+          <b>Flags</b>: a trajectory is flagged when any current review ticks <code>reward_hacking</code> / <code>answer_leakage</code> in a
+          multi-choice question. n = reviewed trajectories.
         </li>
         <li>Rates carry 95% Wilson score intervals.</li>
         <li>
-          <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α (nominal) on pass/fail over items with two or
-          more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of their units).
+          <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α
+          (nominal) on pass/fail over items with two or more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of
+          their units).
         </li>
         <li>
           <b>Teachable</b>: share of tasks with at least two verifier-scored runs that the policies solve sometimes but not always.
         </li>
         <li>
-          <b>Rank</b>: fewer blockers, then fewer warnings, then higher teachability. Blockers: a flag rate whose lower bound exceeds 5%; κ below 0.4 on 10+ trajectories. Warnings: flag
-          rate at least 5%; verifier and reviewer pass rates differ (Newcombe interval excludes 0); α below 0.667 on 5+ items; over half the tasks always or never solved.
+          <b>Rank</b>: fewer blockers, then fewer warnings, then higher teachability. Blockers: a flag rate whose lower bound exceeds 5%; κ
+          below 0.4 on 10+ trajectories. Warnings: flag rate at least 5%; verifier and reviewer pass rates differ (Newcombe interval
+          excludes 0); α below 0.667 on 5+ items; over half the tasks always or never solved.
         </li>
       </ul>
     </details>

@@ -14,7 +14,11 @@ import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Insight · Policies' };
 
-export default async function PoliciesInsightPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function PoliciesInsightPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser('lead');
   let loaded;
   try {
@@ -79,12 +83,17 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
           <div className="grid gap-6 lg:grid-cols-2">
             <Card title="Bradley-Terry rating (Elo scale, 95% CI)">
               {rated.length === 0 ? (
-                <p className="text-sm text-zinc-500">No pairwise comparisons yet: run a pairwise campaign to rate policies against each other.</p>
+                <p className="text-sm text-zinc-500">
+                  No pairwise comparisons yet: run a pairwise campaign to rate policies against each other.
+                </p>
               ) : (
                 <IntervalChart
                   testId="bt-chart"
                   percent={false}
-                  rows={rated.map((x) => ({ label: label(x.name), values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } } }))}
+                  rows={rated.map((x) => ({
+                    label: label(x.name),
+                    values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } },
+                  }))}
                   series={[{ key: 'rating', label: 'Rating', color: '#6366f1' }]}
                 />
               )}
@@ -95,9 +104,24 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
                 rows={report.policies.map((x) => ({
                   label: label(x.name),
                   values: {
-                    score: { value: x.rubricScore.mean, low: x.rubricScore.ci?.[0] ?? null, high: x.rubricScore.ci?.[1] ?? null, n: x.rubricScore.n },
-                    verifier: { value: x.verifierPass.rate, low: x.verifierPass.ci?.[0] ?? null, high: x.verifierPass.ci?.[1] ?? null, n: x.verifierPass.n },
-                    reviewers: { value: x.reviewerPass.rate, low: x.reviewerPass.ci?.[0] ?? null, high: x.reviewerPass.ci?.[1] ?? null, n: x.reviewerPass.n },
+                    score: {
+                      value: x.rubricScore.mean,
+                      low: x.rubricScore.ci?.[0] ?? null,
+                      high: x.rubricScore.ci?.[1] ?? null,
+                      n: x.rubricScore.n,
+                    },
+                    verifier: {
+                      value: x.verifierPass.rate,
+                      low: x.verifierPass.ci?.[0] ?? null,
+                      high: x.verifierPass.ci?.[1] ?? null,
+                      n: x.verifierPass.n,
+                    },
+                    reviewers: {
+                      value: x.reviewerPass.rate,
+                      low: x.reviewerPass.ci?.[0] ?? null,
+                      high: x.reviewerPass.ci?.[1] ?? null,
+                      n: x.reviewerPass.n,
+                    },
                   },
                 }))}
                 series={[
@@ -111,7 +135,11 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
           <Card title="Leaderboard" actions={<CsvLink href={csv} />}>
             <PolicyTable
               policies={report.policies}
-              compareHref={(name) => (leader && name !== leader ? `/insight/compare?project=${p}&a=${encodeURIComponent(name)}&b=${encodeURIComponent(leader)}${envQ}` : null)}
+              compareHref={(name) =>
+                leader && name !== leader
+                  ? `/insight/compare?project=${p}&a=${encodeURIComponent(name)}&b=${encodeURIComponent(leader)}${envQ}`
+                  : null
+              }
             />
           </Card>
           {report.trends.map((t) => (
@@ -134,19 +162,37 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
                   label="Bradley-Terry rating"
                   color="#6366f1"
                   percent={false}
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles }))}
+                  points={t.points.map((x) => ({
+                    checkpoint: x.checkpoint ?? x.name,
+                    value: x.rating,
+                    low: x.ratingCi?.[0] ?? null,
+                    high: x.ratingCi?.[1] ?? null,
+                    n: x.battles,
+                  }))}
                 />
                 <TrendChart
                   label="Rubric score (0–1)"
                   color="#8b5cf6"
                   percent={false}
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.rubricScore.mean, low: x.rubricScore.ci?.[0] ?? null, high: x.rubricScore.ci?.[1] ?? null, n: x.rubricScore.n }))}
+                  points={t.points.map((x) => ({
+                    checkpoint: x.checkpoint ?? x.name,
+                    value: x.rubricScore.mean,
+                    low: x.rubricScore.ci?.[0] ?? null,
+                    high: x.rubricScore.ci?.[1] ?? null,
+                    n: x.rubricScore.n,
+                  }))}
                 />
                 <TrendChart
                   label="Reviewers pass"
                   color="#10b981"
                   percent
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, value: x.reviewerPass.rate, low: x.reviewerPass.ci?.[0] ?? null, high: x.reviewerPass.ci?.[1] ?? null, n: x.reviewerPass.n }))}
+                  points={t.points.map((x) => ({
+                    checkpoint: x.checkpoint ?? x.name,
+                    value: x.reviewerPass.rate,
+                    low: x.reviewerPass.ci?.[0] ?? null,
+                    high: x.reviewerPass.ci?.[1] ?? null,
+                    n: x.reviewerPass.n,
+                  }))}
                 />
               </div>
             </Card>
@@ -155,19 +201,22 @@ export default async function PoliciesInsightPage({ searchParams }: { searchPara
             <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
             <ul className="mt-3 list-disc space-y-1.5 pl-5">
               <li>
-                <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad” is a tie whatever the preference. Ratings on
-                the Elo scale (mean 1000), 95% percentile bootstrap over comparisons. n = comparisons the policy took part in.
+                <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad”
+                is a tie whatever the preference. Ratings on the Elo scale (mean 1000), 95% percentile bootstrap over comparisons. n =
+                comparisons the policy took part in.
                 {report.priorUsed ? ' Some policies never won or never lost: a weak prior keeps their ratings finite.' : ''}
               </li>
               <li>
-                <b>Rubric score</b>: the first Likert question of each review’s rubric, normalised to 0–1 as (score − 1) / (points − 1); mean over current reviews with a 95% t interval.
-                n = reviews.
+                <b>Rubric score</b>: the first Likert question of each review’s rubric, normalised to 0–1 as (score − 1) / (points − 1);
+                mean over current reviews with a 95% t interval. n = reviews.
               </li>
               <li>
-                <b>Pass rates</b>: verifier reward ≥ 1; reviewers’ majority verdict (all criteria pass). Wilson 95% intervals; n = trajectories.
+                <b>Pass rates</b>: verifier reward ≥ 1; reviewers’ majority verdict (all criteria pass). Wilson 95% intervals; n =
+                trajectories.
               </li>
               <li>
-                <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the checkpoint (ckpt-2000 → 2000).
+                <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the
+                checkpoint (ckpt-2000 → 2000).
               </li>
             </ul>
           </details>

@@ -13,9 +13,14 @@ export default async function AgreementPicker() {
   const campaigns = await listAgreementCampaigns();
   return (
     <>
-      <PageHeader title="Agreement" description="How far the labels can be trusted: pick a campaign to see agreement with intervals, the measurement audit and the disagreements to settle." />
+      <PageHeader
+        title="Agreement"
+        description="How far the labels can be trusted: pick a campaign to see agreement with intervals, the measurement audit and the disagreements to settle."
+      />
       {campaigns.length === 0 ? (
-        <EmptyState title="No campaigns yet">Create a review campaign with an overlap of two or more reviewers per item; its agreement shows here once reviews come in.</EmptyState>
+        <EmptyState title="No campaigns yet">
+          Create a review campaign with an overlap of two or more reviewers per item; its agreement shows here once reviews come in.
+        </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm" data-testid="agreement-campaigns">
@@ -34,7 +39,10 @@ export default async function AgreementPicker() {
               {campaigns.map((c) => (
                 <tr key={c.id} className="group hover:bg-indigo-50/40">
                   <td className="px-4 py-2">
-                    <Link href={`/lead/campaigns/${c.id}/agreement`} className="font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline">
+                    <Link
+                      href={`/lead/campaigns/${c.id}/agreement`}
+                      className="font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+                    >
                       {inert(c.name)}
                     </Link>
                   </td>

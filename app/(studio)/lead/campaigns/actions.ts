@@ -25,8 +25,12 @@ export const previewCampaignAction = defineAction(
 );
 
 /** Opens or closes a campaign (closed: no more claims, submits or revisions). */
-export const setCampaignStatusAction = defineAction('lead', z.object({ id: z.string().min(1).max(64), status: z.enum(['open', 'closed']) }), async (input, user) => {
-  const result = await setCampaignStatus(input.id, input.status, user.id, new Date());
-  revalidatePath('/lead', 'layout');
-  return result;
-});
+export const setCampaignStatusAction = defineAction(
+  'lead',
+  z.object({ id: z.string().min(1).max(64), status: z.enum(['open', 'closed']) }),
+  async (input, user) => {
+    const result = await setCampaignStatus(input.id, input.status, user.id, new Date());
+    revalidatePath('/lead', 'layout');
+    return result;
+  },
+);

@@ -19,8 +19,8 @@ export default async function CampaignsPage() {
       />
       {campaigns.length === 0 ? (
         <EmptyState title="No review campaigns yet" action={<NewCampaignLink />}>
-          Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so several
-          reviewers grade each item.
+          Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap
+          so several reviewers grade each item.
         </EmptyState>
       ) : (
         <CampaignTable rows={campaigns} />

@@ -40,7 +40,11 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
               key={p.id}
               href={`/lead/datasets?project=${encodeURIComponent(p.slug)}`}
               aria-current={p.id === project.id ? 'page' : undefined}
-              className={p.id === project.id ? 'rounded-md bg-zinc-900 px-3 py-1 text-white' : 'rounded-md border border-zinc-300 px-3 py-1 text-zinc-700 hover:bg-zinc-50'}
+              className={
+                p.id === project.id
+                  ? 'rounded-md bg-zinc-900 px-3 py-1 text-white'
+                  : 'rounded-md border border-zinc-300 px-3 py-1 text-zinc-700 hover:bg-zinc-50'
+              }
             >
               {p.name}
             </Link>
@@ -52,7 +56,9 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
           New export — {project.name}
         </h2>
         {campaigns.length === 0 ? (
-          <EmptyState title="No campaigns in this project">Datasets are built from review campaigns: create one and collect reviews first.</EmptyState>
+          <EmptyState title="No campaigns in this project">
+            Datasets are built from review campaigns: create one and collect reviews first.
+          </EmptyState>
         ) : (
           <ExportForm
             projectId={project.id}

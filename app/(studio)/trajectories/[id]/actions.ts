@@ -9,12 +9,16 @@ import { requestRender } from '@/lib/videos/request-render';
 import { defineAction } from '../../../_server/action';
 
 /** Leads and admins replace a task's acceptance criteria (validated and audited in lib/db/tasks). */
-export const updateCriteriaAction = defineAction('lead', updateTaskCriteriaInput.extend({ taskId: z.string().min(1).max(64) }), async (input, user) => {
-  const { taskId, ...rest } = input;
-  const saved = await updateTaskCriteria(taskId, rest, user);
-  revalidatePath('/trajectories', 'layout');
-  return saved;
-});
+export const updateCriteriaAction = defineAction(
+  'lead',
+  updateTaskCriteriaInput.extend({ taskId: z.string().min(1).max(64) }),
+  async (input, user) => {
+    const { taskId, ...rest } = input;
+    const saved = await updateTaskCriteria(taskId, rest, user);
+    revalidatePath('/trajectories', 'layout');
+    return saved;
+  },
+);
 
 /** Leads and admins may ask for the MP4 (idempotent: a queued, rendering or done video is not rendered again). */
 export const requestRenderAction = defineAction('lead', z.object({ trajectoryId: z.string().min(1).max(64) }), async (input) => {

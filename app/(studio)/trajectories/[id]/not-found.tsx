@@ -6,7 +6,10 @@ export default function TrajectoryNotFound() {
     <EmptyState
       title="No such trajectory"
       action={
-        <Link href="/trajectories" className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50">
+        <Link
+          href="/trajectories"
+          className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+        >
           Back to trajectories
         </Link>
       }

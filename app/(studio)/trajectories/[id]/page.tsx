@@ -54,7 +54,8 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const t = await loadDetail(id);
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
-  const [videoProps, videoRow] = view === 'transcript' ? await Promise.all([videoPropsFor(id), latestVideoForTrajectory(id)]) : [null, null];
+  const [videoProps, videoRow] =
+    view === 'transcript' ? await Promise.all([videoPropsFor(id), latestVideoForTrajectory(id)]) : [null, null];
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
@@ -86,7 +87,17 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
             <div className="min-w-0 lg:col-span-2">
               <VideoPanel
                 video={videoProps}
-                initialStatus={videoRow ? { id: videoRow.id, status: videoRow.status, progress: videoRow.progress, error: videoRow.error, sizeBytes: videoRow.sizeBytes } : null}
+                initialStatus={
+                  videoRow
+                    ? {
+                        id: videoRow.id,
+                        status: videoRow.status,
+                        progress: videoRow.progress,
+                        error: videoRow.error,
+                        sizeBytes: videoRow.sizeBytes,
+                      }
+                    : null
+                }
                 requestRender={requestRenderAction.bind(null, { trajectoryId: t.id })}
                 initialFrame={frame}
               />
@@ -97,7 +108,12 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.task.instruction.trim() === '' ? (
                 <p className="text-sm text-zinc-500">The source gave no instruction.</p>
               ) : (
-                <ExpandableText text={inert(t.task.instruction)} maxLines={30} className="whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800" math />
+                <ExpandableText
+                  text={inert(t.task.instruction)}
+                  maxLines={30}
+                  className="whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800"
+                  math
+                />
               )}
             </Panel>
             <section aria-labelledby="transcript">
@@ -137,7 +153,12 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
           <aside className="space-y-4" aria-label="Task and scores">
             <Panel title="Acceptance criteria" id="criteria">
               {canEdit ? (
-                <CriteriaEditor taskId={t.task.id} criteria={t.task.acceptanceCriteria} updatedAt={t.task.updatedAt} save={updateCriteriaAction} />
+                <CriteriaEditor
+                  taskId={t.task.id}
+                  criteria={t.task.acceptanceCriteria}
+                  updatedAt={t.task.updatedAt}
+                  save={updateCriteriaAction}
+                />
               ) : (
                 <CriteriaChecklist criteria={t.task.acceptanceCriteria} />
               )}
@@ -147,7 +168,22 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.verifier.reward === null && components.length === 0 ? (
                 <p className="text-sm text-zinc-500">No verifier result in the source.</p>
               ) : (
-                <Facts rows={[['reward', <span key="r" className="font-mono font-semibold">{formatReward(t.verifier.reward)}</span>], ...components.map(([k, v]): [string, ReactNode] => [inert(k), <span key={k} className="font-mono">{formatReward(v)}</span>])]} />
+                <Facts
+                  rows={[
+                    [
+                      'reward',
+                      <span key="r" className="font-mono font-semibold">
+                        {formatReward(t.verifier.reward)}
+                      </span>,
+                    ],
+                    ...components.map(([k, v]): [string, ReactNode] => [
+                      inert(k),
+                      <span key={k} className="font-mono">
+                        {formatReward(v)}
+                      </span>,
+                    ]),
+                  ]}
+                />
               )}
             </Panel>
 
@@ -179,7 +215,16 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               <Facts
                 rows={[
                   ['model', t.policy.model ? <span className="font-mono text-xs">{inert(t.policy.model)}</span> : '—'],
-                  ...(t.policy.checkpoint ? ([['checkpoint', <span key="c" className="font-mono text-xs">{inert(t.policy.checkpoint)}</span>]] as [string, ReactNode][]) : []),
+                  ...(t.policy.checkpoint
+                    ? ([
+                        [
+                          'checkpoint',
+                          <span key="c" className="font-mono text-xs">
+                            {inert(t.policy.checkpoint)}
+                          </span>,
+                        ],
+                      ] as [string, ReactNode][])
+                    : []),
                   ['agent', t.policy.agent ? inert(t.policy.agent) : '—'],
                   ...(usage
                     ? ([
@@ -190,7 +235,16 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                   ...(t.startedAt ? ([['started', formatDateTime(t.startedAt)]] as [string, string][]) : []),
                   ...(t.endedAt ? ([['ended', formatDateTime(t.endedAt)]] as [string, string][]) : []),
                   ['exit', t.exitStatus ? inert(t.exitStatus) : '—'],
-                  ...(t.externalId ? ([['run id', <span key="x" className="font-mono text-xs">{inert(t.externalId)}</span>]] as [string, ReactNode][]) : []),
+                  ...(t.externalId
+                    ? ([
+                        [
+                          'run id',
+                          <span key="x" className="font-mono text-xs">
+                            {inert(t.externalId)}
+                          </span>,
+                        ],
+                      ] as [string, ReactNode][])
+                    : []),
                   ['terminal', t.hasTerminalRecording ? 'recorded' : 'no recording'],
                 ]}
               />
@@ -210,11 +264,21 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.source ? (
                 <Facts
                   rows={[
-                    ['path', <span key="p" className="break-all font-mono text-xs">{inert(t.source.path)}</span>],
+                    [
+                      'path',
+                      <span key="p" className="break-all font-mono text-xs">
+                        {inert(t.source.path)}
+                      </span>,
+                    ],
                     ['where', t.source.where ? <span className="font-mono text-xs">{inert(t.source.where)}</span> : '—'],
                     ['format', t.source.format],
                     ['size', formatBytes(t.source.sizeBytes)],
-                    ['sha256', <span key="s" className="font-mono text-xs" title={t.source.sha256}>{t.source.sha256.slice(0, 12)}…</span>],
+                    [
+                      'sha256',
+                      <span key="s" className="font-mono text-xs" title={t.source.sha256}>
+                        {t.source.sha256.slice(0, 12)}…
+                      </span>,
+                    ],
                   ]}
                 />
               ) : (
@@ -227,13 +291,17 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                 {!isEmptyObject(t.task.metadata) ? (
                   <details className="mb-2">
                     <summary className="cursor-pointer text-xs font-medium text-zinc-600">Task</summary>
-                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">{inert(prettyJson(t.task.metadata))}</pre>
+                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">
+                      {inert(prettyJson(t.task.metadata))}
+                    </pre>
                   </details>
                 ) : null}
                 {!isEmptyObject(t.metadata) ? (
                   <details open={isEmptyObject(t.task.metadata)}>
                     <summary className="cursor-pointer text-xs font-medium text-zinc-600">Trajectory</summary>
-                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">{inert(prettyJson(t.metadata))}</pre>
+                    <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">
+                      {inert(prettyJson(t.metadata))}
+                    </pre>
                   </details>
                 ) : null}
               </Panel>

@@ -40,9 +40,13 @@ export const POST = apiRoute('lead', async (request, user) => {
   const contentType = request.headers.get('content-type') ?? '';
   const ndjson = /ndjson|jsonl|json-seq/i.test(contentType);
   const inputs: CollectedInput[] = ndjson
-    ? body.split(/\r?\n/).flatMap((line, i) =>
-        line.trim() === '' ? [] : [{ ok: true as const, path: `line ${i + 1}`, input: { kind: 'file' as const, file: memorySource(`line ${i + 1}`, line) } }],
-      )
+    ? body
+        .split(/\r?\n/)
+        .flatMap((line, i) =>
+          line.trim() === ''
+            ? []
+            : [{ ok: true as const, path: `line ${i + 1}`, input: { kind: 'file' as const, file: memorySource(`line ${i + 1}`, line) } }],
+        )
     : [{ ok: true, path: 'body', input: { kind: 'file', file: memorySource('body', body) } }];
 
   const project = await ensureProject({ slug: query.data.project, name: query.data.project });
@@ -54,14 +58,25 @@ export const POST = apiRoute('lead', async (request, user) => {
     split: query.data.split ?? null,
     importedById: user.id,
   });
-  await renderAfterImport(env().DATABASE_URL!, project.id, report.trajectories.filter((t) => t.created).map((t) => t.id));
+  await renderAfterImport(
+    env().DATABASE_URL!,
+    project.id,
+    report.trajectories.filter((t) => t.created).map((t) => t.id),
+  );
   const status = report.failed > 0 && report.imported + report.skipped === 0 ? 422 : 200;
   return Response.json(
     {
       imported: report.imported,
       skipped: report.skipped,
       failed: report.failed,
-      trajectories: report.trajectories.map(({ id, format, steps, task, policy, created }) => ({ id, format, steps, task, policy, created })),
+      trajectories: report.trajectories.map(({ id, format, steps, task, policy, created }) => ({
+        id,
+        format,
+        steps,
+        task,
+        policy,
+        created,
+      })),
       errors: report.errors,
     },
     { status },
@@ -70,7 +85,11 @@ export const POST = apiRoute('lead', async (request, user) => {
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  const tooLarge = () => new AppError('TOO_LARGE', `request body over the API limit of ${Math.round(maxBytes / 1024 / 1024)} MiB: split it into smaller NDJSON batches`);
+  const tooLarge = () =>
+    new AppError(
+      'TOO_LARGE',
+      `request body over the API limit of ${Math.round(maxBytes / 1024 / 1024)} MiB: split it into smaller NDJSON batches`,
+    );
   if (declared > maxBytes) throw tooLarge();
   if (!request.body) return '';
   const reader = request.body.getReader();

@@ -42,9 +42,35 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
         <span style={{ fontSize: 13, color: theme.faint }}>proof of work</span>
       </div>
       <div style={{ width: 1, height: 22, background: theme.border }} />
-      <div style={{ fontSize: 15, fontWeight: 600, color: theme.text, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', flex: 1 }}>{props.header.task}</div>
-      {chapter?.realSeconds != null ? <div style={{ fontFamily: theme.mono, fontSize: 13, color: theme.muted }}>t+{clock(chapter.realSeconds)}</div> : null}
-      <div style={{ fontSize: 13, fontWeight: 600, color: theme.text, padding: '4px 10px', borderRadius: 6, background: theme.panelRaised, border: `1px solid ${theme.border}` }}>{right}</div>
+      <div
+        style={{
+          fontSize: 15,
+          fontWeight: 600,
+          color: theme.text,
+          whiteSpace: 'nowrap',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          flex: 1,
+        }}
+      >
+        {props.header.task}
+      </div>
+      {chapter?.realSeconds != null ? (
+        <div style={{ fontFamily: theme.mono, fontSize: 13, color: theme.muted }}>t+{clock(chapter.realSeconds)}</div>
+      ) : null}
+      <div
+        style={{
+          fontSize: 13,
+          fontWeight: 600,
+          color: theme.text,
+          padding: '4px 10px',
+          borderRadius: 6,
+          background: theme.panelRaised,
+          border: `1px solid ${theme.border}`,
+        }}
+      >
+        {right}
+      </div>
     </div>
   );
 };
@@ -71,12 +97,17 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
       }}
     >
       <div style={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
-        <span style={{ fontSize: 12, letterSpacing: 1.5, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>Acceptance criteria</span>
+        <span style={{ fontSize: 12, letterSpacing: 1.5, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>
+          Acceptance criteria
+        </span>
         <span style={{ fontSize: 12, color: theme.muted, fontFamily: theme.mono }}>
-          <span style={{ color: theme.pass }}>{passed}</span> / <span style={{ color: theme.fail }}>{failed}</span> / {props.criteria.length}
+          <span style={{ color: theme.pass }}>{passed}</span> / <span style={{ color: theme.fail }}>{failed}</span> /{' '}
+          {props.criteria.length}
         </span>
       </div>
-      {props.criteria.length === 0 ? <div style={{ fontSize: 14, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div> : null}
+      {props.criteria.length === 0 ? (
+        <div style={{ fontSize: 14, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div>
+      ) : null}
       {shown.map((c, i) => {
         const s = states[i];
         const justChanged = s && frame - s.frame < 12;
@@ -114,13 +145,23 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
                 {c.origin === 'verifier' ? c.text.split('::').pop() : c.text}
               </span>
               <span style={{ fontSize: 11, color: theme.faint }}>
-                {s ? (s.source === 'verifier' ? 'verifier verdict' : `seen in step ${(s.step ?? 0) + 1}`) : c.origin === 'verifier' ? 'verifier test' : c.verdict === null ? 'not checked by the verifier' : 'pending'}
+                {s
+                  ? s.source === 'verifier'
+                    ? 'verifier verdict'
+                    : `seen in step ${(s.step ?? 0) + 1}`
+                  : c.origin === 'verifier'
+                    ? 'verifier test'
+                    : c.verdict === null
+                      ? 'not checked by the verifier'
+                      : 'pending'}
               </span>
             </div>
           </div>
         );
       })}
-      {props.criteria.length > shown.length ? <div style={{ fontSize: 12, color: theme.faint }}>+ {props.criteria.length - shown.length} more</div> : null}
+      {props.criteria.length > shown.length ? (
+        <div style={{ fontSize: 12, color: theme.faint }}>+ {props.criteria.length - shown.length} more</div>
+      ) : null}
     </div>
   );
 };
@@ -132,7 +173,18 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
   const chapter = chapterAt(props.chapters, frame);
   const cards = new Map(props.scenes.flatMap((s) => (s.kind === 'step' ? s.cards.map((c) => [c.card.index, c.card] as const) : [])));
   return (
-    <div style={{ position: 'absolute', left: 0, right: 0, bottom: 0, height: layout.rail, borderTop: `1px solid ${theme.border}`, background: theme.panel, padding: `9px ${layout.pad}px 0` }}>
+    <div
+      style={{
+        position: 'absolute',
+        left: 0,
+        right: 0,
+        bottom: 0,
+        height: layout.rail,
+        borderTop: `1px solid ${theme.border}`,
+        background: theme.panel,
+        padding: `9px ${layout.pad}px 0`,
+      }}
+    >
       <div style={{ position: 'relative', height: 8, width, borderRadius: 4, background: theme.panelRaised, overflow: 'hidden' }}>
         {props.chapters.map((c) => {
           const card = cards.get(c.step);
@@ -141,14 +193,34 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
           return (
             <div
               key={c.step}
-              style={{ position: 'absolute', left: x(c.fromFrame), width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1), top: 0, bottom: 0, background: color, opacity: active ? 1 : c.fromFrame <= frame ? 0.55 : 0.2 }}
+              style={{
+                position: 'absolute',
+                left: x(c.fromFrame),
+                width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1),
+                top: 0,
+                bottom: 0,
+                background: color,
+                opacity: active ? 1 : c.fromFrame <= frame ? 0.55 : 0.2,
+              }}
             />
           );
         })}
       </div>
-      <div style={{ position: 'absolute', left: layout.pad + x(frame) - 1, top: 4, width: 3, height: 18, borderRadius: 2, background: theme.text }} />
+      <div
+        style={{
+          position: 'absolute',
+          left: layout.pad + x(frame) - 1,
+          top: 4,
+          width: 3,
+          height: 18,
+          borderRadius: 2,
+          background: theme.text,
+        }}
+      />
       <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8, fontSize: 12, color: theme.muted, gap: 16 }}>
-        <span style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{chapter ? `${chapter.step + 1}. ${chapter.label}` : frame < (props.chapters[0]?.fromFrame ?? 0) ? 'Task' : 'Outcome'}</span>
+        <span style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          {chapter ? `${chapter.step + 1}. ${chapter.label}` : frame < (props.chapters[0]?.fromFrame ?? 0) ? 'Task' : 'Outcome'}
+        </span>
         <span style={{ fontFamily: theme.mono, flex: 'none' }}>
           {clock(frame / props.fps)} / {clock(total / props.fps)}
         </span>

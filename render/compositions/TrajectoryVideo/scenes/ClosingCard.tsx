@@ -30,8 +30,12 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
           </>
         ) : (
           <>
-            <div style={{ fontSize: 64, fontWeight: 800, lineHeight: 1, color: scoreColor(o.reward), fontFamily: theme.sans }}>{o.reward === null ? 'no reward' : fmt(o.reward)}</div>
-            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 8 }}>{o.reward === null ? 'the verifier gave no scalar reward' : 'verifier reward'}</div>
+            <div style={{ fontSize: 64, fontWeight: 800, lineHeight: 1, color: scoreColor(o.reward), fontFamily: theme.sans }}>
+              {o.reward === null ? 'no reward' : fmt(o.reward)}
+            </div>
+            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 8 }}>
+              {o.reward === null ? 'the verifier gave no scalar reward' : 'verifier reward'}
+            </div>
           </>
         )}
       </div>
@@ -41,7 +45,18 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
             const v = Math.max(0, Math.min(1, c.value));
             return (
               <div key={c.name} style={{ display: 'grid', gridTemplateColumns: '300px 1fr 56px', alignItems: 'center', gap: 12 }}>
-                <span style={{ fontFamily: theme.mono, fontSize: 13, color: theme.text, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{c.name.replace(/^test:/, '')}</span>
+                <span
+                  style={{
+                    fontFamily: theme.mono,
+                    fontSize: 13,
+                    color: theme.text,
+                    whiteSpace: 'nowrap',
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                  }}
+                >
+                  {c.name.replace(/^test:/, '')}
+                </span>
                 <div style={{ height: 10, borderRadius: 5, background: theme.panelRaised, overflow: 'hidden' }}>
                   <div style={{ width: `${v * grow * 100}%`, height: 10, borderRadius: 5, background: scoreColor(c.value) }} />
                 </div>
@@ -49,15 +64,30 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
               </div>
             );
           })}
-          {o.components.length > components.length ? <span style={{ fontSize: 12, color: theme.faint }}>+ {o.components.length - components.length} more components</span> : null}
+          {o.components.length > components.length ? (
+            <span style={{ fontSize: 12, color: theme.faint }}>+ {o.components.length - components.length} more components</span>
+          ) : null}
         </div>
       ) : null}
       {o.judges.length > 0 ? (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 10 }}>
           {o.judges.slice(0, 4).map((j, i) => (
-            <div key={i} style={{ padding: '10px 14px', borderRadius: 8, background: theme.panel, border: `1px solid ${theme.border}`, display: 'flex', flexDirection: 'column', gap: 4 }}>
+            <div
+              key={i}
+              style={{
+                padding: '10px 14px',
+                borderRadius: 8,
+                background: theme.panel,
+                border: `1px solid ${theme.border}`,
+                display: 'flex',
+                flexDirection: 'column',
+                gap: 4,
+              }}
+            >
               <div style={{ display: 'flex', alignItems: 'baseline', gap: 8 }}>
-                <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700 }}>Judge · {j.judge}</span>
+                <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700 }}>
+                  Judge · {j.judge}
+                </span>
                 <div style={{ flex: 1 }} />
                 <span style={{ fontSize: 18, fontWeight: 700, color: scoreColor(j.score) }}>{fmt(j.score)}</span>
                 {j.label ? <span style={{ fontSize: 12, color: theme.muted }}>{j.label}</span> : null}
@@ -69,13 +99,26 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
       ) : null}
       {o.answer ? (
         <div style={{ padding: '10px 14px', borderRadius: 8, background: theme.panel, border: `1px solid ${theme.border}` }}>
-          <div style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700, marginBottom: 4 }}>Final answer</div>
+          <div
+            style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700, marginBottom: 4 }}
+          >
+            Final answer
+          </div>
           <RichTextView text={o.answer} style={{ fontSize: 17, lineHeight: 1.45, color: theme.text }} />
         </div>
       ) : null}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10 }}>
         <Pill label="Exit status" value={o.exitStatus ?? '—'} />
-        <Pill label="Tokens (in / out)" value={props.blind?.policy ? 'hidden' : usage && (usage.promptTokens !== null || usage.completionTokens !== null) ? `${usage.promptTokens ?? '—'} / ${usage.completionTokens ?? '—'}` : '—'} />
+        <Pill
+          label="Tokens (in / out)"
+          value={
+            props.blind?.policy
+              ? 'hidden'
+              : usage && (usage.promptTokens !== null || usage.completionTokens !== null)
+                ? `${usage.promptTokens ?? '—'} / ${usage.completionTokens ?? '—'}`
+                : '—'
+          }
+        />
         <Pill label="Cost" value={props.blind?.policy ? 'hidden' : usage?.costUsd != null ? `$${usage.costUsd.toFixed(4)}` : '—'} />
       </div>
     </div>

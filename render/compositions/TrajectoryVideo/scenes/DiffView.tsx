@@ -11,24 +11,71 @@ const SIGN = { add: '+', del: '-', context: ' ' } as const;
 const FileDiff: React.FC<{ file: DiffFile }> = ({ file }) => {
   const name = file.newPath ?? file.oldPath ?? 'patch';
   const renamed = file.oldPath && file.newPath && file.oldPath !== file.newPath;
-  const status = file.oldPath === null && file.newPath !== null ? 'new file' : file.newPath === null && file.oldPath !== null ? 'deleted' : renamed ? `renamed from ${file.oldPath}` : null;
+  const status =
+    file.oldPath === null && file.newPath !== null
+      ? 'new file'
+      : file.newPath === null && file.oldPath !== null
+        ? 'deleted'
+        : renamed
+          ? `renamed from ${file.oldPath}`
+          : null;
   return (
     <div style={{ border: `1px solid ${theme.border}`, borderRadius: 8, overflow: 'hidden', background: '#0a0c10' }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '7px 12px', background: theme.panelRaised, borderBottom: `1px solid ${theme.border}` }}>
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 10,
+          padding: '7px 12px',
+          background: theme.panelRaised,
+          borderBottom: `1px solid ${theme.border}`,
+        }}
+      >
         <span style={{ fontFamily: theme.mono, fontSize: 13, fontWeight: 700, color: theme.text }}>{name}</span>
         {status ? <span style={{ fontSize: 12, color: theme.faint }}>{status}</span> : null}
-        {file.language ? <span style={{ fontSize: 11, color: theme.faint, padding: '0 6px', border: `1px solid ${theme.border}`, borderRadius: 4 }}>{file.language}</span> : null}
+        {file.language ? (
+          <span style={{ fontSize: 11, color: theme.faint, padding: '0 6px', border: `1px solid ${theme.border}`, borderRadius: 4 }}>
+            {file.language}
+          </span>
+        ) : null}
         <div style={{ flex: 1 }} />
         <span style={{ fontFamily: theme.mono, fontSize: 13, color: '#56d364' }}>+{file.additions}</span>
         <span style={{ fontFamily: theme.mono, fontSize: 13, color: '#ff7b72' }}>−{file.deletions}</span>
       </div>
       {file.hunks.map((h, hi) => (
         <div key={hi}>
-          <div style={{ fontFamily: theme.mono, fontSize: 12, color: '#79c0ff', background: 'rgba(56,139,253,0.10)', padding: '2px 12px', whiteSpace: 'pre', overflow: 'hidden', textOverflow: 'ellipsis' }}>{h.header}</div>
+          <div
+            style={{
+              fontFamily: theme.mono,
+              fontSize: 12,
+              color: '#79c0ff',
+              background: 'rgba(56,139,253,0.10)',
+              padding: '2px 12px',
+              whiteSpace: 'pre',
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            }}
+          >
+            {h.header}
+          </div>
           {h.lines.map((l, li) => (
-            <div key={li} style={{ display: 'flex', fontFamily: theme.mono, fontSize: 13, lineHeight: '18px', background: LINE_BG[l.kind], whiteSpace: 'pre' }}>
-              <span style={{ width: 40, flex: 'none', textAlign: 'right', paddingRight: 6, color: theme.faint, opacity: 0.7 }}>{l.oldNo ?? ''}</span>
-              <span style={{ width: 40, flex: 'none', textAlign: 'right', paddingRight: 8, color: theme.faint, opacity: 0.7 }}>{l.newNo ?? ''}</span>
+            <div
+              key={li}
+              style={{
+                display: 'flex',
+                fontFamily: theme.mono,
+                fontSize: 13,
+                lineHeight: '18px',
+                background: LINE_BG[l.kind],
+                whiteSpace: 'pre',
+              }}
+            >
+              <span style={{ width: 40, flex: 'none', textAlign: 'right', paddingRight: 6, color: theme.faint, opacity: 0.7 }}>
+                {l.oldNo ?? ''}
+              </span>
+              <span style={{ width: 40, flex: 'none', textAlign: 'right', paddingRight: 8, color: theme.faint, opacity: 0.7 }}>
+                {l.newNo ?? ''}
+              </span>
               <span style={{ width: 16, flex: 'none', color: SIGN_COLOR[l.kind] }}>{SIGN[l.kind]}</span>
               <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', color: '#c9d1d9' }}>
                 {highlightLine(l.text, file.language).map(([text, type], k) => (
@@ -53,8 +100,22 @@ const FileDiff: React.FC<{ file: DiffFile }> = ({ file }) => {
 export const DiffView: React.FC<{ scene: DiffScene; frame: number }> = ({ scene, frame }) => (
   <div style={{ display: 'flex', flexDirection: 'column', gap: 12, ...enter(frame, scene.from) }}>
     <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-      <span style={{ fontFamily: theme.mono, fontSize: 12, fontWeight: 700, color: theme.bg, background: '#56d364', borderRadius: 5, padding: '2px 8px' }}>DIFF</span>
-      <span style={{ fontSize: 15, fontWeight: 600, color: theme.text }}>{scene.step !== null ? `Step ${scene.step + 1} · ${scene.title}` : 'Final submission'}</span>
+      <span
+        style={{
+          fontFamily: theme.mono,
+          fontSize: 12,
+          fontWeight: 700,
+          color: theme.bg,
+          background: '#56d364',
+          borderRadius: 5,
+          padding: '2px 8px',
+        }}
+      >
+        DIFF
+      </span>
+      <span style={{ fontSize: 15, fontWeight: 600, color: theme.text }}>
+        {scene.step !== null ? `Step ${scene.step + 1} · ${scene.title}` : 'Final submission'}
+      </span>
       <span style={{ fontSize: 13, color: theme.faint }}>
         {scene.files.length + scene.omittedFiles} file{scene.files.length + scene.omittedFiles === 1 ? '' : 's'}
       </span>

@@ -9,16 +9,37 @@ const Header: React.FC<{ card: StepCard }> = ({ card }) => {
   const color = actorColor[card.source] ?? theme.accent;
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-      <span style={{ fontFamily: theme.mono, fontSize: 12, fontWeight: 700, color: theme.bg, background: color, borderRadius: 5, padding: '2px 8px' }}>STEP {card.index + 1}</span>
+      <span
+        style={{
+          fontFamily: theme.mono,
+          fontSize: 12,
+          fontWeight: 700,
+          color: theme.bg,
+          background: color,
+          borderRadius: 5,
+          padding: '2px 8px',
+        }}
+      >
+        STEP {card.index + 1}
+      </span>
       <span style={{ fontSize: 15, fontWeight: 600, color }}>{card.actor}</span>
-      {card.source !== 'agent' && card.actor !== card.source ? <span style={{ fontSize: 13, color: theme.faint }}>{card.source}</span> : null}
+      {card.source !== 'agent' && card.actor !== card.source ? (
+        <span style={{ fontSize: 13, color: theme.faint }}>{card.source}</span>
+      ) : null}
       <div style={{ flex: 1 }} />
-      {card.realSeconds !== null ? <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.faint }}>t+{clock(card.realSeconds)}</span> : null}
+      {card.realSeconds !== null ? (
+        <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.faint }}>t+{clock(card.realSeconds)}</span>
+      ) : null}
     </div>
   );
 };
 
-const Section: React.FC<{ label: string; color?: string; children: React.ReactNode; style?: React.CSSProperties }> = ({ label, color = theme.faint, children, style }) => (
+const Section: React.FC<{ label: string; color?: string; children: React.ReactNode; style?: React.CSSProperties }> = ({
+  label,
+  color = theme.faint,
+  children,
+  style,
+}) => (
   <div style={{ display: 'flex', flexDirection: 'column', gap: 6, ...style }}>
     <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color, fontWeight: 700 }}>{label}</span>
     {children}
@@ -34,21 +55,60 @@ const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFr
       <Header card={card} />
       {card.message.length > 0 ? (
         <div>
-          <RichTextView text={card.message} style={{ fontSize: card.toolCalls.length + card.observations.length > 2 ? 17 : 20, lineHeight: 1.5, color: theme.text }} />
-          {card.messageOmittedChars > 0 ? <div style={{ fontSize: 12, color: theme.faint, marginTop: 4 }}>… {formatCount(card.messageOmittedChars)} more characters</div> : null}
+          <RichTextView
+            text={card.message}
+            style={{ fontSize: card.toolCalls.length + card.observations.length > 2 ? 17 : 20, lineHeight: 1.5, color: theme.text }}
+          />
+          {card.messageOmittedChars > 0 ? (
+            <div style={{ fontSize: 12, color: theme.faint, marginTop: 4 }}>… {formatCount(card.messageOmittedChars)} more characters</div>
+          ) : null}
         </div>
       ) : null}
-      {empty ? <div style={{ fontSize: 16, color: theme.faint, fontStyle: 'italic' }}>(an empty step: no message, no tool call)</div> : null}
+      {empty ? (
+        <div style={{ fontSize: 16, color: theme.faint, fontStyle: 'italic' }}>(an empty step: no message, no tool call)</div>
+      ) : null}
       {card.reasoning ? (
-        <div style={{ display: 'flex', gap: 10, padding: '10px 14px', borderRadius: 8, background: 'rgba(194,151,255,0.07)', border: '1px solid rgba(194,151,255,0.22)' }}>
-          <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: '#c297ff', fontWeight: 700, paddingTop: 3, flex: 'none' }}>Reasoning</span>
+        <div
+          style={{
+            display: 'flex',
+            gap: 10,
+            padding: '10px 14px',
+            borderRadius: 8,
+            background: 'rgba(194,151,255,0.07)',
+            border: '1px solid rgba(194,151,255,0.22)',
+          }}
+        >
+          <span
+            style={{
+              fontSize: 11,
+              letterSpacing: 1.2,
+              textTransform: 'uppercase',
+              color: '#c297ff',
+              fontWeight: 700,
+              paddingTop: 3,
+              flex: 'none',
+            }}
+          >
+            Reasoning
+          </span>
           <span style={{ fontSize: 15, lineHeight: 1.45, color: theme.muted, fontStyle: 'italic' }}>{card.reasoning}</span>
         </div>
       ) : null}
       {card.toolCalls.length > 0 ? (
         <Section label={card.toolCalls.length > 1 ? `Tool calls (${card.toolCalls.length})` : 'Tool call'} color={theme.accent}>
           {card.toolCalls.map((c, i) => (
-            <div key={i} style={{ display: 'flex', flexDirection: 'column', gap: 4, padding: '8px 12px', borderRadius: 8, background: theme.panelRaised, border: `1px solid ${theme.border}` }}>
+            <div
+              key={i}
+              style={{
+                display: 'flex',
+                flexDirection: 'column',
+                gap: 4,
+                padding: '8px 12px',
+                borderRadius: 8,
+                background: theme.panelRaised,
+                border: `1px solid ${theme.border}`,
+              }}
+            >
               <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.accent, fontWeight: 700 }}>{c.name}</span>
               <ExcerptView excerpt={c.body} prefix={c.kind === 'command' ? '$ ' : undefined} fontSize={14} />
             </div>
@@ -56,10 +116,25 @@ const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFr
         </Section>
       ) : null}
       {card.observations.length > 0 ? (
-        <Section label={card.observations.length > 1 ? `Observations (${card.observations.length})` : 'Observation'} style={{ opacity: obsOpacity }}>
+        <Section
+          label={card.observations.length > 1 ? `Observations (${card.observations.length})` : 'Observation'}
+          style={{ opacity: obsOpacity }}
+        >
           {card.observations.map((o, i) => (
-            <div key={i} style={{ padding: '8px 12px', borderRadius: 8, background: '#0a0c10', border: `1px solid ${o.isError ? 'rgba(248,81,73,0.6)' : theme.border}` }}>
-              {o.isError ? <div style={{ fontSize: 11, fontWeight: 700, color: theme.fail, marginBottom: 4, letterSpacing: 1 }}>ERROR{o.toolName ? ` · ${o.toolName}` : ''}</div> : null}
+            <div
+              key={i}
+              style={{
+                padding: '8px 12px',
+                borderRadius: 8,
+                background: '#0a0c10',
+                border: `1px solid ${o.isError ? 'rgba(248,81,73,0.6)' : theme.border}`,
+              }}
+            >
+              {o.isError ? (
+                <div style={{ fontSize: 11, fontWeight: 700, color: theme.fail, marginBottom: 4, letterSpacing: 1 }}>
+                  ERROR{o.toolName ? ` · ${o.toolName}` : ''}
+                </div>
+              ) : null}
               <ExcerptView excerpt={o.body} fontSize={13} color={o.isError ? '#ffb3ad' : '#c9ced8'} empty="(no output)" />
             </div>
           ))}

@@ -54,7 +54,13 @@ function usedArea(scene: TerminalScene, lines: Array<Array<[string, number]>>): 
 }
 
 /** The terminal replay: the emulator's snapshot for this frame, drawn as styled runs. */
-export const TerminalView: React.FC<{ props: TrajectoryVideoProps; scene: TerminalScene; frame: number; width: number; height: number }> = ({ props, scene, frame, width, height }) => {
+export const TerminalView: React.FC<{
+  props: TrajectoryVideoProps;
+  scene: TerminalScene;
+  frame: number;
+  width: number;
+  height: number;
+}> = ({ props, scene, frame, width, height }) => {
   const table = props.terminal;
   const snap = snapshotAt(scene.snapshots, frame);
   const { piece, castTime } = pieceAt(scene.pieces, frame);
@@ -75,22 +81,52 @@ export const TerminalView: React.FC<{ props: TrajectoryVideoProps; scene: Termin
   const marker = [...scene.markers].reverse().find((m) => m.frame <= frame);
   return (
     <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0, ...enter(frame, scene.from, 6) }}>
-      <div style={{ width: termW, display: 'flex', alignItems: 'center', gap: 10, height: chromeH, padding: '0 14px', background: '#1d222b', borderRadius: '10px 10px 0 0', border: `1px solid ${theme.border}`, borderBottom: 'none' }}>
+      <div
+        style={{
+          width: termW,
+          display: 'flex',
+          alignItems: 'center',
+          gap: 10,
+          height: chromeH,
+          padding: '0 14px',
+          background: '#1d222b',
+          borderRadius: '10px 10px 0 0',
+          border: `1px solid ${theme.border}`,
+          borderBottom: 'none',
+        }}
+      >
         <div style={{ display: 'flex', gap: 6 }}>
           {['#ff5f57', '#febc2e', '#28c840'].map((c) => (
             <div key={c} style={{ width: 11, height: 11, borderRadius: 6, background: c, opacity: 0.85 }} />
           ))}
         </div>
-        <span style={{ fontSize: 13, color: theme.muted, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        <span
+          style={{ fontSize: 13, color: theme.muted, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+        >
           {scene.step !== null ? `Terminal · step ${scene.step + 1}${stepCard ? ` · ${stepCard.actor}` : ''}` : 'Terminal recording'}
           {marker ? <span style={{ color: theme.faint, fontWeight: 400 }}> · {marker.label}</span> : null}
         </span>
         <div style={{ flex: 1 }} />
-        {scene.speed > 1.05 ? <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.warn, padding: '1px 6px', border: '1px solid rgba(210,153,34,0.5)', borderRadius: 4 }}>{scene.speed.toFixed(1)}×</span> : null}
+        {scene.speed > 1.05 ? (
+          <span
+            style={{
+              fontFamily: theme.mono,
+              fontSize: 12,
+              color: theme.warn,
+              padding: '1px 6px',
+              border: '1px solid rgba(210,153,34,0.5)',
+              borderRadius: 4,
+            }}
+          >
+            {scene.speed.toFixed(1)}×
+          </span>
+        ) : null}
         <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.faint }}>
           {snap.cols}×{snap.rows}
         </span>
-        <span style={{ fontFamily: theme.mono, fontSize: 13, color: theme.text, minWidth: 74, textAlign: 'right' }}>{castTime.toFixed(1)} s</span>
+        <span style={{ fontFamily: theme.mono, fontSize: 13, color: theme.text, minWidth: 74, textAlign: 'right' }}>
+          {castTime.toFixed(1)} s
+        </span>
       </div>
       <div
         style={{
@@ -133,11 +169,34 @@ export const TerminalView: React.FC<{ props: TrajectoryVideoProps; scene: Termin
           />
         ) : null}
         {piece.idle ? (
-          <div style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'rgba(13,16,20,0.45)' }}>
-            <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch', gap: 8, padding: '14px 22px', borderRadius: 12, background: '#1d222b', border: `1px solid ${theme.border}`, fontFamily: theme.sans }}>
+          <div
+            style={{
+              position: 'absolute',
+              inset: 0,
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              background: 'rgba(13,16,20,0.45)',
+            }}
+          >
+            <div
+              style={{
+                display: 'flex',
+                flexDirection: 'column',
+                alignItems: 'stretch',
+                gap: 8,
+                padding: '14px 22px',
+                borderRadius: 12,
+                background: '#1d222b',
+                border: `1px solid ${theme.border}`,
+                fontFamily: theme.sans,
+              }}
+            >
               <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
                 <FastForwardIcon color={theme.warn} />
-                <span style={{ fontSize: 20, fontWeight: 700, color: theme.text }}>{formatSeconds(piece.castTo - piece.castFrom)} idle</span>
+                <span style={{ fontSize: 20, fontWeight: 700, color: theme.text }}>
+                  {formatSeconds(piece.castTo - piece.castFrom)} idle
+                </span>
               </div>
               <div style={{ height: 3, borderRadius: 2, background: theme.border }}>
                 <div style={{ width: `${Math.round(idleProgress * 100)}%`, height: 3, borderRadius: 2, background: theme.warn }} />

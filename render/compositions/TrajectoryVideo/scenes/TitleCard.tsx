@@ -14,14 +14,25 @@ export const TitleCard: React.FC<{ props: TrajectoryVideoProps; scene: TitleScen
     ['Source', h.format],
   ];
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 22, height: '100%', justifyContent: 'center', ...enter(frame, scene.from, 12) }}>
+    <div
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 22,
+        height: '100%',
+        justifyContent: 'center',
+        ...enter(frame, scene.from, 12),
+      }}
+    >
       <div style={{ fontSize: 13, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>Task</div>
       <div style={{ fontSize: 40, fontWeight: 700, lineHeight: 1.1, color: theme.text, overflowWrap: 'anywhere' }}>{h.task}</div>
       {h.externalId ? <div style={{ fontFamily: theme.mono, fontSize: 13, color: theme.faint, marginTop: -12 }}>{h.externalId}</div> : null}
       {h.instruction.length > 0 ? (
         <div style={{ borderLeft: `3px solid ${theme.accent}`, padding: '6px 0 6px 16px', maxHeight: 210, overflow: 'hidden' }}>
           <RichTextView text={h.instruction} style={{ fontSize: 19, lineHeight: 1.5, color: theme.text }} />
-          {h.instructionOmittedChars > 0 ? <div style={{ fontSize: 12, color: theme.faint, marginTop: 6 }}>… instruction continues</div> : null}
+          {h.instructionOmittedChars > 0 ? (
+            <div style={{ fontSize: 12, color: theme.faint, marginTop: 6 }}>… instruction continues</div>
+          ) : null}
         </div>
       ) : null}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10 }}>

@@ -13,7 +13,15 @@ export function mathHtml(tex: string, display: boolean): string {
   const key = `${display ? 'D' : 'I'}${tex}`;
   let html = mathCache.get(key);
   if (html === undefined) {
-    html = katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'html', strict: 'ignore', trust: false, maxSize: 20, maxExpand: 200 });
+    html = katex.renderToString(tex, {
+      displayMode: display,
+      throwOnError: false,
+      output: 'html',
+      strict: 'ignore',
+      trust: false,
+      maxSize: 20,
+      maxExpand: 200,
+    });
     mathCache.set(key, html);
   }
   return html;
@@ -37,7 +45,18 @@ export const RichTextView: React.FC<{ text: RichText; style?: React.CSSPropertie
 );
 
 export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ lines, what = 'more lines' }) => (
-  <div style={{ display: 'flex', alignItems: 'center', gap: 8, margin: '4px 0', color: theme.warn, fontFamily: theme.sans, fontSize: 12, fontWeight: 600 }}>
+  <div
+    style={{
+      display: 'flex',
+      alignItems: 'center',
+      gap: 8,
+      margin: '4px 0',
+      color: theme.warn,
+      fontFamily: theme.sans,
+      fontSize: 12,
+      fontWeight: 600,
+    }}
+  >
     <div style={{ flex: '0 0 14px', height: 1, background: theme.border }} />
     <span style={{ padding: '1px 8px', borderRadius: 999, background: 'rgba(210,153,34,0.12)', border: '1px solid rgba(210,153,34,0.35)' }}>
       … {formatCount(lines)} {what}
@@ -46,9 +65,24 @@ export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ line
   </div>
 );
 
-export const ExcerptView: React.FC<{ excerpt: Excerpt; prefix?: string; color?: string; fontSize?: number; empty?: string }> = ({ excerpt, prefix, color = theme.text, fontSize = 13, empty }) => {
-  const mono: React.CSSProperties = { fontFamily: theme.mono, fontSize, lineHeight: 1.45, color, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 };
-  if (excerpt.totalLines === 0) return <div style={{ ...mono, color: theme.faint, fontStyle: 'italic', fontFamily: theme.sans }}>{empty ?? '(empty)'}</div>;
+export const ExcerptView: React.FC<{ excerpt: Excerpt; prefix?: string; color?: string; fontSize?: number; empty?: string }> = ({
+  excerpt,
+  prefix,
+  color = theme.text,
+  fontSize = 13,
+  empty,
+}) => {
+  const mono: React.CSSProperties = {
+    fontFamily: theme.mono,
+    fontSize,
+    lineHeight: 1.45,
+    color,
+    whiteSpace: 'pre-wrap',
+    overflowWrap: 'anywhere',
+    margin: 0,
+  };
+  if (excerpt.totalLines === 0)
+    return <div style={{ ...mono, color: theme.faint, fontStyle: 'italic', fontFamily: theme.sans }}>{empty ?? '(empty)'}</div>;
   return (
     <div>
       <pre style={mono}>
@@ -109,8 +143,21 @@ export function clock(s: number): string {
 }
 
 export const Pill: React.FC<{ label: string; value: string; color?: string }> = ({ label, value, color = theme.text }) => (
-  <div style={{ display: 'flex', flexDirection: 'column', gap: 3, padding: '8px 12px', background: theme.panel, border: `1px solid ${theme.border}`, borderRadius: 8, minWidth: 0 }}>
+  <div
+    style={{
+      display: 'flex',
+      flexDirection: 'column',
+      gap: 3,
+      padding: '8px 12px',
+      background: theme.panel,
+      border: `1px solid ${theme.border}`,
+      borderRadius: 8,
+      minWidth: 0,
+    }}
+  >
     <span style={{ fontSize: 11, letterSpacing: 1, textTransform: 'uppercase', color: theme.faint, fontWeight: 600 }}>{label}</span>
-    <span style={{ fontSize: 15, color, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>{value}</span>
+    <span style={{ fontSize: 15, color, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+      {value}
+    </span>
   </div>
 );

@@ -26,7 +26,12 @@ export default async function NewCampaignPage() {
           Import trajectories first: <code className="font-mono">npm run -s witness -- import PATH --project demo</code>.
         </EmptyState>
       ) : (
-        <CampaignForm projects={projects} defaultRubric={defaultReviewRubric()} create={createCampaignAction} preview={previewCampaignAction} />
+        <CampaignForm
+          projects={projects}
+          defaultRubric={defaultReviewRubric()}
+          create={createCampaignAction}
+          preview={previewCampaignAction}
+        />
       )}
     </>
   );

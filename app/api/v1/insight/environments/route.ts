@@ -20,7 +20,14 @@ export const GET = apiRoute('lead', async (request) => {
     project: project.slug,
     environments: rows,
     flaggedMoments: report.flatMap(({ environment: e }) =>
-      e.flagged.map((f) => ({ environment: e.name, trajectoryId: f.trajectoryId, task: f.task, rewardHacking: f.rewardHacking, answerLeakage: f.answerLeakage, notes: f.notes })),
+      e.flagged.map((f) => ({
+        environment: e.name,
+        trajectoryId: f.trajectoryId,
+        task: f.task,
+        rewardHacking: f.rewardHacking,
+        answerLeakage: f.answerLeakage,
+        notes: f.notes,
+      })),
     ),
   });
 });

@@ -23,6 +23,9 @@ export const GET = apiRoute('lead', async (request) => {
     comparisons: report.nComparisons,
     bootstrapRounds: report.bootstrapRounds,
     policies: rows,
-    trends: report.trends.map((t) => ({ family: t.family, checkpoints: t.points.map((p) => ({ checkpoint: p.checkpoint, step: p.step, policy: p.name })) })),
+    trends: report.trends.map((t) => ({
+      family: t.family,
+      checkpoints: t.points.map((p) => ({ checkpoint: p.checkpoint, step: p.step, policy: p.name })),
+    })),
   });
 });

@@ -30,18 +30,40 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
 
   return (
     <>
-      <PageHeader title={inert(data.name)} description="Items whose reviewers split: see every answer, the evidence and the video, then record a final label." />
+      <PageHeader
+        title={inert(data.name)}
+        description="Items whose reviewers split: see every answer, the evidence and the video, then record a final label."
+      />
       <CampaignTabs campaignId={data.id} current="adjudication" disagreements={queue.length} />
       <form method="get" className="mb-4 flex flex-wrap items-end gap-4 text-sm" aria-label="Disagreement thresholds">
         <label className="flex flex-col gap-1 text-xs text-zinc-600">
           Majority share below
-          <input name="cut" type="number" step="0.05" min="0.05" max="1" defaultValue={cut} className="w-28 rounded-md border border-zinc-300 px-2 py-1 text-sm" />
+          <input
+            name="cut"
+            type="number"
+            step="0.05"
+            min="0.05"
+            max="1"
+            defaultValue={cut}
+            className="w-28 rounded-md border border-zinc-300 px-2 py-1 text-sm"
+          />
         </label>
         <label className="flex flex-col gap-1 text-xs text-zinc-600">
           Likert / preference range at least
-          <input name="range" type="number" step="1" min="1" max="20" defaultValue={range} className="w-28 rounded-md border border-zinc-300 px-2 py-1 text-sm" />
+          <input
+            name="range"
+            type="number"
+            step="1"
+            min="1"
+            max="20"
+            defaultValue={range}
+            className="w-28 rounded-md border border-zinc-300 px-2 py-1 text-sm"
+          />
         </label>
-        <button type="submit" className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 hover:border-indigo-300">
+        <button
+          type="submit"
+          className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 hover:border-indigo-300"
+        >
           Apply
         </button>
         <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
@@ -49,7 +71,9 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
         </span>
       </form>
       {queue.length === 0 ? (
-        <EmptyState title="No disagreements">No item&apos;s answers split beyond these thresholds. Loosen them above to see closer calls.</EmptyState>
+        <EmptyState title="No disagreements">
+          No item&apos;s answers split beyond these thresholds. Loosen them above to see closer calls.
+        </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm" data-testid="disagreement-queue">
@@ -68,7 +92,9 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                 return (
                   <tr key={q.itemId} data-testid="disagreement-row" className="align-top">
                     <td className="max-w-xs px-4 py-2">
-                      <div className="truncate font-medium text-zinc-900" title={inert(item.taskName)}>{inert(item.taskName)}</div>
+                      <div className="truncate font-medium text-zinc-900" title={inert(item.taskName)}>
+                        {inert(item.taskName)}
+                      </div>
                       <div className="font-mono text-[11px] text-zinc-400">{item.id}</div>
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{q.reviews}</td>
@@ -77,7 +103,8 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                         {q.splits.slice(0, 5).map((s, i) => (
                           <li key={i}>
                             <span className="font-medium text-zinc-800">{inert(s.label)}</span>
-                            {s.detail ? <span className="text-zinc-500"> · {inert(s.detail)}</span> : null}: <span className="font-mono text-zinc-700">{inert(s.answers)}</span>
+                            {s.detail ? <span className="text-zinc-500"> · {inert(s.detail)}</span> : null}:{' '}
+                            <span className="font-mono text-zinc-700">{inert(s.answers)}</span>
                           </li>
                         ))}
                         {q.splits.length > 5 ? <li className="text-zinc-400">and {q.splits.length - 5} more</li> : null}
@@ -85,13 +112,20 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                     </td>
                     <td className="px-3 py-2">
                       {item.adjudicated ? (
-                        <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20">Adjudicated</span>
+                        <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
+                          Adjudicated
+                        </span>
                       ) : (
-                        <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">Open</span>
+                        <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
+                          Open
+                        </span>
                       )}
                     </td>
                     <td className="px-4 py-2 text-right">
-                      <Link href={`/lead/campaigns/${data.id}/adjudication/${item.id}`} className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700">
+                      <Link
+                        href={`/lead/campaigns/${data.id}/adjudication/${item.id}`}
+                        className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700"
+                      >
                         {item.adjudicated ? 'Review' : 'Adjudicate'}
                       </Link>
                     </td>

@@ -29,7 +29,8 @@ export default async function AgreementPage({ params, searchParams }: Props) {
   const options = dashboardParams(await searchParams);
   const data = await orNotFound(loadAgreementData(id));
   const d = agreementDashboard(data, options);
-  const query = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
+  const query = (extra: Record<string, string>) =>
+    `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
   const csvQuery = query({}).length > 1 ? query({}) : '';
   const dateLabel = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace('T', ' ');
 
@@ -39,7 +40,10 @@ export default async function AgreementPage({ params, searchParams }: Props) {
         title={inert(d.campaign.name)}
         description={
           <>
-            Agreement of current reviews ({d.campaign.mode === 'pairwise' ? 'pairwise' : 'single item'}, k = {d.campaign.overlap}). <Link href="/lead/agreement" className="text-indigo-700 hover:underline">All campaigns</Link>
+            Agreement of current reviews ({d.campaign.mode === 'pairwise' ? 'pairwise' : 'single item'}, k = {d.campaign.overlap}).{' '}
+            <Link href="/lead/agreement" className="text-indigo-700 hover:underline">
+              All campaigns
+            </Link>
           </>
         }
       />
@@ -53,15 +57,26 @@ export default async function AgreementPage({ params, searchParams }: Props) {
               rows={[
                 ['Items', `${d.campaign.reviewed} reviewed of ${d.campaign.items}`],
                 ['Reviewers', String(d.reviewers.length)],
-                ['Disagreements', <Link key="q" href={`/lead/campaigns/${d.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">{`${d.disagreements.length} ${d.disagreements.length === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>],
-                ['Adjudicated', `${d.campaign.adjudicated} ${d.campaign.adjudicated === 1 ? 'item' : 'items'} (final labels kept apart from the reviews)`],
+                [
+                  'Disagreements',
+                  <Link
+                    key="q"
+                    href={`/lead/campaigns/${d.campaign.id}/adjudication`}
+                    className="text-indigo-700 hover:underline"
+                  >{`${d.disagreements.length} ${d.disagreements.length === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>,
+                ],
+                [
+                  'Adjudicated',
+                  `${d.campaign.adjudicated} ${d.campaign.adjudicated === 1 ? 'item' : 'items'} (final labels kept apart from the reviews)`,
+                ],
               ]}
             />
           </Panel>
 
           <Panel title="Agreement per question" id="questions" actions={<CsvLink campaignId={d.campaign.id} table="questions" />}>
             <p className="mb-2 text-xs text-zinc-500">
-              Krippendorff&apos;s alpha at the level that fits each question, with a 95% bootstrap interval (1,000 resamples of items). Guidance: ≥ 0.800 reliable, ≥ 0.667 tentative, below: not usable as a reward.
+              Krippendorff&apos;s alpha at the level that fits each question, with a 95% bootstrap interval (1,000 resamples of items).
+              Guidance: ≥ 0.800 reliable, ≥ 0.667 tentative, below: not usable as a reward.
             </p>
             <CoefficientChart bars={d.questions.map((q) => ({ label: q.label, value: q.value, ci: q.ci, band: q.band }))} />
             <div className="mt-3 overflow-x-auto">
@@ -81,7 +96,9 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                   {d.questions.map((q) => (
                     <tr key={q.key}>
                       <td className={`${td} max-w-md`}>
-                        <div className="truncate text-zinc-900" title={inert(q.label)}>{inert(q.label)}</div>
+                        <div className="truncate text-zinc-900" title={inert(q.label)}>
+                          {inert(q.label)}
+                        </div>
                         <div className="font-mono text-[11px] text-zinc-400">{q.key}</div>
                       </td>
                       <td className={`${td} text-zinc-600`}>{q.level}</td>
@@ -106,7 +123,9 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                   <tr>
                     <th className={th}>Reviewer</th>
                     <th className={`${th} text-right`}>Items</th>
-                    <th className={`${th} text-right`} title="Share of answers that match the consensus of the other reviewers">With consensus (LOO)</th>
+                    <th className={`${th} text-right`} title="Share of answers that match the consensus of the other reviewers">
+                      With consensus (LOO)
+                    </th>
                     <th className={`${th} text-right`}>Dawid-Skene accuracy</th>
                     <th className={`${th} text-right`}>Gold accuracy</th>
                     <th className={`${th} text-right`}>Items / hour</th>
@@ -159,7 +178,10 @@ export default async function AgreementPage({ params, searchParams }: Props) {
               {d.drift.batches.length < 2 ? (
                 <p className="text-sm text-zinc-500">Not enough reviewed items yet to cut into batches (3 items per batch at least).</p>
               ) : (
-                <DriftChart batches={d.drift.batches.map((b) => ({ label: `#${b.index + 1} ${dateLabel(b.to)}`, alpha: b.alpha }))} questions={d.drift.questions} />
+                <DriftChart
+                  batches={d.drift.batches.map((b) => ({ label: `#${b.index + 1} ${dateLabel(b.to)}`, alpha: b.alpha }))}
+                  questions={d.drift.questions}
+                />
               )}
             </Panel>
           </div>
@@ -175,10 +197,13 @@ export default async function AgreementPage({ params, searchParams }: Props) {
             }
           >
             <p className="mb-3 text-xs text-zinc-500">
-              Humans ({d.audit.humanBasis ?? 'no scored question'}) against the verifier and each LLM judge: alpha on pass/fail (nominal) and on scores (interval, 0..1), with 95% intervals. Pass threshold {d.audit.threshold}.
+              Humans ({d.audit.humanBasis ?? 'no scored question'}) against the verifier and each LLM judge: alpha on pass/fail (nominal)
+              and on scores (interval, 0..1), with 95% intervals. Pass threshold {d.audit.threshold}.
             </p>
             {d.audit.sources.length === 0 || d.audit.humanBasis === null ? (
-              <p className="text-sm text-zinc-500">Nothing to compare: this campaign has no Likert or criteria question, or no rewards or judge scores.</p>
+              <p className="text-sm text-zinc-500">
+                Nothing to compare: this campaign has no Likert or criteria question, or no rewards or judge scores.
+              </p>
             ) : (
               <div className="space-y-5">
                 <table className="w-full text-left text-sm" data-testid="audit-table">
@@ -219,14 +244,25 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                     <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm" data-testid="audit-worst">
                       {s.worst.slice(0, 8).map((w) => (
                         <li key={w.itemId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5">
-                          <Link href={`/trajectories/${w.trajectoryId}`} className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline">
+                          <Link
+                            href={`/trajectories/${w.trajectoryId}`}
+                            className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+                          >
                             {inert(w.taskName)}
                           </Link>
                           <span className={`text-xs ${w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-500'}`}>
-                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'} {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
+                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'}{' '}
+                            {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
                           </span>
-                          {w.adjudicated ? <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">adjudicated</span> : null}
-                          <Link href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`} className="text-xs text-indigo-700 hover:underline">
+                          {w.adjudicated ? (
+                            <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
+                              adjudicated
+                            </span>
+                          ) : null}
+                          <Link
+                            href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`}
+                            className="text-xs text-indigo-700 hover:underline"
+                          >
                             review answers & video
                           </Link>
                         </li>

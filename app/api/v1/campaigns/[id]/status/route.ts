@@ -11,6 +11,7 @@ export const dynamic = 'force-dynamic';
 export const POST = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   const body = campaignStatusInput.safeParse(await request.json().catch(() => null));
-  if (!body.success) throw new AppError('BAD_INPUT', 'status: send {"status": "open"} or {"status": "closed"}', { details: { field: 'status' } });
+  if (!body.success)
+    throw new AppError('BAD_INPUT', 'status: send {"status": "open"} or {"status": "closed"}', { details: { field: 'status' } });
   return Response.json({ campaign: await setCampaignStatus(id, body.data.status, user.id, new Date()) });
 });

@@ -23,10 +23,16 @@ export const GET = apiRoute('lead', async (request, _user, context: { params: Pr
     'content-disposition': `inline; filename="witness-${video.trajectoryId}.mp4"`,
   };
   const range = parseRange(request.headers.get('range'), stat.size);
-  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${stat.size}` } });
-  if (range === null) return new Response(await store.read(video.storageKey), { status: 200, headers: { ...headers, 'content-length': String(stat.size) } });
+  if (range === 'unsatisfiable')
+    return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${stat.size}` } });
+  if (range === null)
+    return new Response(await store.read(video.storageKey), { status: 200, headers: { ...headers, 'content-length': String(stat.size) } });
   return new Response(await store.read(video.storageKey, range), {
     status: 206,
-    headers: { ...headers, 'content-length': String(range.end - range.start + 1), 'content-range': `bytes ${range.start}-${range.end}/${stat.size}` },
+    headers: {
+      ...headers,
+      'content-length': String(range.end - range.start + 1),
+      'content-range': `bytes ${range.start}-${range.end}/${stat.size}`,
+    },
   });
 });

@@ -27,7 +27,13 @@ async function videoOrNull(trajectoryId: string | null): Promise<TrajectoryVideo
   }
 }
 
-const preferenceText: Record<string, string> = { '-2': 'A much better', '-1': 'A better', '0': 'Equal', '1': 'B better', '2': 'B much better' };
+const preferenceText: Record<string, string> = {
+  '-2': 'A much better',
+  '-1': 'A better',
+  '0': 'Equal',
+  '1': 'B better',
+  '2': 'B much better',
+};
 
 function answerText(value: unknown): string {
   if (value === undefined || value === null || value === '') return '—';
@@ -51,7 +57,12 @@ function answerRows(rubric: RubricDefinition, view: AdjudicationView) {
         });
       }
     } else {
-      rows.push({ key: q.id, label: q.prompt, values: view.reviews.map((r) => answerText(r.answers[q.id])), final: current ? answerText(current.answers[q.id]) : '' });
+      rows.push({
+        key: q.id,
+        label: q.prompt,
+        values: view.reviews.map((r) => answerText(r.answers[q.id])),
+        final: current ? answerText(current.answers[q.id]) : '',
+      });
     }
   }
   return rows;
@@ -67,8 +78,20 @@ export default async function AdjudicateItem({ params }: Props) {
   const rubric = view.rubric;
   const evidenceFor = (side: 'a' | 'b' | null): EvidenceEntry[] =>
     pairwise
-      ? view.comparisons.flatMap((c) => c.evidence.filter((e) => (e.side ?? 'a') === side).map((e) => ({ reviewer: inert(c.reviewerName), frame: e.frame, stepIndex: e.stepIndex, note: inert(e.note) })))
-      : view.reviews.flatMap((r) => r.evidence.map((e) => ({ reviewer: inert(r.reviewerName), frame: e.frame, stepIndex: e.stepIndex, note: inert(e.note), wrongStep: e.wrongStep })));
+      ? view.comparisons.flatMap((c) =>
+          c.evidence
+            .filter((e) => (e.side ?? 'a') === side)
+            .map((e) => ({ reviewer: inert(c.reviewerName), frame: e.frame, stepIndex: e.stepIndex, note: inert(e.note) })),
+        )
+      : view.reviews.flatMap((r) =>
+          r.evidence.map((e) => ({
+            reviewer: inert(r.reviewerName),
+            frame: e.frame,
+            stepIndex: e.stepIndex,
+            note: inert(e.note),
+            wrongStep: e.wrongStep,
+          })),
+        );
   const initial = current
     ? { answers: current.answers, preference: current.preference, bothBad: current.bothBad }
     : pairwise
@@ -76,7 +99,14 @@ export default async function AdjudicateItem({ params }: Props) {
           const prefs = view.comparisons.map((c) => c.preference).sort((a, b) => a - b);
           return { answers: {}, preference: prefs.length ? prefs[(prefs.length - 1) >> 1]! : null, bothBad: false };
         })()
-      : { answers: majorityAnswers(rubric, view.reviews.map((r) => r.answers)), preference: null, bothBad: false };
+      : {
+          answers: majorityAnswers(
+            rubric,
+            view.reviews.map((r) => r.answers),
+          ),
+          preference: null,
+          bothBad: false,
+        };
 
   return (
     <>
@@ -87,15 +117,32 @@ export default async function AdjudicateItem({ params }: Props) {
             <Link href={`/lead/campaigns/${view.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">
               ← Disagreements in {inert(view.campaign.name)}
             </Link>{' '}
-            · <Link href={`/trajectories/${view.item.trajectoryId}`} className="text-indigo-700 hover:underline">trajectory{pairwise ? ' A' : ''}</Link>
+            ·{' '}
+            <Link href={`/trajectories/${view.item.trajectoryId}`} className="text-indigo-700 hover:underline">
+              trajectory{pairwise ? ' A' : ''}
+            </Link>
             {pairwise && view.item.trajectoryBId ? (
               <>
                 {' '}
-                · <Link href={`/trajectories/${view.item.trajectoryBId}`} className="text-indigo-700 hover:underline">trajectory B</Link>
+                ·{' '}
+                <Link href={`/trajectories/${view.item.trajectoryBId}`} className="text-indigo-700 hover:underline">
+                  trajectory B
+                </Link>
               </>
             ) : null}
-            {view.item.isGold ? <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 text-xs text-amber-800 ring-1 ring-inset ring-amber-600/20">gold item</span> : null}
-            {current ? <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20" data-testid="adjudicated-badge">Adjudicated</span> : null}
+            {view.item.isGold ? (
+              <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 text-xs text-amber-800 ring-1 ring-inset ring-amber-600/20">
+                gold item
+              </span>
+            ) : null}
+            {current ? (
+              <span
+                className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20"
+                data-testid="adjudicated-badge"
+              >
+                Adjudicated
+              </span>
+            ) : null}
           </>
         }
       />
@@ -139,7 +186,11 @@ export default async function AdjudicateItem({ params }: Props) {
                     <tr>
                       <th className="py-1 pr-2 font-medium">Question</th>
                       {view.reviews.map((r) => (
-                        <th key={r.reviewerId} className="max-w-40 truncate py-1 pr-2 font-medium normal-case" title={inert(r.reviewerName)}>
+                        <th
+                          key={r.reviewerId}
+                          className="max-w-40 truncate py-1 pr-2 font-medium normal-case"
+                          title={inert(r.reviewerName)}
+                        >
                           {inert(r.reviewerName)}
                         </th>
                       ))}
@@ -152,7 +203,9 @@ export default async function AdjudicateItem({ params }: Props) {
                       return (
                         <tr key={row.key} className={`align-top ${split ? 'bg-amber-50/60' : ''}`}>
                           <td className="max-w-56 py-1.5 pr-2 text-zinc-700">
-                            <span className="line-clamp-2" title={inert(row.label)}>{inert(row.label)}</span>
+                            <span className="line-clamp-2" title={inert(row.label)}>
+                              {inert(row.label)}
+                            </span>
                           </td>
                           {row.values.map((v, i) => (
                             <td key={i} className="max-w-40 py-1.5 pr-2 break-words font-mono text-xs text-zinc-900">
@@ -168,7 +221,11 @@ export default async function AdjudicateItem({ params }: Props) {
               )}
             </div>
           </Panel>
-          <EvidenceVideo title={pairwise ? 'Trajectory A' : 'Proof-of-work video'} video={videoA} evidence={evidenceFor(pairwise ? 'a' : null)} />
+          <EvidenceVideo
+            title={pairwise ? 'Trajectory A' : 'Proof-of-work video'}
+            video={videoA}
+            evidence={evidenceFor(pairwise ? 'a' : null)}
+          />
           {pairwise ? <EvidenceVideo title="Trajectory B" video={videoB} evidence={evidenceFor('b')} /> : null}
         </div>
         <div className="min-w-0 space-y-6">
@@ -189,11 +246,17 @@ export default async function AdjudicateItem({ params }: Props) {
                 {view.adjudications.map((a) => (
                   <li key={a.revision} className={a.isCurrent ? '' : 'text-zinc-500'}>
                     <div className="text-xs">
-                      Revision {a.revision} · {a.adjudicatorName ? inert(a.adjudicatorName) : 'a former user'} · {a.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
+                      Revision {a.revision} · {a.adjudicatorName ? inert(a.adjudicatorName) : 'a former user'} ·{' '}
+                      {a.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
                       {a.isCurrent ? <span className="ml-1 font-medium text-indigo-700">current</span> : null}
                     </div>
                     <p className="whitespace-pre-wrap">{inert(a.rationale)}</p>
-                    {a.preference !== null ? <p className="text-xs">Preference: {preferenceText[String(a.preference)]}{a.bothBad ? ', both bad' : ''}</p> : null}
+                    {a.preference !== null ? (
+                      <p className="text-xs">
+                        Preference: {preferenceText[String(a.preference)]}
+                        {a.bothBad ? ', both bad' : ''}
+                      </p>
+                    ) : null}
                   </li>
                 ))}
               </ol>
