@@ -21,6 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[2]
 STEPS = 3
 FORMATS = ["trl-dpo", "trl-kto", "trl-reward", "trl-sft", "trl-prm", "openrlhf", "slime"]
 
@@ -101,6 +102,7 @@ def tiny(kind: str, ctx: Ctx, **extra):
     # saved and loaded from a local folder: trainers that copy the model (DPO/KTO's reference) load it by its path
     folder = ctx.work / f"model-{kind}"
     auto.from_config(config).save_pretrained(folder)
+    t.save_pretrained(folder)
     return auto.from_pretrained(folder)
 
 
@@ -240,6 +242,20 @@ def prm(ctx: Ctx) -> str:
     return trained(trainer, len(ds))
 
 
+def example_dpo(ctx: Ctx) -> str:
+    """examples/train_dpo.py as its README runs it, on a CPU (fp32: bf16 only where supported)."""
+    import subprocess
+
+    tiny("lm", ctx)
+    out = ctx.work / "example-dpo"
+    cmd = [sys.executable, str(ROOT / "examples" / "train_dpo.py"), "--data", str(ctx.exports / "trl-dpo.jsonl"), "--model", str(ctx.work / "model-lm"), "--out", str(out), "--batch-size", "2", "--grad-accum", "1", "--max-steps", "2", "--max-length", "8192"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"exit {r.returncode}:\n{(r.stdout + r.stderr)[-2000:]}"
+    assert "device: cpu, fp32" in r.stdout, r.stdout[-500:]
+    assert (out / "model.safetensors").exists(), "no model saved"
+    return r.stdout.strip().splitlines()[0]
+
+
 TESTS = [
     ("tokenizer: byte-level BPE built locally with a real chat template", build_tokenizer),
     ("datasets reads back every row of every export", read_back),
@@ -251,6 +267,7 @@ TESTS = [
     ("SFTTrainer on trl-sft", lambda c: sft(c, False)),
     ("SFTTrainer(assistant_only_loss=True) on trl-sft", lambda c: sft(c, True)),
     ("PRMTrainer (trl.experimental.prm) on trl-prm", prm),
+    ("examples/train_dpo.py on trl-dpo, on a CPU", example_dpo),
 ]
 
 
