@@ -43,8 +43,12 @@ const usage: Record<DatasetFormat, string[]> = {
     '`DPOTrainer(model, args=DPOConfig(...), train_dataset=load_dataset("json", data_files=FILE, split="train"), processing_class=tokenizer)`; `tools` (present only on rows with tool calls) is passed to the chat template.',
   ],
   'trl-kto': ['`KTOTrainer(..., train_dataset=load_dataset("json", data_files=FILE, split="train"))`; label true = desirable.'],
-  'trl-reward': ['`RewardTrainer(..., train_dataset=...)`; `margin` is added to the loss. Set `RewardConfig(max_length=...)` above the longest pair: longer pairs are dropped.'],
-  'trl-sft': ['`SFTTrainer(..., train_dataset=...)`; with `assistant_only_loss=True` the chat template needs `{% generation %}` marks (TRL ships training templates).'],
+  'trl-reward': [
+    '`RewardTrainer(..., train_dataset=...)`; `margin` is added to the loss. Set `RewardConfig(max_length=...)` above the longest pair: longer pairs are dropped.',
+  ],
+  'trl-sft': [
+    '`SFTTrainer(..., train_dataset=...)`; with `assistant_only_loss=True` the chat template needs `{% generation %}` marks (TRL ships training templates).',
+  ],
   'trl-prm': [
     `\`PRMTrainer(..., args=PRMConfig(step_separator=${JSON.stringify(PRM_STEP_SEPARATOR)}), train_dataset=...)\` (from \`trl.experimental.prm\`): no step contains the separator (a message and its tool calls are joined by one newline, blank lines folded).`,
   ],

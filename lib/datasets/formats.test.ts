@@ -124,7 +124,9 @@ describe('trainer formats match the golden files', () => {
         .split('\n')
         .map((l) => JSON.parse(l));
       for (const row of rows) {
-        const messages = [row.prompt, row.chosen, row.rejected, row.completion, row.messages, row.metadata?.completion].flat().filter(Boolean);
+        const messages = [row.prompt, row.chosen, row.rejected, row.completion, row.messages, row.metadata?.completion]
+          .flat()
+          .filter(Boolean);
         const called = messages.some((m: { tool_calls?: unknown[] }) => m.tool_calls?.length);
         expect('tools' in row, `${format}: tools ${called ? 'missing' : 'present'}`).toBe(called);
       }
@@ -133,7 +135,8 @@ describe('trainer formats match the golden files', () => {
 
   it('OpenRLHF: every message has the same keys {role, content, tool_calls, name} (datasets 5 would type mixed shapes as JSON)', () => {
     const row = JSON.parse(render('openrlhf'));
-    for (const m of [...row.prompt, ...row.chosen, ...row.rejected]) expect(Object.keys(m)).toEqual(['role', 'content', 'tool_calls', 'name']);
+    for (const m of [...row.prompt, ...row.chosen, ...row.rejected])
+      expect(Object.keys(m)).toEqual(['role', 'content', 'tool_calls', 'name']);
     expect(row.chosen[1]).toEqual({ role: 'tool', content: 'blue', tool_calls: null, name: 'look' });
     expect(row.rejected).toEqual([{ role: 'assistant', content: 'It is green.', tool_calls: null, name: null }]);
   });

@@ -51,7 +51,11 @@ function record(name: string, status: Result['status'], t0: number, detail?: str
   console.log(`${mark} ${name} (${r.seconds.toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
 }
 
-function run(command: string, args: string[], options: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -87,9 +91,13 @@ async function ensureVenv(): Promise<string | null> {
   const made = await run(base, ['-m', 'venv', venv], { quiet: true });
   const installed =
     made.code === 0
-      ? await run(path.join(venv, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--retries', '1', '--timeout', '60', '-r', requirementsFile], {
-          quiet: true,
-        })
+      ? await run(
+          path.join(venv, 'bin', 'pip'),
+          ['install', '--disable-pip-version-check', '--retries', '1', '--timeout', '60', '-r', requirementsFile],
+          {
+            quiet: true,
+          },
+        )
       : made;
   if (installed.code !== 0) {
     const tail = installed.output.trim().split('\n').slice(-8).join('\n');
@@ -184,7 +192,13 @@ async function main(): Promise<number> {
     writeFileSync(path.join(exportsDir, 'rows.json'), JSON.stringify(rows));
     if (pythonBin) {
       console.log('\n=== TRL trainers (scripts/trainers/test_trl.py) ===');
-      await python(pythonBin, 'test_trl.py', ['--exports', exportsDir, '--work', path.join(dir, 'work')], path.join(dir, 'trl.json'), 'TRL trainers');
+      await python(
+        pythonBin,
+        'test_trl.py',
+        ['--exports', exportsDir, '--work', path.join(dir, 'work')],
+        path.join(dir, 'trl.json'),
+        'TRL trainers',
+      );
       console.log('\n=== OpenRLHF and slime loaders (scripts/trainers/check_loaders.py) ===');
       await python(
         pythonBin,
