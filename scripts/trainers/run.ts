@@ -132,7 +132,6 @@ async function exportDemo(dir: string): Promise<Record<string, number>> {
   setEnv('WITNESS_AUTO_RENDER', '0');
   const database = await openDatabase();
   const rows: Record<string, number> = {};
-  mkdirSync(path.join(dir, 'exports'), { recursive: true });
   try {
     await seedDemo();
     record('seed the demo data (embedded PostgreSQL, migrations, seedDemo)', 'passed', t0);
