@@ -25,6 +25,9 @@ describe('PPI coverage over simulated campaigns (random sample of 200 reviews)',
         expect(s.meanWidth.ppi).toBeLessThan(s.meanWidth.human);
         expect(s.meanEffectiveLabels).toBeGreaterThan(210);
       }
+      // the biased judge alone would be off by a third; PPI is not (checked above)
+      if (judge === 'biased') expect(s.meanPrediction - s.truth).toBeGreaterThan(0.2);
+      if (judge === 'unbiased') expect(Math.abs(s.meanPrediction - s.truth)).toBeLessThan(0.005);
     });
   }
 
@@ -53,6 +56,8 @@ describe('active allocation (probabilities from the judge, recorded and weighted
     const s = simulate({ ...base, judge: 'biased', truth: 'steep', design: 'active', seed: 4 });
     expect(Math.abs(s.meanEstimate.ppi - s.truth)).toBeLessThan(0.005);
     expect(Math.abs(s.meanEstimate.human - s.truth)).toBeLessThan(0.01);
-    expect(s.coverage.ppi).toBeGreaterThanOrEqual(0.9); // the default floor keeps the weights bounded
+    // the default floor (half the uniform rate) keeps the weights bounded: coverage holds
+    expect(s.coverage.ppi).toBeGreaterThanOrEqual(0.93);
+    expect(s.coverage.ppi).toBeLessThanOrEqual(0.97);
   });
 });
