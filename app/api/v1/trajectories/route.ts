@@ -7,6 +7,7 @@ import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { renderAfterImport } from '@/lib/videos/render-after-import';
+import { readBodyBytes } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -34,7 +35,7 @@ export const POST = apiRoute('lead', async (request, user) => {
     throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
   }
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
-  const body = await readLimited(request, maxBytes);
+  const body = (await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches')).toString('utf8');
   if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
 
   const contentType = request.headers.get('content-type') ?? '';
@@ -82,28 +83,3 @@ export const POST = apiRoute('lead', async (request, user) => {
     { status },
   );
 });
-
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  const tooLarge = () =>
-    new AppError(
-      'TOO_LARGE',
-      `request body over the API limit of ${Math.round(maxBytes / 1024 / 1024)} MiB: split it into smaller NDJSON batches`,
-    );
-  if (declared > maxBytes) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
-}

@@ -1,0 +1,23 @@
+import { NextResponse, type NextRequest } from 'next/server';
+import { env } from '@/lib/env';
+import { contentSecurityPolicy } from '@/lib/http/security-headers';
+
+/**
+ * Runs before every page: a fresh CSP nonce per request, set on the request (Next reads it and
+ * puts the nonce on its own scripts) and on the response. Static headers come from next.config.ts.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const csp = contentSecurityPolicy(nonce, env().NODE_ENV === 'development');
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('content-security-policy', csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('content-security-policy', csp);
+  return response;
+}
+
+export const config = {
+  // pages only: API answers get their own policy (next.config.ts), static files need none
+  matcher: [{ source: '/((?!api/|_next/static|_next/image|favicon.ico).*)' }],
+};
