@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { env } from '@/lib/env';
+import { findNulInUrl } from '@/lib/http/nul-bytes';
 import { contentSecurityPolicy } from '@/lib/http/security-headers';
 
 /**
@@ -7,6 +8,9 @@ import { contentSecurityPolicy } from '@/lib/http/security-headers';
  * puts the nonce on its own scripts) and on the response. Static headers come from next.config.ts.
  */
 export function proxy(request: NextRequest) {
+  const nul = findNulInUrl(request.nextUrl);
+  if (nul)
+    return new NextResponse(`Bad request: ${nul.message}.`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const csp = contentSecurityPolicy(nonce, env().NODE_ENV === 'development');
   const headers = new Headers(request.headers);

@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/errors';
+import { findNulByte } from '@/lib/http/nul-bytes';
 
 /** The largest JSON body the API's small routes (reviews, comparisons, campaigns, status, skip) accept. */
 export const JSON_BODY_MAX_BYTES = 2 * 1024 * 1024;
@@ -36,11 +37,15 @@ export async function readBodyBytes(request: Request, maxBytes: number, hint = '
 export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX_BYTES): Promise<unknown> {
   const text = (await readBodyBytes(request, maxBytes)).toString('utf8');
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new AppError('BAD_INPUT', 'The body is not valid JSON');
   }
+  const nul = findNulByte(value);
+  if (nul) throw new AppError('BAD_INPUT', `body ${nul}: must not contain a NUL character (\\u0000)`, { details: { field: nul } });
+  return value;
 }
 
 function formatBytes(n: number): string {

@@ -50,20 +50,22 @@ export const POST = apiRoute('lead', async (request, user) => {
         )
     : [{ ok: true, path: 'body', input: { kind: 'file', file: memorySource('body', body) } }];
 
-  const project = await ensureProject({ slug: query.data.project, name: query.data.project });
+  // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
+  let projectId: string | null = null;
   const report = await importTrajectories(inputs, {
-    projectId: project.id,
+    projectId: async () => (projectId = (await ensureProject({ slug: query.data.project, name: query.data.project })).id),
     format: query.data.format,
     environment: query.data.environment ?? null,
     policy: query.data.policy ?? null,
     split: query.data.split ?? null,
     importedById: user.id,
   });
-  await renderAfterImport(
-    env().DATABASE_URL!,
-    project.id,
-    report.trajectories.filter((t) => t.created).map((t) => t.id),
-  );
+  if (projectId)
+    await renderAfterImport(
+      env().DATABASE_URL!,
+      projectId,
+      report.trajectories.filter((t) => t.created).map((t) => t.id),
+    );
   const status = report.failed > 0 && report.imported + report.skipped === 0 ? 422 : 200;
   return Response.json(
     {
