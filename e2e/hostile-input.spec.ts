@@ -76,3 +76,12 @@ test('an import that imports nothing leaves no project behind', async ({ request
   const projects = (await (await request.get('/api/v1/projects', { headers: auth })).json()) as { projects: { slug: string }[] };
   expect(projects.projects.map((p) => p.slug)).not.toContain(slug);
 });
+
+test('a server action posted from another origin is refused with 403, not a 500', async ({ request }) => {
+  const foreign = await request.post('/sign-in', {
+    headers: { 'next-action': '0'.repeat(42), origin: 'http://evil.example', 'content-type': 'text/plain;charset=UTF-8' },
+    data: '[]',
+  });
+  expect(foreign.status()).toBe(403);
+  expect(await foreign.text()).toContain('sent from another origin');
+});

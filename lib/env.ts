@@ -95,6 +95,17 @@ export function baseUrl(): string {
   return e.WITNESS_BASE_URL ?? `http://localhost:${e.PORT}`;
 }
 
+/** Origins trusted to send sign-ins and server actions: the base URL and WITNESS_TRUSTED_ORIGINS. */
+export function trustedOrigins(): string[] {
+  return [
+    baseUrl(),
+    ...env()
+      .WITNESS_TRUSTED_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  ].map((o) => o.replace(/\/+$/, ''));
+}
+
 /** The process's full environment, for spawning children that must see the same settings. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };

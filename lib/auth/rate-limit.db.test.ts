@@ -34,7 +34,7 @@ describe('sign-in is rate limited per account and per client address', () => {
       code: 'RATE_LIMITED',
       message: expect.stringMatching(/^Too many failed sign-ins for this account\. Try again in \d+ s\.$/),
     });
-    expect(refused.details.retryAfterSeconds).toBe(15 * 60 - 25);
+    expect((refused as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds).toBe(15 * 60 - 25);
     // once the window has passed, the right password works and clears the count
     const later = new Date(t0.getTime() + 15 * 60_000 + 1000);
     await expect(
