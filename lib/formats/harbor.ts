@@ -345,7 +345,7 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
     startedAt: str(result, 'started_at') ?? stamps[0] ?? null,
     endedAt: str(result, 'finished_at') ?? stamps[stamps.length - 1] ?? null,
     metadata: {
-      ...(doc ? { atifSchemaVersion: doc.schema_version, agentVersion: doc.agent.version } : {}),
+      ...(doc ? { atifSchemaVersion: doc.schema_version, ...(doc.agent.version ? { agentVersion: doc.agent.version } : {}) } : {}),
       ...(str(result, 'exception_info', 'exception_message')
         ? { exceptionMessage: str(result, 'exception_info', 'exception_message') }
         : {}),

@@ -132,7 +132,12 @@ describe('tau2Importer', () => {
   it('keeps going when one simulation of a directory is broken', async () => {
     const dir = memoryDir('run', {
       'results.json': JSON.stringify({ info: { agent_info: { implementation: 'llm_agent', llm: 'gpt-4.1' } }, tasks: [] }),
-      'simulations/a.json': JSON.stringify({ id: 'a', task_id: '1', termination_reason: 'agent_stop', messages: [] }),
+      'simulations/a.json': JSON.stringify({
+        id: 'a',
+        task_id: '1',
+        termination_reason: 'agent_stop',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
       'simulations/b.json': '{"id": "b", "task_id": "2", "messages": [',
     });
     const items = await collect(tau2Importer, { kind: 'dir', dir });
