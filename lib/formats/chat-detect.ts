@@ -36,8 +36,10 @@ export function looksLikeSweAgent(head: string): boolean {
 }
 
 export function looksLikeTau2(head: string): boolean {
-  if (!head.startsWith('{')) return false;
+  if (!head.startsWith('{') && !head.startsWith('[')) return false;
   const simulationRun = has(head, /"termination_reason"\s*:/) && has(head, /"task_id"\s*:/);
+  // a bare list of simulations (leaderboard submissions): each has a task id, a termination reason
+  if (head.startsWith('[')) return simulationRun;
   const results =
     (has(head, /"agent_info"\s*:/) &&
       has(head, /"user_info"\s*:/) &&
