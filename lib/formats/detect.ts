@@ -6,20 +6,23 @@ import type { FormatName } from './trajectory';
  * Which importer reads a probe. Detectors are tried most specific first, so a generic
  * sniffer (a chat-message list) never claims a file a specific one recognises:
  *
- * 1. harbor          directory: a trial (config.json/result.json + agent/ or verifier/) or a job of trials
- * 2. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
- * 3. asciinema       first line is an asciicast v2/v3 header
- * 4. atif            "schema_version": "ATIF-v..."
- * 5. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
- * 6. swe-agent       .traj: trajectory/history/info
- * 7. tau2            simulations / tasks of a tau2 results file
- * 8. tau-bench       a list of task results with traj
- * 9. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
- * 10. openai         Chat Completions messages (the most generic: last)
+ * 1. terminal-bench  directory: a Terminal-Bench 1.x trial, task or run (results.json + sessions/ or commands.txt),
+ *                    or a file that is one of its results.json (refused: verdicts, not steps)
+ * 2. harbor          directory: a trial (config.json/result.json + agent/ or verifier/) or a job of trials
+ * 3. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
+ * 4. asciinema       first line is an asciicast v2/v3 header
+ * 5. atif            "schema_version": "ATIF-v..."
+ * 6. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
+ * 7. swe-agent       .traj: trajectory/history/info
+ * 8. tau2            simulations / tasks of a tau2 results file
+ * 9. tau-bench       a list of task results with traj
+ * 10. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
+ * 11. openai         Chat Completions messages (the most generic: last)
  *
  * Detection reads content only (head text, zip magic, directory entries), never the name.
  */
 export const detectionOrder: readonly FormatName[] = [
+  'terminal-bench',
   'harbor',
   'inspect',
   'asciinema',

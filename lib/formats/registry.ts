@@ -9,11 +9,13 @@ import { openaiImporter } from './openai';
 import { sweAgentImporter } from './swe-agent';
 import { tau2Importer } from './tau2';
 import { tauBenchImporter } from './tau-bench';
+import { terminalBenchImporter } from './terminal-bench';
 import type { FormatName } from './trajectory';
 
 /** Every importer by format name. */
 export const importers: Record<FormatName, Importer> = {
   harbor: harborImporter,
+  'terminal-bench': terminalBenchImporter,
   atif: atifImporter,
   asciinema: asciinemaImporter,
   inspect: inspectImporter,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 export const formatNames = [
   'harbor',
+  'terminal-bench',
   'atif',
   'asciinema',
   'inspect',
