@@ -12,12 +12,15 @@ import type { FormatName } from './trajectory';
  * 3. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
  * 4. asciinema       first line is an asciicast v2/v3 header
  * 5. atif            "schema_version": "ATIF-v..."
- * 6. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
- * 7. swe-agent       .traj: trajectory/history/info
- * 8. tau2            simulations / tasks of a tau2 results file
- * 9. tau-bench       a list of task results with traj
- * 10. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
- * 11. openai         Chat Completions messages (the most generic: last)
+ * 6. claude-code     JSONL events with parentUuid + sessionId (or a summary / file-history-snapshot first line)
+ * 7. codex           JSONL rollout lines {timestamp, type: session_meta | response_item | ..., payload}
+ * 8. cline           a message array with Cline's modelInfo, `[tool for 'x'] Result:` texts or <environment_details>
+ * 9. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
+ * 10. swe-agent       .traj: trajectory/history/info
+ * 11. tau2            simulations / tasks of a tau2 results file
+ * 12. tau-bench       a list of task results with traj
+ * 13. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
+ * 14. openai         Chat Completions messages (the most generic: last)
  *
  * Detection reads content only (head text, zip magic, directory entries), never the name.
  */
@@ -27,6 +30,9 @@ export const detectionOrder: readonly FormatName[] = [
   'inspect',
   'asciinema',
   'atif',
+  'claude-code',
+  'codex',
+  'cline',
   'mini-swe-agent',
   'swe-agent',
   'tau2',

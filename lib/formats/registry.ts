@@ -1,6 +1,9 @@
 import { anthropicImporter } from './anthropic';
 import { asciinemaImporter } from './asciinema';
 import { atifImporter } from './atif';
+import { claudeCodeImporter } from './claude-code';
+import { clineImporter } from './cline';
+import { codexImporter } from './codex';
 import { harborImporter } from './harbor';
 import type { Importer } from './importer';
 import { inspectImporter } from './inspect';
@@ -25,6 +28,9 @@ export const importers: Record<FormatName, Importer> = {
   tau2: tau2Importer,
   openai: openaiImporter,
   anthropic: anthropicImporter,
+  'claude-code': claudeCodeImporter,
+  codex: codexImporter,
+  cline: clineImporter,
 };
 
 export function getImporter(format: FormatName): Importer {

@@ -17,6 +17,9 @@ export const formatNames = [
   'tau2',
   'openai',
   'anthropic',
+  'claude-code',
+  'codex',
+  'cline',
 ] as const;
 export const formatNameSchema = z.enum(formatNames);
 export type FormatName = z.infer<typeof formatNameSchema>;
