@@ -27,11 +27,12 @@ import type { ToolCall } from './trajectory';
  * Anthropic `MessageParam`s `{role, content: string | blocks}` plus Cline's own keys: `ts` (ms),
  * `modelInfo {modelId, providerId, mode}`, `metrics {tokens {prompt, completion, cached}, cost}`, `id`.
  *
- * Tools come in two shapes. Native: `tool_use` / `tool_result` blocks, linked by id. The XML
- * protocol (Cline up to 3.x, Roo Code): the assistant writes `<read_file><path>x</path></read_file>`
- * in its text, and the result comes back in the next user message as a text block
- * `[read_file for 'x'] Result:` followed by the blocks of the result; each result is linked to
- * the earliest unanswered call of that tool. `<thinking>` in the assistant's text is its reasoning.
+ * Tools come in three shapes. The XML protocol (Cline up to 3.x, Roo Code): the assistant writes
+ * `<read_file><path>x</path></read_file>` in its text. Current Cline: native `tool_use` blocks.
+ * Either way the result comes back in the next user message as a text block
+ * `[read_file for 'x'] Result:` followed by the result (in the same block, or in the blocks after
+ * it); each result is linked to the earliest unanswered call of that tool. `tool_result` blocks
+ * (Roo's native protocol) are linked by id. `<thinking>` in the assistant's text is its reasoning.
  * In user text, `<task>…</task>` is the instruction and `<environment_details>` (the editor state
  * Cline appends) is dropped. The last `attempt_completion` result is the submission.
  * Policy: `modelInfo.modelId` (provider in metadata), agent `cline` (or `roo-code` when the path
@@ -71,7 +72,7 @@ const TOOL_NAMES = [
 ];
 const TOOL_XML = new RegExp(`<(${TOOL_NAMES.join('|')})>([\\s\\S]*?)</\\1>`, 'g');
 const PARAM_XML = /<([a-z_]+)>([\s\S]*?)<\/\1>/g;
-const RESULT_MARKER = /^\[([a-z_]+)(?: for ([\s\S]*?))?\] Result:\s*$/;
+const RESULT_MARKER = /^\[([a-z_]+)(?: for [\s\S]*?)?\] Result:/;
 
 export function looksLikeCline(head: string): boolean {
   if (!head.startsWith('[')) return false;
@@ -179,7 +180,9 @@ export function clineTrajectory(value: unknown, path: string) {
           }
         } else if (b.type === 'thinking' && typeof b.thinking === 'string') reasoning.push(b.thinking);
         else if (b.type === 'tool_use' && typeof b.name === 'string') {
-          toolCalls.push({ id: idString(b.id), name: b.name, arguments: b.input ?? {} });
+          const call: ToolCall = { id: idString(b.id) ?? idString(b.call_id), name: b.name, arguments: b.input ?? {} };
+          toolCalls.push(call);
+          open.push(call); // current Cline answers native calls with `[tool] Result:` text, not tool_result blocks
           if (b.name === 'attempt_completion' && isRecord(b.input) && typeof b.input.result === 'string') submission = b.input.result;
         }
       }
@@ -229,13 +232,21 @@ export function clineTrajectory(value: unknown, path: string) {
       }
       const text = blockText(b);
       if (text === null) continue;
-      const marker = RESULT_MARKER.exec(text.trim());
+      const marker = RESULT_MARKER.exec(text.trimStart());
       if (marker) {
         flush();
         const name = marker[1]!;
-        const k = open.findIndex((c) => c.name === name);
+        // the earliest unanswered call of that tool (`[subagents]` answers `use_subagents`), else the earliest unanswered
+        let k = open.findIndex((c) => c.name === name || c.name === `use_${name}`);
+        if (k === -1 && open.length > 0) k = 0;
         const call = k === -1 ? null : open.splice(k, 1)[0]!;
-        result = { call, name, parts: [] };
+        const inline = stripEnvironment(
+          text
+            .trimStart()
+            .slice(marker[0].length)
+            .replace(/^[ \t]*\r?\n/, ''),
+        );
+        result = { call, name, parts: inline === '' ? [] : [inline] };
         continue;
       }
       const clean = stripEnvironment(text);

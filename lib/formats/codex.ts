@@ -20,7 +20,8 @@ import type { Observation, ToolCall } from './trajectory';
  *                  function_call {name, arguments: "<json>", call_id}, function_call_output {call_id, output},
  *                  custom_tool_call {name, input, call_id} / custom_tool_call_output, local_shell_call
  *                  {call_id, action: {command: [...]}}, web_search_call {action}
- *   event_msg      UI events; `token_count` gives the usage (the others repeat the response items)
+ *   event_msg      UI events; `token_count` gives the usage (the others repeat the response items; a
+ *                  rollout without response items is read from its user_message / agent_message events)
  *   compacted      {message}: a summary replacing earlier history
  *
  * Older rollouts wrote the session meta as the bare first line and bare response items after it
@@ -95,6 +96,9 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
   let usage: { promptTokens: number | null; completionTokens: number | null; costUsd: null } | null = null;
   let pendingReasoning: string | null = null;
   let instruction = '';
+  // rollouts that kept only the UI events (no response items): their user / agent messages
+  const eventSteps: StepDraft[] = [];
+  let responseItems = 0;
 
   const agentStep = (timestamp: string | null): StepDraft => {
     const last = steps[steps.length - 1];
@@ -140,6 +144,9 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
       continue;
     }
     if (type === 'event_msg') {
+      if ((payload.type === 'user_message' || payload.type === 'agent_message') && typeof payload.message === 'string') {
+        eventSteps.push(makeStep(payload.type === 'user_message' ? 'user' : 'agent', { text: payload.message, timestamp }));
+      }
       if (payload.type === 'token_count' && isRecord(payload.info) && isRecord(payload.info.total_token_usage)) {
         const t = payload.info.total_token_usage;
         usage = { promptTokens: asCount(t.input_tokens), completionTokens: asCount(t.output_tokens), costUsd: null };
@@ -151,6 +158,7 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
       continue;
     }
     if (type !== 'response_item') continue;
+    responseItems++;
     const item = payload;
     const callId = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : null;
     switch (item.type) {
@@ -198,6 +206,10 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
     }
   }
   if (pendingReasoning) steps.push(makeStep('agent', { reasoning: pendingReasoning }));
+  if (responseItems === 0 && eventSteps.length > 0) {
+    steps.push(...eventSteps);
+    instruction = eventSteps.find((s) => s.source === 'user' && !INJECTED.test(s.text))?.text ?? '';
+  }
 
   const id = meta && typeof meta.id === 'string' ? meta.id : null;
   const stamps = steps.map((s) => s.timestamp).filter((t): t is string => t !== null);
