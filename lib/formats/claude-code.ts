@@ -23,7 +23,8 @@ import { buildTrajectory } from './build-trajectory';
  * they become one agent step. Tool results come back as user lines of `tool_result` blocks, linked
  * to their calls by `tool_use_id`. Sub-agent (Task) lines carry `isSidechain: true`: they stay in
  * the order they were written, their agent text marked `[sub-agent]` and their prompt a system
- * step, so the review sees what the sub-agent did. Meta lines (`isMeta`, the local-command caveat)
+ * step, so the review sees what the sub-agent did; a sub-agent's own file (all sidechain) is read
+ * as a session of its own, its prompt the instruction. Meta lines (`isMeta`, the local-command caveat)
  * are skipped; slash commands and compact summaries are system steps. One trajectory per file;
  * duplicate lines (same uuid) count once. Policy: the assistant's `message.model`, agent
  * `claude-code`. Task: the first real user prompt (so sessions on the same prompt group).
@@ -79,6 +80,10 @@ export function claudeCodeTrajectory(events: Event[], path: string) {
   let lastAssistant: { id: string; step: StepDraft } | null = null;
   let sidechainSteps = 0;
   let instruction = '';
+  // a sub-agent's own file (subagents/agent-<id>.jsonl) is all sidechain: read it as a session of its own
+  const messages = events.filter((e) => e.value.type === 'user' || e.value.type === 'assistant');
+  const ownSidechain = messages.length > 0 && messages.every((e) => e.value.isSidechain === true);
+  const agentId = ownSidechain && typeof messages[0]!.value.agentId === 'string' ? messages[0]!.value.agentId : undefined;
 
   for (const { line, value: e } of events) {
     const type = e.type;
@@ -94,7 +99,7 @@ export function claudeCodeTrajectory(events: Event[], path: string) {
     }
     if (!session && typeof e.sessionId === 'string') session = e;
     const timestamp = timestampOf(e.timestamp);
-    const sidechain = e.isSidechain === true;
+    const sidechain = e.isSidechain === true && !ownSidechain;
     if (type === 'system') {
       const content = typeof e.content === 'string' ? e.content : '';
       if (content.trim() !== '') steps.push(makeStep('system', { text: content, timestamp }));
@@ -164,6 +169,7 @@ export function claudeCodeTrajectory(events: Event[], path: string) {
         gitBranch: session?.gitBranch,
         summaries: summaries.length > 0 ? summaries : undefined,
         sidechainSteps: sidechainSteps > 0 ? sidechainSteps : undefined,
+        subAgentId: agentId,
       }),
     },
   });

@@ -101,6 +101,28 @@ describe('Claude Code sessions', () => {
     expect(t.startedAt).toBe('2026-03-01T22:38:47.557Z');
   });
 
+  it('reads a sub-agent file (all sidechain) as its own session, its prompt the instruction', async () => {
+    const side = { isSidechain: true, userType: 'external', sessionId: 'parent-1', agentId: 'a9f4657', version: '2.1.29' };
+    const lines = [
+      { ...side, parentUuid: null, uuid: 's1', type: 'user', message: { role: 'user', content: 'Find the tests for export.py' } },
+      {
+        ...side,
+        parentUuid: 's1',
+        uuid: 's2',
+        type: 'assistant',
+        message: { id: 'm1', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'tests/test_export.py' }] },
+      },
+    ];
+    const t = only(await collect(claudeCodeImporter, memoryInput('agent-a9f4657.jsonl', lines.map((l) => JSON.stringify(l)).join('\n'))));
+    expect(t.task.instruction).toBe('Find the tests for export.py');
+    expect(t.steps.map((s) => [s.source, s.text])).toEqual([
+      ['user', 'Find the tests for export.py'],
+      ['agent', 'tests/test_export.py'],
+    ]);
+    expect(t.policy.model).toBe('claude-haiku-4-5');
+    expect(t.metadata).toMatchObject({ sessionId: 'parent-1', subAgentId: 'a9f4657' });
+  });
+
   it('says where and what for a broken line, a bad event or an empty session', async () => {
     const good = '{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}';
     expect(await collect(claudeCodeImporter, memoryInput('s.jsonl', `${good}\n{"type":"assistant",`))).toEqual([
