@@ -17,7 +17,7 @@ import { buildTrajectory } from './build-trajectory';
  *    isCompactSummary?, toolUseResult?}
  *   {type: "summary", summary, leafUuid}            a title Claude Code wrote for the session
  *   {type: "system", subtype, content}              e.g. the compact boundary
- *   {type: "file-history-snapshot", ...}            ignored
+ *   {type: "file-history-snapshot" | "mode" | "progress", ...}   ignored
  *
  * An assistant reply is streamed as several lines sharing `message.id` (one content block each):
  * they become one agent step. Tool results come back as user lines of `tool_result` blocks, linked
@@ -37,6 +37,7 @@ export function looksLikeClaudeCode(head: string): boolean {
   if (!head.startsWith('{')) return false;
   const first = head.split('\n', 1)[0] ?? '';
   if (/^\{"type"\s*:\s*"(summary|file-history-snapshot)"/.test(first)) return true;
+  if (/^\{"type"\s*:\s*"mode"/.test(first) && /"sessionId"\s*:/.test(first)) return true;
   return /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(user|assistant|system)"/.test(head);
 }
 

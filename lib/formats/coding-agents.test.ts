@@ -37,6 +37,12 @@ describe('coding-agent histories: detection', () => {
       expect([openaiImporter, anthropicImporter].filter((i) => i.detect(probe))).toEqual([]);
       expect([claudeCodeImporter, codexImporter, clineImporter].filter((i) => i.detect(probe))).toHaveLength(1);
     }
+    // newer sessions may open with a mode line
+    const withMode = memoryInput(
+      's.jsonl',
+      '{"type":"mode","mode":"normal","sessionId":"x"}\n{"type":"user","uuid":"u","sessionId":"x","message":{"role":"user","content":"hi"}}\n',
+    );
+    expect(detectFormat(await probeOf(withMode))).toBe('claude-code');
     // a plain Anthropic transcript stays Anthropic
     const plain = memoryInput(
       'a.json',
