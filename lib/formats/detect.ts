@@ -58,3 +58,9 @@ export function detectWith(probe: Probe, available: Partial<Record<FormatName, I
 export function detectFormat(probe: Probe): FormatName | null {
   return detectWith(probe, importers);
 }
+
+/**
+ * Formats whose one file is a stream of events, one per line (a cast, a session log): an NDJSON
+ * body in one of them is one document, never a batch of one-line documents.
+ */
+export const eventStreamFormats: readonly FormatName[] = ['asciinema', 'claude-code', 'codex'];
