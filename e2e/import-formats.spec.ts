@@ -39,6 +39,6 @@ test('a coding-agent session sent as NDJSON imports as one trajectory, and an em
   await signIn(page, lead);
   await page.goto(`/trajectories/${report.trajectories[0].id}`);
   await expect(page.getByTestId('step')).toHaveCount(15);
-  await expect(page.getByText('[sub-agent] The tests are in tests/test_export.py.')).toBeVisible();
+  await expect(page.getByTestId('step').nth(7)).toContainText('[sub-agent] The tests are in tests/test_export.py.');
   await screenshot(page, 'claude-code-session');
 });
