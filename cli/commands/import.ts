@@ -12,16 +12,17 @@ import { openDatabase } from '../database';
 
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: 'import agent trajectories (Harbor, ATIF, asciinema, Inspect, SWE-agent, tau, OpenAI, Anthropic)',
+  summary:
+    'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
   help: `Usage: witness import <path…> [--format auto|${formatNames.join('|')}]
                       [--project NAME] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
 
-Paths may be files, directories (walked; a Harbor trial or job directory is read as a
-unit) or - for stdin. --format auto (default) detects each input's format from its
+Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run and
+a tau2 run directory are read as a unit) or - for stdin. --format auto (default) detects each input's format from its
 content, not its name. Each trajectory is stored in its own transaction; re-importing the
 same content creates nothing (it is counted as skipped). One bad file or item does not stop
 the others; each error says the file, where in it (line, JSON pointer, zip entry) and what
-was expected. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
+was expected. A trajectory with no steps is refused, never imported empty. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
 
   --project NAME       project to import into (created when absent; default "default")
   --environment NAME   file every task under this environment (default: from the source)

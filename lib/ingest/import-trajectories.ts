@@ -320,6 +320,6 @@ async function detect(input: ImportInput): Promise<FormatName | null> {
 
 function unknownFormatMessage(input: ImportInput): string {
   return input.kind === 'dir'
-    ? 'not a recognised trajectory directory (expected a Harbor trial or job); pass --format to force one'
-    : 'format not recognised from its content (expected Harbor/ATIF, asciinema, Inspect, SWE-agent, mini-swe-agent, tau-bench, tau2, OpenAI or Anthropic); pass --format to force one';
+    ? 'not a recognised trajectory directory (expected a Harbor trial or job, a Terminal-Bench run or trial, or a tau2 run); pass --format to force one'
+    : 'format not recognised from its content (expected Harbor/ATIF, asciinema, Inspect, SWE-agent, mini-swe-agent, tau-bench, tau2, Claude Code, Codex CLI, Cline, OpenAI or Anthropic); pass --format to force one';
 }

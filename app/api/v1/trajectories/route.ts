@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ensureProject, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
-import { memorySource } from '@/lib/formats/source';
+import { eventStreamFormats, detectFormat } from '@/lib/formats/detect';
+import { memorySource, probeFile } from '@/lib/formats/source';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
@@ -23,7 +24,8 @@ const querySchema = z.object({
 /**
  * POST /api/v1/trajectories?project=SLUG[&format=…&environment=…&policy=…&split=train|eval]
  * Body: one document in any supported format (Content-Type application/json), or NDJSON
- * (application/x-ndjson): one document per line, each imported and answered on its own.
+ * (application/x-ndjson): one document per line, each imported and answered on its own (a body
+ * that is itself a stream of events, a cast or a Claude Code / Codex session, stays one document).
  * Same importer code as `witness import`; answers its report: 200 when anything was imported
  * or skipped as a duplicate, 422 when every item failed. Leads and admins only.
  */
@@ -39,7 +41,10 @@ export const POST = apiRoute('lead', async (request, user) => {
   if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
 
   const contentType = request.headers.get('content-type') ?? '';
-  const ndjson = /ndjson|jsonl|json-seq/i.test(contentType);
+  // a session log or cast is JSONL by nature: one document, even when sent as NDJSON
+  const whole = memorySource('body', body);
+  const detected = query.data.format === 'auto' ? detectFormat(await probeFile(whole)) : query.data.format;
+  const ndjson = /ndjson|jsonl|json-seq/i.test(contentType) && !(detected !== null && eventStreamFormats.includes(detected));
   const inputs: CollectedInput[] = ndjson
     ? body
         .split(/\r?\n/)
@@ -48,7 +53,7 @@ export const POST = apiRoute('lead', async (request, user) => {
             ? []
             : [{ ok: true as const, path: `line ${i + 1}`, input: { kind: 'file' as const, file: memorySource(`line ${i + 1}`, line) } }],
         )
-    : [{ ok: true, path: 'body', input: { kind: 'file', file: memorySource('body', body) } }];
+    : [{ ok: true, path: 'body', input: { kind: 'file', file: whole } }];
 
   // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
   let projectId: string | null = null;
