@@ -30,8 +30,9 @@ export interface TranscriptOptions {
 
 export function blindTranscript(trajectory: Trajectory, options: TranscriptOptions = {}): TranscriptStep[] {
   const hidePolicy = options.blind?.hidePolicy ?? false;
+  // an output may come in a later step than its call (tool turns)
+  const callNames = new Map(trajectory.steps.flatMap((s) => s.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name] as const)));
   return trajectory.steps.map((step) => {
-    const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));
     const diffs: TranscriptStep['diffs'] = [];
     for (const call of step.toolCalls) {
       const edit = editArgumentsDiff(call.arguments);
