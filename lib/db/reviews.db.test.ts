@@ -127,7 +127,7 @@ describe('submitting reviews', () => {
       ],
       steps: [0, 1, 2, 3],
     };
-    const submit = (claim: { assignmentId: string }, reviewerId: string, coverage: object) =>
+    const submit = (claim: { assignmentId: string }, reviewerId: string, coverage: Parameters<typeof submitReview>[1]['coverage']) =>
       submitReview(reviewerId, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage }, measure, new Date());
 
     const t = await setup({ minCoverage: 0.75, coverageBasis: 'transcript' });
