@@ -93,7 +93,7 @@ export function BlindTranscript({
     if (Date.now() - userScrollAt.current < USER_SCROLL_HOLD_MS) return;
     const el = root.querySelector<HTMLElement>(`[data-transcript-step="${activeStep}"]`);
     if (!el) return;
-    const top = el.offsetTop - root.offsetTop;
+    const top = el.offsetTop; // the list is the steps' offset parent (relative)
     if (top < root.scrollTop || top > root.scrollTop + root.clientHeight - Math.min(el.clientHeight, root.clientHeight / 2))
       root.scrollTo({ top: Math.max(0, top - 8) });
   }, [activeStep]);
@@ -113,7 +113,7 @@ export function BlindTranscript({
       </div>
       <ol
         ref={box}
-        className={`space-y-2 overflow-y-auto p-2 ${className}`}
+        className={`relative space-y-2 overflow-y-auto p-2 ${className}`}
         onWheel={markUserScroll}
         onTouchMove={markUserScroll}
         onKeyDown={markUserScroll}
