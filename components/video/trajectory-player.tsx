@@ -2,6 +2,7 @@
 
 import { Player, type PlayerRef } from '@remotion/player';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/TrajectoryVideo/TrajectoryVideo';
@@ -23,7 +24,7 @@ export interface PlayerHandle {
 
 /** a chapter's label, typeset once (the list re-renders at every frame) */
 const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
-  return <RichText text={label} inline className="min-w-0 flex-1 truncate" />;
+  return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
 });
 
 export interface PlayedRange {
