@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useMemo, useRef, useState, useTransition } from 'react';
-import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
 import { measureCoverage, type CoverageMeasure } from '@/lib/review/coverage';
