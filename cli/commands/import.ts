@@ -57,11 +57,12 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
 
     const database = await openDatabase();
     try {
-      const project = await ensureProject({ slug: slug.data, name: slug.data });
+      let projectId: string | null = null;
       const report = await importTrajectories(
         collectInputs(positionals, { format, maxBytes: env().WITNESS_IMPORT_MAX_MB * 1024 * 1024, readStdin: io.readStdin }),
         {
-          projectId: project.id,
+          // created with the first stored trajectory: a failed import leaves no project behind
+          projectId: async () => (projectId = (await ensureProject({ slug: slug.data, name: slug.data })).id),
           format,
           environment: values.environment ?? null,
           policy: values.policy ?? null,
@@ -79,11 +80,12 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
               },
         },
       );
-      await renderAfterImport(
-        database.url,
-        project.id,
-        report.trajectories.filter((t) => t.created).map((t) => t.id),
-      );
+      if (projectId)
+        await renderAfterImport(
+          database.url,
+          projectId,
+          report.trajectories.filter((t) => t.created).map((t) => t.id),
+        );
       if (values.json) {
         io.stdout(
           JSON.stringify({
@@ -96,7 +98,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
         );
       } else {
         io.stdout(
-          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${project.slug}\n`,
+          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${slug.data}\n`,
         );
       }
       return report.failed > 0 ? 1 : 0;

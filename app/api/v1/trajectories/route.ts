@@ -7,6 +7,7 @@ import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { renderAfterImport } from '@/lib/video-renders/render-after-import';
+import { readBodyBytes } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -34,7 +35,7 @@ export const POST = apiRoute('lead', async (request, user) => {
     throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
   }
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
-  const body = await readLimited(request, maxBytes);
+  const body = (await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches')).toString('utf8');
   if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
 
   const contentType = request.headers.get('content-type') ?? '';
@@ -49,20 +50,22 @@ export const POST = apiRoute('lead', async (request, user) => {
         )
     : [{ ok: true, path: 'body', input: { kind: 'file', file: memorySource('body', body) } }];
 
-  const project = await ensureProject({ slug: query.data.project, name: query.data.project });
+  // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
+  let projectId: string | null = null;
   const report = await importTrajectories(inputs, {
-    projectId: project.id,
+    projectId: async () => (projectId = (await ensureProject({ slug: query.data.project, name: query.data.project })).id),
     format: query.data.format,
     environment: query.data.environment ?? null,
     policy: query.data.policy ?? null,
     split: query.data.split ?? null,
     importedById: user.id,
   });
-  await renderAfterImport(
-    env().DATABASE_URL!,
-    project.id,
-    report.trajectories.filter((t) => t.created).map((t) => t.id),
-  );
+  if (projectId)
+    await renderAfterImport(
+      env().DATABASE_URL!,
+      projectId,
+      report.trajectories.filter((t) => t.created).map((t) => t.id),
+    );
   const status = report.failed > 0 && report.imported + report.skipped === 0 ? 422 : 200;
   return Response.json(
     {
@@ -82,28 +85,3 @@ export const POST = apiRoute('lead', async (request, user) => {
     { status },
   );
 });
-
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  const tooLarge = () =>
-    new AppError(
-      'TOO_LARGE',
-      `request body over the API limit of ${Math.round(maxBytes / 1024 / 1024)} MiB: split it into smaller NDJSON batches`,
-    );
-  if (declared > maxBytes) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
-}
