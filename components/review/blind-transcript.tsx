@@ -155,9 +155,11 @@ const TranscriptItem = memo(function TranscriptItem({
   onPinStep: (step: number) => void;
 }) {
   const style = sourceStyle[step.source];
+  const [item, near] = useNearView<HTMLLIElement>();
   const empty = step.text === '' && !step.reasoning && step.toolCalls.length === 0 && step.observations.length === 0;
   return (
     <li
+      ref={item}
       data-transcript-step={step.index}
       data-active={active || undefined}
       aria-current={active ? 'step' : undefined}
@@ -202,8 +204,8 @@ const TranscriptItem = memo(function TranscriptItem({
         </span>
       </div>
       <div className="space-y-2 px-3 pb-2 text-sm text-zinc-800">
-        {step.text !== '' ? <RichText text={step.text} /> : null}
-        {step.reasoning ? <Reasoning text={step.reasoning} /> : null}
+        {step.text !== '' ? near ? <RichText text={step.text} /> : <PlainText text={step.text} /> : null}
+        {step.reasoning ? <Reasoning text={step.reasoning} near={near} /> : null}
         {step.toolCalls.map((c, i) =>
           c.arguments === '' ? (
             <p key={i} className="font-mono text-xs font-semibold text-indigo-800">
@@ -230,7 +232,37 @@ const TranscriptItem = memo(function TranscriptItem({
   );
 });
 
-function Reasoning({ text }: { text: string }) {
+/**
+ * Typesetting (Markdown + KaTeX) is the costly part of a long transcript: a 200-step run has
+ * hundreds of formulas, and typesetting them all on load kept the review page from becoming
+ * interactive for seconds. A step is typeset once it comes within a few screens of the
+ * transcript's view (and stays so); until then it shows its text as is, with the same length.
+ */
+const NEAR_MARGIN = '1200px 0px';
+
+function useNearView<E extends HTMLElement>(): [(el: E | null) => void, boolean] {
+  const [near, setNear] = useState(false);
+  const [el, setEl] = useState<E | null>(null);
+  useEffect(() => {
+    if (!el || near) return;
+    const root = el.closest('[data-testid="transcript"]');
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { root, rootMargin: NEAR_MARGIN },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el, near]);
+  return [setEl, near];
+}
+
+function PlainText({ text }: { text: string }) {
+  return <p className="whitespace-pre-wrap break-words">{inert(text)}</p>;
+}
+
+function Reasoning({ text, near }: { text: string; near: boolean }) {
   const [open, setOpen] = useState(false);
   const lines = text.split('\n');
   const long = lines.length > 3 || text.length > 320;
@@ -238,7 +270,7 @@ function Reasoning({ text }: { text: string }) {
   return (
     <div className="rounded-md border border-dashed border-zinc-300 bg-zinc-50/60 px-3 py-1.5 text-[13px] italic text-zinc-600">
       <p className="mb-0.5 text-[11px] font-medium not-italic text-zinc-500">Reasoning</p>
-      <RichText text={shown} />
+      {near ? <RichText text={shown} /> : <PlainText text={shown} />}
       {long ? (
         <button
           type="button"
