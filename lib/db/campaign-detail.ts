@@ -29,6 +29,8 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
       blind: true,
       filter: true,
       leaseSeconds: true,
+      sampling: true,
+      budget: true,
       createdAt: true,
       closedAt: true,
       createdById: true,
@@ -39,8 +41,9 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
   if (!c) throw new AppError('NOT_FOUND', 'No such campaign');
 
   const [summary, reviewers, items, creator] = await Promise.all([
-    db().$queryRaw<{ items: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
-      SELECT count(*) AS items,
+    db().$queryRaw<{ items: bigint; population: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
+      SELECT count(*) FILTER (WHERE selected) AS items,
+             count(*) AS population,
              count(*) FILTER (WHERE "isGold") AS gold,
              coalesce(sum(LEAST("reviewCount", ${c.overlap})), 0) AS reviews,
              count(*) FILTER (WHERE "reviewCount" >= ${c.overlap}) AS complete,
@@ -77,10 +80,11 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
       GROUP BY a."reviewerId", u.name, u.email
       ORDER BY count(*) FILTER (WHERE a.status = 'submitted') DESC, u.name ASC`,
     db().campaignItem.findMany({
-      where: { campaignId },
+      where: { campaignId, selected: true },
       select: {
         id: true,
         isGold: true,
+        probability: true,
         reviewCount: true,
         activeCount: true,
         trajectory: {
@@ -106,6 +110,8 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     blind: blindSchema.catch({ hidePolicy: true, hideReward: true }).parse(c.blind),
     filter: trajectoryFilterSchema.catch({}).parse(c.filter),
     leaseSeconds: c.leaseSeconds,
+    sampling: c.sampling,
+    budget: c.budget as Record<string, unknown> | null,
     createdAt: c.createdAt.toISOString(),
     closedAt: c.closedAt?.toISOString() ?? null,
     createdBy: creator?.name ?? null,
@@ -118,6 +124,7 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     },
     progress: {
       items: itemCount,
+      population: Number(s.population),
       goldItems: Number(s.gold),
       reviewsDone: Number(s.reviews),
       reviewsTarget: itemCount * c.overlap,
@@ -139,6 +146,7 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     items: items.map((i) => ({
       id: i.id,
       isGold: i.isGold,
+      probability: i.probability,
       reviewCount: i.reviewCount,
       inProgress: Math.max(0, i.activeCount - i.reviewCount),
       task: i.trajectory.task.name,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { trajectoryFilterSchema } from '../db/campaigns';
 import { projectSlugSchema } from '../db/projects';
+import { samplingInput } from './campaign-sampling';
 
 /**
  * What a lead sends to create a campaign, from the form (server action) or
@@ -40,6 +41,8 @@ export const campaignRequest = z.object({
   gold: z.array(goldItemInput).max(500).default([]),
   rubric: campaignRubricInput,
   open: z.boolean().default(true),
+  /** which items reviewers get: every one (default), a random sample, or "review where it tells the most" (lib/review/campaign-sampling.ts) */
+  sampling: samplingInput.default({ mode: 'all' }),
 });
 export type CampaignRequest = z.input<typeof campaignRequest>;
 

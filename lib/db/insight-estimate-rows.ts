@@ -1,0 +1,107 @@
+import { db } from './client';
+
+/**
+ * The inputs of the prediction-powered estimates (lib/insight/estimates.ts): one row per
+ * trajectory of the project's sampling frame, i.e. every trajectory that is an item of a
+ * single-item campaign with at least one review so far (selected by the campaign's draw or not),
+ * with its automated signals, its human labels (its trajectory_insight summary, as the pages
+ * read them) and the probability it had of being reviewed.
+ *
+ * That probability combines, over the campaigns the trajectory is an item of, the recorded
+ * probability of being chosen (campaign_item.probability: 1 for "review everything" and gold
+ * items, the draw's for a random or active sample) with the share of the campaign's selected
+ * items reviewed so far (the queue hands selected items out in a random order per reviewer,
+ * lib/db/assignments.ts, so the reviewed ones are a random part of them):
+ *   p = 1 - prod_c (1 - probability_c * reviewed_c / selected_c)
+ * `picked` is true when one of them is a campaign of hand-picked items (not a random sample).
+ *
+ * Reads trajectory_insight and campaign_item once each for the project (no review answers).
+ */
+export interface EstimateRow {
+  trajectoryId: string;
+  environmentId: string | null;
+  policyId: string;
+  verifierReward: number | null;
+  judges: { judge: string; score: number | null; label: string | null }[];
+  probability: number;
+  picked: boolean;
+  /** current single-mode reviews (0: not reviewed) */
+  reviews: number;
+  passVotes: number;
+  failVotes: number;
+  rewardHacking: boolean;
+  answerLeakage: boolean;
+}
+
+export interface PickedCampaign {
+  id: string;
+  name: string;
+}
+
+export async function estimateRows(projectId: string): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+  const [rows, picked] = await Promise.all([
+    db().$queryRaw<
+      {
+        id: string;
+        environmentId: string | null;
+        policyId: string;
+        verifierReward: number | null;
+        judges: EstimateRow['judges'] | null;
+        probability: number;
+        picked: boolean;
+        reviews: number | null;
+        passVotes: number | null;
+        failVotes: number | null;
+        rewardHacking: boolean | null;
+        answerLeakage: boolean | null;
+      }[]
+    >`
+      WITH camp AS (
+        SELECT c.id, c.sampling,
+               count(*) FILTER (WHERE ci.selected) AS selected,
+               count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) AS reviewed
+        FROM campaign c JOIN campaign_item ci ON ci."campaignId" = c.id
+        WHERE c."projectId" = ${projectId} AND c.mode = 'single'
+        GROUP BY c.id
+        HAVING count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) > 0
+      ), item AS (
+        SELECT ci."trajectoryId" AS id, c.sampling = 'picked' AS picked,
+               LEAST(1.0, ci.probability * c.reviewed::float8 / c.selected::float8) AS p
+        FROM campaign_item ci JOIN camp c ON c.id = ci."campaignId"
+      ), frame AS (
+        SELECT id, bool_or(picked) AS picked,
+               CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(sum(ln(1 - p))) END AS probability
+        FROM item GROUP BY id
+      )
+      SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,
+             ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage",
+             (SELECT jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.judge)
+                FROM judge_score j WHERE j."trajectoryId" = f.id) AS judges
+      FROM frame f
+      JOIN trajectory tr ON tr.id = f.id
+      JOIN task t ON t.id = tr."taskId"
+      LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
+      ORDER BY f.id`,
+    db().$queryRaw<PickedCampaign[]>`
+      SELECT c.id, c.name FROM campaign c
+      WHERE c."projectId" = ${projectId} AND c.mode = 'single' AND c.sampling = 'picked'
+      ORDER BY c."createdAt"`,
+  ]);
+  return {
+    rows: rows.map((r) => ({
+      trajectoryId: r.id,
+      environmentId: r.environmentId,
+      policyId: r.policyId,
+      verifierReward: r.verifierReward,
+      judges: r.judges ?? [],
+      probability: Number(r.probability),
+      picked: r.picked,
+      reviews: r.reviews ?? 0,
+      passVotes: r.passVotes ?? 0,
+      failVotes: r.failVotes ?? 0,
+      rewardHacking: Boolean(r.rewardHacking),
+      answerLeakage: Boolean(r.answerLeakage),
+    })),
+    picked,
+  };
+}
