@@ -1,0 +1,104 @@
+"""Vectorised numpy reference of the prediction-powered estimate: the comparator of bench/ppi.bench.ts.
+
+Usage: python3 bench/ppi_numpy.py FILE
+FILE is CSV with header item,prediction,label[,probability] (an empty label = not reviewed).
+Prints one JSON object with the estimate (the fields of `witness estimate --json` for one
+group) and the time from process start to the result (`total_ms`, numpy import, file load and
+compute included) next to the load and compute times.
+
+The estimator is the one lib/stats/ppi.ts documents, written independently with numpy:
+theta(lambda) = lambda mean(f) + Hajek-weighted mean over the labelled of (Y - lambda f);
+psi = a - lambda b with a = w xi (Y - ybar_w), b = w xi (f - fbar_w) - (f - fbar), weights
+normalised to sum N over the labelled; lambda = clip(a.b / b.b, 0, 1);
+V = psi.psi / N^2 * n / (n - 1); human interval Wilson (uniform design).
+"""
+import time
+
+T0 = time.perf_counter()
+
+import json  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+Z975 = 1.959963984540054
+
+
+def wilson(k, n, z=Z975):
+    p = k / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def estimate(f, y, p=None, z=Z975):
+    lab = ~np.isnan(y)
+    N = f.size
+    n = int(lab.sum())
+    w = np.ones(n) if p is None else 1.0 / p[lab]
+    uniform = p is None or bool(np.all(p == p[0]))
+    sum_w, sum_w2 = w.sum(), (w * w).sum()
+    w = w * (N / sum_w)
+    yl, fl = y[lab], f[lab]
+    ybar_w = (w * yl).sum() / N
+    fbar_w = (w * fl).sum() / N
+    fbar = f.mean()
+    a = np.zeros(N)
+    b = fbar - f
+    ey, ef = yl - ybar_w, fl - fbar_w
+    a[lab] = w * ey
+    b[lab] = w * ef - (fl - fbar)
+    saa, sab, sbb = a @ a, a @ b, b @ b
+    corr = n / (n - 1)
+    lam = float(np.clip(sab / sbb, 0.0, 1.0)) if sbb > 0 else 0.0
+    variance = (w * ey * ey).sum() / N * corr
+    v0 = saa / N**2 * corr
+    rate = (w * yl).sum() / N
+    if uniform:
+        lo, hi = wilson(yl.sum(), n, z)
+    else:
+        size = rate * (1 - rate) / v0 if 0 < rate < 1 and v0 > 0 else sum_w**2 / sum_w2
+        lo, hi = wilson(rate * size, size, z)
+    human = {"estimate": float(rate), "low": float(lo), "high": float(hi)}
+    if lam == 0:
+        ppi = dict(human, **{"lambda": 0.0})
+        v = v0
+    else:
+        est = lam * fbar + ybar_w - lam * fbar_w
+        v = (saa - 2 * lam * sab + lam * lam * sbb) / N**2 * corr
+        half = z * np.sqrt(v)
+        c = lambda x: float(min(1.0, max(0.0, x)))  # noqa: E731
+        ppi = {"estimate": c(est), "low": c(est - half), "high": c(est + half), "lambda": lam}
+    eff = float(variance / v) if variance > 0 and v > 0 else float(n)
+    return {"labeled": n, "unlabeled": N - n, "human": human, "ppi": ppi, "effective_labels": eff}
+
+
+def load(path):
+    """The whole file as floats: the item column skipped, empty labels read as NaN."""
+    with open(path, "rb") as fh:
+        header = fh.readline().decode().strip().split(",")
+        raw = fh.read()
+    # empty fields -> nan (a label is empty when the item was not reviewed)
+    raw = raw.replace(b",,", b",nan,").replace(b",\n", b",nan\n")
+    cols = [i for i, name in enumerate(header) if name in ("prediction", "label", "probability")]
+    data = np.loadtxt(raw.splitlines(), delimiter=",", usecols=cols, dtype=np.float64)
+    names = [header[i] for i in cols]
+    return {name: data[:, j] for j, name in enumerate(names)}
+
+
+def main():
+    path = sys.argv[1]
+    t = time.perf_counter()
+    cols = load(path)
+    load_ms = (time.perf_counter() - t) * 1000
+    t = time.perf_counter()
+    result = estimate(cols["prediction"], cols["label"], cols.get("probability"))
+    compute_ms = (time.perf_counter() - t) * 1000
+    total_ms = (time.perf_counter() - T0) * 1000
+    print(json.dumps({"result": result, "load_ms": load_ms, "compute_ms": compute_ms, "total_ms": total_ms, "numpy": np.__version__}))
+
+
+if __name__ == "__main__":
+    main()
