@@ -84,3 +84,29 @@ export async function medianReviewSeconds(projectId: string): Promise<number | n
   const m = rows[0]?.median;
   return m === null || m === undefined ? null : Number(m);
 }
+
+/** A single-item campaign's project, item trajectories, reviewed-item count and budget (the campaign page's planner). */
+export async function campaignPlanFacts(campaignId: string) {
+  const c = await db().campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      projectId: true,
+      mode: true,
+      sampling: true,
+      budget: true,
+      overlap: true,
+      items: { select: { trajectoryId: true, selected: true, reviewCount: true } },
+    },
+  });
+  if (!c) return null;
+  return {
+    projectId: c.projectId,
+    mode: c.mode,
+    sampling: c.sampling,
+    overlap: c.overlap,
+    budget: c.budget as { items?: number } | null,
+    trajectoryIds: c.items.map((i) => i.trajectoryId),
+    selected: c.items.filter((i) => i.selected).length,
+    reviewed: c.items.filter((i) => i.selected && i.reviewCount > 0).length,
+  };
+}

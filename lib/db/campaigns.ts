@@ -78,7 +78,11 @@ export interface PlannedItem extends CandidateItem {
  * The items a campaign filter gives, in a stable order. Single mode: one item per trajectory.
  * Pairwise: one item per pair of trajectories of the same task from different policies.
  */
-export async function campaignCandidates(projectId: string, mode: 'single' | 'pairwise', filter: TrajectoryFilter): Promise<CandidateItem[]> {
+export async function campaignCandidates(
+  projectId: string,
+  mode: 'single' | 'pairwise',
+  filter: TrajectoryFilter,
+): Promise<CandidateItem[]> {
   const trajectories = await db().trajectory.findMany({
     where: trajectoryWhere(projectId, filter),
     select: { id: true, taskId: true, policyId: true },
@@ -108,7 +112,8 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
   const data = createCampaignInput.parse(input);
   const version = await db().rubricVersion.findFirst({ where: { id: data.rubricVersionId, rubric: { projectId } }, select: { id: true } });
   if (!version) throw new AppError('NOT_FOUND', 'No such rubric version in this project');
-  const chosen = planned ?? (await campaignCandidates(projectId, data.mode, data.filter)).map((c) => ({ ...c, probability: 1, selected: true }));
+  const chosen =
+    planned ?? (await campaignCandidates(projectId, data.mode, data.filter)).map((c) => ({ ...c, probability: 1, selected: true }));
   const gold = new Map(data.gold.map((g) => [g.trajectoryId, g.answers]));
   const items: Prisma.CampaignItemCreateManyCampaignInput[] = chosen.map((c) => {
     const answers = data.mode === 'single' ? gold.get(c.trajectoryId) : undefined;

@@ -1,3 +1,4 @@
+import { Prisma } from '@prisma/client';
 import { db } from './client';
 
 /**
@@ -38,7 +39,12 @@ export interface PickedCampaign {
   name: string;
 }
 
-export async function estimateRows(projectId: string): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+/** With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page). */
+export async function estimateRows(
+  projectId: string,
+  options: { campaignId?: string } = {},
+): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+  const only = options.campaignId ? Prisma.sql`AND c.id = ${options.campaignId}` : Prisma.empty;
   const [rows, picked] = await Promise.all([
     db().$queryRaw<
       {
@@ -61,7 +67,7 @@ export async function estimateRows(projectId: string): Promise<{ rows: EstimateR
                count(*) FILTER (WHERE ci.selected) AS selected,
                count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) AS reviewed
         FROM campaign c JOIN campaign_item ci ON ci."campaignId" = c.id
-        WHERE c."projectId" = ${projectId} AND c.mode = 'single'
+        WHERE c."projectId" = ${projectId} AND c.mode = 'single' ${only}
         GROUP BY c.id
         HAVING count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) > 0
       ), item AS (
@@ -84,7 +90,7 @@ export async function estimateRows(projectId: string): Promise<{ rows: EstimateR
       ORDER BY f.id`,
     db().$queryRaw<PickedCampaign[]>`
       SELECT c.id, c.name FROM campaign c
-      WHERE c."projectId" = ${projectId} AND c.mode = 'single' AND c.sampling = 'picked'
+      WHERE c."projectId" = ${projectId} AND c.mode = 'single' AND c.sampling = 'picked' ${only}
       ORDER BY c."createdAt"`,
   ]);
   return {
@@ -104,4 +110,50 @@ export async function estimateRows(projectId: string): Promise<{ rows: EstimateR
     })),
     picked,
   };
+}
+
+/**
+ * The same columns for trajectories before a campaign exists (the create form's planner): their
+ * signals and current labels, probability 1 (planning only reads the spread of the labels and
+ * how much of it the predictor explains).
+ */
+export async function trajectoryEstimateRows(projectId: string, trajectoryIds: string[]): Promise<EstimateRow[]> {
+  if (trajectoryIds.length === 0) return [];
+  const rows = await db().$queryRaw<
+    {
+      id: string;
+      environmentId: string | null;
+      policyId: string;
+      verifierReward: number | null;
+      judges: EstimateRow['judges'] | null;
+      reviews: number | null;
+      passVotes: number | null;
+      failVotes: number | null;
+      rewardHacking: boolean | null;
+      answerLeakage: boolean | null;
+    }[]
+  >`
+    SELECT tr.id, t."environmentId", tr."policyId", tr."verifierReward",
+           ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage",
+           (SELECT jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.judge)
+              FROM judge_score j WHERE j."trajectoryId" = tr.id) AS judges
+    FROM trajectory tr
+    JOIN task t ON t.id = tr."taskId"
+    LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = tr.id
+    WHERE tr."projectId" = ${projectId} AND tr.id = ANY(${trajectoryIds})
+    ORDER BY tr.id`;
+  return rows.map((r) => ({
+    trajectoryId: r.id,
+    environmentId: r.environmentId,
+    policyId: r.policyId,
+    verifierReward: r.verifierReward,
+    judges: r.judges ?? [],
+    probability: 1,
+    picked: false,
+    reviews: r.reviews ?? 0,
+    passVotes: r.passVotes ?? 0,
+    failVotes: r.failVotes ?? 0,
+    rewardHacking: Boolean(r.rewardHacking),
+    answerLeakage: Boolean(r.answerLeakage),
+  }));
 }

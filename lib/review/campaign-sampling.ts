@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { judgePass, judgeScale } from '../agreement/audit';
 import { VERIFIER_PASS_THRESHOLD } from '../insight/review-verdict';
-import { activeSamplingProbabilities } from '../stats/ppi';
+import { activeSamplingProbabilities, activeScore, probabilitiesFromScores, type ActiveItem } from '../stats/active-sampling';
 
 /**
  * How a campaign chooses the items reviewers get (the campaign option "review where it tells
@@ -11,11 +11,12 @@ import { activeSamplingProbabilities } from '../stats/ppi';
  *
  * - all: every item, probability 1 (today's campaigns);
  * - random: a uniform sample of the budget, probability budget / items for each;
- * - active: probabilities from lib/stats/ppi.ts activeSamplingProbabilities, in proportion to
- *   how uncertain the predictors are about the item (Zrnic & Candes, Active statistical
- *   inference, ICML 2024): a judge or verifier score near its pass threshold, the judges and the
- *   verifier disagreeing, a reviewer's flag, few reviews so far; with a floor, so every item
- *   keeps a non-zero chance and the estimate stays valid whatever the predictors get wrong;
+ * - active: probabilities from lib/stats/active-sampling.ts, in proportion to how uncertain the
+ *   predictors are about the item (Zrnic & Candes, Active statistical inference, ICML 2024): a
+ *   judge score near its pass threshold, the judges and the verifier disagreeing, a reviewer's
+ *   flag, few reviews so far; pairs: close-rated, under-compared policies (pairUncertainty);
+ *   with a floor, so every item keeps a non-zero chance and the estimate stays valid whatever
+ *   the predictors get wrong;
  * - picked: the lead listed the trajectories by hand (not a random sample; reviewed in full).
  *
  * The draw is independent per item (Poisson sampling: item i is selected with probability p_i),
@@ -85,22 +86,22 @@ export function judgeScales(all: Iterable<ItemSignals>): Map<string, number> {
 }
 
 /**
- * How much a human label of this item would tell, before the floor: the predicted pass
- * probability's standard deviation sqrt(p (1 - p)) (largest at the threshold), raised when the
- * sources disagree (their spread) or a reviewer flagged it, and shrunk by the reviews it has
- * already (1 / (1 + reviews)). An item no source scored counts as the most uncertain.
+ * The item as lib/stats/active-sampling.ts scores it: the prediction is the judges' mean score
+ * (the verifier's reward when no judge scored it; 0.5 when nothing did), the verifier its reward
+ * (their disagreement raises the item's chance), flagged when a current review flags it, and the
+ * reviews it has so far.
  */
-export function itemUncertainty(signals: ItemSignals, scales: ReadonlyMap<string, number>): number {
-  const p = itemPredictions(signals, scales);
-  let u: number;
-  if (p.length === 0) u = 0.5;
-  else {
-    const mean = p.reduce((a, b) => a + b, 0) / p.length;
-    const spread = Math.max(...p) - Math.min(...p);
-    u = Math.sqrt(mean * (1 - mean)) + 0.5 * spread;
-  }
-  if (signals.flagged) u += 0.25;
-  return u / (1 + signals.reviews);
+export function activeItem(signals: ItemSignals, scales: ReadonlyMap<string, number>): ActiveItem {
+  const predictions = itemPredictions(signals, scales);
+  const verifier = signals.verifierReward === null ? null : Math.max(0, Math.min(1, signals.verifierReward / VERIFIER_PASS_THRESHOLD));
+  const judges = signals.verifierReward === null ? predictions : predictions.slice(1);
+  const prediction = judges.length ? judges.reduce((a, b) => a + b, 0) / judges.length : (verifier ?? 0.5);
+  return { prediction, verifier: judges.length ? verifier : null, flagged: signals.flagged, reviews: signals.reviews };
+}
+
+/** The same 0..1 value activeScore gives, for the side of a pair (an unscored side counts as fully uncertain). */
+function sideScore(signals: ItemSignals | undefined, scales: ReadonlyMap<string, number>): number {
+  return signals ? Math.min(1, activeScore(activeItem(signals, scales))) : 1;
 }
 
 /**
@@ -119,17 +120,27 @@ export function pairUncertainty(
   const n = winsA + winsB + ties;
   const share = (winsA + ties / 2 + 1) / (n + 2);
   const closeness = Math.sqrt(share * (1 - share)) * 2;
-  const sides =
-    sideA && sideB ? (Math.min(1, itemUncertainty(sideA, scales) * 2) + Math.min(1, itemUncertainty(sideB, scales) * 2)) / 2 : 1;
+  const sides = (sideScore(sideA, scales) + sideScore(sideB, scales)) / 2;
   return (closeness / Math.sqrt(1 + n)) * (0.5 + 0.5 * sides);
 }
 
-/** The probabilities of a sampling mode for these candidates (weights: uncertainties, used by active). */
-export function samplingProbabilities(mode: 'all' | 'random' | 'active', weights: readonly number[], budget: number): number[] {
-  const n = weights.length;
-  if (mode === 'all' || budget >= n) return weights.map(() => 1);
-  if (mode === 'random') return weights.map(() => budget / n);
-  return activeSamplingProbabilities([...weights], budget, { floor: (ACTIVE_FLOOR_SHARE * budget) / n });
+/**
+ * The probabilities of a sampling mode for these candidates. Active: single items are scored by
+ * lib/stats/active-sampling.ts activeSamplingProbabilities; pairs by pairUncertainty (scores
+ * handed out by the same probabilitiesFromScores). The floor is ACTIVE_FLOOR_SHARE of the
+ * uniform rate.
+ */
+export function samplingProbabilities(
+  mode: 'all' | 'random' | 'active',
+  candidates: { items?: readonly ActiveItem[]; pairScores?: readonly number[]; n: number },
+  budget: number,
+): number[] {
+  const n = candidates.n;
+  if (mode === 'all' || budget >= n) return Array.from({ length: n }, () => 1);
+  if (mode === 'random') return Array.from({ length: n }, () => budget / n);
+  const options = { budget, floor: (ACTIVE_FLOOR_SHARE * budget) / n };
+  if (candidates.items) return [...activeSamplingProbabilities(candidates.items, options)];
+  return [...probabilitiesFromScores(candidates.pairScores!, options)];
 }
 
 /** One independent draw per item: selected with its probability (forced items always). */

@@ -13,7 +13,7 @@ import {
   budgetItems,
   DEFAULT_REVIEW_SECONDS,
   drawSample,
-  itemUncertainty,
+  activeItem,
   judgeScales,
   pairUncertainty,
   samplingProbabilities,
@@ -101,9 +101,11 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
 
   const handPicked = req.filter.trajectoryIds !== undefined;
   if (handPicked && req.sampling.mode !== 'all')
-    throw badInput('sampling.mode', 'hand-picked trajectories are reviewed in full: leave sampling at "all" or filter without trajectoryIds');
-  const plan =
-    req.sampling.mode === 'all' ? null : await planSample(project.id, req.mode, req.filter, req.overlap, req.sampling, req.gold);
+    throw badInput(
+      'sampling.mode',
+      'hand-picked trajectories are reviewed in full: leave sampling at "all" or filter without trajectoryIds',
+    );
+  const plan = req.sampling.mode === 'all' ? null : await planSample(project.id, req.mode, req.filter, req.overlap, req.sampling, req.gold);
 
   let rubricCreated = false;
   if (!versionId) {
@@ -148,8 +150,8 @@ async function planSample(
   const candidates = await campaignCandidates(projectId, mode, filter);
   const secondsPerReview = 'hours' in budget ? ((await medianReviewSeconds(projectId)) ?? DEFAULT_REVIEW_SECONDS) : null;
   const items = budgetItems(budget, overlap, secondsPerReview ?? DEFAULT_REVIEW_SECONDS);
-  const weights = sampling.mode === 'active' ? await activeWeights(projectId, mode, candidates) : candidates.map(() => 1);
-  const probabilities = samplingProbabilities(sampling.mode === 'active' ? 'active' : 'random', weights, items);
+  const scored = sampling.mode === 'active' ? await activeCandidates(projectId, mode, candidates) : { n: candidates.length };
+  const probabilities = samplingProbabilities(sampling.mode, scored, items);
   const goldIds = new Set(gold.map((g) => g.trajectoryId));
   const forced = new Set(candidates.flatMap((c, i) => (goldIds.has(c.trajectoryId) ? [i] : [])));
   const selected = drawSample(probabilities, () => randomInt(2 ** 32) / 2 ** 32, forced);
@@ -159,13 +161,17 @@ async function planSample(
   };
 }
 
-async function activeWeights(projectId: string, mode: 'single' | 'pairwise', candidates: CandidateItem[]): Promise<number[]> {
+async function activeCandidates(projectId: string, mode: 'single' | 'pairwise', candidates: CandidateItem[]) {
   const ids = candidates.flatMap((c) => (c.trajectoryBId ? [c.trajectoryId, c.trajectoryBId] : [c.trajectoryId]));
   const signals = await trajectorySignals(projectId, [...new Set(ids)]);
   const scales = judgeScales(signals.values());
-  if (mode === 'single') return candidates.map((c) => (signals.has(c.trajectoryId) ? itemUncertainty(signals.get(c.trajectoryId)!, scales) : 0.5));
+  const n = candidates.length;
+  if (mode === 'single') {
+    const none = { verifierReward: null, judges: [], flagged: false, reviews: 0 };
+    return { n, items: candidates.map((c) => activeItem(signals.get(c.trajectoryId) ?? none, scales)) };
+  }
   const pairs = new Map((await policyPairCounts(projectId)).map((p) => [`${p.a}|${p.b}`, p]));
-  return candidates.map((c) => {
+  const pairScores = candidates.map((c) => {
     const a = signals.get(c.trajectoryId);
     const b = signals.get(c.trajectoryBId!);
     if (!a || !b) return 1;
@@ -173,4 +179,5 @@ async function activeWeights(projectId: string, mode: 'single' | 'pairwise', can
     const counts = pairs.get(`${lo}|${hi}`);
     return pairUncertainty(counts?.winsA ?? 0, counts?.winsB ?? 0, counts?.ties ?? 0, a, b, scales);
   });
+  return { n, pairScores };
 }
