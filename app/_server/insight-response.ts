@@ -1,8 +1,7 @@
 import 'server-only';
 import { AppError } from '@/lib/errors';
 import { rowsToCsv } from '@/lib/insight/environment-report';
-import type { EstimateInputRow } from '@/lib/insight/estimates';
-import { toCsv } from '@/lib/insight/csv';
+import { estimateInputCsv, type EstimateInputRow } from '@/lib/insight/estimates';
 
 const download = (body: string, filename: string) =>
   new Response(body, {
@@ -29,13 +28,7 @@ export function insightResponse(
   if (format === 'estimate') {
     if (!estimate)
       throw new AppError('BAD_INPUT', 'query parameter format: estimate is offered by /insight/environments and /insight/policies');
-    return download(
-      toCsv(
-        ['item', 'prediction', 'label', 'probability', 'group'],
-        estimate.rows.map((r) => [r.item, r.prediction, r.label, r.probability, r.group]),
-      ),
-      `${name}-${estimate.figure}-estimate.csv`,
-    );
+    return download(estimateInputCsv(estimate.rows), `${name}-${estimate.figure}-estimate.csv`);
   }
   return Response.json(json, { headers: { 'cache-control': 'no-store' } });
 }

@@ -2,6 +2,7 @@ import { judgePass, judgeScale } from '../agreement/audit';
 import type { EstimateRow, PickedCampaign } from '../db/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
 import { estimatePpiMean, type Interval, type PpiItem, type PpiMeanResult } from '../stats/ppi';
+import { toCsv } from './csv';
 import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
 
 /**
@@ -250,4 +251,12 @@ export function estimateRowsJson(figures: readonly GroupEstimate[]) {
     predictor: e.predictor.key,
     predictorDescription: e.predictor.description,
   }));
+}
+
+/** A figure's input rows as the CSV `witness estimate --input` reads (numbers unrounded; an empty label is unreviewed). */
+export function estimateInputCsv(rows: readonly EstimateInputRow[]): string {
+  return toCsv(
+    ['item', 'prediction', 'label', 'probability', 'group'],
+    rows.map((r) => [r.item, r.prediction, r.label, r.probability, r.group]),
+  );
 }
