@@ -76,7 +76,7 @@ export async function estimateRows(
         FROM campaign_item ci JOIN camp c ON c.id = ci."campaignId"
       ), frame AS (
         SELECT id, bool_or(picked) AS picked,
-               CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(sum(ln(1 - p))) END AS probability
+               CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END AS probability
         FROM item GROUP BY id
       )
       SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,

@@ -137,14 +137,15 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
   return { ...campaign, project: project.slug, rubricVersionId: versionId, rubricVersionCreated: rubricCreated };
 }
 
-/** Draws a random or active sample of the filter's candidates, with each item's probability. */
-async function planSample(
+/** Draws a random or active sample of the filter's candidates, with each item's probability (the demo seed uses it too). */
+export async function planSample(
   projectId: string,
   mode: 'single' | 'pairwise',
   filter: Parameters<typeof campaignCandidates>[2],
   overlap: number,
   sampling: SamplingInput,
   gold: { trajectoryId: string }[],
+  rand: () => number = () => randomInt(2 ** 32) / 2 ** 32,
 ): Promise<{ items: PlannedItem[]; budget: Record<string, unknown> }> {
   const budget = sampling.budget!;
   const candidates = await campaignCandidates(projectId, mode, filter);
@@ -154,7 +155,7 @@ async function planSample(
   const probabilities = samplingProbabilities(sampling.mode, scored, items);
   const goldIds = new Set(gold.map((g) => g.trajectoryId));
   const forced = new Set(candidates.flatMap((c, i) => (goldIds.has(c.trajectoryId) ? [i] : [])));
-  const selected = drawSample(probabilities, () => randomInt(2 ** 32) / 2 ** 32, forced);
+  const selected = drawSample(probabilities, rand, forced);
   return {
     items: candidates.map((c, i) => ({ ...c, probability: forced.has(i) ? 1 : probabilities[i]!, selected: selected[i]! })),
     budget: { ...budget, ...(secondsPerReview !== null ? { secondsPerReview } : {}), items },
