@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CliIo } from '../../cli/command';
+import { main } from '../../cli/main';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { claimNextItem } from '../db/assignments';
 import { getCampaignDetail } from '../db/campaign-detail';
@@ -15,7 +20,6 @@ import { AppError } from '../errors';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { estimateInputCsv } from '../insight/estimates';
-import { estimatePpiMean } from '../stats/ppi';
 import { createCampaignFromRequest } from './create-campaign-from-request';
 import { defaultReviewRubric } from './default-rubric';
 import { planCampaignFromRequest, planCampaignReview } from './plan-campaign-review';
@@ -255,17 +259,31 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(pass.ppi!.high).toBeGreaterThanOrEqual(40 / 60);
     expect(pass.effectiveLabels!).toBeGreaterThan(toReview);
 
-    // the download holds exactly the figure's inputs: the same estimator on them gives the page's numbers
+    // the download holds exactly the figure's inputs: `witness estimate` on it gives the page's numbers
     const csv = estimateInputCsv(env.inputs.get('reviewerPass')!);
-    const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('item,prediction,label,probability,group');
-    const parsed = lines.slice(1).map((l) => {
-      const [, prediction, label, probability] = l.split(',');
-      return { prediction: Number(prediction), label: label === '' ? null : Number(label), probability: Number(probability) };
-    });
-    const again = estimatePpiMean(parsed);
-    expect(again.ppi).toEqual(pass.ppi);
-    expect(again.human).toEqual(pass.human);
+    expect(csv.split('\r\n')[0]).toBe('item,prediction,label,probability,group');
+    const dir = await mkdtemp(path.join(tmpdir(), 'witness-estimate-page-'));
+    try {
+      await writeFile(path.join(dir, 'rows.csv'), csv);
+      const out: string[] = [];
+      const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => out.push(t), readStdin: async () => '', cwd: dir };
+      expect(await main(['estimate', '--input', 'rows.csv', '--json'], io)).toBe(0);
+      const cli = JSON.parse(out.join('')) as {
+        groups: { group: string; labeled: number; human: unknown; ppi: unknown; effective_labels: number }[];
+      };
+      expect(cli.groups).toEqual([
+        {
+          group: 'env',
+          labeled: pass.labeled,
+          unlabeled: 60 - pass.labeled,
+          human: pass.human,
+          ppi: pass.ppi,
+          effective_labels: pass.effectiveLabels,
+        },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
 
     // the campaign page's plan: active beats random at the same budget
     const plan = (await planCampaignReview(c.id))!;
