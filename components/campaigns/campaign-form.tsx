@@ -147,8 +147,7 @@ export function CampaignForm({
       cancelled = true;
       clearTimeout(timer);
     };
-    // budget is derived from the key's parts
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the key holds every input of the plan (the project, mode, filter, k and budget)
   }, [plan, planKey]);
 
   const pickProject = (slug: string) => {
