@@ -185,6 +185,52 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(detail.items.every((i) => i.probability > 0)).toBe(true);
   });
 
+  it('pairwise active: pairs of the less-compared, closer policies and less certain sides get the larger chances', async () => {
+    const lead = await user('lead');
+    // 8 shared tasks, each run by three checkpoints; the judge is sure about ckpt-a's runs only
+    for (let t = 0; t < 8; t++) {
+      for (const [checkpoint, judge] of [
+        ['ckpt-a', 0.97],
+        ['ckpt-b', 0.5],
+        ['ckpt-c', 0.55],
+      ] as const) {
+        const tr = buildTrajectory({
+          format: 'openai',
+          task: { name: `shared-${t}`, instruction: 'x', acceptanceCriteria: criteria, environment: 'pairs', split: 'train' },
+          policy: { model: 'pm', checkpoint },
+          steps: [{ source: 'agent', text: `${checkpoint} ${t}` }],
+          extra: {
+            verifier: { reward: 1, components: {} },
+            judgeScores: [{ judge: 'judge-a', score: judge, label: null, explanation: null }],
+          },
+        });
+        await storeTrajectory(projectId, prepareTrajectory(tr), { source: null, sourceWhere: null, importedById: null });
+      }
+    }
+    const c = await createCampaignFromRequest(
+      { ...base, name: 'Pairs', mode: 'pairwise', filter: { environment: 'pairs' }, sampling: { mode: 'active', budget: { items: 8 } } },
+      lead.id,
+    );
+    const rows = await db().campaignItem.findMany({
+      where: { campaignId: c.id },
+      select: {
+        probability: true,
+        trajectory: { select: { policy: { select: { checkpoint: true } } } },
+        trajectoryB: { select: { policy: { select: { checkpoint: true } } } },
+      },
+    });
+    expect(rows).toHaveLength(24);
+    const pairOf = (r: (typeof rows)[number]) => [r.trajectory.policy.checkpoint, r.trajectoryB!.policy.checkpoint].sort().join('/');
+    const mean = (key: string) => {
+      const list = rows.filter((r) => pairOf(r) === key).map((r) => r.probability);
+      return list.reduce((a, b) => a + b, 0) / list.length;
+    };
+    // b/c: both sides uncertain -> the largest chance; pairs with the sure ckpt-a side less
+    expect(mean('ckpt-b/ckpt-c')).toBeGreaterThan(mean('ckpt-a/ckpt-b'));
+    expect(rows.reduce((a, r) => a + r.probability, 0)).toBeCloseTo(8, 6);
+    expect(Math.min(...rows.map((r) => r.probability))).toBeGreaterThan(0);
+  });
+
   it('claims hand out selected items only, never twice to a reviewer, never above k, with expertise and leases as before', async () => {
     const lead = await user('lead');
     const c = await createCampaignFromRequest(
