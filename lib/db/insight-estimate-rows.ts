@@ -157,3 +157,85 @@ export async function trajectoryEstimateRows(projectId: string, trajectoryIds: s
     answerLeakage: Boolean(r.answerLeakage),
   }));
 }
+
+/**
+ * A checkpoint comparison's frame: every item of a pairwise campaign with comparisons that pairs
+ * a run of policy A with a run of policy B (either side), with both sides' signals, the current
+ * comparisons' tally in B's favour (a tie or "both bad" counts half) and the item's probability
+ * of review (recorded probability x the share of the campaign's drawn items compared so far).
+ */
+export interface PairEstimateRow {
+  itemId: string;
+  /** policy B's run and policy A's run, whichever side of the item they are on */
+  forB: { verifierReward: number | null; judges: EstimateRow['judges'] };
+  forA: { verifierReward: number | null; judges: EstimateRow['judges'] };
+  comparisons: number;
+  /** comparisons won by policy B's run (ties half) */
+  bWins: number;
+  probability: number;
+  picked: boolean;
+}
+
+export async function pairEstimateRows(
+  projectId: string,
+  policyA: string,
+  policyB: string,
+  environmentId: string | null,
+): Promise<PairEstimateRow[]> {
+  const env = environmentId ? Prisma.sql`AND t."environmentId" = ${environmentId}` : Prisma.empty;
+  const rows = await db().$queryRaw<
+    {
+      id: string;
+      aIsB: boolean;
+      ra: number | null;
+      rb: number | null;
+      ja: EstimateRow['judges'] | null;
+      jb: EstimateRow['judges'] | null;
+      n: bigint;
+      itemBWins: number | null;
+      probability: number;
+      picked: boolean;
+    }[]
+  >`
+    WITH camp AS (
+      SELECT c.id, c.sampling,
+             count(*) FILTER (WHERE ci.selected) AS selected,
+             count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) AS reviewed
+      FROM campaign c JOIN campaign_item ci ON ci."campaignId" = c.id
+      WHERE c."projectId" = ${projectId} AND c.mode = 'pairwise'
+      GROUP BY c.id
+      HAVING count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) > 0
+    )
+    SELECT ci.id, ta."policyId" = ${policyB} AS "aIsB", ta."verifierReward" AS ra, tb."verifierReward" AS rb,
+           (SELECT jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.judge)
+              FROM judge_score j WHERE j."trajectoryId" = ta.id) AS ja,
+           (SELECT jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.judge)
+              FROM judge_score j WHERE j."trajectoryId" = tb.id) AS jb,
+           (SELECT count(*) FROM pairwise_comparison pc WHERE pc."campaignItemId" = ci.id AND pc."isCurrent") AS n,
+           (SELECT sum(CASE WHEN pc."bothBad" OR pc.preference = 0 THEN 0.5 WHEN pc.preference > 0 THEN 1 ELSE 0 END)
+              FROM pairwise_comparison pc WHERE pc."campaignItemId" = ci.id AND pc."isCurrent") AS "itemBWins",
+           LEAST(1.0, ci.probability * c.reviewed::float8 / c.selected::float8) AS probability,
+           c.sampling = 'picked' AS picked
+    FROM campaign_item ci
+    JOIN camp c ON c.id = ci."campaignId"
+    JOIN trajectory ta ON ta.id = ci."trajectoryId"
+    JOIN trajectory tb ON tb.id = ci."trajectoryBId"
+    JOIN task t ON t.id = ta."taskId"
+    WHERE ((ta."policyId" = ${policyA} AND tb."policyId" = ${policyB}) OR (ta."policyId" = ${policyB} AND tb."policyId" = ${policyA})) ${env}
+    ORDER BY ci.id`;
+  return rows.map((r) => {
+    const n = Number(r.n);
+    const itemB = Number(r.itemBWins ?? 0);
+    const a = { verifierReward: r.ra, judges: r.ja ?? [] };
+    const b = { verifierReward: r.rb, judges: r.jb ?? [] };
+    return {
+      itemId: r.id,
+      forB: r.aIsB ? a : b,
+      forA: r.aIsB ? b : a,
+      comparisons: n,
+      bWins: r.aIsB ? n - itemB : itemB,
+      probability: Number(r.probability),
+      picked: r.picked,
+    };
+  });
+}

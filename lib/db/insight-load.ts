@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { checkpointSeries } from '../insight/checkpoints';
-import { ESTIMATE_FIGURES, groupEstimates, type EstimateFigure } from '../insight/estimates';
+import { ESTIMATE_FIGURES, groupEstimates, winRateEstimate, type EstimateFigure } from '../insight/estimates';
 import { environmentReport, type EnvironmentReport } from '../insight/environment-report';
 import { compareReport, policyReport, type CompareReport, type PolicyReport } from '../insight/policy-report';
 import { db } from './client';
 import { environmentInsightData } from './insight-environments';
-import { estimateRows } from './insight-estimate-rows';
+import { estimateRows, pairEstimateRows } from './insight-estimate-rows';
 import {
   comparisonOutcomes,
   criterionVerdicts,
@@ -136,13 +136,21 @@ export async function loadCompareInsight(projectId: string, query: { a?: string;
       [a, b] = policies;
     }
   }
-  if (!a || !b) return { report: null as CompareReport | null, policies, environment, environments };
+  if (!a || !b) return { report: null as CompareReport | null, winRateEstimate: null, policies, environment, environments };
   const ids = [a.id, b.id];
   const envId = environment?.id ?? null;
-  const [outcomes, stats, criteria] = await Promise.all([
+  const [outcomes, stats, criteria, pairs] = await Promise.all([
     comparisonOutcomes(projectId, envId, [a.id, b.id]),
     policyStats(projectId, envId, ids),
     criterionVerdicts(projectId, ids, envId),
+    pairEstimateRows(projectId, a.id, b.id, envId),
   ]);
-  return { report: compareReport(a, b, outcomes, stats, criteria), policies, environment, environments };
+  return {
+    report: compareReport(a, b, outcomes, stats, criteria),
+    /** the win rate over items, human-only and prediction-powered (lib/insight/estimates.ts winRateEstimate) */
+    winRateEstimate: winRateEstimate(pairs, `${b.name} over ${a.name}`),
+    policies,
+    environment,
+    environments,
+  };
 }

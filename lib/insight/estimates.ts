@@ -1,5 +1,5 @@
 import { judgePass, judgeScale } from '../agreement/audit';
-import type { EstimateRow, PickedCampaign } from '../db/insight-estimate-rows';
+import type { EstimateRow, PairEstimateRow, PickedCampaign } from '../db/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
 import { estimatePpiMean, type Interval, type PpiItem, type PpiMeanResult } from '../stats/ppi';
 import { toCsv } from './csv';
@@ -32,7 +32,11 @@ import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
 export const ESTIMATE_FIGURES = ['reviewerPass', 'rewardHacking', 'answerLeakage'] as const;
 export type EstimateFigure = (typeof ESTIMATE_FIGURES)[number];
 
-export const FIGURE_LABELS: Record<EstimateFigure, string> = {
+/** The figures of the environments and policies pages, and the compare page's win rate. */
+export type FigureKey = EstimateFigure | 'winRate';
+
+export const FIGURE_LABELS: Record<FigureKey, string> = {
+  winRate: 'Win rate of B over A',
   reviewerPass: 'Reviewer pass rate',
   rewardHacking: 'Reward hacking rate',
   answerLeakage: 'Answer leakage rate',
@@ -51,7 +55,7 @@ export interface PredictorChoice {
 export interface GroupEstimate {
   group: string;
   groupId: string;
-  figure: EstimateFigure;
+  figure: FigureKey;
   /** trajectories of the frame in the group */
   population: number;
   labeled: number;
@@ -124,14 +128,22 @@ export function choosePredictor(
   rows: readonly EstimateRow[],
   labels: readonly (number | null)[],
 ): { choice: PredictorChoice; predictions: number[] | null } {
-  const sources = sourceScores(rows);
+  return chooseFromSources(sourceScores(rows), rows.length, labels);
+}
+
+/** The rule on any sources' scores (one per item, null where missing). */
+export function chooseFromSources(
+  sources: ReadonlyMap<string, (number | null)[]>,
+  n: number,
+  labels: readonly (number | null)[],
+): { choice: PredictorChoice; predictions: number[] | null } {
   if (sources.size === 0)
     return { choice: { key: 'none', description: 'no judge or verifier score: human reviews only' }, predictions: null };
   if (sources.size >= 2) {
     const keys = [...sources.keys()];
     const columns = keys.map((k) => sources.get(k)!);
     const fit = fitCombinedPredictor(
-      rows.map((_, i) => ({ scores: columns.map((c) => c[i]!), label: labels[i] })),
+      Array.from({ length: n }, (_, i) => ({ scores: columns.map((c) => c[i]!), label: labels[i] })),
       { folds: COMBINE_FOLDS },
     );
     if (fit) {
@@ -259,4 +271,80 @@ export function estimateInputCsv(rows: readonly EstimateInputRow[]): string {
     ['item', 'prediction', 'label', 'probability', 'group'],
     rows.map((r) => [r.item, r.prediction, r.label, r.probability, r.group]),
   );
+}
+
+type PairRow = PairEstimateRow;
+
+/**
+ * The checkpoint comparison's win rate of B over A, human-only and prediction-powered, over the
+ * pairwise items that pair the two policies' runs (lib/db/insight-estimate-rows.ts
+ * pairEstimateRows). An item's label is B's share of its current comparisons (a tie half); a
+ * source's prediction is (1 + score of B's run - score of A's run) / 2 (the scores as in
+ * sourceScores); the same fixed predictor rule and the same weighting by the recorded
+ * probabilities. Units are items here, comparisons on the page's headline rate.
+ */
+export function winRateEstimate(rows: readonly PairRow[], group: string): { estimate: GroupEstimate; rows: EstimateInputRow[] } | null {
+  if (rows.length === 0) return null;
+  const side = (s: PairRow['forB']): EstimateRow => ({
+    trajectoryId: '',
+    environmentId: null,
+    policyId: '',
+    verifierReward: s.verifierReward,
+    judges: s.judges,
+    probability: 1,
+    picked: false,
+    reviews: 0,
+    passVotes: 0,
+    failVotes: 0,
+    rewardHacking: false,
+    answerLeakage: false,
+  });
+  const all = sourceScores([...rows.map((r) => side(r.forB)), ...rows.map((r) => side(r.forA))]);
+  const n = rows.length;
+  const sources = new Map<string, (number | null)[]>();
+  for (const [key, scores] of all) {
+    sources.set(
+      key,
+      rows.map((_, i) => {
+        const b = scores[i];
+        const a = scores[n + i];
+        return b === null || b === undefined || a === null || a === undefined ? null : (1 + b - a) / 2;
+      }),
+    );
+  }
+  for (const [key, scores] of [...sources]) if (scores.every((x) => x === null)) sources.delete(key);
+  const labels = rows.map((r) => (r.comparisons > 0 ? r.bWins / r.comparisons : null));
+  const randomSample = !rows.some((r) => r.picked);
+  const { choice, predictions } = chooseFromSources(sources, n, labels);
+  const items: PpiItem[] = rows.map((r, i) => ({
+    prediction: predictions ? predictions[i]! : 0.5,
+    label: labels[i],
+    probability: r.probability,
+  }));
+  const result = estimatePpiMean(items);
+  const usePpi = randomSample && predictions !== null;
+  return {
+    estimate: {
+      group,
+      groupId: group,
+      figure: 'winRate',
+      population: n,
+      labeled: result.labeled,
+      randomSample,
+      design: result.design,
+      human: result.human,
+      ppi: usePpi ? result.ppi : null,
+      effectiveLabels: usePpi ? result.effectiveLabels : null,
+      predictor: randomSample ? choice : { key: 'none', description: 'not a random sample: human reviews only' },
+      variance: Number.isFinite(result.variance) ? result.variance : null,
+      residualShare: usePpi && Number.isFinite(result.residualShare) ? result.residualShare : null,
+    },
+    rows: rows.map((r, i) => ({
+      item: r.itemId,
+      prediction: items[i]!.prediction,
+      label: labels[i] ?? null,
+      probability: r.probability,
+      group,
+    })),
+  };
 }

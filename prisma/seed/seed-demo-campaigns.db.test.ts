@@ -13,7 +13,7 @@ import { findUserByEmail } from '../../lib/db/users';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
 import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
-import { loadEnvironmentEstimates } from '../../lib/db/insight-load';
+import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight-load';
 import { seedDemo, type SeedReport } from './seed-demo';
 
 async function counts() {
@@ -166,6 +166,14 @@ describe('demo campaigns (seedDemo)', () => {
       `demo terminal-bench pass rate: human ${JSON.stringify(terminal.human)} vs ppi ${JSON.stringify(terminal.ppi)}, worth ${terminal.effectiveLabels} of ${terminal.labeled} reviews (${terminal.predictor.key})`,
     );
     expect(width(terminal.ppi!)).toBeLessThan(0.75 * width(terminal.human!));
+
+    // the checkpoint comparison's win rate over compared pairs, human-only and prediction-powered
+    const compare = await loadCompareInsight(first.projectId, { a: sweepPolicyName('ckpt-1000'), b: sweepPolicyName('ckpt-2000') });
+    const win = compare.winRateEstimate!;
+    expect(win.estimate).toMatchObject({ figure: 'winRate', population: 8, randomSample: true });
+    expect(win.estimate.labeled).toBeGreaterThan(0);
+    expect(win.estimate.human!.estimate).toBeGreaterThan(0.5); // ckpt-2000 is the better checkpoint
+    expect(win.rows.every((r) => r.prediction >= 0 && r.prediction <= 1 && r.probability > 0)).toBe(true);
   });
 
   it('creates nothing on a second run', async () => {
