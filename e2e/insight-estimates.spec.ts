@@ -86,6 +86,7 @@ test('the demo shows a figure whose prediction-powered interval is visibly narro
 
 test('a lead creates a campaign in "review where it tells the most" mode, sees the plan, and reviewers get only the drawn items', async ({
   page,
+  request,
 }) => {
   test.setTimeout(240_000);
   const project = uniqueName('active');
@@ -123,16 +124,16 @@ test('a lead creates a campaign in "review where it tells the most" mode, sees t
   expect(chances.every((p) => p > 0 && p <= 1)).toBe(true);
   await screenshot(page, 'campaign-active');
 
-  // a reviewer runs it over the API: every claim is a drawn item, then the queue is empty
+  // a reviewer runs it over the API (its own request context, no lead cookie): every claim is a drawn item, then the queue is empty
   const token = await apiTokenFor(reviewer.id);
   const drawn = chances.length;
   let claims = 0;
   for (;;) {
-    const res = await page.request.post(`/api/v1/campaigns/${id}/assignments`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await request.post(`/api/v1/campaigns/${id}/assignments`, { headers: { authorization: `Bearer ${token}` } });
     if (res.status() === 204) break;
     expect(res.status()).toBe(201);
     const body = (await res.json()) as { assignment: { id: string } };
-    const skip = await page.request.post(`/api/v1/assignments/${body.assignment.id}/skip`, {
+    const skip = await request.post(`/api/v1/assignments/${body.assignment.id}/skip`, {
       headers: { authorization: `Bearer ${token}` },
       data: { reason: 'e2e: walking the queue' },
     });

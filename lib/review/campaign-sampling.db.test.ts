@@ -339,8 +339,11 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const formPlan = (await planCampaignFromRequest({ project: 'p', mode: 'single', filter: {}, overlap: 1, budget: { items: 10 } }))!;
     expect(formPlan).toMatchObject({ population: 60, budget: 10 });
     expect(formPlan.halfWidth.random).toBeGreaterThanOrEqual(formPlan.halfWidth.everything);
-    // 60 items cannot pin a rate to +-5 points even all reviewed (half-width ~0.12): the plan says so instead of a number
-    expect(formPlan.toReach).toEqual({ everything: null, random: null, active: null });
+    // 60 items cannot pin a rate to +-5 points even all reviewed (half-width ~0.12): the target widens to a reachable one
+    expect(formPlan.target).toBeGreaterThan(formPlan.halfWidth.everything);
+    expect(formPlan.toReach.everything).toBe(60);
+    expect(formPlan.toReach.random).not.toBeNull();
+    expect(formPlan.toReach.active).not.toBeNull();
 
     // a hand-picked campaign over some of the same trajectories: the figure falls back to human-only and says why
     const picked = await createCampaignFromRequest(

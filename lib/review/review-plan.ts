@@ -8,7 +8,7 @@ import { activeItem, judgeScales, type ItemSignals } from './campaign-sampling';
  * What a lead sees before spending a review budget (campaign form and campaign page): for a
  * figure over a campaign's items, the 95% half-width expected at the budget when reviewers
  * review everything, a random sample, or "where it tells the most" (lib/stats/review-planning.ts),
- * and about how many reviewed items each needs to reach +-h. The labels' spread and the share
+ * and about how many reviewed items each needs to reach +-h (planTarget). The labels' spread and the share
  * of it the predictor leaves come from the labels in hand (the figure's current estimate); with
  * fewer than two labels, a rate of one half and a predictor that explains nothing (the widest
  * case), said as `assumed`.
@@ -35,12 +35,15 @@ export const signalsOf = (r: EstimateRow): ItemSignals => ({
   reviews: r.reviews,
 });
 
-export function planReviews(
-  rows: readonly EstimateRow[],
-  figure: EstimateFigure,
-  budget: number,
-  target = PLAN_TARGET_HALF_WIDTH,
-): ReviewPlan | null {
+/**
+ * The target half-width: ±5 points, or (when not even reviewing every item gets there) the
+ * everything width plus a fifth, rounded up to a whole point, so the answer is a number.
+ */
+export function planTarget(everything: number): number {
+  return everything <= PLAN_TARGET_HALF_WIDTH ? PLAN_TARGET_HALF_WIDTH : Math.ceil(everything * 1.2 * 100) / 100;
+}
+
+export function planReviews(rows: readonly EstimateRow[], figure: EstimateFigure, budget: number, fixedTarget?: number): ReviewPlan | null {
   const n = rows.length;
   if (n === 0) return null;
   const { estimate } = estimateFigure({ group: 'campaign', groupId: 'campaign', rows: [...rows] }, figure);
@@ -53,6 +56,7 @@ export function planReviews(
   const b = Math.max(1, Math.min(n, Math.round(budget)));
   const input = (mode: ReviewMode) => ({ n, mode, variance, residualShare, scores, floor: 0.2 * (b / n) });
   const width = (mode: ReviewMode) => expectedIntervalWidth({ ...input(mode), budget: b }).halfWidth;
+  const target = fixedTarget ?? planTarget(width('everything'));
   const reach = (mode: ReviewMode) => reviewsToReach(target, input(mode));
   return {
     figure,

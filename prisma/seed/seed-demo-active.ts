@@ -55,9 +55,9 @@ export function activeBatch() {
     SWEEP_CHECKPOINTS.map((checkpoint) => {
       const rand = prng(`active/${t}/${checkpoint}`);
       const pass = rand() < SOLVE_RATE[checkpoint];
-      // the judge is informative but not perfect; the verifier agrees with the truth 9 times in 10
+      // the judge is informative but not perfect; the verifier agrees with the truth 19 times in 20
       const judge = Math.max(0.02, Math.min(0.98, (pass ? 0.78 : 0.22) + (rand() - 0.5) * 0.4));
-      const reward = rand() < 0.9 ? (pass ? 1 : 0) : pass ? 0 : 1;
+      const reward = rand() < 0.95 ? (pass ? 1 : 0) : pass ? 0 : 1;
       const name = `log-triage-${String(t + 1).padStart(2, '0')}`;
       const criteria: Criterion[] = criteriaKeys.map((c) => ({ ...c, origin: 'task', verdict: reward === 1 }));
       const trajectory = buildTrajectory({
