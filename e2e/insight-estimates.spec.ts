@@ -132,8 +132,8 @@ test('a lead creates a campaign in "review where it tells the most" mode, sees t
     const res = await request.post(`/api/v1/campaigns/${id}/assignments`, { headers: { authorization: `Bearer ${token}` } });
     if (res.status() === 204) break;
     expect(res.status()).toBe(201);
-    const body = (await res.json()) as { assignment: { id: string } };
-    const skip = await request.post(`/api/v1/assignments/${body.assignment.id}/skip`, {
+    const body = (await res.json()) as { assignment: { assignment: { id: string } } };
+    const skip = await request.post(`/api/v1/assignments/${body.assignment.assignment.id}/skip`, {
       headers: { authorization: `Bearer ${token}` },
       data: { reason: 'e2e: walking the queue' },
     });
