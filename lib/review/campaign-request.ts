@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { trajectoryFilterSchema } from '../db/campaigns';
-import { projectSlugSchema } from '../db/projects';
+import { projectSlugSchema } from '../db/trajectories/projects';
 import { samplingInput } from './campaign-sampling';
 
 /**

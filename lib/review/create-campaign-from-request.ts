@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { previewCampaign, trajectoriesInFilter } from '../db/campaign-preview';
+import { previewCampaign, trajectoriesInFilter } from '../db/campaigns/campaign-preview';
 import { randomInt } from 'node:crypto';
 import { campaignCandidates, createCampaign, type CandidateItem, type PlannedItem } from '../db/campaigns';
-import { medianReviewSeconds, policyPairCounts, trajectorySignals } from '../db/campaign-sampling-data';
-import { findProjectBySlug } from '../db/projects';
-import { latestRubricVersion, rubricVersionInProject } from '../db/rubric-list';
-import { saveRubricVersion } from '../db/rubrics';
+import { medianReviewSeconds, policyPairCounts, trajectorySignals } from '../db/campaigns/campaign-sampling-data';
+import { findProjectBySlug } from '../db/trajectories/projects';
+import { latestRubricVersion, rubricVersionInProject } from '../db/campaigns/rubric-list';
+import { saveRubricVersion } from '../db/campaigns/rubrics';
 import { AppError } from '../errors';
 import { stableStringify } from '../ingest/stable-json';
 import { campaignRequest, requestIssue } from './campaign-request';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { campaignCandidates, trajectoryFilterSchema } from '../db/campaigns';
-import { campaignPlanFacts, medianReviewSeconds } from '../db/campaign-sampling-data';
-import { estimateRows, trajectoryEstimateRows } from '../db/insight-estimate-rows';
-import { findProjectBySlug, projectSlugSchema } from '../db/projects';
+import { campaignPlanFacts, medianReviewSeconds } from '../db/campaigns/campaign-sampling-data';
+import { estimateRows, trajectoryEstimateRows } from '../db/insight/insight-estimate-rows';
+import { findProjectBySlug, projectSlugSchema } from '../db/trajectories/projects';
 import { AppError } from '../errors';
 import { budgetInput, budgetItems, DEFAULT_REVIEW_SECONDS } from './campaign-sampling';
 import { planReviews, type ReviewPlan } from './review-plan';

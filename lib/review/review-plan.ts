@@ -1,4 +1,4 @@
-import type { EstimateRow } from '../db/insight-estimate-rows';
+import type { EstimateRow } from '../db/insight/insight-estimate-rows';
 import { estimateFigure, type EstimateFigure, type GroupEstimate } from '../insight/estimates';
 import { activeScore } from '../stats/active-sampling';
 import { expectedIntervalWidth, reviewsToReach, type ReviewMode } from '../stats/review-planning';

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem } from '../../lib/db/assignments';
-import { campaignItemTrajectories } from '../../lib/db/campaign-detail';
-import { findCampaignIdByName } from '../../lib/db/campaign-list';
+import { claimNextItem } from '../../lib/db/review/assignments';
+import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
+import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
 import { createCampaign } from '../../lib/db/campaigns';
-import { submitReview } from '../../lib/db/reviews';
-import { storeTrajectoryBatch, toStorable } from '../../lib/db/trajectory-batch';
+import { submitReview } from '../../lib/db/review/reviews';
+import { storeTrajectoryBatch, toStorable } from '../../lib/db/trajectories/store-trajectory-batch';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import type { Criterion } from '../../lib/formats/trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { planSample } from '../../lib/review/create-campaign-from-request';
-import { videoPropsFor } from '../../lib/videos/video-props-for';
+import { videoPropsFor } from '../../lib/video-renders/video-props-for';
 import { SWEEP_CHECKPOINTS, SWEEP_MODEL, type SweepCheckpoint } from './demo-sweep';
 
 /**

@@ -2,18 +2,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getCampaignDetail } from '../../lib/db/campaign-detail';
-import { listCampaigns } from '../../lib/db/campaign-list';
-import { db } from '../../lib/db/client';
+import { getCampaignDetail } from '../../lib/db/campaigns/campaign-detail';
+import { listCampaigns } from '../../lib/db/campaigns/campaign-list';
+import { db } from '../../lib/db/infra/client';
 import { exportDataset } from '../../lib/datasets/export-dataset';
 import { datasetFormats } from '../../lib/datasets/formats';
-import { reviewerQueues } from '../../lib/db/review-queue';
+import { reviewerQueues } from '../../lib/db/review/review-queue';
 import { resetDatabase } from '../../lib/db/test/reset';
-import { findUserByEmail } from '../../lib/db/users';
+import { findUserByEmail } from '../../lib/db/auth/users';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
 import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
-import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight-load';
+import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight/insight-load';
 import { seedDemo, type SeedReport } from './seed-demo';
 
 async function counts() {
