@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
-import { trajectoryFilterSchema } from '../db/campaigns';
+import { trajectoryFilterSchema } from '../db/campaigns/campaigns';
 import { projectSlugSchema } from '../db/trajectories/projects';
 import { samplingInput } from './campaign-sampling';
 

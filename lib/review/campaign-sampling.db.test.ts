@@ -15,7 +15,7 @@ import { ensureProject } from '../db/trajectories/projects';
 import { reviewerQueues } from '../db/review/review-queue';
 import { submitReview } from '../db/review/reviews';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../db/trajectories';
+import { storeTrajectory } from '../db/trajectories/trajectories';
 import { AppError } from '../errors';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { previewCampaign, trajectoriesInFilter } from '../db/campaigns/campaign-preview';
 import { randomInt } from 'node:crypto';
-import { campaignCandidates, createCampaign, type CandidateItem, type PlannedItem } from '../db/campaigns';
+import { campaignCandidates, createCampaign, type CandidateItem, type PlannedItem } from '../db/campaigns/campaigns';
 import { medianReviewSeconds, policyPairCounts, trajectorySignals } from '../db/campaigns/campaign-sampling-data';
 import { findProjectBySlug } from '../db/trajectories/projects';
 import { latestRubricVersion, rubricVersionInProject } from '../db/campaigns/rubric-list';

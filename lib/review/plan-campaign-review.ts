@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { campaignCandidates, trajectoryFilterSchema } from '../db/campaigns';
+import { campaignCandidates, trajectoryFilterSchema } from '../db/campaigns/campaigns';
 import { campaignPlanFacts, medianReviewSeconds } from '../db/campaigns/campaign-sampling-data';
 import { estimateRows, trajectoryEstimateRows } from '../db/insight/insight-estimate-rows';
 import { findProjectBySlug, projectSlugSchema } from '../db/trajectories/projects';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { claimNextItem } from '../../lib/db/review/assignments';
 import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
 import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
-import { createCampaign } from '../../lib/db/campaigns';
+import { createCampaign } from '../../lib/db/campaigns/campaigns';
 import { submitReview } from '../../lib/db/review/reviews';
 import { storeTrajectoryBatch, toStorable } from '../../lib/db/trajectories/store-trajectory-batch';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
