@@ -4,7 +4,8 @@ import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail
 import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
 import { createCampaign } from '../../lib/db/campaigns/campaigns';
 import { submitReview } from '../../lib/db/review/reviews';
-import { storeTrajectoryBatch, toStorable } from '../../lib/db/trajectories/store-trajectory-batch';
+import { toStorable } from '../../lib/db/trajectories/storable-trajectory';
+import { storeTrajectoryBatch } from '../../lib/db/trajectories/store-trajectory-batch';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import type { Criterion } from '../../lib/formats/trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
