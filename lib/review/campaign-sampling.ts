@@ -46,8 +46,8 @@ export type SamplingInput = z.infer<typeof samplingInput>;
 /** When no review in the project reported its duration yet: minutes a review takes, as a planning guess. */
 export const DEFAULT_REVIEW_SECONDS = 180;
 
-/** The smallest probability an active draw gives an item (a share of the uniform rate budget / items). */
-export const ACTIVE_FLOOR_SHARE = 0.2;
+/** The smallest probability an active draw gives an item: half the uniform rate budget / items (bounds the weights 1 / p, so one surprising label on a rarely drawn item cannot swamp a figure). */
+export const ACTIVE_FLOOR_SHARE = 0.5;
 
 /** A budget in items: an hours budget buys hours / (k reviews x seconds per review) items. */
 export function budgetItems(budget: BudgetInput, overlap: number, secondsPerReview: number): number {

@@ -2,7 +2,7 @@ import type { EstimateRow } from '../db/insight/insight-estimate-rows';
 import { estimateFigure, type EstimateFigure, type GroupEstimate } from '../insight/estimates';
 import { activeScore } from '../stats/active-sampling';
 import { expectedIntervalWidth, reviewsToReach, type ReviewMode } from '../stats/review-planning';
-import { activeItem, judgeScales, type ItemSignals } from './campaign-sampling';
+import { ACTIVE_FLOOR_SHARE, activeItem, judgeScales, type ItemSignals } from './campaign-sampling';
 
 /**
  * What a lead sees before spending a review budget (campaign form and campaign page): for a
@@ -54,7 +54,7 @@ export function planReviews(rows: readonly EstimateRow[], figure: EstimateFigure
   const scales = judgeScales(signals);
   const scores = signals.map((s) => activeScore(activeItem(s, scales)));
   const b = Math.max(1, Math.min(n, Math.round(budget)));
-  const input = (mode: ReviewMode) => ({ n, mode, variance, residualShare, scores, floor: 0.2 * (b / n) });
+  const input = (mode: ReviewMode) => ({ n, mode, variance, residualShare, scores, floor: ACTIVE_FLOOR_SHARE * (b / n) });
   const width = (mode: ReviewMode) => expectedIntervalWidth({ ...input(mode), budget: b }).halfWidth;
   const target = fixedTarget ?? planTarget(width('everything'));
   const reach = (mode: ReviewMode) => reviewsToReach(target, input(mode));
