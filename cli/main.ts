@@ -115,8 +115,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isEntry) {
+/** Runs the CLI on this process's argv and stdio and sets the exit code (bin/witness.mjs calls it). */
+export function runAsEntry(): void {
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
@@ -139,3 +139,6 @@ if (isEntry) {
     },
   );
 }
+
+const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isEntry) runAsEntry();

@@ -85,7 +85,7 @@ describe('witness estimate', () => {
     expect(lines[0]).toMatch(
       /^group\s+labeled\s+unlabeled\s+human-only \(95% CI\)\s+prediction-powered \(95% CI\)\s+lambda\s+effective labels$/,
     );
-    expect(lines[1]).toMatch(/^small\s+4\s+2\s+0\.7500 \[0\.3006, 0\.9544\]\s+0\.8167 \[0\.3647, 1\.0000\]\s+1\.00\s+5$/);
+    expect(lines[1]).toMatch(/^small\s+4\s+2\s+0\.7500 \[0\.3006, 0\.9544\]\s+0\.8167 \[0\.3783, 0\.9702\]\s+1\.00\s+5$/);
     expect(r.stdout).toContain('1 of 2 groups: labels weighted by 1/probability of review.');
     expect(r.stdout).toContain('taken to be a simple random sample');
     const ninety = await run('--input', 'items.csv', '--alpha', '0.1');

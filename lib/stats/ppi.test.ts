@@ -16,16 +16,18 @@ describe('estimatePpiMean: hand-computed', () => {
     // b = w (f - fbar_lab) - (f - fbar) = [0.266667, 0.216667, -0.083333, -0.133333, -0.233333, -0.033333]
     // sum ab = 0.225, sum bb = 0.198333 -> lambda = 1.134, clipped to 1
     // estimate = 1 * 0.566667 + (0.75 - 1 * 0.5) = 0.816667
-    // sum aa = 1.6875; V = (1.6875 - 2 * 0.225 + 0.198333) / 36 * 4/3 = 0.0531790; half = 1.959964 * 0.230606 = 0.451979
-    // labels' variance = 0.1875 * 4/3 = 0.25 -> effective labels = 0.25 / 0.053179 = 4.7011
+    // sum aa = 1.6875; V = (1.6875 - 2 * 0.225 + 0.198333) / 36 * 4/3 = 0.0531790
+    // labels' variance = 0.1875 * 4/3 = 0.25 -> effective labels m = 0.25 / 0.053179 = 4.7011
+    // interval: Wilson at p = 0.816667, m = 4.7011, z^2 = 3.841459: denom = 1 + z^2/m = 1.817146,
+    // centre = (p + z^2/(2m)) / denom = 0.674267, half = z/denom * sqrt(p(1-p)/m + z^2/(4m^2)) = 0.295985
     const r = estimatePpiMean(small);
     expect(r.labeled).toBe(4);
     expect(r.unlabeled).toBe(2);
     expect(r.design).toBe('uniform');
     expect(r.ppi!.lambda).toBe(1);
     expect(r.ppi!.estimate).toBeCloseTo(0.816667, 6);
-    expect(r.ppi!.low).toBeCloseTo(0.816667 - 0.451979, 5);
-    expect(r.ppi!.high).toBe(1); // 1.2686 clipped
+    expect(r.ppi!.low).toBeCloseTo(0.674267 - 0.295985, 5);
+    expect(r.ppi!.high).toBeCloseTo(0.674267 + 0.295985, 5);
     expect(r.variance).toBeCloseTo(0.25, 12);
     expect(r.effectiveLabels).toBeCloseTo(4.7011, 4);
     // human-only: Wilson on 3 of 4, as the insight pages compute reviewer pass rates
@@ -40,10 +42,11 @@ describe('estimatePpiMean: hand-computed', () => {
     expect(r.human!.estimate).toBeCloseTo(5.1111111 / 9.1111111, 6);
     expect(r.design).toBe('weighted');
     // numpy reference (bench/ppi_numpy.py estimate()):
-    expect(r.human!.low).toBeCloseTo(0.12655116406578748, 8);
-    expect(r.human!.high).toBeCloseTo(0.9184931802343139, 8);
+    expect(r.human!.low).toBeCloseTo(0.15329361541421332, 8);
+    expect(r.human!.high).toBeCloseTo(0.9001815797106252, 8);
     expect(r.ppi!.estimate).toBeCloseTo(0.7227642276422763, 10);
-    expect(r.ppi!.low).toBeCloseTo(0.16855606691268787, 8);
+    expect(r.ppi!.low).toBeCloseTo(0.28581215146295136, 8);
+    expect(r.ppi!.high).toBeCloseTo(0.9443933914955042, 8);
     expect(r.ppi!.lambda).toBe(1);
     expect(r.effectiveLabels).toBeCloseTo(4.106971729191402, 9);
   });

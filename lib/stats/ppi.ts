@@ -1,4 +1,4 @@
-import { wilson, zFor } from '../insight/intervals';
+import { wilson } from '../insight/intervals';
 
 /**
  * Prediction-powered estimates of a rate (pass rate, flag rate, win rate): a predictor's score
@@ -33,17 +33,17 @@ import { wilson, zFor } from '../insight/intervals';
  * lambda = sum a b / sum b^2, clipped to [0, 1] as PPI++ does. A predictor that tells nothing
  * about the labels gets lambda -> 0 and the estimate becomes the human-only one.
  *
- * Intervals (95% by default):
- * - human: the labels alone (lambda = 0). Uniform sampling: the Wilson score interval of the
- *   labels, the interval the insight pages already use for reviewer pass rates. Unequal
- *   probabilities: Wilson at the design's effective sample size p(1-p)/V(0) (Kish's
- *   (sum w)^2 / sum w^2 when every label is the same), which behaves at 0 and 1 like Wilson and
- *   is the Wald interval of V(0) for large n.
- * - ppi: estimate +- z sqrt(V(lambda)), clipped to [0, 1]; when the tuned lambda is 0 it IS
- *   the human-only estimator and gets the human interval.
- * - effectiveLabels: how many simple-random human labels give the PPI variance:
- *   s_Y^2 / V(lambda), s_Y^2 the weighted variance of the labels (n under uniform sampling at
- *   lambda = 0; n when the labels have no variance).
+ * Intervals (95% by default): every interval is the Wilson score interval of its estimate at its
+ * effective number of labels m (so it stays in [0, 1], behaves at 0 and 1, and is the Wald
+ * interval estimate +- z sqrt(V) for large m):
+ * - effectiveLabels m = s_Y^2 / V(lambda), s_Y^2 the weighted variance of the labels: how many
+ *   simple-random human labels give the estimate's variance (Kish's (sum w)^2 / sum w^2 when the
+ *   labels do not vary);
+ * - human: the labels alone (lambda = 0). Uniform sampling: m = n, the Wilson interval of the
+ *   labels, the interval the insight pages already use for reviewer pass rates; unequal
+ *   probabilities: m = s_Y^2 / V(0), the design's effective sample size;
+ * - ppi: at the PPI estimate (clipped to [0, 1]) and its m; lambda = 0 gives the human figure
+ *   exactly, and a small lambda an interval close to it (no jump between the two methods).
  * - variance, residualShare: s_Y^2 and Var_w(Y - lambda f) / s_Y^2, what the review planner
  *   (review-planning.ts) needs to predict widths at other budgets.
  */
@@ -212,53 +212,37 @@ export function estimatePpiMeanColumns(columns: PpiColumns, options: PpiOptions 
   else if (n < 2 || !(sbb > 0)) lambda = 0;
   else lambda = Math.min(1, Math.max(0, sab / sbb));
 
-  const z = zFor(1 - alpha);
-  const human = humanInterval(n, sumWY / sumW, sumW, sumW2, sizeOf(saa), uniform, sumWY * (n / sumW), alpha);
   const residual = ((swyy - 2 * lambda * swyf + lambda * lambda * swff) / sw) * correction;
   const residualShare = variance > 0 ? residual / variance : Number.NaN;
 
+  // Effective sizes: the labels' variance over the estimate's variance (n for the human-only
+  // estimate under uniform sampling); Kish's (sum w)^2 / sum w^2 when the labels do not vary.
+  const v0 = sizeOf(saa);
+  const kish = uniform ? n : (sumW * sumW) / sumW2;
+  const humanSize = uniform ? n : variance > 0 && v0 > 0 ? variance / v0 : kish;
+  const rate = sumWY / sumW;
+  const human = wilsonAt(rate, humanSize, alpha);
   let ppi: Interval & { lambda: number };
-  let vPpi: number;
+  let effectiveLabels: number;
   if (lambda === 0) {
     ppi = { ...human, lambda: 0 };
-    vPpi = sizeOf(saa);
+    effectiveLabels = humanSize;
   } else {
-    const estimate = lambda * fbar + (ybarW - lambda * fbarW);
-    vPpi = sizeOf(saa - 2 * lambda * sab + lambda * lambda * sbb);
-    const half = z * Math.sqrt(Math.max(0, vPpi));
-    ppi = { estimate: clip01(estimate), low: clip01(estimate - half), high: clip01(estimate + half), lambda };
+    const vPpi = sizeOf(saa - 2 * lambda * sab + lambda * lambda * sbb);
+    effectiveLabels = variance > 0 && vPpi > 0 ? variance / vPpi : humanSize;
+    ppi = { ...wilsonAt(clip01(lambda * fbar + (ybarW - lambda * fbarW)), effectiveLabels, alpha), lambda };
   }
-  let effectiveLabels: number;
-  if (!(variance > 0) || !(vPpi > 0)) effectiveLabels = n;
-  else effectiveLabels = variance / vPpi;
   return { labeled: n, unlabeled: N - n, design, human, ppi, effectiveLabels, variance, residualShare };
+}
+
+/** The Wilson score interval of a rate estimated with the precision of `size` simple-random labels. */
+function wilsonAt(rate: number, size: number, alpha: number): Interval {
+  const w = wilson(Math.min(size, Math.max(0, rate * size)), size, 1 - alpha);
+  return { estimate: rate, low: w.ci![0], high: w.ci![1] };
 }
 
 function clip01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-function humanInterval(
-  n: number,
-  rate: number,
-  sumW: number,
-  sumW2: number,
-  linearisedVariance: number,
-  uniform: boolean,
-  uniformSuccesses: number,
-  alpha: number,
-): Interval {
-  let k: number;
-  let size: number;
-  if (uniform) {
-    k = Math.min(n, Math.max(0, uniformSuccesses));
-    size = n;
-  } else {
-    size = rate > 0 && rate < 1 && linearisedVariance > 0 ? (rate * (1 - rate)) / linearisedVariance : (sumW * sumW) / sumW2;
-    k = rate * size;
-  }
-  const w = wilson(k, size, 1 - alpha);
-  return { estimate: rate, low: w.ci![0], high: w.ci![1] };
 }
 
 export interface PpiDifferenceResult {

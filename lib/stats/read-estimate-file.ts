@@ -47,6 +47,8 @@ class Rows {
   itemStart: Int32Array;
   itemLength: Int32Array;
   line: Int32Array;
+  /** hash of (group, id bytes), for the duplicate check */
+  hash: Int32Array;
   constructor(capacity: number) {
     const c = Math.max(16, capacity);
     this.group = new Int32Array(c);
@@ -56,6 +58,7 @@ class Rows {
     this.itemStart = new Int32Array(c);
     this.itemLength = new Int32Array(c);
     this.line = new Int32Array(c);
+    this.hash = new Int32Array(c);
   }
   grow(): void {
     const c = this.group.length * 2;
@@ -71,6 +74,7 @@ class Rows {
     this.itemStart = g(this.itemStart, (k) => new Int32Array(k));
     this.itemLength = g(this.itemLength, (k) => new Int32Array(k));
     this.line = g(this.line, (k) => new Int32Array(k));
+    this.hash = g(this.hash, (k) => new Int32Array(k));
   }
 }
 
@@ -85,7 +89,9 @@ export async function readEstimateFile(filePath: string, label: string = filePat
     throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
   }
   if (size > MAX_BYTES) throw new AppError('TOO_LARGE', `${label}: ${size} bytes; files up to 2 GiB are read (split it by group)`);
-  const buf = await readFile(filePath);
+  const read = await readFile(filePath);
+  // a final newline serves the CSV scanner as a sentinel
+  const buf = read.length > 0 && read[read.length - 1] === 10 ? read : Buffer.concat([read, Buffer.from('\n')]);
   const lower = filePath.toLowerCase();
   const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let format: 'csv' | 'jsonl' | null = lower.endsWith('.csv') ? 'csv' : /\.(jsonl|ndjson|json)$/.test(lower) ? 'jsonl' : null;
@@ -106,23 +112,17 @@ class Reader {
   private readonly groupIndex = new Map<string | null, number>();
   /** per group: 1 when its first item had a probability, 0 when not */
   private readonly groupHasProbability: number[] = [];
-  private table: Int32Array;
-  private mask: number;
-  private lastGroupStart = -1;
-  private lastGroupLength = -1;
-  private lastGroup = 0;
 
   constructor(
     private readonly buf: Buffer,
     private readonly label: string,
   ) {
+    // capacity from the mean length of the first lines (the arrays and the table grow if short)
+    const sample = Math.min(buf.length, 1 << 16);
     let lines = 1;
-    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) lines++;
-    this.rows = new Rows(lines);
-    let t = 16;
-    while (t < lines * 2) t *= 2;
-    this.table = new Int32Array(t);
-    this.mask = t - 1;
+    for (let i = 0; i < sample; i++) if (buf[i] === 10) lines++;
+    const estimate = Math.ceil((buf.length / Math.max(1, sample)) * lines * 1.05) + 16;
+    this.rows = new Rows(estimate);
   }
 
   fail(line: number, message: string): never {
@@ -140,23 +140,29 @@ class Reader {
     return g;
   }
 
+  /** A group's first item decides whether its items carry probabilities; the others must agree. */
+  checkProbability(line: number, group: number, has: number): void {
+    const known = this.groupHasProbability[group]!;
+    if (known === -1) {
+      this.groupHasProbability[group] = has;
+      return;
+    }
+    const name = this.groupNames[group];
+    const where = name === null ? 'the other items' : `the other items of group ${JSON.stringify(name)}`;
+    this.fail(
+      line,
+      has
+        ? `a probability is given here but not for ${where} (give every item a probability or none)`
+        : `no probability here but ${where} have one (give every item a probability or none)`,
+    );
+  }
+
   /** Records one row; the item id is itemLength bytes at itemStart (see Rows.itemStart). */
   add(line: number, group: number, prediction: number, label: number, probability: number, itemStart: number, itemLength: number): void {
     const rows = this.rows;
     if (rows.n === rows.group.length) rows.grow();
     const has = probability === probability ? 1 : 0;
-    const known = this.groupHasProbability[group]!;
-    if (known === -1) this.groupHasProbability[group] = has;
-    else if (known !== has) {
-      const name = this.groupNames[group];
-      const where = name === null ? 'the other items' : `the other items of group ${JSON.stringify(name)}`;
-      this.fail(
-        line,
-        has
-          ? `a probability is given here but not for ${where} (give every item a probability or none)`
-          : `no probability here but ${where} have one (give every item a probability or none)`,
-      );
-    }
+    if (this.groupHasProbability[group] !== has) this.checkProbability(line, group, has);
     const r = rows.n++;
     rows.group[r] = group;
     rows.prediction[r] = prediction;
@@ -165,36 +171,87 @@ class Reader {
     rows.itemStart[r] = itemStart;
     rows.itemLength[r] = itemLength;
     rows.line[r] = line;
-    this.checkUnique(line, r);
+    rows.hash[r] =
+      itemStart >= 0 ? hashBytes(this.buf, itemStart, itemLength, group) : hashBytes(this.ids!, -itemStart - 1, itemLength, group);
   }
 
-  private checkUnique(line: number, r: number): void {
+  /**
+   * Finds an item id given twice in one group, reporting the earliest repeat in file order.
+   * Cache-friendly: rows are partitioned by the top bits of their hash into buckets of ~2k rows
+   * (one sequential pass), then each bucket is checked with a small open-addressing table.
+   */
+  private checkUnique(): void {
     const rows = this.rows;
-    const [src, s] = this.idBytes(r);
-    const len = rows.itemLength[r]!;
-    const g = rows.group[r]!;
-    let h = (0x811c9dc5 ^ g) >>> 0;
-    for (let i = s; i < s + len; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
-    let slot = h & this.mask;
-    for (;;) {
-      const other = this.table[slot]!;
-      if (other === 0) {
-        this.table[slot] = r + 1;
-        return;
-      }
-      const o = other - 1;
-      if (rows.group[o] === g && rows.itemLength[o] === len) {
-        const [osrc, os] = this.idBytes(o);
-        if (src.compare(osrc, os, os + len, s, s + len) === 0) {
-          const name = this.groupNames[g];
-          this.fail(
-            line,
-            `item ${JSON.stringify(src.toString('utf8', s, s + len))} appears twice${name === null ? '' : ` in group ${JSON.stringify(name)}`} (first on line ${rows.line[o]})`,
-          );
+    const n = rows.n;
+    const hash = rows.hash;
+    let bits = 1;
+    while (bits < 16 && n >> bits > 2048) bits++;
+    const buckets = 1 << bits;
+    const shift = 32 - bits;
+    const starts = new Int32Array(buckets + 1);
+    for (let r = 0; r < n; r++) starts[(hash[r]! >>> shift) + 1]!++;
+    for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+    const order = new Int32Array(n);
+    const orderedHash = new Int32Array(n); // the hashes in bucket order: the bucket pass reads them in sequence
+    const at = starts.slice(0, buckets);
+    for (let r = 0; r < n; r++) {
+      const h = hash[r]!;
+      const k = at[h >>> shift]!++;
+      order[k] = r;
+      orderedHash[k] = h;
+    }
+    let largest = 0;
+    for (let b = 0; b < buckets; b++) largest = Math.max(largest, starts[b + 1]! - starts[b]!);
+    let size = 16;
+    while (size < 1.5 * largest) size *= 2;
+    // slot -> position in bucket order, valid only where stamp[slot] is the current bucket + 1 (no clearing between buckets)
+    const table = new Int32Array(size);
+    const stamp = new Int32Array(size);
+    const mask = size - 1;
+    let repeat = -1;
+    let first = -1;
+    for (let b = 0; b < buckets; b++) {
+      const mark = b + 1;
+      for (let k = starts[b]!; k < starts[b + 1]!; k++) {
+        const h = orderedHash[k]!; // rows in file order within the bucket
+        let slot = h & mask;
+        for (;;) {
+          if (stamp[slot] !== mark) {
+            stamp[slot] = mark;
+            table[slot] = k;
+            break;
+          }
+          const j = table[slot]!;
+          if (orderedHash[j] === h && this.sameItem(order[j]!, order[k]!)) {
+            const r = order[k]!;
+            const o = order[j]!;
+            if (repeat < 0 || r < repeat) {
+              repeat = r;
+              first = o;
+            }
+            break;
+          }
+          slot = (slot + 1) & mask;
         }
       }
-      slot = (slot + 1) & this.mask;
     }
+    if (repeat >= 0) {
+      const [src, s] = this.idBytes(repeat);
+      const name = this.groupNames[rows.group[repeat]!];
+      this.fail(
+        rows.line[repeat]!,
+        `item ${JSON.stringify(src.toString('utf8', s, s + rows.itemLength[repeat]!))} appears twice${name === null ? '' : ` in group ${JSON.stringify(name)}`} (first on line ${rows.line[first]})`,
+      );
+    }
+  }
+
+  private sameItem(a: number, b: number): boolean {
+    const rows = this.rows;
+    const len = rows.itemLength[a]!;
+    if (rows.group[a] !== rows.group[b] || rows.itemLength[b] !== len) return false;
+    const [sa, oa] = this.idBytes(a);
+    const [sb, ob] = this.idBytes(b);
+    return sa.compare(sb, ob, ob + len, oa, oa + len) === 0;
   }
 
   private idBytes(r: number): [Buffer, number] {
@@ -221,26 +278,73 @@ class Reader {
   csv(from: number): void {
     const buf = this.buf;
     const end = buf.length;
-    const hasQuotes = buf.indexOf(34, from) >= 0;
+    const rows = this.rows;
     let line = 0;
-    let pos = from;
     let roles: Int8Array | null = null; // role of each header field, -1 ignored
     let nFields = 0;
     let header: string[] = [];
-    // field bounds of the current row, per role
-    const fs = new Int32Array(5);
-    const fe = new Int32Array(5);
+    let hasGroup = false;
+    let pos = from;
+    // the last group seen (rows of one group usually come together)
+    let lastStart = -1;
+    let lastLength = -1;
+    let lastGroup = 0;
     while (pos < end) {
-      let nl = buf.indexOf(10, pos);
-      if (nl < 0) nl = end;
       line++;
-      let lineEnd = nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl;
       const lineStart = pos;
+      // One pass over the line: the bounds of the fields by role (item 0, prediction 1, label 2,
+      // probability 3, group 4; -1 absent). The buffer ends with a newline (a sentinel), so the
+      // inner loop needs no bounds check; a quote sends the line to the general path.
+      let s0 = -1, e0 = -1, s1 = -1, e1 = -1, s2 = -1, e2 = -1, s3 = -1, e3 = -1, s4 = -1, e4 = -1; // prettier-ignore
+      let field = 0;
+      let i = pos;
+      let quote = false;
+      for (;;) {
+        const fieldStart = i;
+        let c = buf[i]!;
+        while (c !== 44 && c !== 10 && c !== 34) c = buf[++i]!;
+        if (c === 34) {
+          quote = true;
+          i = buf.indexOf(10, i);
+          break;
+        }
+        let fieldEnd = i;
+        if (c === 10 && fieldEnd > fieldStart && buf[fieldEnd - 1] === 13) fieldEnd--;
+        if (roles !== null && field < nFields) {
+          switch (roles[field]) {
+            case 0:
+              s0 = fieldStart;
+              e0 = fieldEnd;
+              break;
+            case 1:
+              s1 = fieldStart;
+              e1 = fieldEnd;
+              break;
+            case 2:
+              s2 = fieldStart;
+              e2 = fieldEnd;
+              break;
+            case 3:
+              s3 = fieldStart;
+              e3 = fieldEnd;
+              break;
+            case 4:
+              s4 = fieldStart;
+              e4 = fieldEnd;
+              break;
+          }
+        }
+        field++;
+        i++;
+        if (c === 10) {
+          i--;
+          break;
+        }
+      }
+      const nl = i; // the line's newline
+      const lineEnd = nl > lineStart && buf[nl - 1] === 13 ? nl - 1 : nl;
       pos = nl + 1;
-      // blank line?
-      let k = lineStart;
-      while (k < lineEnd && (buf[k] === 32 || buf[k] === 9)) k++;
-      if (k === lineEnd) continue;
+      if (field === 1 && !quote && isBlank(buf, lineStart, lineEnd)) continue;
       if (roles === null) {
         header = buf
           .toString('utf8', lineStart, lineEnd)
@@ -253,97 +357,84 @@ class Reader {
           );
         nFields = header.length;
         roles = new Int8Array(nFields).fill(-1);
-        header.forEach((h, i) => {
-          if ((COLUMNS as readonly string[]).includes(h)) roles![i] = ROLE[h as Column];
+        header.forEach((h, k) => {
+          if ((COLUMNS as readonly string[]).includes(h)) roles![k] = ROLE[h as Column];
         });
-        const missing = ['item', 'prediction'].filter((c) => !header.includes(c));
-        if (missing.length)
+        hasGroup = header.includes('group');
+        const missing = ['item', 'prediction'].filter((col) => !header.includes(col));
+        if (missing.length) {
           this.fail(
             line,
             `expected a CSV header with columns item, prediction (label, probability, group optional); missing ${missing.join(', ')}`,
           );
+        }
+        if (!hasGroup) this.groupOf(null);
         continue;
       }
-      fs.fill(-1);
-      fe.fill(-1);
-      if (hasQuotes && buf.indexOf(34, lineStart) >= 0 && buf.indexOf(34, lineStart) < lineEnd) {
+      if (quote) {
         // general path: a quoted field (possibly spanning lines)
-        let text = buf.toString('utf8', lineStart, lineEnd);
         const startLine = line;
+        let text = buf.toString('utf8', lineStart, lineEnd);
         let fields = splitCsv(text);
         while (fields === null) {
           if (pos >= end) this.fail(startLine, 'a quoted CSV field is never closed');
           let next = buf.indexOf(10, pos);
           if (next < 0) next = end;
           line++;
-          lineEnd = next > pos && buf[next - 1] === 13 ? next - 1 : next;
-          text += `\n${buf.toString('utf8', pos, lineEnd)}`;
+          const stop = next > pos && buf[next - 1] === 13 ? next - 1 : next;
+          text += `\n${buf.toString('utf8', pos, stop)}`;
           pos = next + 1;
           fields = splitCsv(text);
         }
         if (fields.length !== nFields) this.fail(startLine, `expected ${nFields} fields (${header.join(', ')}), got ${fields.length}`);
         this.rowFromStrings(startLine, fields, roles);
+        lastLength = -1;
         continue;
       }
-      let field = 0;
-      let fieldStart = lineStart;
-      for (let i = lineStart; i <= lineEnd; i++) {
-        if (i === lineEnd || buf[i] === 44) {
-          if (field < nFields) {
-            const role = roles[field]!;
-            if (role >= 0) {
-              fs[role] = fieldStart;
-              fe[role] = i;
-            }
-          }
-          field++;
-          fieldStart = i + 1;
+      if (field !== nFields) this.fail(line, `expected ${nFields} fields (${header.join(', ')}), got ${field}`);
+      // item: trimmed, non-empty; hashed with its group below
+      while (s0 < e0 && (buf[s0] === 32 || buf[s0] === 9)) s0++;
+      while (e0 > s0 && (buf[e0 - 1] === 32 || buf[e0 - 1] === 9)) e0--;
+      if (s0 === e0) this.fail(line, 'expected an item id, got an empty field');
+      const prediction = parseDecimal(buf, s1, e1);
+      if (!(prediction >= 0 && prediction <= 1)) this.badNumber(line, 'prediction', buf.toString('utf8', s1, e1), false);
+      let label = Number.NaN;
+      if (s2 >= 0 && !isMissing(buf, s2, e2)) {
+        label = parseDecimal(buf, s2, e2);
+        if (!(label >= 0 && label <= 1)) this.badNumber(line, 'label', buf.toString('utf8', s2, e2), true);
+      }
+      let probability = Number.NaN;
+      if (s3 >= 0 && !isMissing(buf, s3, e3)) {
+        probability = parseDecimal(buf, s3, e3);
+        if (!(probability > 0 && probability <= 1)) this.badProbability(line, buf.toString('utf8', s3, e3));
+      }
+      let group = 0;
+      if (hasGroup) {
+        while (s4 < e4 && (buf[s4] === 32 || buf[s4] === 9)) s4++;
+        while (e4 > s4 && (buf[e4 - 1] === 32 || buf[e4 - 1] === 9)) e4--;
+        const len = e4 - s4;
+        if (len === lastLength && (len === 0 || buf.compare(buf, s4, e4, lastStart, lastStart + len) === 0)) group = lastGroup;
+        else {
+          group = this.groupOf(len === 0 ? null : buf.toString('utf8', s4, e4));
+          lastStart = s4;
+          lastLength = len;
+          lastGroup = group;
         }
       }
-      if (field !== nFields) this.fail(line, `expected ${nFields} fields (${header.join(', ')}), got ${field}`);
-      this.rowFromBytes(line, fs, fe);
+      const has = probability === probability ? 1 : 0;
+      if (this.groupHasProbability[group] !== has) this.checkProbability(line, group, has);
+      if (rows.n === rows.group.length) rows.grow();
+      const r = rows.n++;
+      rows.group[r] = group;
+      rows.prediction[r] = prediction;
+      rows.label[r] = label;
+      rows.probability[r] = probability;
+      rows.itemStart[r] = s0;
+      rows.itemLength[r] = e0 - s0;
+      rows.line[r] = line;
+      rows.hash[r] = hashBytes(buf, s0, e0 - s0, group);
     }
-    if (roles === null && this.rows.n === 0)
-      this.fail(1, 'expected a CSV header with columns item, prediction (label, probability, group optional)');
-  }
-
-  private rowFromBytes(line: number, fs: Int32Array, fe: Int32Array): void {
-    const buf = this.buf;
-    // item
-    let s = fs[0]!;
-    let e = fe[0]!;
-    while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
-    while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
-    if (s === e) this.fail(line, 'expected an item id, got an empty field');
-    const prediction = parseDecimal(buf, fs[1]!, fe[1]!);
-    if (!(prediction >= 0 && prediction <= 1)) this.badNumber(line, 'prediction', buf.toString('utf8', fs[1]!, fe[1]!), false);
-    let label = Number.NaN;
-    if (fs[2]! >= 0 && !isMissing(buf, fs[2]!, fe[2]!)) {
-      label = parseDecimal(buf, fs[2]!, fe[2]!);
-      if (!(label >= 0 && label <= 1)) this.badNumber(line, 'label', buf.toString('utf8', fs[2]!, fe[2]!), true);
-    }
-    let probability = Number.NaN;
-    if (fs[3]! >= 0 && !isMissing(buf, fs[3]!, fe[3]!)) {
-      probability = parseDecimal(buf, fs[3]!, fe[3]!);
-      if (!(probability > 0 && probability <= 1)) this.badProbability(line, buf.toString('utf8', fs[3]!, fe[3]!));
-    }
-    let group = 0;
-    if (fs[4]! >= 0) {
-      let gs = fs[4]!;
-      let ge = fe[4]!;
-      while (gs < ge && (buf[gs] === 32 || buf[gs] === 9)) gs++;
-      while (ge > gs && (buf[ge - 1] === 32 || buf[ge - 1] === 9)) ge--;
-      const len = ge - gs;
-      if (len === this.lastGroupLength && (len === 0 || buf.compare(buf, gs, ge, this.lastGroupStart, this.lastGroupStart + len) === 0)) {
-        group = this.lastGroup;
-      } else {
-        group = this.groupOf(len === 0 ? null : buf.toString('utf8', gs, ge));
-        this.lastGroupStart = gs;
-        this.lastGroupLength = len;
-        this.lastGroup = group;
-      }
-    } else if (this.groupNames.length === 0) this.groupOf(null);
-    this.add(line, group, prediction, label, probability, s, e - s);
+    if (roles === null) this.fail(1, 'expected a CSV header with columns item, prediction (label, probability, group optional)');
   }
 
   /** A row whose fields are strings (quoted CSV, JSONL): the item id is appended to the id store. */
@@ -370,7 +461,6 @@ class Reader {
     }
     const g = (byRole[4] ?? '').trim();
     const group = this.groupOf(g === '' ? null : g);
-    this.lastGroupLength = -1;
     const [s, len] = this.storeId(item);
     this.add(line, group, prediction, label, probability, s, len);
   }
@@ -443,10 +533,11 @@ class Reader {
   finish(): EstimateGroupColumns[] {
     const rows = this.rows;
     if (rows.n === 0) throw new AppError('BAD_INPUT', `${this.label}: no items found`);
+    this.checkUnique();
     const nGroups = this.groupNames.length;
     const counts = new Int32Array(nGroups);
     for (let r = 0; r < rows.n; r++) counts[rows.group[r]!]!++;
-    const out = this.groupNames.map((group, g) => ({
+    const out: EstimateGroupColumns[] = this.groupNames.map((group, g) => ({
       group,
       prediction: new Float64Array(counts[g]!),
       label: new Float64Array(counts[g]!),
@@ -454,9 +545,9 @@ class Reader {
     }));
     if (nGroups === 1) {
       const only = out[0]!;
-      only.prediction = rows.prediction.slice(0, rows.n);
-      only.label = rows.label.slice(0, rows.n);
-      if (only.probability) only.probability = rows.probability.slice(0, rows.n);
+      only.prediction = rows.prediction.subarray(0, rows.n);
+      only.label = rows.label.subarray(0, rows.n);
+      if (only.probability) only.probability = rows.probability.subarray(0, rows.n);
     } else {
       const at = new Int32Array(nGroups);
       for (let r = 0; r < rows.n; r++) {
@@ -472,7 +563,23 @@ class Reader {
   }
 }
 
+/** FNV-1a over the id's bytes, seeded with the group, then murmur3's finaliser (FNV's low bits alone cluster). */
+function hashBytes(src: Buffer, s: number, len: number, group: number): number {
+  let h = (0x811c9dc5 ^ Math.imul(group, 0x9e3779b1)) | 0;
+  for (let i = s; i < s + len; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
 const MISSING = new Set(['', 'NA', '.', 'null']);
+
+function isBlank(buf: Buffer, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (buf[i] !== 32 && buf[i] !== 9 && buf[i] !== 13) return false;
+  return true;
+}
 
 function isMissing(buf: Buffer, s: number, e: number): boolean {
   while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;

@@ -33,6 +33,8 @@ export interface ScenarioSummary {
   meanEffectiveLabels: number;
   /** the unweighted mean of the labels (what ignoring the design would report) */
   meanNaive: number;
+  /** the judge's own mean score (its bias: meanPrediction - truth) */
+  meanPrediction: number;
 }
 
 const steep = (x: number) => 1 / (1 + Math.exp(-10 * (x - 0.3)));
@@ -46,7 +48,7 @@ export function truthOf(kind: Scenario['truth']): number {
 
 function judgeScore(judge: Judge, g: number, random: Random): number {
   if (judge === 'unbiased') return g;
-  if (judge === 'biased') return Math.min(1, 0.2 + 1.2 * g); // over-generous, saturating at 1 for the good items
+  if (judge === 'biased') return Math.min(1, Math.sqrt(g) + 0.1); // over-generous and miscalibrated, saturating at 1 on items that still fail up to 19%
   return random();
 }
 
@@ -58,7 +60,7 @@ export function simulate(s: Scenario): ScenarioSummary {
   const label = new Float64Array(s.items);
   const pass = new Float64Array(s.items);
   const order = new Int32Array(s.items);
-  const acc = { hc: 0, pc: 0, he: 0, pe: 0, hw: 0, pw: 0, lambda: 0, eff: 0, naive: 0, runs: 0 };
+  const acc = { hc: 0, pc: 0, he: 0, pe: 0, hw: 0, pw: 0, lambda: 0, eff: 0, naive: 0, prediction: 0, runs: 0 };
   for (let c = 0; c < s.campaigns; c++) {
     for (let i = 0; i < s.items; i++) {
       const p = g(random());
@@ -96,13 +98,16 @@ export function simulate(s: Scenario): ScenarioSummary {
     acc.eff += r.effectiveLabels;
     let sum = 0;
     let n = 0;
+    let sumF = 0;
     for (let i = 0; i < s.items; i++) {
+      sumF += prediction[i]!;
       if (label[i] === label[i]) {
         sum += label[i]!;
         n++;
       }
     }
     acc.naive += sum / n;
+    acc.prediction += sumF / s.items;
   }
   const m = acc.runs;
   return {
@@ -113,5 +118,6 @@ export function simulate(s: Scenario): ScenarioSummary {
     meanLambda: acc.lambda / m,
     meanEffectiveLabels: acc.eff / m,
     meanNaive: acc.naive / m,
+    meanPrediction: acc.prediction / m,
   };
 }
