@@ -275,7 +275,7 @@ test('the demo campaigns: a busy single campaign with per-reviewer progress, a p
   test.setTimeout(180_000);
   const project = uniqueName('demo-camp');
   const report = await seedDemoCampaignsInto(project);
-  expect(report).toMatchObject({ campaignsCreated: 3, trajectoriesCreated: 24 });
+  expect(report).toMatchObject({ campaignsCreated: 4, trajectoriesCreated: 24 });
   const lead = await seedUser('lead');
   await signIn(page, lead);
 

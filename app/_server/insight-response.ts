@@ -1,21 +1,34 @@
 import 'server-only';
+import { AppError } from '@/lib/errors';
 import { rowsToCsv } from '@/lib/insight/environment-report';
+import { estimateInputCsv, type EstimateInputRow } from '@/lib/insight/estimates';
 
-/** JSON (default) or, with ?format=csv, the table as a CSV download named after the page. */
+const download = (body: string, filename: string) =>
+  new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${filename}"`,
+      'cache-control': 'no-store',
+    },
+  });
+
+/**
+ * JSON (default); with ?format=csv, the table as a CSV download named after the page; with
+ * ?format=estimate (pages with prediction-powered figures), one figure's input rows as the CSV
+ * `witness estimate --input` reads (item, prediction, label, probability, group; numbers unrounded).
+ */
 export function insightResponse(
-  format: 'json' | 'csv',
+  format: 'json' | 'csv' | 'estimate',
   name: string,
   rows: Record<string, string | number | boolean | null>[],
   json: Record<string, unknown>,
+  estimate?: { figure: string; rows: EstimateInputRow[] },
 ): Response {
-  if (format === 'csv') {
-    return new Response(rowsToCsv(rows), {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${name}.csv"`,
-        'cache-control': 'no-store',
-      },
-    });
+  if (format === 'csv') return download(rowsToCsv(rows), `${name}.csv`);
+  if (format === 'estimate') {
+    if (!estimate)
+      throw new AppError('BAD_INPUT', 'query parameter format: estimate is offered by /insight/environments and /insight/policies');
+    return download(estimateInputCsv(estimate.rows), `${name}-${estimate.figure}-estimate.csv`);
   }
   return Response.json(json, { headers: { 'cache-control': 'no-store' } });
 }

@@ -3,7 +3,17 @@ import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { Badge, RewardBadge, SplitBadge } from '@/components/trajectories/badges';
 import { formatDateTime } from '@/components/trajectories/format';
 import { Facts, Panel } from '@/components/trajectories/panel';
+import type { ReviewPlan } from '@/lib/review/review-plan';
 import { ProgressBar } from './campaign-bits';
+import { ReviewPlanPanel } from './review-plan-panel';
+
+const samplingText: Record<string, string> = {
+  all: 'Every item (each item’s chance of review: 1)',
+  random: 'A random sample of the budget (each item’s chance recorded)',
+  active:
+    'Review where it tells the most: items drawn with recorded chances favouring uncertain, disagreeing, flagged and little-reviewed items',
+  picked: 'Hand-picked trajectories: not a random sample (the insight pages show the human-only figure for them)',
+};
 
 const typeLabel: Record<string, string> = {
   likert: 'Likert',
@@ -21,6 +31,7 @@ function filterText(f: CampaignDetail['filter']): string {
     f.split ? `${f.split} split` : null,
     f.minReward !== undefined || f.maxReward !== undefined ? `reward ${f.minReward ?? '−∞'} … ${f.maxReward ?? '∞'}` : null,
     f.taskNames ? `${f.taskNames.length} named tasks` : null,
+    f.trajectoryIds ? `${f.trajectoryIds.length} hand-picked trajectories` : null,
   ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'every trajectory in the project';
 }
@@ -36,7 +47,7 @@ function Stat({ label, value, hint }: { label: string; value: string | number; h
 }
 
 /** The campaign's progress, settings, rubric, reviewers and items (the page loads the data). */
-export function CampaignDetailView({ c }: { c: CampaignDetail }) {
+export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: ReviewPlan | null }) {
   const p = c.progress;
   return (
     <div className="space-y-6">
@@ -51,7 +62,20 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
         <div className="mt-4">
           <ProgressBar done={p.reviewsDone} target={p.reviewsTarget} label="Reviews done of items × k" />
         </div>
+        {p.population !== p.items ? (
+          <p className="mt-3 text-xs text-zinc-600" data-testid="sample-size">
+            {p.items} of {p.population} items drawn for review ({c.sampling === 'active' ? 'where it tells the most' : 'random sample'}
+            {c.budget && typeof c.budget.items === 'number' ? `, budget ${c.budget.items} items` : ''}); the other {p.population - p.items}{' '}
+            stay in the population the estimates cover.
+          </p>
+        ) : null}
       </Panel>
+
+      {plan ? (
+        <Panel title="Review plan" id="plan">
+          <ReviewPlanPanel plan={plan} k={c.overlap} reviewed={plan.labeled} />
+        </Panel>
+      ) : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="Settings" id="settings">
@@ -88,6 +112,7 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                 [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', '),
               ],
               ['Trajectories', filterText(c.filter)],
+              ['What to review', samplingText[c.sampling] ?? c.sampling],
               ['Claim lease', `${Math.round(c.leaseSeconds / 60)} min`],
               ['Created', `${formatDateTime(c.createdAt)}${c.createdBy ? ` by ${c.createdBy}` : ''}`],
               ...(c.closedAt ? ([['Closed', formatDateTime(c.closedAt)]] as [string, string][]) : []),
@@ -193,6 +218,15 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                 <th scope="col" className="px-3 py-2 font-medium">
                   Reviews
                 </th>
+                {c.sampling === 'random' || c.sampling === 'active' ? (
+                  <th
+                    scope="col"
+                    className="px-3 py-2 text-right font-medium"
+                    title="the probability the item had of being drawn for review"
+                  >
+                    Chance
+                  </th>
+                ) : null}
                 <th scope="col" className="px-4 py-2 text-right font-medium">
                   In progress
                 </th>
@@ -200,7 +234,7 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {c.items.map((i) => (
-                <tr key={i.id} data-testid="item-row">
+                <tr key={i.id} data-testid="item-row" data-probability={i.probability}>
                   <td className="max-w-xs px-4 py-1.5">
                     <div className="flex items-center gap-2">
                       <Link
@@ -242,6 +276,11 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                   <td className="px-3 py-1.5">
                     <ProgressBar done={i.reviewCount} target={c.overlap} label={`${i.reviewCount} of ${c.overlap} reviews`} />
                   </td>
+                  {c.sampling === 'random' || c.sampling === 'active' ? (
+                    <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">
+                      {(i.probability * 100).toFixed(0)}%
+                    </td>
+                  ) : null}
                   <td className="px-4 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{i.inProgress || ''}</td>
                 </tr>
               ))}

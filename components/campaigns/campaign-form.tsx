@@ -5,8 +5,10 @@ import { useEffect, useMemo, useState, useTransition, type ReactNode } from 'rea
 import type { CampaignFormProject } from '@/lib/db/campaigns/campaign-form-options';
 import type { CampaignPreview } from '@/lib/db/campaigns/campaign-preview';
 import { stableStringify } from '@/lib/ingest/stable-json';
+import type { ReviewPlan } from '@/lib/review/review-plan';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import { rubricIssues } from '@/lib/review/rubric-issues';
+import { ReviewPlanPanel } from './review-plan-panel';
 import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { code?: string; message: string; field?: string } };
@@ -55,11 +57,13 @@ export function CampaignForm({
   defaultRubric,
   create,
   preview,
+  plan,
 }: {
   projects: CampaignFormProject[];
   defaultRubric: RubricDefinition;
   create: (input: unknown) => Promise<Result<{ id: string; items: number; rubricVersionCreated: boolean }>>;
   preview: (input: unknown) => Promise<Result<CampaignPreview>>;
+  plan: (input: unknown) => Promise<Result<(ReviewPlan & { secondsPerReview: number }) | null>>;
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
@@ -79,6 +83,9 @@ export function CampaignForm({
   const [hidePolicy, setHidePolicy] = useState(true);
   const [hideReward, setHideReward] = useState(true);
   const [gold, setGold] = useState('');
+  const [sampling, setSampling] = useState<'all' | 'random' | 'active'>('all');
+  const [budgetValue, setBudgetValue] = useState('20');
+  const [budgetUnit, setBudgetUnit] = useState<'items' | 'hours'>('items');
   const [rubricChoice, setRubricChoice] = useState(project?.rubrics[0]?.versionId ?? NEW_RUBRIC);
   const chosen = project?.rubrics.find((r) => r.versionId === rubricChoice) ?? null;
   const [rubricName, setRubricName] = useState(chosen?.name ?? 'Agent run review');
@@ -113,6 +120,36 @@ export function CampaignForm({
       clearTimeout(timer);
     };
   }, [preview, projectSlug, mode, filter]);
+
+  // the review planner: expected interval widths at the budget (debounced like the preview)
+  const budgetNumber = Number(budgetValue);
+  const budget =
+    sampling === 'all' || !(budgetNumber > 0)
+      ? undefined
+      : budgetUnit === 'items'
+        ? { items: Math.max(1, Math.round(budgetNumber)) }
+        : { hours: budgetNumber };
+  const planKey = JSON.stringify([projectSlug, mode, filter, overlap, budget ?? null]);
+  const [planned, setPlanned] = useState<{
+    key: string;
+    result: (ReviewPlan & { secondsPerReview: number }) | null | { error: string };
+  } | null>(null);
+  const shownPlan = planned?.key === planKey ? planned.result : undefined;
+  useEffect(() => {
+    const kk = Number(overlap);
+    if (!projectSlug || mode !== 'single' || !(kk >= 1)) return;
+    let cancelled = false;
+    const [key, b] = [planKey, budget];
+    const timer = setTimeout(async () => {
+      const result = await plan({ project: projectSlug, mode, filter, overlap: kk, ...(b ? { budget: b } : {}) });
+      if (!cancelled) setPlanned({ key, result: result.ok ? result.data : { error: result.error.message } });
+    }, 300);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+    // the key holds every input of the plan (the project, mode, filter, k and budget)
+  }, [plan, planKey]);
 
   const pickProject = (slug: string) => {
     setProjectSlug(slug);
@@ -172,6 +209,7 @@ export function CampaignForm({
         blind: { hidePolicy, hideReward },
         gold: mode === 'single' ? goldItems : [],
         rubric,
+        sampling: sampling === 'all' ? { mode: 'all' } : { mode: sampling, ...(budget ? { budget } : {}) },
       });
       if (result.ok) {
         router.push(`/lead/campaigns/${result.data.id}`);
@@ -315,6 +353,75 @@ export function CampaignForm({
             {errorAt('filter')!.join('; ')}
           </p>
         ) : null}
+      </Section>
+
+      <Section
+        title="What to review"
+        description="Every item, or a budget: a random sample, or the items whose review tells the most. Each item's chance of being chosen is recorded, so the insight pages' estimates stay unbiased."
+      >
+        <fieldset className="flex flex-wrap gap-4 text-sm text-zinc-700" aria-label="What to review">
+          {(
+            [
+              ['all', 'Every item'],
+              ['random', 'A random sample'],
+              ['active', 'Review where it tells the most'],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2">
+              <input type="radio" name="sampling" value={value} checked={sampling === value} onChange={() => setSampling(value)} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        {sampling !== 'all' ? (
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field
+              label="Review budget"
+              hint={
+                budgetUnit === 'hours' && shownPlan && !('error' in shownPlan)
+                  ? `at about ${Math.round((shownPlan?.secondsPerReview ?? 180) / 60)} min a review`
+                  : 'expected items to review'
+              }
+              error={[
+                ...(errorAt('sampling.budget') ?? []),
+                ...(errorAt('sampling.budget.items') ?? []),
+                ...(errorAt('sampling.budget.hours') ?? []),
+              ]}
+            >
+              <input
+                type="number"
+                min={0}
+                className={input}
+                value={budgetValue}
+                onChange={(e) => setBudgetValue(e.target.value)}
+                aria-label="Review budget"
+              />
+            </Field>
+            <Field label="Budget in">
+              <select
+                className={input}
+                value={budgetUnit}
+                onChange={(e) => setBudgetUnit(e.target.value as 'items' | 'hours')}
+                aria-label="Budget in"
+              >
+                <option value="items">items</option>
+                <option value="hours">reviewer-hours</option>
+              </select>
+            </Field>
+          </div>
+        ) : null}
+        {mode === 'single' ? (
+          shownPlan === undefined ? (
+            <p className="text-xs text-zinc-500">Planning…</p>
+          ) : shownPlan === null ? null : 'error' in shownPlan ? (
+            <p className="text-xs text-amber-800">{shownPlan.error}</p>
+          ) : (
+            <ReviewPlanPanel plan={shownPlan} k={Number(overlap) || 1} />
+          )
+        ) : (
+          <p className="text-xs text-zinc-500">
+            Pairwise: <i>where it tells the most</i> favours pairs of close-rated policies and pairs compared least so far.
+          </p>
+        )}
       </Section>
 
       <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">

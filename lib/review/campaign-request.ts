@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { trajectoryFilterSchema } from '../db/campaigns/campaigns';
 import { projectSlugSchema } from '../db/trajectories/projects';
+import { samplingInput } from './campaign-sampling';
 import { coverageBasisSchema } from './coverage';
 
 /**
@@ -43,6 +44,8 @@ export const campaignRequest = z.object({
   gold: z.array(goldItemInput).max(500).default([]),
   rubric: campaignRubricInput,
   open: z.boolean().default(true),
+  /** which items reviewers get: every one (default), a random sample, or "review where it tells the most" (lib/review/campaign-sampling.ts) */
+  sampling: samplingInput.default({ mode: 'all' }),
 });
 export type CampaignRequest = z.input<typeof campaignRequest>;
 

@@ -238,7 +238,15 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect(await findCampaignIdByName(projectId, 'Pairs')).toBe(pair.id);
 
     const detail = await getCampaignDetail(created.id, now);
-    expect(detail.progress).toEqual({ items: 3, goldItems: 1, reviewsDone: 3, reviewsTarget: 6, itemsComplete: 0, inProgress: 1 });
+    expect(detail.progress).toEqual({
+      items: 3,
+      population: 3,
+      goldItems: 1,
+      reviewsDone: 3,
+      reviewsTarget: 6,
+      itemsComplete: 0,
+      inProgress: 1,
+    });
     const byReviewer = new Map(detail.reviewers.map((r) => [r.reviewerId, r]));
     expect(byReviewer.get(r1.id)).toMatchObject({ claimed: 0, submitted: 3, skipped: 0, goldMean: 1, goldCount: 1 });
     expect(byReviewer.get(r2.id)).toMatchObject({ claimed: 1, submitted: 0, skipped: 1, goldMean: null });

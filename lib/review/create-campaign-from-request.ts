@@ -1,12 +1,24 @@
 import type { z } from 'zod';
 import { previewCampaign, trajectoriesInFilter } from '../db/campaigns/campaign-preview';
-import { createCampaign } from '../db/campaigns/campaigns';
+import { randomInt } from 'node:crypto';
+import { campaignCandidates, createCampaign, type CandidateItem, type PlannedItem } from '../db/campaigns/campaigns';
+import { medianReviewSeconds, policyPairCounts, trajectorySignals } from '../db/campaigns/campaign-sampling-data';
 import { findProjectBySlug } from '../db/trajectories/projects';
 import { latestRubricVersion, rubricVersionInProject } from '../db/campaigns/rubric-list';
 import { saveRubricVersion } from '../db/campaigns/rubrics';
 import { AppError } from '../errors';
 import { stableStringify } from '../ingest/stable-json';
 import { campaignRequest, requestIssue } from './campaign-request';
+import {
+  budgetItems,
+  DEFAULT_REVIEW_SECONDS,
+  drawSample,
+  activeItem,
+  judgeScales,
+  pairUncertainty,
+  samplingProbabilities,
+  type SamplingInput,
+} from './campaign-sampling';
 import { answersSchema, rubricDefinition, type RubricDefinition } from './rubric';
 import { rubricIssues } from './rubric-issues';
 
@@ -20,6 +32,10 @@ function badInput(field: string, message: string, extra: Record<string, unknown>
  * that the filter selects items, and the gold items (single mode, inside the filter, answers that
  * fit the rubric). Only then is a rubric version saved (when the definition changed) and the
  * campaign created, so a refused request leaves nothing behind.
+ *
+ * Sampling (lib/review/campaign-sampling.ts): a random or active campaign draws its selected
+ * items from the filter's candidates with recorded probabilities (gold items always selected);
+ * a filter listing trajectory ids by hand makes the campaign "picked" (not a random sample).
  */
 export async function createCampaignFromRequest(raw: unknown, actorId: string | null) {
   const parsed = campaignRequest.safeParse(raw);
@@ -83,6 +99,14 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
     }
   }
 
+  const handPicked = req.filter.trajectoryIds !== undefined;
+  if (handPicked && req.sampling.mode !== 'all')
+    throw badInput(
+      'sampling.mode',
+      'hand-picked trajectories are reviewed in full: leave sampling at "all" or filter without trajectoryIds',
+    );
+  const plan = req.sampling.mode === 'all' ? null : await planSample(project.id, req.mode, req.filter, req.overlap, req.sampling, req.gold);
+
   let rubricCreated = false;
   if (!versionId) {
     if ('versionId' in req.rubric) throw new AppError('INTERNAL', 'unreachable');
@@ -105,8 +129,57 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
       leaseSeconds: req.leaseSeconds,
       gold: req.gold,
       open: req.open,
+      sampling: handPicked ? 'picked' : req.sampling.mode,
+      budget: plan?.budget ?? null,
     },
     actorId,
+    plan?.items,
   );
   return { ...campaign, project: project.slug, rubricVersionId: versionId, rubricVersionCreated: rubricCreated };
+}
+
+/** Draws a random or active sample of the filter's candidates, with each item's probability (the demo seed uses it too). */
+export async function planSample(
+  projectId: string,
+  mode: 'single' | 'pairwise',
+  filter: Parameters<typeof campaignCandidates>[2],
+  overlap: number,
+  sampling: SamplingInput,
+  gold: { trajectoryId: string }[],
+  rand: () => number = () => randomInt(2 ** 32) / 2 ** 32,
+): Promise<{ items: PlannedItem[]; budget: Record<string, unknown> }> {
+  const budget = sampling.budget!;
+  const candidates = await campaignCandidates(projectId, mode, filter);
+  const secondsPerReview = 'hours' in budget ? ((await medianReviewSeconds(projectId)) ?? DEFAULT_REVIEW_SECONDS) : null;
+  const items = budgetItems(budget, overlap, secondsPerReview ?? DEFAULT_REVIEW_SECONDS);
+  const scored = sampling.mode === 'active' ? await activeCandidates(projectId, mode, candidates) : { n: candidates.length };
+  const probabilities = samplingProbabilities(sampling.mode, scored, items);
+  const goldIds = new Set(gold.map((g) => g.trajectoryId));
+  const forced = new Set(candidates.flatMap((c, i) => (goldIds.has(c.trajectoryId) ? [i] : [])));
+  const selected = drawSample(probabilities, rand, forced);
+  return {
+    items: candidates.map((c, i) => ({ ...c, probability: forced.has(i) ? 1 : probabilities[i]!, selected: selected[i]! })),
+    budget: { ...budget, ...(secondsPerReview !== null ? { secondsPerReview } : {}), items },
+  };
+}
+
+async function activeCandidates(projectId: string, mode: 'single' | 'pairwise', candidates: CandidateItem[]) {
+  const ids = candidates.flatMap((c) => (c.trajectoryBId ? [c.trajectoryId, c.trajectoryBId] : [c.trajectoryId]));
+  const signals = await trajectorySignals(projectId, [...new Set(ids)]);
+  const scales = judgeScales(signals.values());
+  const n = candidates.length;
+  if (mode === 'single') {
+    const none = { verifierReward: null, judges: [], flagged: false, reviews: 0 };
+    return { n, items: candidates.map((c) => activeItem(signals.get(c.trajectoryId) ?? none, scales)) };
+  }
+  const pairs = new Map((await policyPairCounts(projectId)).map((p) => [`${p.a}|${p.b}`, p]));
+  const pairScores = candidates.map((c) => {
+    const a = signals.get(c.trajectoryId);
+    const b = signals.get(c.trajectoryBId!);
+    if (!a || !b) return 1;
+    const [lo, hi] = a.policyId < b.policyId ? [a.policyId, b.policyId] : [b.policyId, a.policyId];
+    const counts = pairs.get(`${lo}|${hi}`);
+    return pairUncertainty(counts?.winsA ?? 0, counts?.winsB ?? 0, counts?.ties ?? 0, a, b, scales);
+  });
+  return { n, pairScores };
 }

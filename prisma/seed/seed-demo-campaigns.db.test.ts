@@ -12,6 +12,8 @@ import { resetDatabase } from '../../lib/db/test/reset';
 import { findUserByEmail } from '../../lib/db/auth/users';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
+import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
+import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight/insight-load';
 import { seedDemo, type SeedReport } from './seed-demo';
 
 async function counts() {
@@ -146,6 +148,32 @@ describe('demo campaigns (seedDemo)', () => {
     expect(untouched?.available).toBe(untouched?.totalItems);
     const software = (await findUserByEmail('reviewer@witness.local'))!;
     expect((await reviewerQueues(software, new Date())).some((q) => q.name === DEMO_CAMPAIGNS.untouched)).toBe(false);
+  });
+
+  it('adds a campaign in "review where it tells the most" mode whose figure is visibly narrower prediction-powered than from reviews alone', async () => {
+    const active = (await listCampaigns({ projectId: first.projectId })).find((c) => c.name === DEMO_ACTIVE_CAMPAIGN)!;
+    expect(active).toMatchObject({ sampling: 'active', population: 90, overlap: 1 });
+    expect(active.items).toBeGreaterThan(20);
+    expect(active.items).toBeLessThan(45);
+    expect(first.campaigns.active).toEqual({ trajectoriesCreated: 90, reviews: 22 });
+    const probabilities = await db().campaignItem.findMany({ where: { campaignId: active.id }, select: { probability: true } });
+    expect(new Set(probabilities.map((p) => p.probability.toFixed(3))).size).toBeGreaterThan(5); // drawn with unequal chances
+    const { estimates } = await loadEnvironmentEstimates(first.projectId);
+    const terminal = estimates.find((e) => e.group === 'terminal-bench' && e.figure === 'reviewerPass')!;
+    expect(terminal.randomSample).toBe(true);
+    const width = (i: { low: number; high: number }) => i.high - i.low;
+    console.log(
+      `demo terminal-bench pass rate: human ${JSON.stringify(terminal.human)} vs ppi ${JSON.stringify(terminal.ppi)}, worth ${terminal.effectiveLabels} of ${terminal.labeled} reviews (${terminal.predictor.key})`,
+    );
+    expect(width(terminal.ppi!)).toBeLessThan(0.75 * width(terminal.human!));
+
+    // the checkpoint comparison's win rate over compared pairs, human-only and prediction-powered
+    const compare = await loadCompareInsight(first.projectId, { a: sweepPolicyName('ckpt-1000'), b: sweepPolicyName('ckpt-2000') });
+    const win = compare.winRateEstimate!;
+    expect(win.estimate).toMatchObject({ figure: 'winRate', population: 8, randomSample: true });
+    expect(win.estimate.labeled).toBeGreaterThan(0);
+    expect(win.estimate.human!.estimate).toBeGreaterThan(0.5); // ckpt-2000 is the better checkpoint
+    expect(win.rows.every((r) => r.prediction >= 0 && r.prediction <= 1 && r.probability > 0)).toBe(true);
   });
 
   it('creates nothing on a second run', async () => {

@@ -15,6 +15,7 @@ import type { EvidenceNote } from '../../lib/review/evidence';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
 import { videoPropsFor } from '../../lib/video-renders/video-props-for';
 import { SWEEP_TASKS, sweepTrajectories, type RunTruth } from './demo-sweep';
+import { seedDemoActiveCampaign } from './seed-demo-active';
 
 /** The demo campaigns, by name (a re-run finds them by name and adds nothing). */
 const SEED_LEASE_SECONDS = 86_400;
@@ -45,6 +46,8 @@ const PAIRWISE_PLAN: { email: string; comparisons: number }[] = [
 
 export interface DemoCampaignsReport {
   trajectoriesCreated: number;
+  /** the "review where it tells the most" campaign (prisma/seed/seed-demo-active.ts): its batch's new trajectories and reviews */
+  active: { trajectoriesCreated: number; reviews: number };
   campaignsCreated: number;
   reviews: number;
   comparisons: number;
@@ -79,7 +82,15 @@ export async function seedDemoCampaigns(
   now = new Date(),
 ): Promise<DemoCampaignsReport> {
   const t0 = performance.now();
-  const report: DemoCampaignsReport = { trajectoriesCreated: 0, campaignsCreated: 0, reviews: 0, comparisons: 0, skips: 0, ms: 0 };
+  const report: DemoCampaignsReport = {
+    trajectoriesCreated: 0,
+    active: { trajectoriesCreated: 0, reviews: 0 },
+    campaignsCreated: 0,
+    reviews: 0,
+    comparisons: 0,
+    skips: 0,
+    ms: 0,
+  };
   const sweep = sweepTrajectories();
   const storables = await Promise.all(
     sweep.map((s) => toStorable(prepareTrajectory(s.trajectory), { source: null, sourceWhere: null, importedById: leadId })),
@@ -246,6 +257,11 @@ export async function seedDemoCampaigns(
     filter: { environment: 'physics-derivations' },
     blind: { hidePolicy: true, hideReward: false },
   });
+
+  // 4. a nightly batch in "review where it tells the most" mode, part reviewed
+  const active = await seedDemoActiveCampaign(projectId, users, leadId, rubric, new Date(now.getTime() - 86_400_000));
+  report.active = { trajectoriesCreated: active.trajectoriesCreated, reviews: active.reviews };
+  if (active.created) report.campaignsCreated++;
 
   report.ms = Math.round(performance.now() - t0);
   return report;

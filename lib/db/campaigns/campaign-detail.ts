@@ -30,6 +30,8 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
       blind: true,
       filter: true,
       leaseSeconds: true,
+      sampling: true,
+      budget: true,
       createdAt: true,
       closedAt: true,
       createdById: true,
@@ -40,8 +42,9 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
   if (!c) throw new AppError('NOT_FOUND', 'No such campaign');
 
   const [summary, reviewers, items, creator] = await Promise.all([
-    db().$queryRaw<{ items: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
-      SELECT count(*) AS items,
+    db().$queryRaw<{ items: bigint; population: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
+      SELECT count(*) FILTER (WHERE selected) AS items,
+             count(*) AS population,
              count(*) FILTER (WHERE "isGold") AS gold,
              coalesce(sum(LEAST("reviewCount", ${c.overlap})), 0) AS reviews,
              count(*) FILTER (WHERE "reviewCount" >= ${c.overlap}) AS complete,
@@ -78,10 +81,11 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
       GROUP BY a."reviewerId", u.name, u.email
       ORDER BY count(*) FILTER (WHERE a.status = 'submitted') DESC, u.name ASC`,
     db().campaignItem.findMany({
-      where: { campaignId },
+      where: { campaignId, selected: true },
       select: {
         id: true,
         isGold: true,
+        probability: true,
         reviewCount: true,
         activeCount: true,
         trajectory: {
@@ -108,6 +112,8 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     blind: blindSchema.catch({ hidePolicy: true, hideReward: true }).parse(c.blind),
     filter: trajectoryFilterSchema.catch({}).parse(c.filter),
     leaseSeconds: c.leaseSeconds,
+    sampling: c.sampling,
+    budget: c.budget as Record<string, unknown> | null,
     createdAt: c.createdAt.toISOString(),
     closedAt: c.closedAt?.toISOString() ?? null,
     createdBy: creator?.name ?? null,
@@ -120,6 +126,7 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     },
     progress: {
       items: itemCount,
+      population: Number(s.population),
       goldItems: Number(s.gold),
       reviewsDone: Number(s.reviews),
       reviewsTarget: itemCount * c.overlap,
@@ -141,6 +148,7 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
     items: items.map((i) => ({
       id: i.id,
       isGold: i.isGold,
+      probability: i.probability,
       reviewCount: i.reviewCount,
       inProgress: Math.max(0, i.activeCount - i.reviewCount),
       task: i.trajectory.task.name,

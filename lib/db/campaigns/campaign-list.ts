@@ -14,6 +14,7 @@ export async function listCampaigns(scope: { projectId?: string } = {}) {
       status: true,
       overlap: true,
       requiredExpertise: true,
+      sampling: true,
       createdAt: true,
       closedAt: true,
       project: { select: { slug: true, name: true } },
@@ -23,9 +24,10 @@ export async function listCampaigns(scope: { projectId?: string } = {}) {
   });
   if (campaigns.length === 0) return [];
   const ids = campaigns.map((c) => c.id);
-  const counts = await db().$queryRaw<{ campaignId: string; items: bigint; reviews: bigint; complete: bigint }[]>`
+  const counts = await db().$queryRaw<{ campaignId: string; items: bigint; population: bigint; reviews: bigint; complete: bigint }[]>`
     SELECT ci."campaignId",
-           count(*) AS items,
+           count(*) FILTER (WHERE ci.selected) AS items,
+           count(*) AS population,
            coalesce(sum(LEAST(ci."reviewCount", c.overlap)), 0) AS reviews,
            count(*) FILTER (WHERE ci."reviewCount" >= c.overlap) AS complete
     FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId"
@@ -45,6 +47,9 @@ export async function listCampaigns(scope: { projectId?: string } = {}) {
       project: c.project,
       rubric: { name: c.rubricVersion.rubric.name, version: c.rubricVersion.version },
       items,
+      /** the items the campaign drew from (= items unless it reviews a random or active sample) */
+      population: Number(r?.population ?? 0),
+      sampling: c.sampling,
       reviewsDone: Number(r?.reviews ?? 0),
       reviewsTarget: items * c.overlap,
       itemsComplete: Number(r?.complete ?? 0),

@@ -14,6 +14,8 @@ export const trajectoryFilterSchema = z.object({
   minReward: z.number().optional(),
   maxReward: z.number().optional(),
   taskNames: z.array(z.string()).optional(),
+  /** items picked by hand: only these trajectories (the campaign is then not a random sample) */
+  trajectoryIds: z.array(z.string().min(1)).min(1).max(5000).optional(),
 });
 export type TrajectoryFilter = z.infer<typeof trajectoryFilterSchema>;
 
@@ -33,6 +35,9 @@ export const createCampaignInput = z.object({
   /** trajectory ids (single) whose known answers make them gold items */
   gold: z.array(z.object({ trajectoryId: z.string(), answers: z.record(z.string(), z.unknown()) })).default([]),
   open: z.boolean().default(true),
+  /** how the items were chosen for review (SamplingMode in schema.prisma) */
+  sampling: z.enum(['all', 'random', 'active', 'picked']).default('all'),
+  budget: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 export type CreateCampaignInput = z.input<typeof createCampaignInput>;
 
@@ -45,6 +50,7 @@ export function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.
   };
   return {
     projectId,
+    ...(f.trajectoryIds ? { id: { in: f.trajectoryIds } } : {}),
     ...(Object.keys(task).length > 0 ? { task } : {}),
     ...(f.policy ? { policy: { name: f.policy } } : {}),
     ...(f.minReward !== undefined || f.maxReward !== undefined
@@ -58,42 +64,70 @@ export function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.
   };
 }
 
+/** One candidate item of a campaign: a trajectory (single) or a same-task pair (pairwise, A/B in a stable order). */
+export interface CandidateItem {
+  trajectoryId: string;
+  trajectoryBId: string | null;
+}
+
+/** A candidate with how the sampling chose it (lib/review/campaign-sampling.ts). */
+export interface PlannedItem extends CandidateItem {
+  probability: number;
+  selected: boolean;
+}
+
 /**
- * Creates a campaign and its items from a trajectory filter. Single mode: one item per
- * trajectory. Pairwise: one item per pair of trajectories of the same task from different
- * policies (A/B in a stable order; screen sides are randomised per assignment later).
+ * The items a campaign filter gives, in a stable order. Single mode: one item per trajectory.
+ * Pairwise: one item per pair of trajectories of the same task from different policies.
  */
-export async function createCampaign(projectId: string, input: CreateCampaignInput, actorId: string | null) {
-  const data = createCampaignInput.parse(input);
-  const version = await db().rubricVersion.findFirst({ where: { id: data.rubricVersionId, rubric: { projectId } }, select: { id: true } });
-  if (!version) throw new AppError('NOT_FOUND', 'No such rubric version in this project');
+export async function campaignCandidates(
+  projectId: string,
+  mode: 'single' | 'pairwise',
+  filter: TrajectoryFilter,
+): Promise<CandidateItem[]> {
   const trajectories = await db().trajectory.findMany({
-    where: trajectoryWhere(projectId, data.filter),
+    where: trajectoryWhere(projectId, filter),
     select: { id: true, taskId: true, policyId: true },
     orderBy: [{ taskId: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
   });
-  const gold = new Map(data.gold.map((g) => [g.trajectoryId, g.answers]));
-  const items: Prisma.CampaignItemCreateManyCampaignInput[] = [];
-  if (data.mode === 'single') {
-    for (const t of trajectories) {
-      const answers = gold.get(t.id);
-      items.push({
-        trajectoryId: t.id,
-        isGold: Boolean(answers),
-        goldAnswers: (answers ?? undefined) as Prisma.InputJsonValue | undefined,
-      });
-    }
-  } else {
-    const byTask = new Map<string, typeof trajectories>();
-    for (const t of trajectories) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
-    for (const group of byTask.values()) {
-      for (let i = 0; i < group.length; i++) {
-        for (let j = i + 1; j < group.length; j++) {
-          if (group[i]!.policyId !== group[j]!.policyId) items.push({ trajectoryId: group[i]!.id, trajectoryBId: group[j]!.id });
-        }
+  if (mode === 'single') return trajectories.map((t) => ({ trajectoryId: t.id, trajectoryBId: null }));
+  const items: CandidateItem[] = [];
+  const byTask = new Map<string, typeof trajectories>();
+  for (const t of trajectories) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
+  for (const group of byTask.values()) {
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        if (group[i]!.policyId !== group[j]!.policyId) items.push({ trajectoryId: group[i]!.id, trajectoryBId: group[j]!.id });
       }
     }
   }
+  return items;
+}
+
+/**
+ * Creates a campaign and its items. Without `planned`, the items are the filter's candidates,
+ * every one selected with probability 1 ("review everything"); with it (a random or active
+ * sample drawn by the caller from campaignCandidates), exactly those items with their recorded
+ * probabilities. Screen sides of pairs are randomised per assignment later.
+ */
+export async function createCampaign(projectId: string, input: CreateCampaignInput, actorId: string | null, planned?: PlannedItem[]) {
+  const data = createCampaignInput.parse(input);
+  const version = await db().rubricVersion.findFirst({ where: { id: data.rubricVersionId, rubric: { projectId } }, select: { id: true } });
+  if (!version) throw new AppError('NOT_FOUND', 'No such rubric version in this project');
+  const chosen =
+    planned ?? (await campaignCandidates(projectId, data.mode, data.filter)).map((c) => ({ ...c, probability: 1, selected: true }));
+  const gold = new Map(data.gold.map((g) => [g.trajectoryId, g.answers]));
+  const items: Prisma.CampaignItemCreateManyCampaignInput[] = chosen.map((c) => {
+    const answers = data.mode === 'single' ? gold.get(c.trajectoryId) : undefined;
+    return {
+      trajectoryId: c.trajectoryId,
+      trajectoryBId: c.trajectoryBId,
+      isGold: Boolean(answers),
+      goldAnswers: (answers ?? undefined) as Prisma.InputJsonValue | undefined,
+      probability: c.probability,
+      selected: c.selected,
+    };
+  });
   if (items.length === 0)
     throw new AppError(
       'BAD_INPUT',
@@ -101,6 +135,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
         ? 'No pairs: the filter matches no task with trajectories from two different policies'
         : 'The filter matches no trajectories',
     );
+  if (!items.some((i) => i.selected)) throw new AppError('BAD_INPUT', 'The draw selected no item: raise the budget');
   return db().$transaction(async (tx) => {
     const campaign = await tx.campaign.create({
       data: {
@@ -116,6 +151,8 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
         blind: data.blind,
         filter: data.filter as Prisma.InputJsonValue,
         leaseSeconds: data.leaseSeconds,
+        sampling: data.sampling,
+        budget: (data.budget ?? undefined) as Prisma.InputJsonValue | undefined,
         createdById: actorId,
         items: { createMany: { data: items } },
       },
@@ -127,8 +164,8 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
       targetType: 'campaign',
       targetId: campaign.id,
       projectId,
-      data: { items: items.length },
+      data: { items: items.length, selected: items.filter((i) => i.selected).length, sampling: data.sampling },
     });
-    return { ...campaign, items: items.length };
+    return { ...campaign, items: items.length, selected: items.filter((i) => i.selected).length, sampling: data.sampling };
   });
 }

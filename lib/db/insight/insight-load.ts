@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import { checkpointSeries } from '../../insight/checkpoints';
+import { ESTIMATE_FIGURES, groupEstimates, winRateEstimate, type EstimateFigure } from '../../insight/estimates';
 import { environmentReport, type EnvironmentReport } from '../../insight/environment-report';
 import { compareReport, policyReport, type CompareReport, type PolicyReport } from '../../insight/policy-report';
 import { db } from '../infra/client';
 import { environmentInsightData } from './insight-environments';
+import { estimateRows, pairEstimateRows } from './insight-estimate-rows';
 import {
   comparisonOutcomes,
   criterionVerdicts,
@@ -24,7 +26,9 @@ export const insightQuery = z.object({
   env: z.string().trim().min(1).max(120).optional(),
   a: z.string().trim().min(1).max(300).optional(),
   b: z.string().trim().min(1).max(300).optional(),
-  format: z.enum(['json', 'csv']).default('json'),
+  /** csv: the table; estimate: a prediction-powered figure's input rows (item, prediction, label, probability, group) for `witness estimate` */
+  format: z.enum(['json', 'csv', 'estimate']).default('json'),
+  figure: z.enum(ESTIMATE_FIGURES).default('reviewerPass'),
 });
 export type InsightQuery = z.infer<typeof insightQuery>;
 
@@ -68,6 +72,24 @@ export async function resolveInsightProject(
 
 export async function loadEnvironmentInsight(projectId: string): Promise<EnvironmentReport> {
   return environmentReport(await environmentInsightData(projectId));
+}
+
+/**
+ * The prediction-powered figures per environment (lib/insight/estimates.ts) and each figure's
+ * input rows (the `format=estimate` download).
+ */
+export async function loadEnvironmentEstimates(projectId: string, figures?: readonly EstimateFigure[]) {
+  const [{ rows, picked }, environments] = await Promise.all([estimateRows(projectId), insightEnvironments(projectId)]);
+  const { figures: estimates, inputs } = groupEstimates(rows, environments, (r) => r.environmentId, figures);
+  return { estimates, inputs, pickedCampaigns: picked };
+}
+
+/** The same per policy (optionally within one environment). */
+export async function loadPolicyEstimates(projectId: string, environmentId: string | null, figures?: readonly EstimateFigure[]) {
+  const [{ rows, picked }, policies] = await Promise.all([estimateRows(projectId), insightPolicies(projectId)]);
+  const inEnv = environmentId ? rows.filter((r) => r.environmentId === environmentId) : rows;
+  const { figures: estimates, inputs } = groupEstimates(inEnv, policies, (r) => r.policyId, figures);
+  return { estimates, inputs, pickedCampaigns: picked };
 }
 
 async function resolveEnvironment(projectId: string, name: string | undefined) {
@@ -114,13 +136,21 @@ export async function loadCompareInsight(projectId: string, query: { a?: string;
       [a, b] = policies;
     }
   }
-  if (!a || !b) return { report: null as CompareReport | null, policies, environment, environments };
+  if (!a || !b) return { report: null as CompareReport | null, winRateEstimate: null, policies, environment, environments };
   const ids = [a.id, b.id];
   const envId = environment?.id ?? null;
-  const [outcomes, stats, criteria] = await Promise.all([
+  const [outcomes, stats, criteria, pairs] = await Promise.all([
     comparisonOutcomes(projectId, envId, [a.id, b.id]),
     policyStats(projectId, envId, ids),
     criterionVerdicts(projectId, ids, envId),
+    pairEstimateRows(projectId, a.id, b.id, envId),
   ]);
-  return { report: compareReport(a, b, outcomes, stats, criteria), policies, environment, environments };
+  return {
+    report: compareReport(a, b, outcomes, stats, criteria),
+    /** the win rate over items, human-only and prediction-powered (lib/insight/estimates.ts winRateEstimate) */
+    winRateEstimate: winRateEstimate(pairs, `${b.name} over ${a.name}`),
+    policies,
+    environment,
+    environments,
+  };
 }

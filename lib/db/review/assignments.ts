@@ -22,7 +22,10 @@ export interface Claim {
  * `activeCount` is raised only by a conditional UPDATE that re-checks `activeCount < k` on the
  * locked row, so two reviewers clicking at once cannot both take the k-th slot), only when
  * their expertise covers the campaign's required tags, and expired claims go back to the pool.
- * A reviewer with a live claim gets it back (resumed) instead of a new one.
+ * A reviewer with a live claim gets it back (resumed) instead of a new one. Only the items the
+ * campaign's draw selected are handed out (a random or active campaign keeps the others as the
+ * population its estimates cover), in a random order per reviewer, so the items reviewed so far
+ * are a random part of the selected ones (lib/db/insight-estimate-rows.ts relies on it).
  */
 export async function claimNextItem(campaignId: string, reviewer: { id: string; expertise: string[] }, now: Date): Promise<Claim | null> {
   return db().$transaction(async (tx) => {
@@ -57,7 +60,7 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
         UPDATE campaign_item SET "activeCount" = "activeCount" + 1
         WHERE id = (
           SELECT ci.id FROM campaign_item ci
-          WHERE ci."campaignId" = ${campaignId}
+          WHERE ci."campaignId" = ${campaignId} AND ci.selected
             AND ci."activeCount" < ${campaign.overlap}
             AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})
           ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || ${reviewer.id})
@@ -70,7 +73,7 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
         // nothing free right now, or a concurrent claim took the last slot: look again once
         const anyLeft = await tx.$queryRaw<{ n: bigint }[]>`
           SELECT count(*) AS n FROM campaign_item ci
-          WHERE ci."campaignId" = ${campaignId} AND ci."activeCount" < ${campaign.overlap}
+          WHERE ci."campaignId" = ${campaignId} AND ci.selected AND ci."activeCount" < ${campaign.overlap}
             AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})`;
         if (Number(anyLeft[0]?.n ?? 0) === 0) return null;
         continue;

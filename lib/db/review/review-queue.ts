@@ -19,8 +19,8 @@ export async function reviewerQueues(reviewer: { id: string; expertise: string[]
   startOfDay.setUTCHours(0, 0, 0, 0);
   const counts = await db().$queryRaw<{ campaignId: string; available: bigint; total: bigint; doneToday: bigint; doneTotal: bigint }[]>`
     SELECT ci."campaignId",
-           count(*) FILTER (WHERE ci."activeCount" < c.overlap AND a.id IS NULL) AS available,
-           count(*) AS total,
+           count(*) FILTER (WHERE ci.selected AND ci."activeCount" < c.overlap AND a.id IS NULL) AS available,
+           count(*) FILTER (WHERE ci.selected) AS total,
            count(*) FILTER (WHERE a.status = 'submitted' AND a."finishedAt" >= ${startOfDay}) AS "doneToday",
            count(*) FILTER (WHERE a.status = 'submitted') AS "doneTotal"
     FROM campaign_item ci

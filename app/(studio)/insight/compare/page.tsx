@@ -6,6 +6,7 @@ import { IntervalChart } from '@/components/insight/interval-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';
@@ -46,7 +47,7 @@ export default async function CompareInsightPage({
       </>
     );
   }
-  const { report, policies, environment, environments } = data;
+  const { report, policies, environment, environments, winRateEstimate } = data;
   const p = encodeURIComponent(project.slug);
   const csv = report
     ? `/api/v1/insight/compare?project=${p}&a=${encodeURIComponent(report.a.name)}&b=${encodeURIComponent(report.b.name)}${environment ? `&env=${encodeURIComponent(environment.name)}` : ''}&format=csv`
@@ -167,6 +168,15 @@ export default async function CompareInsightPage({
               />
             </Card>
           </div>
+          {winRateEstimate && csv ? (
+            <Card title="Win rate over compared pairs: human reviews alone vs prediction-powered (95% CI)">
+              <EstimateTable
+                figures={[winRateEstimate.estimate]}
+                groupHeader="B over A"
+                downloadHref={() => csv.replace('format=csv', 'format=estimate')}
+              />
+            </Card>
+          ) : null}
           <Card title="Per criterion" actions={csv ? <CsvLink href={csv} /> : null}>
             <CompareTable report={report} />
           </Card>
@@ -188,6 +198,11 @@ export default async function CompareInsightPage({
                 each side of pairwise comparisons); ties leave n. Difference B − A with Newcombe’s hybrid score interval; beyond noise when
                 it excludes 0.
               </li>
+              <li>
+                <b>Win rate, prediction-powered</b>: over the pairwise items pairing a run of A with a run of B, an item’s label is B’s
+                share of its comparisons (ties half) and a source’s prediction is (1 + B’s score − A’s score) / 2.
+              </li>
+              <EstimateMethod />
             </ul>
           </details>
         </div>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { EnvironmentTable } from '@/components/insight/environment-table';
+import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
 import { InsightTabs } from '@/components/insight/insight-tabs';
@@ -7,7 +8,7 @@ import { IntervalChart } from '@/components/insight/interval-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';
@@ -27,7 +28,10 @@ export default async function EnvironmentsInsightPage({
   try {
     const query = parseInsightQuery(await searchParams);
     const { project, projects } = await resolveInsightProject(query.project);
-    loaded = { project, projects, report: project ? await loadEnvironmentInsight(project.id) : null };
+    const [report, estimates] = project
+      ? await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)])
+      : [null, null];
+    loaded = { project, projects, report, estimates };
   } catch (error) {
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
@@ -39,7 +43,7 @@ export default async function EnvironmentsInsightPage({
     }
     throw error;
   }
-  const { project, projects, report } = loaded;
+  const { project, projects, report, estimates } = loaded;
   if (!project || !report) {
     return (
       <>
@@ -95,6 +99,27 @@ export default async function EnvironmentsInsightPage({
               />
             </Card>
           </div>
+          {estimates && estimates.estimates.length > 0 ? (
+            <Card title="Human reviews alone vs prediction-powered (95% CI)">
+              <p className="mb-3 text-xs text-zinc-600">
+                Each rate from the reviews alone, and corrected-prediction estimates that add the judge and verifier scores of every
+                trajectory the campaigns drew from, weighted by each one’s recorded chance of review. Narrower bars: the same validity from
+                fewer reviews.
+              </p>
+              <EstimateTable
+                figures={estimates.estimates}
+                groupHeader="Environment"
+                downloadHref={(figure) =>
+                  `/api/v1/insight/environments?project=${encodeURIComponent(project.slug)}&format=estimate&figure=${figure}`
+                }
+              />
+              {estimates.pickedCampaigns.length > 0 ? (
+                <p className="mt-2 text-xs text-amber-800" data-testid="picked-campaigns">
+                  Hand-picked (not a random sample): {estimates.pickedCampaigns.map((c) => c.name).join(', ')}.
+                </p>
+              ) : null}
+            </Card>
+          ) : null}
           <Card title="Ranked for training" actions={<CsvLink href={csv} />}>
             <EnvironmentTable report={report} project={project.slug} />
           </Card>
@@ -159,6 +184,7 @@ function Method() {
           multi-choice question. n = reviewed trajectories.
         </li>
         <li>Rates carry 95% Wilson score intervals.</li>
+        <EstimateMethod />
         <li>
           <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α
           (nominal) on pass/fail over items with two or more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
 import { InsightTabs } from '@/components/insight/insight-tabs';
@@ -8,7 +9,7 @@ import { TrendChart } from '@/components/insight/trend-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import { requirePageUser } from '../../../_server/current-user';
 
@@ -24,7 +25,9 @@ export default async function PoliciesInsightPage({
   try {
     const query = parseInsightQuery(await searchParams);
     const { project, projects } = await resolveInsightProject(query.project);
-    loaded = { project, projects, data: project ? await loadPolicyInsight(project.id, query.env) : null };
+    const data = project ? await loadPolicyInsight(project.id, query.env) : null;
+    const estimates = project && data ? await loadPolicyEstimates(project.id, data.environment?.id ?? null) : null;
+    loaded = { project, projects, data, estimates };
   } catch (error) {
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
@@ -36,7 +39,7 @@ export default async function PoliciesInsightPage({
     }
     throw error;
   }
-  const { project, projects, data } = loaded;
+  const { project, projects, data, estimates } = loaded;
   if (!project || !data) {
     return (
       <>
@@ -142,6 +145,15 @@ export default async function PoliciesInsightPage({
               }
             />
           </Card>
+          {estimates && estimates.estimates.length > 0 ? (
+            <Card title="Human reviews alone vs prediction-powered, per policy (95% CI)">
+              <EstimateTable
+                figures={estimates.estimates}
+                groupHeader="Policy"
+                downloadHref={(figure) => `/api/v1/insight/policies?project=${p}${envQ}&format=estimate&figure=${figure}`}
+              />
+            </Card>
+          ) : null}
           {report.trends.map((t) => (
             <Card
               key={t.family}
@@ -218,6 +230,7 @@ export default async function PoliciesInsightPage({
                 <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the
                 checkpoint (ckpt-2000 → 2000).
               </li>
+              <EstimateMethod />
             </ul>
           </details>
         </div>

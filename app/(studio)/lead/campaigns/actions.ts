@@ -8,6 +8,7 @@ import { trajectoryFilterSchema } from '@/lib/db/campaigns/campaigns';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { campaignRequest } from '@/lib/review/campaign-request';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { planCampaignFromRequest, planRequest } from '@/lib/review/plan-campaign-review';
 import { defineAction } from '../../../_server/action';
 
 /** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
@@ -23,6 +24,9 @@ export const previewCampaignAction = defineAction(
   z.object({ project: projectSlugSchema, mode: z.enum(['single', 'pairwise']), filter: trajectoryFilterSchema }),
   async (input) => previewCampaign((await findProjectBySlug(input.project)).id, input.mode, input.filter),
 );
+
+/** The review planner for the form's filter, k and budget: expected interval widths under everything / random / active. */
+export const planCampaignAction = defineAction('lead', planRequest, async (input) => planCampaignFromRequest(input));
 
 /** Opens or closes a campaign (closed: no more claims, submits or revisions). */
 export const setCampaignStatusAction = defineAction(

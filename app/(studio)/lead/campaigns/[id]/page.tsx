@@ -4,6 +4,7 @@ import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view'
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
+import { planCampaignReview } from '@/lib/review/plan-campaign-review';
 import { orNotFound } from '../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
@@ -14,6 +15,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   await requirePageUser('lead');
   const { id } = await params;
   const campaign = await orNotFound(getCampaignDetail(id, new Date()));
+  const plan = await planCampaignReview(id);
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">
@@ -34,7 +36,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         }
         actions={<CampaignStatusButton id={campaign.id} status={campaign.status} setStatus={setCampaignStatusAction} />}
       />
-      <CampaignDetailView c={campaign} />
+      <CampaignDetailView c={campaign} plan={plan} />
     </>
   );
 }

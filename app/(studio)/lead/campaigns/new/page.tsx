@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { campaignFormOptions } from '@/lib/db/campaigns/campaign-form-options';
 import { defaultReviewRubric } from '@/lib/review/default-rubric';
 import { requirePageUser } from '../../../../_server/current-user';
-import { createCampaignAction, previewCampaignAction } from '../actions';
+import { createCampaignAction, planCampaignAction, previewCampaignAction } from '../actions';
 
 export const metadata = { title: 'New campaign' };
 
@@ -31,6 +31,7 @@ export default async function NewCampaignPage() {
           defaultRubric={defaultReviewRubric()}
           create={createCampaignAction}
           preview={previewCampaignAction}
+          plan={planCampaignAction}
         />
       )}
     </>

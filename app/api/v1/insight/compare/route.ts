@@ -1,29 +1,38 @@
 import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * GET /api/v1/insight/compare?project=SLUG&a=POLICY&b=POLICY[&env=NAME][&format=csv]
+ * GET /api/v1/insight/compare?project=SLUG&a=POLICY&b=POLICY[&env=NAME][&format=csv|estimate]
  * Canary comparison: B's win rate over A and per-criterion pass rates side by side, each with
  * its 95% interval, whether the difference is distinguishable from noise, and how many more
- * reviews would settle it. Leads and admins.
+ * reviews would settle it, and the win rate over items human-only and prediction-powered
+ * (`winRateEstimate`; format=estimate: its input rows for `witness estimate`). Leads and admins.
  */
 export const GET = apiRoute('lead', async (request) => {
   const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
   const { project } = await resolveInsightProject(query.project);
   if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
-  const { report, environment } = await loadCompareInsight(project.id, query);
+  const { report, environment, winRateEstimate } = await loadCompareInsight(project.id, query);
   if (!report) throw new AppError('NOT_FOUND', 'This project needs at least two policies to compare');
   const rows = compareTableRows(report);
-  return insightResponse(query.format, `compare-${project.slug}`, rows, {
-    project: project.slug,
-    environment: environment?.name ?? null,
-    a: report.a.name,
-    b: report.b.name,
+  return insightResponse(
+    query.format,
+    `compare-${project.slug}`,
     rows,
-  });
+    {
+      project: project.slug,
+      environment: environment?.name ?? null,
+      a: report.a.name,
+      b: report.b.name,
+      rows,
+      winRateEstimate: winRateEstimate ? estimateRowsJson([winRateEstimate.estimate])[0] : null,
+    },
+    { figure: 'winRate', rows: winRateEstimate?.rows ?? [] },
+  );
 });

@@ -1,0 +1,68 @@
+import type { ReviewPlan } from '@/lib/review/review-plan';
+
+const pts = (halfWidth: number) => `±${(halfWidth * 100).toFixed(1)} pts`;
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+const MODES = [
+  { key: 'everything', label: 'Everything' },
+  { key: 'random', label: 'Random sample' },
+  { key: 'active', label: 'Where it tells the most' },
+] as const;
+
+/**
+ * The review planner's answer for one figure (reviewer pass rate over the campaign's items): the
+ * 95% half-width expected at the budget under each way of choosing items, and how many reviewed
+ * items each needs for ±5 points. `reviewed` and `k` turn the total into "about N more reviews".
+ */
+export function ReviewPlanPanel({ plan, reviewed = 0, k }: { plan: ReviewPlan; reviewed?: number; k: number }) {
+  const more = (total: number | null) => (total === null ? null : Math.max(0, total - reviewed));
+  return (
+    <div className="space-y-2 text-sm" data-testid="review-plan">
+      <p className="text-xs text-zinc-600">
+        Reviewer pass rate over {plan.population} items
+        {plan.current?.ppi
+          ? `: now ${pct(plan.current.ppi.estimate)} ${pts((plan.current.ppi.high - plan.current.ppi.low) / 2)} prediction-powered, ${pts((plan.current.human!.high - plan.current.human!.low) / 2)} from the ${plan.labeled} reviewed alone`
+          : plan.current?.human
+            ? `: now ${pct(plan.current.human.estimate)} ${pts((plan.current.human.high - plan.current.human.low) / 2)} from ${plan.labeled} reviewed`
+            : ''}
+        . Expected 95% interval at a budget of {plan.budget} items ({plan.budget * k} reviews at k={k}):
+      </p>
+      <table className="w-full text-left text-xs">
+        <thead className="text-zinc-500">
+          <tr>
+            <th className="py-1 font-medium">Review</th>
+            <th className="py-1 font-medium">Interval at the budget</th>
+            <th className="py-1 font-medium">To reach {pts(plan.target)}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {MODES.map((m) => {
+            const n = more(plan.toReach[m.key]);
+            return (
+              <tr key={m.key} data-testid={`plan-${m.key}`}>
+                <td className="py-1 text-zinc-800">{m.label}</td>
+                <td className="py-1 font-mono tabular-nums text-zinc-900">
+                  {m.key === 'everything' ? `${pts(plan.halfWidth.everything)} (all ${plan.population} items)` : pts(plan.halfWidth[m.key])}
+                </td>
+                <td className="py-1 text-zinc-700" data-testid={`reach-${m.key}`}>
+                  {n === null ? 'not reachable with these items' : n === 0 ? 'reached' : `about ${n * k} more reviews (${n} items)`}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {plan.assumed ? (
+        <p className="text-[11px] text-zinc-500">
+          Fewer than two reviews so far: planned for a rate of one half and a predictor that explains nothing (the widest case); the plan
+          tightens as reviews come in.
+        </p>
+      ) : (
+        <p className="text-[11px] text-zinc-500">
+          From the reviews so far: how much the labels vary and how much of it the judge and verifier scores explain
+          (lib/stats/review-planning.ts).
+        </p>
+      )}
+    </div>
+  );
+}
