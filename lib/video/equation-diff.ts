@@ -163,7 +163,7 @@ function lcsKeep(ka: string[], kb: string[]): [boolean[], boolean[]] {
       t[i * cols + j] = ka[i] === kb[j] ? t[(i + 1) * cols + j + 1]! + 1 : Math.max(t[(i + 1) * cols + j]!, t[i * cols + j + 1]!);
   const keptA = new Array<boolean>(ka.length).fill(false);
   const keptB = new Array<boolean>(kb.length).fill(false);
-  for (let i = 0, j = 0; i < ka.length && j < kb.length; ) {
+  for (let i = 0, j = 0; i < ka.length && j < kb.length;) {
     if (ka[i] === kb[j]) {
       keptA[i] = true;
       keptB[j] = true;
@@ -221,7 +221,26 @@ export function termAtoms(tex: string): EquationPiece[] {
       }
     }
   };
-  const ARGS: Record<string, number> = { frac: 2, dfrac: 2, tfrac: 2, binom: 2, sqrt: 1, dot: 1, ddot: 1, hat: 1, bar: 1, vec: 1, tilde: 1, overline: 1, mathrm: 1, mathbf: 1, mathcal: 1, text: 1, operatorname: 1, boxed: 1 };
+  const ARGS: Record<string, number> = {
+    frac: 2,
+    dfrac: 2,
+    tfrac: 2,
+    binom: 2,
+    sqrt: 1,
+    dot: 1,
+    ddot: 1,
+    hat: 1,
+    bar: 1,
+    vec: 1,
+    tilde: 1,
+    overline: 1,
+    mathrm: 1,
+    mathbf: 1,
+    mathcal: 1,
+    text: 1,
+    operatorname: 1,
+    boxed: 1,
+  };
   while (i < n) {
     const c = tex[i]!;
     if (/\s/.test(c)) {

@@ -63,7 +63,9 @@ function unitScale(u: Json): number {
 }
 
 function isUnitish(j: Json): boolean {
-  return (Array.isArray(j) && j[0] === '__unit__') || j === 'mu' || (typeof j === 'string' && /^[kMGmcunp](Omega|Hz|[mgsAVFHNJWKC])$/.test(j));
+  return (
+    (Array.isArray(j) && j[0] === '__unit__') || j === 'mu' || (typeof j === 'string' && /^[kMGmcunp](Omega|Hz|[mgsAVFHNJWKC])$/.test(j))
+  );
 }
 
 /** A number followed by units (`0.5\,\mathrm{kg}`, `100\,\mu\mathrm{F}`), as an SI value; null otherwise. */
@@ -257,7 +259,10 @@ export function knownValues(maths: readonly string[]): KnownValues {
       if (!chain || chain.length < 2) continue;
       const lhs = lhsName(chain[0]);
       if (!lhs || lhs.variable !== null) continue;
-      const q = chain.slice(1).map(quantity).find((v) => v !== null);
+      const q = chain
+        .slice(1)
+        .map(quantity)
+        .find((v) => v !== null);
       if (q !== undefined && q !== null) {
         if (!values.has(lhs.name)) {
           values.set(lhs.name, q);
@@ -379,7 +384,7 @@ function plotOf(tex: string, known: KnownValues): AnswerPlot | null {
   const x = ticks(range.from, range.to, 5);
   const y = ticks(lo - pad, hi + pad, 4);
   const usedSymbols = symbolsIn(rhs);
-  const givenTex = [...known.given.entries()].filter(([name]) => usedSymbols.has(name)).map(([, t]) => t);
+  const givenTex = [...known.given.entries()].filter(([name]) => name !== variable && usedSymbols.has(name)).map(([, t]) => t);
   const nameTex = tex.split('=')[0]!.trim();
   return {
     formula: tex,
@@ -400,10 +405,11 @@ function plotOf(tex: string, known: KnownValues): AnswerPlot | null {
 /** A MathJSON symbol name back to TeX for an axis label (`omega_d` -> `\omega_d`). */
 function texSymbol(name: string): string {
   const [base, sub] = name.split('_') as [string, string | undefined];
-  const greek = /^(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)$/.test(
-    base,
-  )
-    ? `\\${base}`
-    : base;
+  const greek =
+    /^(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Phi|Psi|Omega)$/.test(
+      base,
+    )
+      ? `\\${base}`
+      : base;
   return sub ? `${greek}_{${sub}}` : greek;
 }

@@ -285,7 +285,14 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   }
   const submissionDiffs = trajectory.submission ? findUnifiedDiffs(trajectory.submission) : [];
   if (submissionDiffs.length > 0) {
-    const scene = diffScene(submissionDiffs, 'submission', null, at, frames, read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs));
+    const scene = diffScene(
+      submissionDiffs,
+      'submission',
+      null,
+      at,
+      frames,
+      read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs),
+    );
     scenes.push(scene);
     at += scene.duration;
   }
@@ -386,7 +393,6 @@ function chapterLabel(card: StepCard): string {
   return `${card.actor}${line ? ` · ${clipChars(line, 70).text}` : ''}`;
 }
 
-
 // ---------------------------------------------------------------- read pacing
 
 /** a message longer than this is cut (read pacing pages the rest; about four minutes of reading) */
@@ -412,7 +418,14 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
   if (repeat) {
     // the task, repeated as the first user message: the title card already held it for reading
     const duration = frames(READING.cardMinSeconds);
-    return [{ kind: 'step', from, duration, cards: [{ card, from, duration, revealFrame: from + Math.min(Math.round(duration * 0.35), frames(0.8)) }] }];
+    return [
+      {
+        kind: 'step',
+        from,
+        duration,
+        cards: [{ card, from, duration, revealFrame: from + Math.min(Math.round(duration * 0.35), frames(0.8)) }],
+      },
+    ];
   }
   const beats = derivationBeats(card.message);
   const scenes: Scene[] = [];
@@ -447,7 +460,15 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
       at += duration;
     });
     const header: StepCard = { ...card, message: [], messageOmittedChars: 0, toolCalls: [], observations: [] };
-    const scene: DerivationScene = { kind: 'derivation', from: sceneFrom, duration: at - sceneFrom, step: card.index, card: header, equations: number, beats: out };
+    const scene: DerivationScene = {
+      kind: 'derivation',
+      from: sceneFrom,
+      duration: at - sceneFrom,
+      step: card.index,
+      card: header,
+      equations: number,
+      beats: out,
+    };
     scenes.push(scene);
     if (hasTools) scenes.push(stepScene({ ...card, message: [], messageOmittedChars: 0, reasoning: null }));
     return scenes;
@@ -498,7 +519,15 @@ function resultScene(
 ): ResultScene {
   const plot = answerPlot(answer.maths, contextMaths(t));
   const seconds = Math.max(4, READING.orientSeconds + richTextReadingSeconds(answer.text) + (plot ? 5 : 0));
-  return { kind: 'result', from, duration: frames(pace(seconds)), step: answer.step, source: answer.source, answer: answer.text as RichText, plot };
+  return {
+    kind: 'result',
+    from,
+    duration: frames(pace(seconds)),
+    step: answer.step,
+    source: answer.source,
+    answer: answer.text as RichText,
+    plot,
+  };
 }
 
 // ---------------------------------------------------------------- steps
