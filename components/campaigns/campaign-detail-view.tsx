@@ -76,6 +76,10 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
                 c.minCoverage > 0 ? `at least ${Math.round(c.minCoverage * 100)}% of the video before submit` : 'not required',
               ],
               [
+                'Video pacing',
+                c.pacing === 'read' ? 'read: every card held long enough to read at 1x' : 'skim: a ~90 s overview of each run',
+              ],
+              [
                 'Blind',
                 [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', '),
               ],

@@ -4,6 +4,7 @@ import { evidenceList, type EvidenceNote } from '../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../review/rubric';
 import { AppError } from '../errors';
 import { rememberFrames } from '../video/frames-cache';
+import type { Pacing } from '../video/pacing';
 import { trajectoryVideoProps } from '../video/props';
 import type { TrajectoryVideoProps } from '../video/schema';
 import { db } from './client';
@@ -23,7 +24,16 @@ export type BlindSettings = z.infer<typeof blindSettings>;
  */
 export interface AssignmentView {
   assignment: { id: string; status: 'claimed' | 'submitted' | 'skipped' | 'expired'; claimedAt: string; leaseExpiresAt: string };
-  campaign: { id: string; name: string; mode: 'single' | 'pairwise'; status: string; minCoverage: number; blind: BlindSettings };
+  campaign: {
+    id: string;
+    name: string;
+    mode: 'single' | 'pairwise';
+    status: string;
+    minCoverage: number;
+    blind: BlindSettings;
+    /** the videos' pacing (the props carry it too) */
+    pacing: Pacing;
+  };
   rubric: { versionId: string; version: number; definition: RubricDefinition };
   task: {
     name: string;
@@ -71,6 +81,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
               status: true,
               minCoverage: true,
               blind: true,
+              pacing: true,
               rubricVersion: { select: { id: true, version: true, definition: true } },
             },
           },
@@ -92,8 +103,9 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
   const loaded = await Promise.all(ids.map((id) => loadTrajectory(id)));
   if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
-  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind }));
-  videos.forEach((v, i) => rememberFrames(ids[i]!, v.durationInFrames));
+  const pacing = campaign.pacing;
+  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind, pacing }));
+  videos.forEach((v, i) => rememberFrames(ids[i]!, pacing, v.durationInFrames));
   if (campaign.mode === 'pairwise' && a.swapSides) videos.reverse();
 
   const first = loaded[0]!;
@@ -128,6 +140,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       status: campaign.status,
       minCoverage: campaign.minCoverage,
       blind,
+      pacing,
     },
     rubric: {
       versionId: campaign.rubricVersion.id,
@@ -153,13 +166,20 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   };
 }
 
-/** The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]); NOT_FOUND when not theirs. */
-export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<string[]> {
+/**
+ * The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]),
+ * and the pacing their videos are shown at; NOT_FOUND when not theirs.
+ */
+export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<{ ids: string[]; pacing: Pacing }> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
-    select: { reviewerId: true, swapSides: true, item: { select: { trajectoryId: true, trajectoryBId: true } } },
+    select: {
+      reviewerId: true,
+      swapSides: true,
+      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true } } } },
+    },
   });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   const ids = a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  return a.swapSides ? ids.reverse() : ids;
+  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing };
 }

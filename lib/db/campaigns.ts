@@ -2,6 +2,7 @@ import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { splitSchema } from '../formats/trajectory';
+import { defaultPacing, pacingSchema } from '../video/pacing';
 import { AppError } from '../errors';
 import { writeAudit } from './audit';
 import { db } from './client';
@@ -28,6 +29,8 @@ export const createCampaignInput = z.object({
     .default({ hidePolicy: true, hideReward: true }),
   filter: trajectoryFilterSchema.default({}),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
+  /** the video's pacing; when left out, read for a campaign that requires an expertise, else skim */
+  pacing: pacingSchema.optional(),
   /** trajectory ids (single) whose known answers make them gold items */
   gold: z.array(z.object({ trajectoryId: z.string(), answers: z.record(z.string(), z.unknown()) })).default([]),
   open: z.boolean().default(true),
@@ -111,6 +114,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
         requiredExpertise: data.requiredExpertise,
         minCoverage: data.minCoverage,
         blind: data.blind,
+        pacing: data.pacing ?? defaultPacing(data.requiredExpertise),
         filter: data.filter as Prisma.InputJsonValue,
         leaseSeconds: data.leaseSeconds,
         createdById: actorId,
