@@ -64,7 +64,7 @@ function unitScale(u: Json): number {
 
 function isUnitish(j: Json): boolean {
   return (
-    (Array.isArray(j) && j[0] === '__unit__') || j === 'mu' || (typeof j === 'string' && /^[kMGmcunp](Omega|Hz|[mgsAVFHNJWKC])$/.test(j))
+    (Array.isArray(j) && j[0] === '__unit__') || j === 'mu' || (typeof j === 'string' && j !== 'm' && j !== 's' && /^[kMGmcunp]?(Omega|Hz|[mgsAVFHNJWKC])$/.test(j))
   );
 }
 
@@ -79,7 +79,7 @@ function quantity(j: Json): number | null {
     let scale = 1;
     for (const r of rest) {
       if (r === 'mu') scale *= 1e-6;
-      else if (typeof r === 'string') scale *= PREFIX[r[0]!] ?? 1;
+      else if (typeof r === 'string') scale *= r === 'Omega' ? 1 : (PREFIX[r[0]!] ?? 1);
       else scale *= unitScale(r);
     }
     return v * scale;

@@ -242,6 +242,8 @@ export async function seedDemoCampaigns(
     requiredExpertise: ['physics'],
     filter: { environment: 'physics-derivations' },
     blind: { hidePolicy: true, hideReward: false },
+    // physicists check every line: cards held long enough to read at 1x, derivations built up
+    pacing: 'read',
   });
 
   report.ms = Math.round(performance.now() - t0);
