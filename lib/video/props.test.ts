@@ -415,7 +415,7 @@ describe('pacing: read vs skim on the demo physics runs', () => {
     }
     // the wrong sign starts the motion with a nonzero slope: the plot shows it
     const wrong = trajectoryVideoProps(bad!, { pacing: 'read' }).scenes.find((s): s is ResultScene => s.kind === 'result')!.plot!;
-    const [p0, p1] = wrong.points as [number, number][];
+    const [p0, p1] = wrong.points as [[number, number], [number, number]];
     expect((p1[1] - p0[1]) / (p1[0] - p0[0])).toBeLessThan(-0.05);
   });
 });
