@@ -183,7 +183,7 @@ export async function run(): Promise<BenchFigure[]> {
       },
       {
         group: 'video',
-        name: 'render fps, derivation-heavy TrajectoryVideo 1280x720 (read pacing: a derivation beat change + the result card's plot, 450 frames)',
+        name: 'render fps, derivation-heavy TrajectoryVideo 1280x720 (read pacing: a derivation beat change + the result card plot, 450 frames)',
         value: dVideo,
         unit: 'fps',
         higherIsBetter: true,
