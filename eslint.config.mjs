@@ -2,8 +2,11 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Lint with import-layer rules (the architecture, enforced):
- * - lib/ is framework-free: no Next, no React, nothing from app/ or components/.
- * - Prisma (and raw pg) only in lib/db/: pages, components, workers and the CLI call its query functions.
+ * - lib/ is the bottom floor: no Next, no React, nothing from app/, components/, workers/ or render/
+ *   (job contracts live in lib/queue/jobs/, handlers in workers/).
+ * - Prisma (and raw pg) only in lib/db/, the query layer: lib/db/infra/ (connections, migrations,
+ *   the Prisma client) and lib/db/<domain>/ queries. Use-cases, pages, components and workers call
+ *   its query functions; only entry points (cli/, bench/, seeds) and tests open lib/db/infra/client.
  * - components/ never touch the database (type-only imports of lib/db shapes are fine).
  * - render/ compositions import nothing from app/.
  * - process.env is read in lib/env.ts only (plus tooling configs, tests and scripts).
@@ -15,14 +18,25 @@ const noPrisma = [
   },
   { group: ['pg'], message: 'Database access lives in lib/db/ query functions only.' },
 ];
+const noDbClient = [
+  {
+    group: ['**/db/infra/client', '@/lib/db/infra/client'],
+    message: 'The Prisma client is for lib/db/ queries (and entry points, tests): call a query function.',
+  },
+];
 const frameworkImports = [
   { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*'], message: 'lib/ is framework-free: no Next or React.' },
   { group: ['@/app/*', '@/components/*', '**/app/**', '**/components/**'], message: 'lib/ must not import from app/ or components/.' },
+  {
+    group: ['@/workers/*', '**/workers/**', '@/render/*', '**/render/**'],
+    message: 'lib/ must not import from workers/ or render/ (job contracts are in lib/queue/jobs/).',
+  },
 ];
 const processEnv = {
   selector: "MemberExpression[object.name='process'][property.name='env']",
   message: 'Read configuration through lib/env.ts (env()), the one place that parses process.env.',
 };
+const tests = ['**/*.test.ts', '**/test/**'];
 
 export default tseslint.config(
   {
@@ -50,15 +64,25 @@ export default tseslint.config(
   },
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/db/**', 'lib/env.ts'],
+    ignores: ['lib/db/**', 'lib/env.ts', ...tests],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }],
+      'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma, ...noDbClient] }],
       'no-restricted-syntax': ['error', processEnv],
     },
   },
   {
+    // better-auth's Prisma adapter is handed the client itself
+    files: ['lib/auth/better-auth.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }] },
+  },
+  {
+    files: ['lib/**/*.test.ts', 'lib/**/test/**/*.ts'],
+    ignores: ['lib/db/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }] },
+  },
+  {
     files: ['lib/db/**/*.ts'],
-    ignores: ['lib/db/test/**', 'lib/db/client.ts'],
+    ignores: ['lib/db/test/**', 'lib/db/infra/client.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv] },
   },
   {
@@ -81,7 +105,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts', 'cli/**/*.ts'],
+    files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: tests,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noPrisma, ...noDbClient] }] },
+  },
+  {
+    files: ['cli/**/*.ts', 'workers/**/*.test.ts', 'workers/test/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: noPrisma }] },
   },
   {

@@ -1,8 +1,8 @@
-import { connectDatabase, type DatabaseHandle } from '../lib/db/connect-database';
-import { migrate } from '../lib/db/migrate';
+import { connectDatabase, type DatabaseHandle } from '../lib/db/infra/connect-database';
+import { migrate } from '../lib/db/infra/migrate';
 import { dataDir, env, setEnv } from '../lib/env';
 import { installQueue } from '../lib/queue/boss';
-import { jobContracts } from '../workers/job-contracts';
+import { jobContracts } from '../lib/queue/jobs';
 
 /**
  * For commands that need the database: DATABASE_URL, or the embedded one started here.

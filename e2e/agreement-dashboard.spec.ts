@@ -30,12 +30,12 @@ const rubric = {
  * intervals and the queue has work.
  */
 async function seedCampaign(reviewers: SeededUser[]) {
-  const { ensureProject } = await import('../lib/db/projects');
-  const { saveRubricVersion } = await import('../lib/db/rubrics');
-  const { createCampaign } = await import('../lib/db/campaigns');
-  const { claimNextItem } = await import('../lib/db/assignments');
-  const { submitReview } = await import('../lib/db/reviews');
-  const { db } = await import('../lib/db/client');
+  const { ensureProject } = await import('../lib/db/trajectories/projects');
+  const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
+  const { createCampaign } = await import('../lib/db/campaigns/campaigns');
+  const { claimNextItem } = await import('../lib/db/review/assignments');
+  const { submitReview } = await import('../lib/db/review/reviews');
+  const { db } = await import('../lib/db/infra/client');
   const slug = uniqueName('agree');
   const project = await ensureProject({ slug, name: slug });
   const good = new Map<string, boolean>();
@@ -187,11 +187,11 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
   page,
 }) => {
   test.setTimeout(120_000);
-  const { ensureProject } = await import('../lib/db/projects');
-  const { saveRubricVersion } = await import('../lib/db/rubrics');
-  const { createCampaign } = await import('../lib/db/campaigns');
-  const { claimNextItem } = await import('../lib/db/assignments');
-  const { submitComparison } = await import('../lib/db/comparisons');
+  const { ensureProject } = await import('../lib/db/trajectories/projects');
+  const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
+  const { createCampaign } = await import('../lib/db/campaigns/campaigns');
+  const { claimNextItem } = await import('../lib/db/review/assignments');
+  const { submitComparison } = await import('../lib/db/review/comparisons');
   const slug = uniqueName('pairs');
   const project = await ensureProject({ slug, name: slug });
   for (const task of ['alpha', 'beta', 'gamma']) {

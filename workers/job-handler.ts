@@ -13,7 +13,9 @@ export interface JobContext {
 /** The worker-only half of a job. Handlers must be idempotent: re-read rows, conditional updates. */
 export interface JobHandler<C extends JobContract = JobContract> {
   contract: C;
-  handle: (payload: JobPayload<C>, ctx: JobContext) => Promise<Record<string, unknown> | void>;
+  // a method (not a function-typed property), so a JobHandler<SomeJob> is a JobHandler: the worker
+  // parses each payload with the handler's own contract before calling it
+  handle(payload: JobPayload<C>, ctx: JobContext): Promise<Record<string, unknown> | void>;
   /** optional one-time preparation the worker starts in the background when it starts (e.g. the video bundle) */
   warmUp?: () => Promise<unknown>;
 }

@@ -1,3 +1,4 @@
+import type { Jobs } from '../lib/queue/jobs';
 import type { JobHandler } from './job-handler';
 import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
@@ -6,12 +7,14 @@ import { videoCombineHandler } from './jobs/video-combine/handler';
 import { videoRenderChunkHandler } from './jobs/video-render-chunk/handler';
 import { videoRenderHandler } from './jobs/video-render/handler';
 
-/** Every handler (worker only: handlers pull in the renderer). One entry per folder in workers/jobs/. */
-export const jobHandlers: readonly JobHandler[] = [
-  sessionsPruneHandler,
-  videoRenderHandler,
-  videoRenderChunkHandler,
-  videoCombineHandler,
-  datasetExportHandler,
-  trainingDeliverHandler,
-] as unknown as JobHandler[];
+/** One handler per contract of lib/queue/jobs (worker only: handlers pull in the renderer); the type requires every job. */
+const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
+  sessionsPrune: sessionsPruneHandler,
+  videoRender: videoRenderHandler,
+  videoRenderChunk: videoRenderChunkHandler,
+  videoCombine: videoCombineHandler,
+  datasetExport: datasetExportHandler,
+  trainingDeliver: trainingDeliverHandler,
+};
+
+export const jobHandlers: readonly JobHandler[] = Object.values(handlers);

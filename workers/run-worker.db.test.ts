@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { env } from '../lib/env';
 import { createBoss, installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
 import { defineJob } from '../lib/queue/job-contract';
-import { liveWorkers } from '../lib/db/worker-heartbeats';
+import { liveWorkers } from '../lib/db/infra/worker-heartbeats';
 import { resetDatabase } from '../lib/db/test/reset';
 import { startWorker, type RunningWorker } from './run-worker';
 import type { JobHandler } from './job-handler';
@@ -61,7 +61,7 @@ describe('job worker on pg-boss', () => {
     expect(second).toBeNull();
     worker = await startWorker({
       databaseUrl: url(),
-      handlers: [handler as unknown as JobHandler],
+      handlers: [handler],
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });
@@ -80,7 +80,7 @@ describe('job worker on pg-boss', () => {
     const jobId = await boss.send(testJob.name, { nope: true }, { singletonKey: 'bad' });
     worker = await startWorker({
       databaseUrl: url(),
-      handlers: [handler as unknown as JobHandler],
+      handlers: [handler],
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });
@@ -96,7 +96,7 @@ describe('job worker on pg-boss', () => {
     await sendJob(url(), testJob, { id: 'flaky', failTimes: 1, sleepMs: 0 });
     worker = await startWorker({
       databaseUrl: url(),
-      handlers: [handler as unknown as JobHandler],
+      handlers: [handler],
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });
@@ -108,7 +108,7 @@ describe('job worker on pg-boss', () => {
     await sendJob(url(), testJob, { id: 'slow', failTimes: 0, sleepMs: 1500 });
     worker = await startWorker({
       databaseUrl: url(),
-      handlers: [handler as unknown as JobHandler],
+      handlers: [handler],
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Job } from 'pg-boss';
-import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/worker-heartbeats';
+import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/infra/worker-heartbeats';
 import { createBoss, ensureQueue } from '../lib/queue/boss';
 import type { JobContract } from '../lib/queue/job-contract';
 import { PermanentJobError, type JobHandler } from './job-handler';

@@ -5,15 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../examples/receiver/receiver.mjs';
-import { db } from '../lib/db/client';
+import { db } from '../lib/db/infra/client';
 import { resetDatabase } from '../lib/db/test/reset';
 import { seedLabelledProject } from '../lib/db/test/seed-labels';
-import { createSink } from '../lib/db/training-sinks';
+import { createSink } from '../lib/db/training/training-sinks';
 import { env } from '../lib/env';
 import { installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
-import { jobContracts } from './job-contracts';
+import { jobContracts } from '../lib/queue/jobs';
 import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
-import { trainingDeliverJob } from './jobs/training-deliver/contract';
+import { trainingDeliverJob } from '../lib/queue/jobs/training-deliver';
 
 /**
  * A real worker process (`witness worker`) killed with SIGKILL while a batch is on the wire

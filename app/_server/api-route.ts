@@ -3,7 +3,7 @@ import { bearerToken } from '@/lib/auth/api-token';
 import { canAccess, type Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
-import { userForApiToken } from '@/lib/db/api-tokens';
+import { userForApiToken } from '@/lib/db/auth/api-tokens';
 import { AppError, httpStatusFor, publicError } from '@/lib/errors';
 
 /**

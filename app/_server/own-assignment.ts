@@ -1,5 +1,5 @@
 import 'server-only';
-import { assignmentView, type AssignmentView } from '@/lib/db/assignment-view';
+import { assignmentView, type AssignmentView } from '@/lib/db/review/assignment-view';
 import { orNotFound } from './or-not-found';
 
 /** For review pages: the reviewer's own assignment (blind view); anyone else's is a 404. */

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/client';
-import { ensureProject, projectSlugSchema } from '../../lib/db/projects';
+import { disconnectDb } from '../../lib/db/infra/client';
+import { ensureProject, projectSlugSchema } from '../../lib/db/trajectories/projects';
 import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
 import { stopQueueClient } from '../../lib/queue/boss';
-import { renderAfterImport } from '../../lib/videos/render-after-import';
+import { renderAfterImport } from '../../lib/video-renders/render-after-import';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { migrate } from '../../lib/db/migrate';
+import { migrate } from '../../lib/db/infra/migrate';
 import { installQueue } from '../../lib/queue/boss';
-import { jobContracts } from '../../workers/job-contracts';
+import { jobContracts } from '../../lib/queue/jobs';
 import type { CliCommand } from '../command';
 import { openDatabase } from '../database';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/client';
-import { videoPropsFor } from '../../lib/videos/video-props-for';
+import { disconnectDb } from '../../lib/db/infra/client';
+import { videoPropsFor } from '../../lib/video-renders/video-props-for';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 

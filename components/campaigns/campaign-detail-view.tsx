@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { CampaignDetail } from '@/lib/db/campaign-detail';
+import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { Badge, RewardBadge, SplitBadge } from '@/components/trajectories/badges';
 import { formatDateTime } from '@/components/trajectories/format';
 import { Facts, Panel } from '@/components/trajectories/panel';

@@ -2,8 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState, useTransition, type ReactNode } from 'react';
-import type { CampaignFormProject } from '@/lib/db/campaign-form-options';
-import type { CampaignPreview } from '@/lib/db/campaign-preview';
+import type { CampaignFormProject } from '@/lib/db/campaigns/campaign-form-options';
+import type { CampaignPreview } from '@/lib/db/campaigns/campaign-preview';
 import { stableStringify } from '@/lib/ingest/stable-json';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import { rubricIssues } from '@/lib/review/rubric-issues';

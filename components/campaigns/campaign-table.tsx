@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { CampaignListRow } from '@/lib/db/campaign-list';
+import type { CampaignListRow } from '@/lib/db/campaigns/campaign-list';
 import { formatDateTime } from '@/components/trajectories/format';
 import { ModeBadge, ProgressBar, StatusBadge } from './campaign-bits';
 

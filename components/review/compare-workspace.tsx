@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState, useTransition } from 'react';
-import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from 'react';
-import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { AssignmentView } from '@/lib/db/assignment-view';
+import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '../trajectories/inert-text';
 

@@ -1,4 +1,4 @@
-import type { RawSourceText } from '@/lib/db/trajectory-queries';
+import type { RawSourceText } from '@/lib/db/trajectories/trajectory-queries';
 import { formatBytes } from './format';
 import { inert } from './inert-text';
 import { MarkedText } from './marked-text';

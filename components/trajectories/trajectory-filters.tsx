@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import type { FacetOption } from '@/lib/db/trajectory-queries';
+import type { FacetOption } from '@/lib/db/trajectories/trajectory-queries';
 import { filterKeys, hasFilters, listHref, type ListFilterValues } from './list-url';
 
 const fieldBase =

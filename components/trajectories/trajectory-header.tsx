@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { TrajectoryDetail } from '@/lib/db/trajectory-queries';
+import type { TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { Badge, SplitBadge } from './badges';
 import { formatCount, formatDateTime, formatReward, rewardTone } from './format';
 import { inert } from './inert-text';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectory-queries';
+import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectories/trajectory-queries';
 import { RewardBadge, SplitBadge } from './badges';
 import { formatCount, formatDateTime, formatReward } from './format';
 import { inert } from './inert-text';

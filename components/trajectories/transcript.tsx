@@ -1,4 +1,4 @@
-import type { TrajectoryStep } from '@/lib/db/trajectory-queries';
+import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { formatCount, formatTime } from './format';
 import { inert, prettyJson } from './inert-text';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { countSessionsForUser } from '../db/sessions';
-import { createUser } from '../db/users';
+import { countSessionsForUser } from '../db/auth/sessions';
+import { createUser } from '../db/auth/users';
 import { resetDatabase } from '../db/test/reset';
 import { sessionUserFromHeaders, signIn, signOut } from './sign-in';
 
@@ -38,7 +38,7 @@ describe('sign-in with better-auth sessions in Postgres', () => {
   });
 
   it('stores a slow KDF hash, never the password', async () => {
-    const { db } = await import('../db/client');
+    const { db } = await import('../db/infra/client');
     const user = await createUser({ email: 'c@example.com', name: 'C', role: 'admin', password: 'another long password' });
     const account = await db().account.findFirstOrThrow({ where: { userId: user.id }, select: { password: true } });
     expect(account.password).not.toContain('another long password');

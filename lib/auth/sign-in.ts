@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { writeAudit } from '../db/audit';
-import { db } from '../db/client';
-import { findActiveUser } from '../db/users';
+import { recordAudit } from '../db/auth/audit';
+import { findActiveUser } from '../db/auth/users';
 import type { SessionUser } from './session-user';
 import { auth } from './better-auth';
 
@@ -34,7 +33,7 @@ export async function signIn(input: unknown, requestHeaders: Headers): Promise<{
       .catch(() => {});
     throw new AppError('UNAUTHENTICATED', 'This account is disabled. Ask an admin.');
   }
-  await db().$transaction((tx) => writeAudit(tx, { actorId: user.id, action: 'session.sign_in', targetType: 'user', targetId: user.id }));
+  await recordAudit({ actorId: user.id, action: 'session.sign_in', targetType: 'user', targetId: user.id });
   return { user, setCookies: result.headers.getSetCookie() };
 }
 

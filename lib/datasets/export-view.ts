@@ -1,4 +1,4 @@
-import type { ExportRecord } from '../db/exports';
+import type { ExportRecord } from '../db/datasets/exports';
 
 /** An Export row as the page and the polling route show it (JSON-safe). */
 export interface ExportView {

@@ -1,6 +1,6 @@
-import { datasetExportJob } from '../../workers/jobs/dataset-export/contract';
-import { findEvalItems, resolveDatasetScope } from '../db/dataset-items';
-import { createExport } from '../db/exports';
+import { datasetExportJob } from '../queue/jobs/dataset-export';
+import { findEvalItems, resolveDatasetScope } from '../db/datasets/dataset-items';
+import { createExport } from '../db/datasets/exports';
 import { sendJob } from '../queue/boss';
 import { exportRequestSchema, type ExportRequest } from './export-dataset';
 import { assertNoEvalItems, purposeOf } from './guard';

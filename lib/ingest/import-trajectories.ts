@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { storeTrajectoryBatch, toStorable, type RawSource, type StorableTrajectory } from '../db/trajectory-batch';
+import { toStorable, type RawSource, type StorableTrajectory } from '../db/trajectories/storable-trajectory';
+import { storeTrajectoryBatch } from '../db/trajectories/store-trajectory-batch';
 import { AppError } from '../errors';
 import { detectFormat } from '../formats/detect';
 import type { ImportInput, SourceFile } from '../formats/importer';
@@ -77,7 +78,7 @@ type Slot =
  * the others or leaves anything half-written.
  *
  * Throughput: parsed trajectories are shaped into rows and stored in batches (BATCH_ITEMS or
- * BATCH_BYTES) by lib/db/trajectory-batch.ts, one transaction a batch, each trajectory still
+ * BATCH_BYTES) by lib/db/trajectories/store-trajectory-batch.ts, one transaction a batch, each trajectory still
  * all-or-nothing (a failing batch is split until only the bad item fails; see that file). While
  * a batch is written, the next one is parsed; at most two batches are held, so memory stays
  * bounded whatever the number of files. Small files are read once (detection, the raw source's

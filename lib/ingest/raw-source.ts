@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { ImportInput } from '../formats/importer';
-import type { RawSource } from '../db/trajectories';
+import type { RawSource } from '../db/trajectories/trajectories';
 
 /** Directory sources keep their text files up to this total; casts are kept as the terminal recording instead. */
 const DIR_BUNDLE_LIMIT = 32 * 1024 * 1024;

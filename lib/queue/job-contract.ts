@@ -2,7 +2,8 @@ import { type z } from 'zod';
 
 /**
  * A job's contract: what the app (producer) and the worker (consumer) agree on. Lives in
- * workers/jobs/<job>/contract.ts and is importable by the app; the handler is worker-only.
+ * lib/queue/jobs/<job>.ts (listed once in lib/queue/jobs/index.ts) and is importable by the app;
+ * the handler (workers/jobs/<job>/handler.ts) is worker-only.
  * Payloads carry ids, never rows: the handler re-reads current state.
  */
 export interface RetryPolicy {

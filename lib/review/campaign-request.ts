@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
-import { trajectoryFilterSchema } from '../db/campaigns';
-import { projectSlugSchema } from '../db/projects';
+import { trajectoryFilterSchema } from '../db/campaigns/campaigns';
+import { projectSlugSchema } from '../db/trajectories/projects';
 import { pacingSchema } from '../video/pacing';
 
 /**

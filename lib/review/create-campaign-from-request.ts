@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { previewCampaign, trajectoriesInFilter } from '../db/campaign-preview';
-import { createCampaign } from '../db/campaigns';
-import { findProjectBySlug } from '../db/projects';
-import { latestRubricVersion, rubricVersionInProject } from '../db/rubric-list';
-import { saveRubricVersion } from '../db/rubrics';
+import { previewCampaign, trajectoriesInFilter } from '../db/campaigns/campaign-preview';
+import { createCampaign } from '../db/campaigns/campaigns';
+import { findProjectBySlug } from '../db/trajectories/projects';
+import { latestRubricVersion, rubricVersionInProject } from '../db/campaigns/rubric-list';
+import { saveRubricVersion } from '../db/campaigns/rubrics';
 import { AppError } from '../errors';
 import { stableStringify } from '../ingest/stable-json';
 import { campaignRequest, requestIssue } from './campaign-request';

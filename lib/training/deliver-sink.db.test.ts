@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../examples/receiver/receiver.mjs';
-import { db } from '../db/client';
+import { db } from '../db/infra/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject, type SeededLabels } from '../db/test/seed-labels';
-import { createSink, listDeliveries, retryDeadDelivery, type SinkRow } from '../db/training-sinks';
+import { createSink, listDeliveries, retryDeadDelivery, type SinkRow } from '../db/training/training-sinks';
 import { exportDataset } from '../datasets/export-dataset';
 import type { DatasetFormat } from '../datasets/formats';
 import { deliverSink } from './deliver-sink';
@@ -210,7 +210,7 @@ describe('training sink delivery to the example receiver', () => {
       where: { campaignItemId: item.id, isCurrent: true },
       select: { reviewerId: true, assignmentId: true },
     });
-    const { submitReview } = await import('../db/reviews');
+    const { submitReview } = await import('../db/review/reviews');
     await submitReview(
       review.reviewerId,
       {

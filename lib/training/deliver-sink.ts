@@ -9,7 +9,7 @@ import {
   storeDelivery,
   type OpenDelivery,
   type SinkRow,
-} from '../db/training-sinks';
+} from '../db/training/training-sinks';
 import type { LabelTrajectory } from '../datasets/labels';
 import { backoffMs } from './backoff';
 import { buildBatch } from './build-batch';

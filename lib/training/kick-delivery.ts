@@ -1,4 +1,4 @@
-import { trainingDeliverJob } from '../../workers/jobs/training-deliver/contract';
+import { trainingDeliverJob } from '../queue/jobs/training-deliver';
 import { sendJob } from '../queue/boss';
 
 /** Queues a delivery run for one sink now (after an admin retry, enable, or "deliver now"); a no-op while one is queued. */

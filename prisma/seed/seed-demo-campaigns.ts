@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem, skipAssignment } from '../../lib/db/assignments';
-import { campaignItemTrajectories } from '../../lib/db/campaign-detail';
-import { findCampaignIdByName } from '../../lib/db/campaign-list';
-import { createCampaign, type CreateCampaignInput } from '../../lib/db/campaigns';
-import { submitComparison } from '../../lib/db/comparisons';
-import { submitReview } from '../../lib/db/reviews';
-import { latestRubricVersion } from '../../lib/db/rubric-list';
-import { saveRubricVersion } from '../../lib/db/rubrics';
-import { storeTrajectoryBatch, toStorable } from '../../lib/db/trajectory-batch';
+import { claimNextItem, skipAssignment } from '../../lib/db/review/assignments';
+import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
+import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
+import { createCampaign, type CreateCampaignInput } from '../../lib/db/campaigns/campaigns';
+import { submitComparison } from '../../lib/db/review/comparisons';
+import { submitReview } from '../../lib/db/review/reviews';
+import { latestRubricVersion } from '../../lib/db/campaigns/rubric-list';
+import { saveRubricVersion } from '../../lib/db/campaigns/rubrics';
+import { storeTrajectoryBatch } from '../../lib/db/trajectories/store-trajectory-batch';
+import { toStorable } from '../../lib/db/trajectories/storable-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { defaultReviewRubric } from '../../lib/review/default-rubric';
 import type { EvidenceNote } from '../../lib/review/evidence';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
-import { videoPropsFor } from '../../lib/videos/video-props-for';
+import { videoPropsFor } from '../../lib/video-renders/video-props-for';
 import { SWEEP_TASKS, sweepTrajectories, type RunTruth } from './demo-sweep';
 
 /** The demo campaigns, by name (a re-run finds them by name and adds nothing). */

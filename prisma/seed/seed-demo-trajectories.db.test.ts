@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../lib/db/client';
+import { db } from '../../lib/db/infra/client';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { seedDemo, type SeedReport } from './seed-demo';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS } from './demo-sweep';

@@ -1,5 +1,5 @@
-import { ensureEnvironment, ensureProject } from '../../lib/db/projects';
-import { ensureUser } from '../../lib/db/users';
+import { ensureEnvironment, ensureProject } from '../../lib/db/trajectories/projects';
+import { ensureUser } from '../../lib/db/auth/users';
 import { demoUsers } from './demo-users';
 import { seedDemoCampaigns, type DemoCampaignsReport } from './seed-demo-campaigns';
 import { seedDemoTrajectories } from './seed-demo-trajectories';

@@ -3,8 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { expertiseTagSchema, roleSchema } from '@/lib/auth/roles';
-import { createInvite } from '@/lib/db/invites';
-import { updateProjectSettings } from '@/lib/db/projects';
+import { createInvite } from '@/lib/db/auth/invites';
+import { updateProjectSettings } from '@/lib/db/trajectories/projects';
 import { baseUrl } from '@/lib/env';
 import { defineAction } from '../../_server/action';
 

@@ -2,10 +2,10 @@ import { AutoRenderToggle } from '@/components/admin/auto-render-toggle';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { roleLabel } from '@/lib/auth/roles';
-import { listOpenInvites } from '@/lib/db/invites';
-import { listProjectSettings } from '@/lib/db/projects';
-import { listUsers } from '@/lib/db/users';
-import { liveWorkers } from '@/lib/db/worker-heartbeats';
+import { listOpenInvites } from '@/lib/db/auth/invites';
+import { listProjectSettings } from '@/lib/db/trajectories/projects';
+import { listUsers } from '@/lib/db/auth/users';
+import { liveWorkers } from '@/lib/db/infra/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
 import { inviteUserAction, setAutoRenderAction } from './actions';
 

@@ -6,8 +6,8 @@ import { ProjectCards } from '@/components/projects/project-cards';
 import { projectsQueryKey } from '@/components/projects/projects-query';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listCampaigns } from '@/lib/db/campaign-list';
-import { listProjectSummaries } from '@/lib/db/projects';
+import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
+import { listProjectSummaries } from '@/lib/db/trajectories/projects';
 import { requirePageUser } from '../../_server/current-user';
 import { serverQueryClient } from '../../_server/query-client';
 

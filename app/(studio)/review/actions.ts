@@ -1,11 +1,11 @@
 'use server';
 
 import { z } from 'zod';
-import { claimNextItem, skipAssignment } from '@/lib/db/assignments';
-import { submitComparison, submitComparisonInput } from '@/lib/db/comparisons';
-import { submitReview, submitReviewInput } from '@/lib/db/reviews';
+import { claimNextItem, skipAssignment } from '@/lib/db/review/assignments';
+import { submitComparison, submitComparisonInput } from '@/lib/db/review/comparisons';
+import { submitReview, submitReviewInput } from '@/lib/db/review/reviews';
 import { AppError } from '@/lib/errors';
-import { framesForAssignment } from '@/lib/videos/assignment-frames';
+import { framesForAssignment } from '@/lib/video-renders/assignment-frames';
 import { defineAction } from '../../_server/action';
 
 export type ClaimResult = { href: string; resumed: boolean } | { href: null; message: string };

@@ -2,8 +2,8 @@ import Link from 'next/link';
 import { NextItemButton } from '@/components/review/next-item-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { reviewerQueues } from '@/lib/db/review-queue';
-import { myRecentWork } from '@/lib/db/review-list';
+import { reviewerQueues } from '@/lib/db/review/review-queue';
+import { myRecentWork } from '@/lib/db/review/review-list';
 import { requirePageUser } from '../../_server/current-user';
 import { claimNextAction } from './actions';
 

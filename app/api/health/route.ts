@@ -1,4 +1,4 @@
-import { databaseHealth, queueHealth } from '@/lib/db/health';
+import { databaseHealth, queueHealth } from '@/lib/db/infra/health';
 
 export const dynamic = 'force-dynamic';
 

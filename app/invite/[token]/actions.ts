@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { roleHome } from '@/lib/auth/roles';
 import { signIn } from '@/lib/auth/sign-in';
-import { acceptInvite } from '@/lib/db/invites';
+import { acceptInvite } from '@/lib/db/auth/invites';
 import { AppError } from '@/lib/errors';
 import { forwardSetCookies } from '../../_server/forward-cookies';
 

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { portInUse, startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres';
-import { migrate } from '../migrate';
+import { portInUse, startEmbeddedPostgres, type RunningPostgres } from '../infra/embedded-postgres';
+import { migrate } from '../infra/migrate';
 
 /**
  * Database tests run against a real embedded PostgreSQL on its own port and data dir

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { standardFlags } from '../../review/rubric';
-import { claimNextItem } from '../assignments';
-import { createCampaign } from '../campaigns';
-import { db } from '../client';
-import { submitComparison } from '../comparisons';
-import { ensureProject } from '../projects';
-import { submitReview } from '../reviews';
-import { saveRubricVersion } from '../rubrics';
-import { storeTrajectory } from '../trajectories';
+import { claimNextItem } from '../review/assignments';
+import { createCampaign } from '../campaigns/campaigns';
+import { db } from '../infra/client';
+import { submitComparison } from '../review/comparisons';
+import { ensureProject } from '../trajectories/projects';
+import { submitReview } from '../review/reviews';
+import { saveRubricVersion } from '../campaigns/rubrics';
+import { storeTrajectory } from '../trajectories/trajectories';
 
 /**
  * A small project with known answers for the insight pages, built through the real claim /

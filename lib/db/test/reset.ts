@@ -1,4 +1,4 @@
-import { db } from '../client';
+import { db } from '../infra/client';
 
 /** Empties every table (but the migrations ledger) so each db test file starts clean. */
 export async function resetDatabase(): Promise<void> {

@@ -3,15 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestExport } from '../../../lib/datasets/request-export';
-import { db } from '../../../lib/db/client';
-import { findExport } from '../../../lib/db/exports';
+import { db } from '../../../lib/db/infra/client';
+import { findExport } from '../../../lib/db/datasets/exports';
 import { resetDatabase } from '../../../lib/db/test/reset';
 import { seedLabelledProject } from '../../../lib/db/test/seed-labels';
 import { env, setEnv } from '../../../lib/env';
 import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
-import type { JobHandler } from '../../job-handler';
 import { type RunningWorker, startWorker } from '../../run-worker';
-import { datasetExportJob } from './contract';
+import { datasetExportJob } from '../../../lib/queue/jobs/dataset-export';
 import { datasetExportHandler, datasetStorageKey } from './handler';
 
 async function waitFor(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
@@ -48,7 +47,7 @@ describe('dataset.export job (the UI path)', () => {
     );
     worker = await startWorker({
       databaseUrl: url(),
-      handlers: [datasetExportHandler as unknown as JobHandler],
+      handlers: [datasetExportHandler],
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });

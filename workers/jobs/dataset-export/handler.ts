@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { exportDataset, exportRequestSchema } from '../../../lib/datasets/export-dataset';
-import { failExport, findExport, finishExport, setExportProgress, startExport } from '../../../lib/db/exports';
+import { failExport, findExport, finishExport, setExportProgress, startExport } from '../../../lib/db/datasets/exports';
 import { isAppError } from '../../../lib/errors';
 import { openStore } from '../../../lib/storage/open-store';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
-import { datasetExportJob } from './contract';
+import { datasetExportJob } from '../../../lib/queue/jobs/dataset-export';
 
 export function datasetStorageKey(sha256: string): string {
   return `datasets/${sha256}.jsonl`;

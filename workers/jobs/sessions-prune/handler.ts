@@ -1,6 +1,6 @@
-import { pruneExpiredSessions } from '../../../lib/db/sessions';
+import { pruneExpiredSessions } from '../../../lib/db/auth/sessions';
 import type { JobHandler } from '../../job-handler';
-import { sessionsPruneJob } from './contract';
+import { sessionsPruneJob } from '../../../lib/queue/jobs/sessions-prune';
 
 /** Idempotent: deleting what has expired twice deletes nothing the second time. */
 export const sessionsPruneHandler: JobHandler<typeof sessionsPruneJob> = {

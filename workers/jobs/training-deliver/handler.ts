@@ -1,9 +1,9 @@
 import { env } from '../../../lib/env';
-import { enabledSinkIds } from '../../../lib/db/training-sinks';
+import { enabledSinkIds } from '../../../lib/db/training/training-sinks';
 import { sendJob } from '../../../lib/queue/boss';
 import { deliverSink } from '../../../lib/training/deliver-sink';
 import type { JobHandler } from '../../job-handler';
-import { trainingDeliverJob } from './contract';
+import { trainingDeliverJob } from '../../../lib/queue/jobs/training-deliver';
 
 /**
  * Without a sinkId (the cron tick): queues one job per enabled sink. With one: runs the sink's

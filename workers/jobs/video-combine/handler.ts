@@ -5,13 +5,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { failVideo, findVideo, finishVideo, listVideoChunks } from '../../../lib/db/videos';
+import { failVideo, findVideo, finishVideo, listVideoChunks } from '../../../lib/db/videos/videos';
 import { openStore } from '../../../lib/storage/open-store';
 import { VIDEO_FPS } from '../../../lib/video/schema';
 import { combineVideoChunks } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
-import { readable, videoStorageKey } from '../video-render/handler';
-import { videoCombineJob } from './contract';
+import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
+import { videoCombineJob } from '../../../lib/queue/jobs/video-combine';
 
 /** Downloads the chunks, joins them (no re-encode), stores the MP4, marks the video done. */
 export const videoCombineHandler: JobHandler<typeof videoCombineJob> = {
@@ -50,7 +50,7 @@ export const videoCombineHandler: JobHandler<typeof videoCombineJob> = {
       ctx.log(`combined ${chunks.length} chunks into ${frames} frames`);
       return { frames, chunks: chunks.length };
     } catch (error) {
-      if (ctx.attempt >= videoCombineJob.retry.limit) await failVideo(videoId, `combine: ${readable(error)}`, ctx.now());
+      if (ctx.attempt >= videoCombineJob.retry.limit) await failVideo(videoId, `combine: ${failureText(error)}`, ctx.now());
       throw error;
     } finally {
       await rm(dir, { recursive: true, force: true });

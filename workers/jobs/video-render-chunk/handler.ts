@@ -2,15 +2,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { env } from '../../../lib/env';
-import { failChunk, failVideo, findVideo, finishChunk, listVideoChunks, setChunkProgress, startChunkRender } from '../../../lib/db/videos';
+import {
+  failChunk,
+  failVideo,
+  findVideo,
+  finishChunk,
+  listVideoChunks,
+  setChunkProgress,
+  startChunkRender,
+} from '../../../lib/db/videos/videos';
 import { sendJob } from '../../../lib/queue/boss';
 import { openStore } from '../../../lib/storage/open-store';
-import { videoPropsFor } from '../../../lib/videos/video-props-for';
+import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
-import { videoCombineJob } from '../video-combine/contract';
-import { readable } from '../video-render/handler';
-import { videoRenderChunkJob } from './contract';
+import { videoCombineJob } from '../../../lib/queue/jobs/video-combine';
+import { failureText } from '../../../lib/video-renders/video-files';
+import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
 
 export function chunkStorageKey(videoId: string, index: number): string {
   return `videos/${videoId}/chunk-${String(index).padStart(4, '0')}.ts`;
@@ -53,7 +61,7 @@ export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
       if (allDone) await sendJob(env().DATABASE_URL!, videoCombineJob, { videoId });
       return { frames: result.frames, allDone };
     } catch (error) {
-      const message = readable(error);
+      const message = failureText(error);
       if (error instanceof PermanentJobError || ctx.attempt >= videoRenderChunkJob.retry.limit) {
         await failChunk(videoId, index, message);
         await failVideo(videoId, `chunk ${index}: ${message}`, ctx.now());

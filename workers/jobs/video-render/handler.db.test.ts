@@ -1,18 +1,18 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../../../lib/db/client';
-import { ensureProject } from '../../../lib/db/projects';
+import { db } from '../../../lib/db/infra/client';
+import { ensureProject } from '../../../lib/db/trajectories/projects';
 import { resetDatabase } from '../../../lib/db/test/reset';
-import { storeTrajectory } from '../../../lib/db/trajectories';
-import { listVideoChunks, requestVideo } from '../../../lib/db/videos';
-import { writeWorkerHeartbeat } from '../../../lib/db/worker-heartbeats';
+import { storeTrajectory } from '../../../lib/db/trajectories/trajectories';
+import { listVideoChunks, requestVideo } from '../../../lib/db/videos/videos';
+import { writeWorkerHeartbeat } from '../../../lib/db/infra/worker-heartbeats';
 import { env } from '../../../lib/env';
 import { buildTrajectory } from '../../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
 import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
-import { COMPOSITION_VERSION } from '../../../lib/videos/composition-version';
-import { videoPropsFor } from '../../../lib/videos/video-props-for';
-import { jobContracts } from '../../job-contracts';
-import { videoRenderChunkJob } from '../video-render-chunk/contract';
+import { COMPOSITION_VERSION } from '../../../lib/video-renders/composition-version';
+import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
+import { jobContracts } from '../../../lib/queue/jobs';
+import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
 import { videoRenderHandler } from './handler';
 
 /** The fan-out of a long video: split for the live chunk workers, planned once (a retry keeps the plan). */

@@ -11,20 +11,17 @@ import {
   resumeVideoRender,
   setVideoProgress,
   startVideoRender,
-} from '../../../lib/db/videos';
+} from '../../../lib/db/videos/videos';
 import { sendJob } from '../../../lib/queue/boss';
-import { liveWorkers } from '../../../lib/db/worker-heartbeats';
+import { liveWorkers } from '../../../lib/db/infra/worker-heartbeats';
 import { openStore } from '../../../lib/storage/open-store';
 import { planChunks } from '../../../lib/video/chunks';
-import { videoPropsFor } from '../../../lib/videos/video-props-for';
+import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
+import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
-import { videoRenderChunkJob } from '../video-render-chunk/contract';
-import { videoRenderJob } from './contract';
-
-export function videoStorageKey(videoId: string): string {
-  return `videos/${videoId}.mp4`;
-}
+import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
+import { videoRenderJob } from '../../../lib/queue/jobs/video-render';
 
 /**
  * Idempotent: a done video is left alone; only the worker that moves the row from queued to
@@ -87,7 +84,7 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
         await rm(dir, { recursive: true, force: true });
       }
     } catch (error) {
-      const message = readable(error);
+      const message = failureText(error);
       if (error instanceof PermanentJobError || ctx.attempt >= videoRenderJob.retry.limit) await failVideo(videoId, message, ctx.now());
       throw error instanceof PermanentJobError ? error : new Error(message, { cause: error });
     }
@@ -98,9 +95,4 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
 async function liveChunkWorkers(now: Date): Promise<number> {
   const workers = await liveWorkers(now);
   return Math.max(1, workers.filter((w) => w.queues.includes(videoRenderChunkJob.name)).length);
-}
-
-export function readable(error: unknown): string {
-  const message = (error as Error)?.message ?? String(error);
-  return message.split('\n').slice(0, 3).join(' ').slice(0, 500);
 }

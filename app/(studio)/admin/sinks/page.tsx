@@ -3,9 +3,9 @@ import { SinkForm } from '@/components/admin/sink-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns } from '@/lib/db/exports';
-import { listProjectSummaries } from '@/lib/db/projects';
-import { listDeliveries, listSinks } from '@/lib/db/training-sinks';
+import { listExportableCampaigns } from '@/lib/db/datasets/exports';
+import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { listDeliveries, listSinks } from '@/lib/db/training/training-sinks';
 import { requirePageUser } from '../../../_server/current-user';
 import { createSinkAction, deliverNowAction, retryDeliveryAction, setSinkEnabledAction } from './actions';
 

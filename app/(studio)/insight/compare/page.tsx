@@ -6,7 +6,7 @@ import { IntervalChart } from '@/components/insight/interval-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';
 import { requirePageUser } from '../../../_server/current-user';

@@ -7,7 +7,7 @@ import { IntervalChart } from '@/components/insight/interval-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';

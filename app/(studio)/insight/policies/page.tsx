@@ -8,7 +8,7 @@ import { TrendChart } from '@/components/insight/trend-chart';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import { requirePageUser } from '../../../_server/current-user';
 

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { inert } from '@/components/trajectories/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listAgreementCampaigns } from '@/lib/db/agreement-data';
+import { listAgreementCampaigns } from '@/lib/db/agreement/agreement-data';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Agreement' };

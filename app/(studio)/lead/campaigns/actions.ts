@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { previewCampaign } from '@/lib/db/campaign-preview';
-import { setCampaignStatus } from '@/lib/db/campaign-status';
-import { trajectoryFilterSchema } from '@/lib/db/campaigns';
-import { findProjectBySlug, projectSlugSchema } from '@/lib/db/projects';
+import { previewCampaign } from '@/lib/db/campaigns/campaign-preview';
+import { setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
+import { trajectoryFilterSchema } from '@/lib/db/campaigns/campaigns';
+import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { campaignRequest } from '@/lib/review/campaign-request';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
 import { defineAction } from '../../../_server/action';

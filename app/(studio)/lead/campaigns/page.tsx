@@ -2,7 +2,7 @@ import { NewCampaignLink } from '@/components/campaigns/campaign-bits';
 import { CampaignTable } from '@/components/campaigns/campaign-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listCampaigns } from '@/lib/db/campaign-list';
+import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Review campaigns' };

@@ -5,8 +5,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { exportView } from '@/lib/datasets/export-view';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns, listExports } from '@/lib/db/exports';
-import { listProjectSummaries } from '@/lib/db/projects';
+import { listExportableCampaigns, listExports } from '@/lib/db/datasets/exports';
+import { listProjectSummaries } from '@/lib/db/trajectories/projects';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestExportAction } from './actions';
 

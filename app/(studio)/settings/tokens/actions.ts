@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createApiToken, revokeApiToken } from '@/lib/db/api-tokens';
+import { createApiToken, revokeApiToken } from '@/lib/db/auth/api-tokens';
 import { defineAction } from '../../../_server/action';
 
 export const createTokenAction = defineAction(

@@ -1,6 +1,6 @@
 import { TokenManager } from '@/components/settings/token-manager';
 import { PageHeader } from '@/components/ui/page-header';
-import { listApiTokens } from '@/lib/db/api-tokens';
+import { listApiTokens } from '@/lib/db/auth/api-tokens';
 import { requirePageUser } from '../../../_server/current-user';
 import { createTokenAction, revokeTokenAction } from './actions';
 

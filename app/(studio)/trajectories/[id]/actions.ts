@@ -2,10 +2,10 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/tasks';
-import { findVideo } from '@/lib/db/videos';
+import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/trajectories/tasks';
+import { findVideo } from '@/lib/db/videos/videos';
 import { env } from '@/lib/env';
-import { requestRender } from '@/lib/videos/request-render';
+import { requestRender } from '@/lib/video-renders/request-render';
 import { defineAction } from '../../../_server/action';
 
 /** Leads and admins replace a task's acceptance criteria (validated and audited in lib/db/tasks). */

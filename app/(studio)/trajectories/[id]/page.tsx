@@ -13,11 +13,11 @@ import { SubmissionDiff } from '@/components/trajectories/submission-diff';
 import { TrajectoryHeader } from '@/components/trajectories/trajectory-header';
 import { Transcript } from '@/components/trajectories/transcript';
 import { canAccess } from '@/lib/auth/roles';
-import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/db/trajectory-queries';
+import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { AppError } from '@/lib/errors';
 import { VideoPanel } from '@/components/video/video-panel';
-import { latestVideoForTrajectory } from '@/lib/db/videos';
-import { videoPropsFor } from '@/lib/videos/video-props-for';
+import { latestVideoForTrajectory } from '@/lib/db/videos/videos';
+import { videoPropsFor } from '@/lib/video-renders/video-props-for';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
 

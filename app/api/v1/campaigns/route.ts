@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listCampaigns } from '@/lib/db/campaign-list';
-import { findProjectBySlug, projectSlugSchema } from '@/lib/db/projects';
+import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
+import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { AppError } from '@/lib/errors';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
 import { apiRoute } from '../../../_server/api-route';

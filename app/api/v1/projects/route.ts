@@ -1,4 +1,4 @@
-import { listProjectSummaries } from '@/lib/db/projects';
+import { listProjectSummaries } from '@/lib/db/trajectories/projects';
 import { apiRoute } from '../../../_server/api-route';
 
 /** GET /api/v1/projects: projects with counts. */

@@ -1,5 +1,5 @@
 import { canAccess } from '@/lib/auth/roles';
-import { listReviews, listReviewsInput } from '@/lib/db/review-list';
+import { listReviews, listReviewsInput } from '@/lib/db/review/review-list';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../_server/api-route';
 

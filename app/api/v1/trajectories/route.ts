@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ensureProject, projectSlugSchema } from '@/lib/db/projects';
+import { ensureProject, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { memorySource } from '@/lib/formats/source';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
-import { renderAfterImport } from '@/lib/videos/render-after-import';
+import { renderAfterImport } from '@/lib/video-renders/render-after-import';
 import { apiRoute } from '../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

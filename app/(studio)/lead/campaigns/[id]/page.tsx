@@ -3,7 +3,7 @@ import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
 import { PageHeader } from '@/components/ui/page-header';
-import { getCampaignDetail } from '@/lib/db/campaign-detail';
+import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { orNotFound } from '../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';

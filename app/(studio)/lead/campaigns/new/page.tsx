@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { campaignFormOptions } from '@/lib/db/campaign-form-options';
+import { campaignFormOptions } from '@/lib/db/campaigns/campaign-form-options';
 import { defaultReviewRubric } from '@/lib/review/default-rubric';
 import { requirePageUser } from '../../../../_server/current-user';
 import { createCampaignAction, previewCampaignAction } from '../actions';

@@ -1,4 +1,4 @@
-import { assignmentView } from '@/lib/db/assignment-view';
+import { assignmentView } from '@/lib/db/review/assignment-view';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

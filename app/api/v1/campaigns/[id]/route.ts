@@ -1,4 +1,4 @@
-import { getCampaignDetail } from '@/lib/db/campaign-detail';
+import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { exportView } from '@/lib/datasets/export-view';
-import { findExport } from '@/lib/db/exports';
+import { findExport } from '@/lib/db/datasets/exports';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
 

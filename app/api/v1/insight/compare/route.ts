@@ -1,6 +1,6 @@
 import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
 

@@ -1,6 +1,6 @@
 import { environmentTableRows } from '@/lib/insight/environment-report';
 import { AppError } from '@/lib/errors';
-import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
 

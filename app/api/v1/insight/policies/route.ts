@@ -1,6 +1,6 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
-import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight-load';
+import { loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
 

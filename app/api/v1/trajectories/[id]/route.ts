@@ -1,4 +1,4 @@
-import { getTrajectoryDetail } from '@/lib/db/trajectory-queries';
+import { getTrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

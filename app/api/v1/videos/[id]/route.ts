@@ -1,4 +1,4 @@
-import { findVideo } from '@/lib/db/videos';
+import { findVideo } from '@/lib/db/videos/videos';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
 

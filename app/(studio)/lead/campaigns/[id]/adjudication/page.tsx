@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { findDisagreements } from '@/lib/agreement/disagreements';
 import { questionRatings } from '@/lib/agreement/question-ratings';
-import { loadAgreementData } from '@/lib/db/agreement-data';
+import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../_server/current-user';
 

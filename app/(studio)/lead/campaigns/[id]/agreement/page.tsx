@@ -12,7 +12,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { loadAgreementData } from '@/lib/db/agreement-data';
+import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../_server/current-user';
 

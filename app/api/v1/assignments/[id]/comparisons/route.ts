@@ -1,6 +1,6 @@
-import { submitComparison, submitComparisonInput } from '@/lib/db/comparisons';
+import { submitComparison, submitComparisonInput } from '@/lib/db/review/comparisons';
 import { AppError } from '@/lib/errors';
-import { framesForAssignment } from '@/lib/videos/assignment-frames';
+import { framesForAssignment } from '@/lib/video-renders/assignment-frames';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
 

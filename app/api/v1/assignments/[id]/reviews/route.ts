@@ -1,5 +1,5 @@
-import { submitReviewInput, submitReview } from '@/lib/db/reviews';
-import { framesForAssignment } from '@/lib/videos/assignment-frames';
+import { submitReviewInput, submitReview } from '@/lib/db/review/reviews';
+import { framesForAssignment } from '@/lib/video-renders/assignment-frames';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skipAssignment } from '@/lib/db/assignments';
+import { skipAssignment } from '@/lib/db/review/assignments';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
 

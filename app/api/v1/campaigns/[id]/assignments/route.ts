@@ -1,5 +1,5 @@
-import { assignmentView } from '@/lib/db/assignment-view';
-import { claimNextItem } from '@/lib/db/assignments';
+import { assignmentView } from '@/lib/db/review/assignment-view';
+import { claimNextItem } from '@/lib/db/review/assignments';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaign-status';
+import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../_server/api-route';
 

@@ -1,4 +1,4 @@
-import { findExport } from '@/lib/db/exports';
+import { findExport } from '@/lib/db/datasets/exports';
 import { AppError } from '@/lib/errors';
 import { openStore } from '@/lib/storage/open-store';
 import { apiRoute } from '../../../../../_server/api-route';

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { generateApiToken, hashApiToken, looksLikeApiToken } from '../../auth/api-token';
+import type { SessionUser } from '../../auth/session-user';
+import { AppError } from '../../errors';
+import { db } from '../infra/client';
+import { writeAudit } from './audit';
+
+export const createApiTokenInput = z.object({
+  name: z.string().trim().min(1, 'a name for the token').max(80),
+  expiresInDays: z.number().int().min(1).max(3650).nullable().default(null),
+});
+
+/** Creates a token for `userId`; the plain token is returned once and never stored. */
+export async function createApiToken(
+  userId: string,
+  input: z.input<typeof createApiTokenInput>,
+  now: Date = new Date(),
+): Promise<{ id: string; token: string; prefix: string }> {
+  const parsed = createApiTokenInput.safeParse(input);
+  if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  const { token, hash, prefix } = generateApiToken();
+  const expiresAt = parsed.data.expiresInDays ? new Date(now.getTime() + parsed.data.expiresInDays * 86_400_000) : null;
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt },
+      select: { id: true },
+    });
+    await writeAudit(tx, {
+      actorId: userId,
+      action: 'api_token.create',
+      targetType: 'api_token',
+      targetId: created.id,
+      data: { name: parsed.data.name },
+    });
+    return created;
+  });
+  return { id: row.id, token, prefix };
+}
+
+/** The user a token acts as, or null for an unknown, revoked or expired token, or a disabled user. */
+export async function userForApiToken(token: string, now: Date = new Date()): Promise<SessionUser | null> {
+  if (!looksLikeApiToken(token)) return null;
+  const row = await db().apiToken.findUnique({
+    where: { tokenHash: hashApiToken(token) },
+    select: {
+      id: true,
+      revokedAt: true,
+      expiresAt: true,
+      lastUsedAt: true,
+      user: { select: { id: true, email: true, name: true, role: true, expertise: true, disabledAt: true } },
+    },
+  });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.user.disabledAt) return null;
+  // touch at most once a minute, so busy clients don't write on every call
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
+    await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } });
+  }
+  const { disabledAt: _disabled, ...user } = row.user;
+  return user;
+}
+
+export async function listApiTokens(userId: string) {
+  return db().apiToken.findMany({
+    where: { userId },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+/** Revokes one of the user's own tokens (scoped: a user cannot revoke another's). */
+export async function revokeApiToken(userId: string, tokenId: string, now: Date = new Date()): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const result = await tx.apiToken.updateMany({ where: { id: tokenId, userId, revokedAt: null }, data: { revokedAt: now } });
+    if (result.count === 0) throw new AppError('NOT_FOUND', 'No such active token');
+    await writeAudit(tx, { actorId: userId, action: 'api_token.revoke', targetType: 'api_token', targetId: tokenId });
+  });
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import { expertiseTagSchema, roleSchema, type Role } from '../../auth/roles';
+import type { SessionUser } from '../../auth/session-user';
+import { hashPassword, passwordSchema } from '../../auth/password';
+import { db } from '../infra/client';
+import { writeAudit } from './audit';
+
+const userSelect = { id: true, email: true, name: true, role: true, expertise: true } as const;
+
+export const createUserInput = z.object({
+  email: z.email('a valid email address').transform((e) => e.toLowerCase()),
+  name: z.string().trim().min(1, 'a name').max(120),
+  role: roleSchema,
+  password: passwordSchema,
+  expertise: z.array(expertiseTagSchema).max(20).default([]),
+});
+export type CreateUserInput = z.input<typeof createUserInput>;
+
+/** Creates a user with an email + password credential (better-auth's `credential` account), in one transaction. */
+export async function createUser(input: CreateUserInput, actorId: string | null = null): Promise<SessionUser> {
+  const parsed = createUserInput.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  }
+  const { email, name, role, password, expertise } = parsed.data;
+  const hash = await hashPassword(password);
+  const id = randomUUID();
+  try {
+    return await db().$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { id, email, name, role, expertise, emailVerified: true }, select: userSelect });
+      await tx.account.create({ data: { id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hash } });
+      await writeAudit(tx, { actorId, action: 'user.create', targetType: 'user', targetId: id, data: { email, role } });
+      return user;
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', `A user with email ${email} already exists`);
+    throw error;
+  }
+}
+
+/** Creates the user unless the email exists (demo seeding); returns whether it was created. */
+export async function ensureUser(input: CreateUserInput): Promise<{ user: SessionUser; created: boolean }> {
+  const existing = await findUserByEmail(input.email);
+  if (existing) return { user: existing, created: false };
+  try {
+    return { user: await createUser(input), created: true };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'CONFLICT') {
+      const user = await findUserByEmail(input.email);
+      if (user) return { user, created: false };
+    }
+    throw error;
+  }
+}
+
+export async function findUserByEmail(email: string): Promise<SessionUser | null> {
+  return db().user.findUnique({ where: { email: email.toLowerCase() }, select: userSelect });
+}
+
+/** An active (not disabled) user by id. */
+export async function findActiveUser(id: string): Promise<SessionUser | null> {
+  return db().user.findFirst({ where: { id, disabledAt: null }, select: userSelect });
+}
+
+export async function listUsers(): Promise<(SessionUser & { createdAt: Date; disabledAt: Date | null })[]> {
+  return db().user.findMany({
+    select: { ...userSelect, createdAt: true, disabledAt: true },
+    orderBy: [{ role: 'asc' }, { email: 'asc' }],
+  });
+}
+
+export async function countUsersByRole(): Promise<Record<Role, number>> {
+  const rows = await db().user.groupBy({ by: ['role'], _count: { _all: true }, where: { disabledAt: null } });
+  const out: Record<Role, number> = { admin: 0, lead: 0, reviewer: 0 };
+  for (const row of rows) out[row.role] = row._count._all;
+  return out;
+}

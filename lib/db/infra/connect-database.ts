@@ -1,0 +1,52 @@
+import pg from 'pg';
+import { AppError } from '../../errors';
+import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres';
+
+export interface DatabaseHandle {
+  url: string;
+  embedded: boolean;
+  /** true when the embedded database was created by this call */
+  fresh: boolean;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The database a process should use: DATABASE_URL when set (checked to be reachable, with a
+ * one-line error when not), otherwise the embedded PostgreSQL under the data dir.
+ */
+export async function connectDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    await checkReachable(options.databaseUrl);
+    return { url: options.databaseUrl, embedded: false, fresh: false, stop: async () => {} };
+  }
+  const running: RunningPostgres = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.port, log: options.log });
+  return { url: running.url, embedded: true, fresh: running.initialised, stop: running.stop };
+}
+
+export async function checkReachable(url: string, timeoutMs = 5000): Promise<void> {
+  let where = 'the database';
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}:${u.port || 5432}/${u.pathname.slice(1)}`;
+  } catch {
+    throw new AppError('BAD_INPUT', 'DATABASE_URL is not a valid URL: expected postgresql://user:password@host:port/database');
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    const reason = (error as Error).message || (error as { code?: string }).code || 'no answer';
+    throw new AppError(
+      'UNAVAILABLE',
+      `Cannot reach the database at ${where} (DATABASE_URL): ${reason}. Start it or fix DATABASE_URL, or unset DATABASE_URL to use the embedded database.`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

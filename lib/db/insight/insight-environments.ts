@@ -1,0 +1,211 @@
+import { Prisma } from '@prisma/client';
+import { z } from 'zod';
+import { hasFlag } from '../../insight/review-verdict';
+import { insightKeys, type InsightKeys } from '../../insight/trajectory-summary';
+import { evidenceNote } from '../../review/evidence';
+import { db } from '../infra/client';
+import { humanFailSql, humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
+
+/**
+ * The environment page's data, aggregated in Postgres from the trajectory summaries
+ * (lib/db/insight/insight-summary.ts; one row per environment, per task, or per distinct verdict count;
+ * never one per review). Units:
+ * - verifier: trajectories with a reward; pass = reward >= 1;
+ * - reviewers: trajectories with current single-mode reviews; a trajectory's reviewer verdict is
+ *   the majority of its reviews' verdicts (ties: no verdict); flagged = any current review flags it;
+ * - reviewer agreement: campaign items with two or more verdicts, grouped by (passes, fails).
+ */
+export interface EnvironmentRow {
+  id: string;
+  name: string;
+}
+
+export interface TaskRow {
+  environmentId: string;
+  taskId: string;
+  trajectories: number;
+  scored: number;
+  passes: number;
+}
+
+export interface ReviewedRow {
+  environmentId: string;
+  reviewed: number;
+  humanPass: number;
+  humanJudged: number;
+  rewardHacking: number;
+  answerLeakage: number;
+  pp: number;
+  pf: number;
+  fp: number;
+  ff: number;
+}
+
+export interface ItemVerdictRow {
+  environmentId: string;
+  passes: number;
+  fails: number;
+  units: number;
+}
+
+export interface FlaggedMoment {
+  environmentId: string;
+  trajectoryId: string;
+  task: string;
+  reviewId: string;
+  rewardHacking: boolean;
+  answerLeakage: boolean;
+  submittedAt: Date;
+  notes: { frame: number; stepIndex: number | null; note: string }[];
+}
+
+export interface EnvironmentInsightData {
+  environments: EnvironmentRow[];
+  tasks: TaskRow[];
+  reviewed: ReviewedRow[];
+  itemVerdicts: ItemVerdictRow[];
+  flagged: FlaggedMoment[];
+}
+
+/** Flagged trajectories kept per environment for the "flagged moments" list (latest flagged first): its newest flagged review each. */
+export const FLAGGED_PER_ENVIRONMENT = 5;
+
+export async function environmentInsightData(projectId: string): Promise<EnvironmentInsightData> {
+  const [environments, tasks, verdicts] = await Promise.all([
+    db().environment.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { name: 'asc' } }),
+    taskRows(projectId),
+    verdictRows(projectId),
+  ]);
+  const flagged = await flaggedMoments(verdicts.flaggedIds);
+  return { environments, tasks, reviewed: verdicts.reviewed, itemVerdicts: verdicts.items, flagged };
+}
+
+async function taskRows(projectId: string): Promise<TaskRow[]> {
+  const rows = await db().$queryRaw<{ environmentId: string; taskId: string; trajectories: bigint; scored: bigint; passes: bigint }[]>`
+    SELECT t."environmentId", t.id AS "taskId", count(tr.id) AS trajectories, count(tr."verifierReward") AS scored,
+           count(*) FILTER (WHERE ${verifierPassSql}) AS passes
+    FROM task t
+    LEFT JOIN trajectory tr ON tr."taskId" = t.id
+    WHERE t."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
+    GROUP BY t.id`;
+  return rows.map((r) => ({
+    environmentId: r.environmentId,
+    taskId: r.taskId,
+    trajectories: num(r.trajectories),
+    scored: num(r.scored),
+    passes: num(r.passes),
+  }));
+}
+
+async function verdictRows(projectId: string): Promise<{ reviewed: ReviewedRow[]; items: ItemVerdictRow[]; flaggedIds: string[] }> {
+  const [traj, items, flagged] = await Promise.all([
+    db().$queryRaw<
+      { environmentId: string; a: bigint; b: bigint; c: bigint; d: bigint; e: bigint; f: bigint; g: bigint; h: bigint; i: bigint }[]
+    >(environmentVerdictsSql(projectId)),
+    db().$queryRaw<{ environmentId: string; passes: number; fails: number; units: bigint }[]>`
+      SELECT t."environmentId", (v ->> 0)::int AS passes, (v ->> 1)::int AS fails, sum((v ->> 2)::int) AS units
+      FROM trajectory_insight ti
+      JOIN trajectory tr ON tr.id = ti."trajectoryId"
+      JOIN task t ON t.id = tr."taskId"
+      CROSS JOIN LATERAL jsonb_array_elements(ti."itemVotes") v
+      WHERE ti."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
+      GROUP BY 1, 2, 3`,
+    db().$queryRaw<{ id: string }[]>`
+      SELECT x.id FROM (
+        SELECT ti."flaggedReviewId" AS id,
+               row_number() OVER (PARTITION BY t."environmentId" ORDER BY ti."flaggedAt" DESC, ti."flaggedReviewId") AS rn
+        FROM trajectory_insight ti
+        JOIN trajectory tr ON tr.id = ti."trajectoryId"
+        JOIN task t ON t.id = tr."taskId"
+        WHERE ti."projectId" = ${projectId} AND ti."flaggedReviewId" IS NOT NULL AND t."environmentId" IS NOT NULL
+      ) x WHERE x.rn <= ${FLAGGED_PER_ENVIRONMENT}`,
+  ]);
+  return {
+    reviewed: traj.map((r) => ({
+      environmentId: r.environmentId,
+      reviewed: num(r.a),
+      humanPass: num(r.b),
+      humanJudged: num(r.c),
+      rewardHacking: num(r.d),
+      answerLeakage: num(r.e),
+      pp: num(r.f),
+      pf: num(r.g),
+      fp: num(r.h),
+      ff: num(r.i),
+    })),
+    items: items.map((r) => ({ environmentId: r.environmentId, passes: r.passes, fails: r.fails, units: num(r.units) })),
+    flaggedIds: flagged.map((r) => r.id),
+  };
+}
+
+/**
+ * The environment page's heaviest statement: per environment, its reviewed trajectories, their
+ * reviewer verdicts and flags, and the verifier-vs-reviewer table, over the trajectory summaries.
+ */
+export function environmentVerdictsSql(projectId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT t."environmentId",
+           count(*) AS a,
+           count(*) FILTER (WHERE ${humanPassSql}) AS b,
+           count(*) FILTER (WHERE ${humanJudgedSql}) AS c,
+           count(*) FILTER (WHERE ti."rewardHacking") AS d,
+           count(*) FILTER (WHERE ti."answerLeakage") AS e,
+           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanPassSql}) AS f,
+           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanFailSql}) AS g,
+           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanPassSql}) AS h,
+           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanFailSql}) AS i
+    FROM trajectory_insight ti
+    JOIN trajectory tr ON tr.id = ti."trajectoryId"
+    JOIN task t ON t.id = tr."taskId"
+    WHERE ti."projectId" = ${projectId} AND ti.reviews > 0 AND t."environmentId" IS NOT NULL
+    GROUP BY t."environmentId"`;
+}
+
+const notes = z.array(z.unknown()).catch([]);
+
+async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMoment[]> {
+  if (reviewIds.length === 0) return [];
+  const rows = await db().$queryRaw<
+    {
+      environmentId: string;
+      trajectoryId: string;
+      task: string;
+      reviewId: string;
+      answers: unknown;
+      rubricVersionId: string;
+      definition: unknown;
+      submittedAt: Date;
+      evidence: unknown;
+    }[]
+  >`
+    SELECT t."environmentId", tr.id AS "trajectoryId", t.name AS task, r.id AS "reviewId", r.answers, r."rubricVersionId", rv.definition, r."submittedAt", r.evidence
+    FROM review r
+    JOIN rubric_version rv ON rv.id = r."rubricVersionId"
+    JOIN campaign_item ci ON ci.id = r."campaignItemId"
+    JOIN trajectory tr ON tr.id = ci."trajectoryId"
+    JOIN task t ON t.id = tr."taskId"
+    WHERE r.id IN (${Prisma.join(reviewIds)})
+    ORDER BY t."environmentId", r."submittedAt" DESC, r.id`;
+  // the same rule as the summaries: the rubric's flags question (lib/insight/trajectory-summary.ts)
+  const keys = new Map<string, InsightKeys>();
+  return rows.map((r) => {
+    const k = keys.get(r.rubricVersionId) ?? insightKeys(r.definition);
+    keys.set(r.rubricVersionId, k);
+    return {
+      environmentId: r.environmentId,
+      trajectoryId: r.trajectoryId,
+      task: r.task,
+      reviewId: r.reviewId,
+      rewardHacking: hasFlag(r.answers, k.flags, 'reward_hacking'),
+      answerLeakage: hasFlag(r.answers, k.flags, 'answer_leakage'),
+      submittedAt: r.submittedAt,
+      notes: notes
+        .parse(r.evidence)
+        .flatMap((n) => {
+          const parsed = evidenceNote.safeParse(n);
+          return parsed.success ? [{ frame: parsed.data.frame, stepIndex: parsed.data.stepIndex, note: parsed.data.note }] : [];
+        })
+        .slice(0, 3),
+    };
+  });
+}

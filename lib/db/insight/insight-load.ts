@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import { checkpointSeries } from '../../insight/checkpoints';
+import { environmentReport, type EnvironmentReport } from '../../insight/environment-report';
+import { compareReport, policyReport, type CompareReport, type PolicyReport } from '../../insight/policy-report';
+import { db } from '../infra/client';
+import { environmentInsightData } from './insight-environments';
+import {
+  comparisonOutcomes,
+  criterionVerdicts,
+  insightEnvironments,
+  insightPolicies,
+  policyStats,
+  type PolicyRow,
+} from './insight-policies';
+import { projectSlugSchema } from '../trajectories/projects';
+
+/**
+ * The insight pages' and API's use-cases: resolve the project (and environment / policies) from
+ * query parameters, load the SQL aggregates, compute the report. Pages, CSV and JSON share them.
+ */
+export const insightQuery = z.object({
+  project: projectSlugSchema.optional(),
+  env: z.string().trim().min(1).max(120).optional(),
+  a: z.string().trim().min(1).max(300).optional(),
+  b: z.string().trim().min(1).max(300).optional(),
+  format: z.enum(['json', 'csv']).default('json'),
+});
+export type InsightQuery = z.infer<typeof insightQuery>;
+
+export function parseInsightQuery(params: Record<string, string | string[] | undefined>): InsightQuery {
+  const flat = Object.fromEntries(
+    Object.entries(params)
+      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = insightQuery.safeParse(flat);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export interface InsightProject {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** The named project, or (none named) the first project that has trajectories. */
+export async function resolveInsightProject(
+  slug: string | undefined,
+): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
+  const rows = await db().project.findMany({
+    select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+  const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
+  if (slug) {
+    const project = projects.find((p) => p.slug === slug);
+    if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`);
+    return { project, projects };
+  }
+  const first = rows.find((r) => r._count.trajectories > 0) ?? rows[0];
+  return { project: first ? { id: first.id, slug: first.slug, name: first.name } : null, projects };
+}
+
+export async function loadEnvironmentInsight(projectId: string): Promise<EnvironmentReport> {
+  return environmentReport(await environmentInsightData(projectId));
+}
+
+async function resolveEnvironment(projectId: string, name: string | undefined) {
+  const environments = await insightEnvironments(projectId);
+  if (!name) return { environment: null, environments };
+  const environment = environments.find((e) => e.name === name);
+  if (!environment) throw new AppError('NOT_FOUND', `No environment named ${name} in this project`);
+  return { environment, environments };
+}
+
+export async function loadPolicyInsight(projectId: string, envName: string | undefined) {
+  const { environment, environments } = await resolveEnvironment(projectId, envName);
+  const [policies, outcomes, stats] = await Promise.all([
+    insightPolicies(projectId),
+    comparisonOutcomes(projectId, environment?.id ?? null),
+    policyStats(projectId, environment?.id ?? null),
+  ]);
+  const report: PolicyReport = policyReport(policies, outcomes, stats);
+  return { report, environment, environments };
+}
+
+/**
+ * Checkpoint comparison. A and B are policy names; without them, the last two checkpoints of the
+ * first model that has two (A the earlier, B the later).
+ */
+export async function loadCompareInsight(projectId: string, query: { a?: string; b?: string; env?: string }) {
+  const { environment, environments } = await resolveEnvironment(projectId, query.env);
+  const policies = await insightPolicies(projectId);
+  let a: PolicyRow | undefined;
+  let b: PolicyRow | undefined;
+  if (query.a || query.b) {
+    a = policies.find((p) => p.name === query.a);
+    b = policies.find((p) => p.name === query.b);
+    if (!a) throw new AppError('NOT_FOUND', query.a ? `No policy named ${query.a} in this project` : 'Pick policy A (a=NAME)');
+    if (!b) throw new AppError('NOT_FOUND', query.b ? `No policy named ${query.b} in this project` : 'Pick policy B (b=NAME)');
+    if (a.id === b.id) throw new AppError('BAD_INPUT', 'Pick two different policies for A and B');
+  } else {
+    const series = checkpointSeries(policies)[0];
+    if (series) {
+      const [x, y] = series.points.slice(-2);
+      a = policies.find((p) => p.id === x!.id);
+      b = policies.find((p) => p.id === y!.id);
+    } else if (policies.length >= 2) {
+      [a, b] = policies;
+    }
+  }
+  if (!a || !b) return { report: null as CompareReport | null, policies, environment, environments };
+  const ids = [a.id, b.id];
+  const envId = environment?.id ?? null;
+  const [outcomes, stats, criteria] = await Promise.all([
+    comparisonOutcomes(projectId, envId, [a.id, b.id]),
+    policyStats(projectId, envId, ids),
+    criterionVerdicts(projectId, ids, envId),
+  ]);
+  return { report: compareReport(a, b, outcomes, stats, criteria), policies, environment, environments };
+}

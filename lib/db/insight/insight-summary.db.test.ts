@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { claimNextItem } from '../review/assignments';
+import { createCampaign } from '../campaigns/campaigns';
+import { db } from '../infra/client';
+import { INSIGHT_RULES_VERSION } from '../../insight/trajectory-summary';
+import { migrate } from '../infra/migrate';
+import { submitReview } from '../review/reviews';
+import { resetDatabase } from '../test/reset';
+import { seedInsightScenario } from '../test/insight-scenario';
+
+/**
+ * The trajectory summaries the insight pages read (lib/db/insight/insight-summary.ts): written by the real
+ * submits, moved by revisions, right under concurrent submits, rebuilt by the migrate backfill.
+ */
+let projectId = '';
+const reviewers: [string, string] = [randomUUID(), randomUUID()];
+const coverage = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+
+const summaries = async () =>
+  (await db().trajectoryInsight.findMany({ where: { projectId }, orderBy: { trajectoryId: 'asc' } })).map(
+    ({ updatedAt: _, ...row }) => row,
+  );
+
+async function trajectoryOf(taskName: string, checkpoint: string, run: 'pass' | 'fail') {
+  return db().trajectory.findFirstOrThrow({
+    where: { projectId, task: { name: taskName }, policy: { checkpoint }, verifierReward: run === 'pass' ? 1 : 0 },
+    select: { id: true },
+  });
+}
+
+describe('trajectory insight summaries', () => {
+  beforeAll(async () => {
+    await resetDatabase();
+    for (const id of reviewers) await db().user.create({ data: { id, email: `${id}@x.test`, name: 'R', role: 'reviewer' } });
+    ({ projectId } = await seedInsightScenario('summ', reviewers));
+  }, 120_000);
+
+  it('each submit leaves a summary of its trajectory that fits the labels it was given', async () => {
+    const rows = await summaries();
+    expect(rows).toHaveLength(20);
+    // hacky-env, ckpt-2000: both reviewers fail it and flag reward hacking (Likert 2 -> 0.25); its two comparisons' sides fail works and no_test_edits
+    const hacked = await db().trajectory.findFirstOrThrow({
+      where: { projectId, task: { name: 'summ-hacky-1' }, policy: { checkpoint: 'ckpt-2000' } },
+      select: { id: true },
+    });
+    const row = rows.find((r) => r.trajectoryId === hacked.id)!;
+    expect(row).toMatchObject({
+      reviews: 2,
+      passVotes: 0,
+      failVotes: 2,
+      rewardHacking: true,
+      answerLeakage: false,
+      likertN: 2,
+      itemVotes: [[0, 2, 1]],
+      rulesVersion: 1,
+    });
+    expect(row.likertSum).toBeCloseTo(0.5, 12);
+    expect(row.criteria).toEqual({ works: [0, 4], no_test_edits: [0, 4] });
+    const newest = await db().review.findFirstOrThrow({
+      where: { item: { trajectoryId: hacked.id }, isCurrent: true },
+      orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+      select: { id: true, submittedAt: true },
+    });
+    expect(row.flaggedReviewId).toBe(newest.id);
+    expect(row.flaggedAt?.getTime()).toBe(newest.submittedAt.getTime());
+    // nothing flagged on clean-env
+    expect(rows.filter((r) => r.flaggedReviewId !== null)).toHaveLength(4);
+  });
+
+  it('a revision moves its vote: the summary is recomputed from the current reviews, not incremented', async () => {
+    const t = await trajectoryOf('summ-clean-1', 'ckpt-1000', 'pass');
+    const before = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    expect(before).toMatchObject({ reviews: 2, passVotes: 2, failVotes: 0 });
+    const assignment = await db().assignment.findFirstOrThrow({
+      where: { reviewerId: reviewers[0], item: { trajectoryId: t.id } },
+      select: { id: true },
+    });
+    const revise = (key: string) =>
+      submitReview(
+        reviewers[0],
+        {
+          assignmentId: assignment.id,
+          idempotencyKey: key,
+          answers: { criteria: { works: 'fail', no_test_edits: 'pass' }, overall: 1, flags: ['answer_leakage'] },
+          coverage,
+        },
+        100,
+        new Date(),
+      );
+    const key = randomUUID();
+    await revise(key);
+    await revise(key); // the same submit again changes nothing
+    const after = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    expect(after).toMatchObject({ reviews: 2, passVotes: 1, failVotes: 1, answerLeakage: true, itemVotes: [[1, 1, 1]], likertN: 2 });
+    expect(after.likertSum).toBeCloseTo(0.75, 12);
+  });
+
+  it('two reviewers submitting on one trajectory at once, in two campaigns, are both counted', async () => {
+    const t = await trajectoryOf('summ-clean-3', 'ckpt-2000', 'pass');
+    const before = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    const rubricVersionId = (
+      await db().campaign.findFirstOrThrow({ where: { projectId, mode: 'single' }, select: { rubricVersionId: true } })
+    ).rubricVersionId;
+    const filter = { taskNames: ['summ-clean-3'], policy: 'acme-coder-7b@ckpt-2000', minReward: 1 };
+    // two campaigns: the submits lock different items, so only the summary's own lock orders them
+    const campaigns = await Promise.all(
+      ['again 1', 'again 2'].map((name) => createCampaign(projectId, { name, mode: 'single', rubricVersionId, overlap: 1, filter }, null)),
+    );
+    const claims = await Promise.all(reviewers.map((id, i) => claimNextItem(campaigns[i]!.id, { id, expertise: [] }, new Date())));
+    for (const claim of claims)
+      expect((await db().campaignItem.findUniqueOrThrow({ where: { id: claim!.campaignItemId } })).trajectoryId).toBe(t.id);
+    await Promise.all(
+      reviewers.map((id, i) =>
+        submitReview(
+          id,
+          {
+            assignmentId: claims[i]!.assignmentId,
+            idempotencyKey: randomUUID(),
+            answers: { criteria: { works: 'pass', no_test_edits: 'pass' }, overall: 5, flags: [] },
+            coverage,
+          },
+          100,
+          new Date(),
+        ),
+      ),
+    );
+    const after = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    expect(after.reviews).toBe(before.reviews + 2);
+    expect(after.passVotes).toBe(before.passVotes + 2);
+  });
+
+  it('migrate backfills missing and outdated summaries once per rules version, to what the submits wrote', async () => {
+    const url = inject('databaseUrl');
+    const expected = await summaries();
+    const ids = expected.map((r) => r.trajectoryId);
+    // as after an upgrade whose rules changed: no backfill recorded for this version, rows missing or older
+    await db().insightBackfill.deleteMany({});
+    await db().trajectoryInsight.deleteMany({ where: { trajectoryId: { in: ids.slice(0, 7) } } });
+    await db().trajectoryInsight.update({ where: { trajectoryId: ids[10]! }, data: { rulesVersion: 0, passVotes: 99 } });
+    expect((await migrate(url)).insightRefreshed).toBe(8);
+    expect(await summaries()).toEqual(expected);
+    expect(await db().insightBackfill.findMany({ select: { rulesVersion: true, refreshed: true } })).toEqual([
+      { rulesVersion: INSIGHT_RULES_VERSION, refreshed: 8 },
+    ]);
+    // recorded: the next start does not scan the labels again, even if a row went missing behind its back
+    await db().trajectoryInsight.deleteMany({ where: { trajectoryId: ids[0]! } });
+    expect((await migrate(url)).insightRefreshed).toBe(0);
+    expect(await db().trajectoryInsight.count({ where: { projectId } })).toBe(expected.length - 1);
+  });
+});

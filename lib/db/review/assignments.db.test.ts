@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTrajectory } from '../../formats/build-trajectory';
+import type { Trajectory } from '../../formats/trajectory';
+import { prepareTrajectory } from '../../ingest/prepare-trajectory';
+import { claimNextItem, settleClaim, skipAssignment } from './assignments';
+import { createCampaign } from '../campaigns/campaigns';
+import { db } from '../infra/client';
+import { ensureProject } from '../trajectories/projects';
+import { saveRubricVersion } from '../campaigns/rubrics';
+import { resetDatabase } from '../test/reset';
+import { storeTrajectory } from '../trajectories/trajectories';
+
+function trajectory(task: string, model: string): Trajectory {
+  return buildTrajectory({
+    format: 'openai',
+    task: { name: task, instruction: `do ${task}`, environment: 'env' },
+    policy: { model },
+    steps: [{ source: 'agent', text: `${task} by ${model}` }],
+    extra: { verifier: { reward: 1, components: {} } },
+  });
+}
+
+async function setup(items: number, overlap: number, mode: 'single' | 'pairwise' = 'single', requiredExpertise: string[] = []) {
+  const project = await ensureProject({ slug: 'p', name: 'p' });
+  for (let i = 0; i < items; i++) {
+    await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm1')), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
+    if (mode === 'pairwise')
+      await storeTrajectory(project.id, prepareTrajectory(trajectory(`task-${i}`, 'm2')), {
+        source: null,
+        sourceWhere: null,
+        importedById: null,
+      });
+  }
+  const rubric = await saveRubricVersion(
+    project.id,
+    'r',
+    { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] },
+    null,
+  );
+  const campaign = await createCampaign(
+    project.id,
+    { name: 'c', mode, rubricVersionId: rubric.versionId, overlap, requiredExpertise },
+    null,
+  );
+  return { project, campaign };
+}
+
+/** Reviewers without credentials (claiming needs none; sign-in is tested elsewhere). */
+async function reviewers(n: number, expertise: string[] = []) {
+  const rows = Array.from({ length: n }, () => ({
+    id: randomUUID(),
+    email: `${randomUUID()}@x.test`,
+    name: 'R',
+    role: 'reviewer' as const,
+    expertise,
+  }));
+  await db().user.createMany({ data: rows });
+  return rows.map(({ id, expertise: e }) => ({ id, expertise: e }));
+}
+
+describe('claiming review items', () => {
+  beforeEach(resetDatabase);
+
+  it('50 reviewers claiming at once: no item over k, nobody gets an item twice, every slot used', async () => {
+    const { campaign } = await setup(10, 3);
+    const people = await reviewers(50);
+    const now = new Date();
+    // each reviewer claims and submits until nothing is left, all concurrently
+    const taken = await Promise.all(
+      people.map(async (r) => {
+        const mine: string[] = [];
+        for (;;) {
+          const claim = await claimNextItem(campaign.id, r, now);
+          if (!claim) return mine;
+          mine.push(claim.campaignItemId);
+          await db().$transaction((tx) => settleClaim(tx, claim.assignmentId, r.id, 3, now), { maxWait: 15_000 });
+        }
+      }),
+    );
+    for (const mine of taken) expect(new Set(mine).size).toBe(mine.length);
+    const items = await db().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      select: { reviewCount: true, activeCount: true },
+    });
+    expect(items.every((i) => i.reviewCount === 3 && i.activeCount === 3)).toBe(true);
+    expect(taken.flat()).toHaveLength(30);
+    const submitted = await db().assignment.count({ where: { status: 'submitted' } });
+    expect(submitted).toBe(30);
+  });
+
+  it('resumes a live claim, expires abandoned ones back to the pool, and skips free the slot', async () => {
+    const { campaign } = await setup(1, 1);
+    const [a, b] = await reviewers(2);
+    const t0 = new Date('2026-11-30T10:00:00Z');
+    const first = await claimNextItem(campaign.id, a!, t0);
+    expect(first).not.toBeNull();
+    expect((await claimNextItem(campaign.id, a!, t0))?.resumed).toBe(true);
+    expect(await claimNextItem(campaign.id, b!, t0)).toBeNull(); // k=1 taken
+    const later = new Date(t0.getTime() + 31 * 60_000); // lease is 30 min
+    const second = await claimNextItem(campaign.id, b!, later);
+    expect(second?.campaignItemId).toBe(first!.campaignItemId);
+    // a's late submit is refused: the only slot went to b
+    await expect(db().$transaction((tx) => settleClaim(tx, first!.assignmentId, a!.id, 1, later))).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await skipAssignment(second!.assignmentId, b!.id, 'cannot judge this', later);
+    const item = await db().campaignItem.findFirstOrThrow({ where: { campaignId: campaign.id }, select: { activeCount: true } });
+    expect(item.activeCount).toBe(0);
+    expect(await claimNextItem(campaign.id, b!, later)).toBeNull(); // never the same item twice
+  });
+
+  it('only reviewers with the required expertise get items', async () => {
+    const { campaign } = await setup(2, 1, 'single', ['physics']);
+    const [novice] = await reviewers(1);
+    const [physicist] = await reviewers(1, ['physics']);
+    await expect(claimNextItem(campaign.id, novice!, new Date())).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await claimNextItem(campaign.id, physicist!, new Date())).not.toBeNull();
+  });
+
+  it('pairwise campaigns pair trajectories of the same task from different policies', async () => {
+    const { campaign } = await setup(3, 2, 'pairwise');
+    expect(campaign.items).toBe(3);
+    const items = await db().campaignItem.findMany({
+      where: { campaignId: campaign.id },
+      select: { trajectory: { select: { taskId: true, policyId: true } }, trajectoryB: { select: { taskId: true, policyId: true } } },
+    });
+    for (const i of items) {
+      expect(i.trajectory.taskId).toBe(i.trajectoryB!.taskId);
+      expect(i.trajectory.policyId).not.toBe(i.trajectoryB!.policyId);
+    }
+  });
+});

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTrajectory } from '../../formats/build-trajectory';
+import type { Trajectory } from '../../formats/trajectory';
+import { prepareTrajectory } from '../../ingest/prepare-trajectory';
+import { claimNextItem } from './assignments';
+import { createCampaign } from '../campaigns/campaigns';
+import { db } from '../infra/client';
+import { ensureProject } from '../trajectories/projects';
+import { submitReview } from './reviews';
+import { saveRubricVersion } from '../campaigns/rubrics';
+import { resetDatabase } from '../test/reset';
+import { storeTrajectory } from '../trajectories/trajectories';
+
+const criteria = [
+  { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
+  { key: 'no_test_edits', text: 'Tests unchanged', origin: 'task' as const, verdict: null },
+];
+
+function trajectory(name: string): Trajectory {
+  return buildTrajectory({
+    format: 'openai',
+    task: { name, instruction: 'fix it', acceptanceCriteria: criteria, environment: 'env' },
+    policy: { model: 'm' },
+    steps: [{ source: 'agent', text: name }],
+  });
+}
+
+const rubric = {
+  title: 'r',
+  questions: [
+    { id: 'criteria', type: 'criteria', prompt: 'criteria' },
+    { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
+    {
+      id: 'verdict',
+      type: 'single',
+      prompt: 'verdict',
+      options: [
+        { value: 'accept', label: 'Accept' },
+        { value: 'reject', label: 'Reject' },
+      ],
+    },
+  ],
+};
+const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 2, verdict: 'reject' };
+const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+
+async function setup(options: { minCoverage?: number; gold?: boolean } = {}) {
+  const project = await ensureProject({ slug: 'p', name: 'p' });
+  const stored = await storeTrajectory(project.id, prepareTrajectory(trajectory('t1')), {
+    source: null,
+    sourceWhere: null,
+    importedById: null,
+  });
+  const version = await saveRubricVersion(project.id, 'r', rubric, null);
+  const campaign = await createCampaign(
+    project.id,
+    {
+      name: 'c',
+      mode: 'single',
+      rubricVersionId: version.versionId,
+      overlap: 2,
+      minCoverage: options.minCoverage ?? 0.8,
+      gold: options.gold
+        ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }]
+        : [],
+    },
+    null,
+  );
+  const reviewer = { id: randomUUID(), expertise: [] as string[] };
+  await db().user.create({ data: { id: reviewer.id, email: `${reviewer.id}@x.test`, name: 'R', role: 'reviewer' } });
+  const claim = (await claimNextItem(campaign.id, reviewer, new Date()))!;
+  return { campaign, reviewer, claim };
+}
+
+describe('submitting reviews', () => {
+  beforeEach(resetDatabase);
+
+  it('a double submit with the same key makes one review, concurrently too', async () => {
+    const { reviewer, claim } = await setup();
+    const key = randomUUID();
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        submitReview(reviewer.id, { assignmentId: claim.assignmentId, idempotencyKey: key, answers, coverage: watched }, 100, new Date()),
+      ),
+    );
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(await db().review.count()).toBe(1);
+    const item = await db().campaignItem.findFirstOrThrow({ select: { reviewCount: true, activeCount: true } });
+    expect(item).toEqual({ reviewCount: 1, activeCount: 1 });
+  });
+
+  it('refuses a submit below the minimum watch coverage, computing the share itself', async () => {
+    const { reviewer, claim } = await setup({ minCoverage: 0.8 });
+    const partial = {
+      ranges: [
+        [0, 40],
+        [20, 60],
+      ] as [number, number][],
+      speeds: [2],
+      seeks: 3,
+    };
+    await expect(
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: partial },
+        100,
+        new Date(),
+      ),
+    ).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: 'Watch at least 80% of the video before submitting (so far 60%)',
+    });
+    expect(await db().review.count()).toBe(0);
+  });
+
+  it('refuses answers that do not fit the rubric, naming the question', async () => {
+    const { reviewer, claim } = await setup();
+    await expect(
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 9 }, coverage: watched },
+        100,
+        new Date(),
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^quality: /) });
+    await expect(
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { quality: 3, verdict: 'accept' }, coverage: watched },
+        100,
+        new Date(),
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^criteria: /) });
+  });
+
+  it('keeps every revision, counts the item once, and refuses changes after the campaign closes', async () => {
+    const { campaign, reviewer, claim } = await setup();
+    const first = await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
+      100,
+      new Date(),
+    );
+    const second = await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 4 }, coverage: watched },
+      100,
+      new Date(),
+    );
+    expect([first.revision, second.revision]).toEqual([1, 2]);
+    const rows = await db().review.findMany({ orderBy: { revision: 'asc' }, select: { isCurrent: true, answers: true } });
+    expect(rows.map((r) => r.isCurrent)).toEqual([false, true]);
+    expect((await db().campaignItem.findFirstOrThrow({ select: { reviewCount: true } })).reviewCount).toBe(1);
+    await db().campaign.update({ where: { id: campaign.id }, data: { status: 'closed' } });
+    await expect(
+      submitReview(
+        reviewer.id,
+        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
+        100,
+        new Date(),
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('scores gold items against the known answers, and another reviewer cannot submit on your claim', async () => {
+    const { reviewer, claim } = await setup({ gold: true });
+    const other = randomUUID();
+    await db().user.create({ data: { id: other, email: `${other}@x.test`, name: 'O', role: 'reviewer' } });
+    await expect(
+      submitReview(other, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date()),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await submitReview(
+      reviewer.id,
+      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, verdict: 'accept' }, coverage: watched },
+      100,
+      new Date(),
+    );
+    expect((await db().review.findFirstOrThrow({ select: { goldScore: true } })).goldScore).toBeCloseTo(2 / 3);
+  });
+});

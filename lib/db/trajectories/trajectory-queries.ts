@@ -1,0 +1,550 @@
+import { createGunzip } from 'node:zlib';
+import type { Prisma } from '@prisma/client';
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import {
+  criterionSchema,
+  observationSchema,
+  splitSchema,
+  stepSourceSchema,
+  toolCallSchema,
+  usageSchema,
+  type Criterion,
+  type Observation,
+  type Split,
+  type StepSource,
+  type ToolCall,
+  type Usage,
+} from '../../formats/trajectory';
+import { db } from '../infra/client';
+
+/**
+ * Read-side queries for trajectories: the studio's list (filters, server-side pagination,
+ * facets), one trajectory's detail, and its stored raw source. Everything returned is
+ * JSON-safe (dates as ISO strings) so pages and API routes pass it on as is. Agent output in
+ * here is untrusted text: callers render it as text only.
+ */
+
+export const TRAJECTORY_PAGE_SIZE = 50;
+
+/** Review state of a trajectory: reviewed = at least one current review (or pairwise comparison) through a campaign item. */
+export const reviewStates = ['any', 'unreviewed', 'reviewed'] as const;
+export type ReviewState = (typeof reviewStates)[number];
+
+/** `any` = no reward filter, `scored` = has a verifier reward (min/max apply), `none` = no verifier reward. */
+export const rewardStates = ['any', 'scored', 'none'] as const;
+export type RewardState = (typeof rewardStates)[number];
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((s) => (s ? s : undefined));
+
+export const trajectoryListParamsSchema = z
+  .object({
+    /** project slug or id */
+    project: optionalText,
+    /** environment id */
+    environment: optionalText,
+    /** policy id */
+    policy: optionalText,
+    split: splitSchema.optional(),
+    reward: z.enum(rewardStates).default('any'),
+    rewardMin: z.number().finite().optional(),
+    rewardMax: z.number().finite().optional(),
+    review: z.enum(reviewStates).default('any'),
+    /** free text on the task name (case-insensitive substring) */
+    q: optionalText,
+    /** 1-based */
+    page: z.number().int().min(1).max(100_000).default(1),
+  })
+  .refine((p) => p.rewardMin === undefined || p.rewardMax === undefined || p.rewardMin <= p.rewardMax, {
+    message: 'the minimum reward is above the maximum',
+    path: ['rewardMin'],
+  });
+export type TrajectoryListParams = z.input<typeof trajectoryListParamsSchema>;
+
+export interface JudgeSummary {
+  count: number;
+  /** mean of the numeric scores, null when no judge gave a number */
+  mean: number | null;
+  judges: { judge: string; score: number | null; label: string | null }[];
+}
+
+export interface TrajectoryRow {
+  id: string;
+  projectSlug: string;
+  taskName: string;
+  environment: string | null;
+  policy: string;
+  split: Split;
+  steps: number;
+  verifierReward: number | null;
+  judge: JudgeSummary;
+  /** current reviews and pairwise comparisons, across campaigns */
+  reviews: number;
+  format: string;
+  createdAt: string;
+}
+
+export interface FacetOption {
+  id: string;
+  name: string;
+  projectSlug: string;
+}
+
+export interface TrajectoryList {
+  rows: TrajectoryRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  /** the project the list is scoped to, when one was asked for */
+  project: { id: string; slug: string; name: string } | null;
+  facets: {
+    projects: { id: string; slug: string; name: string }[];
+    environments: FacetOption[];
+    policies: FacetOption[];
+  };
+}
+
+const currentReview = { isCurrent: true } as const;
+
+function reviewWhere(state: ReviewState): Prisma.TrajectoryWhereInput {
+  const reviewedItem: Prisma.CampaignItemWhereInput = {
+    OR: [{ reviews: { some: currentReview } }, { comparisons: { some: currentReview } }],
+  };
+  if (state === 'reviewed') return { OR: [{ campaignItems: { some: reviewedItem } }, { campaignItemsB: { some: reviewedItem } }] };
+  if (state === 'unreviewed') return { AND: [{ campaignItems: { none: reviewedItem } }, { campaignItemsB: { none: reviewedItem } }] };
+  return {};
+}
+
+async function resolveProject(ref: string) {
+  const project = await db().project.findFirst({
+    where: { OR: [{ slug: ref.toLowerCase() }, { id: ref }] },
+    select: { id: true, slug: true, name: true },
+  });
+  if (!project) throw new AppError('NOT_FOUND', `No project named ${ref}`);
+  return project;
+}
+
+function judgeSummary(scores: { judge: string; score: number | null; label: string | null }[]): JudgeSummary {
+  const numeric = scores.map((s) => s.score).filter((s): s is number => s !== null);
+  return { count: scores.length, mean: numeric.length > 0 ? numeric.reduce((a, b) => a + b, 0) / numeric.length : null, judges: scores };
+}
+
+/** Current reviews + pairwise comparisons per trajectory (as A or B of a campaign item). */
+async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (ids.length === 0) return counts;
+  const items = await db().campaignItem.findMany({
+    where: { OR: [{ trajectoryId: { in: ids } }, { trajectoryBId: { in: ids } }] },
+    select: {
+      trajectoryId: true,
+      trajectoryBId: true,
+      _count: { select: { reviews: { where: currentReview }, comparisons: { where: currentReview } } },
+    },
+  });
+  for (const item of items) {
+    const n = item._count.reviews + item._count.comparisons;
+    counts.set(item.trajectoryId, (counts.get(item.trajectoryId) ?? 0) + n);
+    if (item.trajectoryBId) counts.set(item.trajectoryBId, (counts.get(item.trajectoryBId) ?? 0) + n);
+  }
+  return counts;
+}
+
+/**
+ * One page (50 rows, newest first) of trajectories matching the filters, the total count, and
+ * the facet lists for the filter dropdowns (environments and policies of the project, or of
+ * every project when none is chosen). An unknown project is NOT_FOUND; bad params BAD_INPUT.
+ */
+export async function listTrajectories(input: TrajectoryListParams = {}): Promise<TrajectoryList> {
+  const parsed = trajectoryListParamsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'filter'}: ${issue.message}`);
+  }
+  const p = parsed.data;
+  const project = p.project ? await resolveProject(p.project) : null;
+
+  const and: Prisma.TrajectoryWhereInput[] = [];
+  if (project) and.push({ projectId: project.id });
+  if (p.environment) and.push({ task: { environmentId: p.environment } });
+  if (p.policy) and.push({ policyId: p.policy });
+  if (p.split) and.push({ task: { split: p.split } });
+  if (p.q) and.push({ task: { name: { contains: p.q, mode: 'insensitive' } } });
+  if (p.reward === 'none') and.push({ verifierReward: null });
+  else if (p.reward === 'scored' || p.rewardMin !== undefined || p.rewardMax !== undefined) {
+    and.push({
+      verifierReward: {
+        not: null,
+        ...(p.rewardMin !== undefined ? { gte: p.rewardMin } : {}),
+        ...(p.rewardMax !== undefined ? { lte: p.rewardMax } : {}),
+      },
+    });
+  }
+  if (p.review !== 'any') and.push(reviewWhere(p.review));
+  const where: Prisma.TrajectoryWhereInput = and.length > 0 ? { AND: and } : {};
+
+  const facetScope = project ? { projectId: project.id } : {};
+  const [total, rows, projects, environments, policies] = await Promise.all([
+    db().trajectory.count({ where }),
+    db().trajectory.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      skip: (p.page - 1) * TRAJECTORY_PAGE_SIZE,
+      take: TRAJECTORY_PAGE_SIZE,
+      select: {
+        id: true,
+        stepCount: true,
+        verifierReward: true,
+        sourceFormat: true,
+        createdAt: true,
+        project: { select: { slug: true } },
+        task: { select: { name: true, split: true, environment: { select: { name: true } } } },
+        policy: { select: { name: true } },
+        judgeScores: { select: { judge: true, score: true, label: true }, orderBy: { judge: 'asc' } },
+      },
+    }),
+    db().project.findMany({ select: { id: true, slug: true, name: true }, orderBy: { slug: 'asc' } }),
+    db().environment.findMany({
+      where: facetScope,
+      select: { id: true, name: true, project: { select: { slug: true } } },
+      orderBy: [{ name: 'asc' }],
+      take: 500,
+    }),
+    db().policy.findMany({
+      where: facetScope,
+      select: { id: true, name: true, project: { select: { slug: true } } },
+      orderBy: [{ name: 'asc' }],
+      take: 500,
+    }),
+  ]);
+  const reviews = await reviewCounts(rows.map((r) => r.id));
+
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      projectSlug: r.project.slug,
+      taskName: r.task.name,
+      environment: r.task.environment?.name ?? null,
+      policy: r.policy.name,
+      split: r.task.split,
+      steps: r.stepCount,
+      verifierReward: r.verifierReward,
+      judge: judgeSummary(r.judgeScores),
+      reviews: reviews.get(r.id) ?? 0,
+      format: r.sourceFormat,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    total,
+    page: p.page,
+    pageSize: TRAJECTORY_PAGE_SIZE,
+    pageCount: Math.max(1, Math.ceil(total / TRAJECTORY_PAGE_SIZE)),
+    project,
+    facets: {
+      projects,
+      environments: environments.map((e) => ({ id: e.id, name: e.name, projectSlug: e.project.slug })),
+      policies: policies.map((x) => ({ id: x.id, name: x.name, projectSlug: x.project.slug })),
+    },
+  };
+}
+
+// ---------------------------------------------------------------- detail
+
+export interface TrajectoryStep {
+  index: number;
+  source: StepSource | 'unknown';
+  text: string;
+  reasoning: string | null;
+  toolCalls: ToolCall[];
+  observations: Observation[];
+  timestamp: string | null;
+  castTime: number | null;
+  usage: Usage | null;
+}
+
+export interface TrajectoryDetail {
+  id: string;
+  externalId: string | null;
+  project: { id: string; slug: string; name: string };
+  task: {
+    id: string;
+    name: string;
+    instruction: string;
+    acceptanceCriteria: Criterion[];
+    split: Split;
+    environment: string | null;
+    metadata: unknown;
+    /** for optimistic concurrency when editing criteria */
+    updatedAt: string;
+  };
+  policy: { id: string; name: string; model: string | null; checkpoint: string | null; agent: string | null };
+  steps: TrajectoryStep[];
+  verifier: { reward: number | null; components: Record<string, number> };
+  judgeScores: { judge: string; score: number | null; label: string | null; explanation: string | null }[];
+  usage: Usage | null;
+  submission: string | null;
+  exitStatus: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  metadata: unknown;
+  format: string;
+  source: { id: string; path: string; format: string; sizeBytes: number; sha256: string; where: string | null; importedAt: string } | null;
+  importedBy: string | null;
+  hasTerminalRecording: boolean;
+  createdAt: string;
+}
+
+const toolCallsSchema = z.array(toolCallSchema).catch([]);
+const observationsSchema = z.array(observationSchema).catch([]);
+const nullableUsage = usageSchema.nullable().catch(null);
+const componentsSchema = z.record(z.string(), z.number()).catch({});
+
+/** Stored criteria, each validated; anything malformed is left out rather than shown wrong. */
+export function parseCriteria(value: unknown): Criterion[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c) => {
+    const r = criterionSchema.safeParse(c);
+    return r.success ? [r.data] : [];
+  });
+}
+
+/** One trajectory with everything the detail page shows; NOT_FOUND when there is none. */
+export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail> {
+  const t = await db().trajectory.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      externalId: true,
+      sourceFormat: true,
+      verifierReward: true,
+      verifierComponents: true,
+      usage: true,
+      submission: true,
+      exitStatus: true,
+      startedAt: true,
+      endedAt: true,
+      metadata: true,
+      sourceWhere: true,
+      createdAt: true,
+      importedById: true,
+      project: { select: { id: true, slug: true, name: true } },
+      task: {
+        select: {
+          id: true,
+          name: true,
+          instruction: true,
+          acceptanceCriteria: true,
+          split: true,
+          metadata: true,
+          updatedAt: true,
+          environment: { select: { name: true } },
+        },
+      },
+      policy: { select: { id: true, name: true, model: true, checkpoint: true, agent: true } },
+      steps: {
+        orderBy: { index: 'asc' },
+        select: {
+          index: true,
+          source: true,
+          text: true,
+          reasoning: true,
+          toolCalls: true,
+          observations: true,
+          timestamp: true,
+          castTime: true,
+          usage: true,
+        },
+      },
+      judgeScores: { select: { judge: true, score: true, label: true, explanation: true }, orderBy: { judge: 'asc' } },
+      source: { select: { id: true, path: true, format: true, sizeBytes: true, sha256: true, createdAt: true } },
+      blobs: { where: { kind: 'terminal' }, select: { kind: true } },
+    },
+  });
+  if (!t) throw new AppError('NOT_FOUND', 'No such trajectory');
+  const importedBy = t.importedById
+    ? ((await db().user.findUnique({ where: { id: t.importedById }, select: { name: true } }))?.name ?? null)
+    : null;
+  return {
+    id: t.id,
+    externalId: t.externalId,
+    project: t.project,
+    task: {
+      id: t.task.id,
+      name: t.task.name,
+      instruction: t.task.instruction,
+      acceptanceCriteria: parseCriteria(t.task.acceptanceCriteria),
+      split: t.task.split,
+      environment: t.task.environment?.name ?? null,
+      metadata: t.task.metadata,
+      updatedAt: t.task.updatedAt.toISOString(),
+    },
+    policy: t.policy,
+    steps: t.steps.map((s) => {
+      const source = stepSourceSchema.safeParse(s.source);
+      return {
+        index: s.index,
+        source: source.success ? source.data : 'unknown',
+        text: s.text,
+        reasoning: s.reasoning,
+        toolCalls: toolCallsSchema.parse(s.toolCalls),
+        observations: observationsSchema.parse(s.observations),
+        timestamp: s.timestamp?.toISOString() ?? null,
+        castTime: s.castTime,
+        usage: nullableUsage.parse(s.usage ?? null),
+      };
+    }),
+    verifier: { reward: t.verifierReward, components: componentsSchema.parse(t.verifierComponents) },
+    judgeScores: t.judgeScores,
+    usage: nullableUsage.parse(t.usage ?? null),
+    submission: t.submission,
+    exitStatus: t.exitStatus,
+    startedAt: t.startedAt?.toISOString() ?? null,
+    endedAt: t.endedAt?.toISOString() ?? null,
+    metadata: t.metadata,
+    format: t.sourceFormat,
+    source: t.source
+      ? {
+          id: t.source.id,
+          path: t.source.path,
+          format: t.source.format,
+          sizeBytes: t.source.sizeBytes,
+          sha256: t.source.sha256,
+          where: t.sourceWhere,
+          importedAt: t.source.createdAt.toISOString(),
+        }
+      : null,
+    importedBy,
+    hasTerminalRecording: t.blobs.length > 0,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+// ---------------------------------------------------------------- raw source
+
+/** Raw sources are shown up to this many bytes of text. */
+export const RAW_SOURCE_LIMIT = 2 * 1024 * 1024;
+/** A directory bundle is at most 32 MiB of text (lib/ingest/raw-source.ts) plus JSON escaping. */
+const DIR_BUNDLE_MAX = 96 * 1024 * 1024;
+
+export interface RawSourceText {
+  path: string;
+  format: string;
+  /** where inside the source this trajectory came from (line, JSON pointer) */
+  where: string | null;
+  sizeBytes: number;
+  /** `file`: the file as received; `directory`: its text files, each under a `=== path ===` header */
+  kind: 'file' | 'directory';
+  text: string;
+  /** true when the text stops at RAW_SOURCE_LIMIT (the text then ends with a marker line) */
+  truncated: boolean;
+  /** true when the file looked binary: nothing is shown */
+  binary: boolean;
+}
+
+/** Gunzips at most `limit` bytes (the rest is never inflated). */
+function gunzipPrefix(gzipped: Uint8Array, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    gunzip.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size > limit) {
+        settled = true;
+        gunzip.destroy();
+        resolve({ bytes: Buffer.concat(chunks).subarray(0, limit), truncated: true });
+      }
+    });
+    gunzip.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve({ bytes: Buffer.concat(chunks), truncated: false });
+    });
+    gunzip.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+    gunzip.end(Buffer.from(gzipped));
+  });
+}
+
+const DIR_PREFIX = '{"files":{';
+const dirBundleSchema = z.object({ files: z.record(z.string(), z.string()) }).strict();
+
+function truncationMarker(shown: number, total: number | null): string {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `\n\n[… truncated by Witness: showing the first ${mib(shown)}${total !== null ? ` of ${mib(total)}` : ''} …]\n`;
+}
+
+/**
+ * The stored import source of a trajectory as text (at most ~2 MiB, then a truncation marker),
+ * or null when the trajectory has none. A directory source (a Harbor trial) is shown as its
+ * files one after another.
+ */
+export async function getRawSource(trajectoryId: string): Promise<RawSourceText | null> {
+  const t = await db().trajectory.findUnique({
+    where: { id: trajectoryId },
+    select: { sourceWhere: true, source: { select: { path: true, format: true, sizeBytes: true, content: true } } },
+  });
+  if (!t) throw new AppError('NOT_FOUND', 'No such trajectory');
+  if (!t.source) return null;
+  const s = t.source;
+  const base = { path: s.path, format: s.format, where: t.sourceWhere, sizeBytes: s.sizeBytes };
+
+  const head = await gunzipPrefix(s.content, RAW_SOURCE_LIMIT);
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  if (head.bytes.subarray(0, DIR_PREFIX.length).toString('latin1') === DIR_PREFIX) {
+    const whole = head.truncated ? await gunzipPrefix(s.content, DIR_BUNDLE_MAX) : head;
+    const bundle = whole.truncated ? null : dirBundleSchema.safeParse(safeJson(decoder.decode(whole.bytes)));
+    if (bundle?.success) {
+      const parts = Object.entries(bundle.data.files)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([path, text]) => `=== ${path} ===\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+      const all = parts.join('\n');
+      const truncated = all.length > RAW_SOURCE_LIMIT;
+      return {
+        ...base,
+        kind: 'directory',
+        text: truncated ? all.slice(0, RAW_SOURCE_LIMIT) + truncationMarker(RAW_SOURCE_LIMIT, all.length) : all,
+        truncated,
+        binary: false,
+      };
+    }
+  }
+  if (looksBinary(head.bytes)) return { ...base, kind: 'file', text: '', truncated: head.truncated, binary: true };
+  const text = decoder.decode(head.bytes);
+  return {
+    ...base,
+    kind: 'file',
+    text: head.truncated ? text + truncationMarker(RAW_SOURCE_LIMIT, s.sizeBytes) : text,
+    truncated: head.truncated,
+    binary: false,
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** NUL bytes in the first 8 KiB: a zip, an image, a database file. */
+function looksBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** Ids of every trajectory of a project (oldest first), e.g. to queue their videos. */
+export async function trajectoryIdsOfProject(projectId: string): Promise<string[]> {
+  const rows = await db().trajectory.findMany({ where: { projectId }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,157 @@
+import type { VideoStatus } from '@prisma/client';
+import { db } from '../infra/client';
+
+/**
+ * Video rows and their chunks. Every status change is conditional (it names the status it
+ * expects), so a retried or duplicated job can never move a video backwards or render it twice.
+ */
+const videoSelect = {
+  id: true,
+  trajectoryId: true,
+  compositionVersion: true,
+  status: true,
+  progress: true,
+  storageKey: true,
+  frames: true,
+  fps: true,
+  durationSec: true,
+  sizeBytes: true,
+  error: true,
+  attempts: true,
+  startedAt: true,
+  finishedAt: true,
+  updatedAt: true,
+} as const;
+
+export type VideoRow = Awaited<ReturnType<typeof findVideo>>;
+
+/** Finds or creates the video for (trajectory, composition version). A failed one is re-queued. */
+export async function requestVideo(
+  trajectoryId: string,
+  compositionVersion: string,
+): Promise<{ id: string; status: VideoStatus; created: boolean }> {
+  const existing = await db().video.findUnique({
+    where: { trajectoryId_compositionVersion: { trajectoryId, compositionVersion } },
+    select: { id: true, status: true },
+  });
+  if (existing) {
+    if (existing.status === 'failed') {
+      await db().video.updateMany({ where: { id: existing.id, status: 'failed' }, data: { status: 'queued', error: null, progress: 0 } });
+      return { id: existing.id, status: 'queued', created: false };
+    }
+    return { ...existing, created: false };
+  }
+  try {
+    const row = await db().video.create({ data: { trajectoryId, compositionVersion }, select: { id: true, status: true } });
+    return { ...row, created: true };
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'P2002') throw error;
+    const row = await db().video.findUniqueOrThrow({
+      where: { trajectoryId_compositionVersion: { trajectoryId, compositionVersion } },
+      select: { id: true, status: true },
+    });
+    return { ...row, created: false };
+  }
+}
+
+export async function findVideo(videoId: string) {
+  return db().video.findUnique({ where: { id: videoId }, select: videoSelect });
+}
+
+/** The newest video of a trajectory (any composition version), for the trajectory page. */
+export async function latestVideoForTrajectory(trajectoryId: string) {
+  return db().video.findFirst({ where: { trajectoryId }, select: videoSelect, orderBy: { createdAt: 'desc' } });
+}
+
+/** queued (or a stale rendering after a crash) -> rendering; false when another worker has it or it is done. */
+export async function startVideoRender(videoId: string, now: Date, staleAfterMs = 15 * 60_000): Promise<boolean> {
+  const result = await db().video.updateMany({
+    where: {
+      id: videoId,
+      OR: [{ status: 'queued' }, { status: 'rendering', updatedAt: { lt: new Date(now.getTime() - staleAfterMs) } }],
+    },
+    data: { status: 'rendering', startedAt: now, attempts: { increment: 1 }, error: null },
+  });
+  return result.count === 1;
+}
+
+/** For a retry of the same job after a crash: the row is ours if it is rendering. */
+export async function resumeVideoRender(videoId: string): Promise<boolean> {
+  return (await db().video.count({ where: { id: videoId, status: 'rendering' } })) === 1;
+}
+
+export async function setVideoProgress(videoId: string, progress: number): Promise<void> {
+  await db().video.updateMany({ where: { id: videoId, status: 'rendering' }, data: { progress: Math.max(0, Math.min(1, progress)) } });
+}
+
+export async function finishVideo(
+  videoId: string,
+  result: { storageKey: string; frames: number; fps: number; durationSec: number; sizeBytes: number },
+  now: Date,
+): Promise<boolean> {
+  const updated = await db().video.updateMany({
+    where: { id: videoId, status: 'rendering' },
+    data: { ...result, status: 'done', progress: 1, finishedAt: now, error: null },
+  });
+  return updated.count === 1;
+}
+
+/** Records a readable error; the video can be requested again. */
+export async function failVideo(videoId: string, error: string, now: Date): Promise<void> {
+  await db().video.updateMany({
+    where: { id: videoId, status: { in: ['queued', 'rendering'] } },
+    data: { status: 'failed', error: error.slice(0, 2000), finishedAt: now },
+  });
+}
+
+// ------------------------------------------------------------------ chunks
+
+/** Creates the chunk rows once (idempotent: existing rows are kept). */
+export async function ensureVideoChunks(videoId: string, ranges: { fromFrame: number; toFrame: number }[]): Promise<void> {
+  await db().videoChunk.createMany({
+    data: ranges.map((r, index) => ({ videoId, index, fromFrame: r.fromFrame, toFrame: r.toFrame })),
+    skipDuplicates: true,
+  });
+}
+
+export async function listVideoChunks(videoId: string) {
+  return db().videoChunk.findMany({
+    where: { videoId },
+    select: { id: true, index: true, fromFrame: true, toFrame: true, status: true, progress: true, storageKey: true, error: true },
+    orderBy: { index: 'asc' },
+  });
+}
+
+export async function startChunkRender(videoId: string, index: number, now: Date, staleAfterMs = 15 * 60_000): Promise<boolean> {
+  const result = await db().videoChunk.updateMany({
+    where: {
+      videoId,
+      index,
+      OR: [{ status: { in: ['queued', 'failed'] } }, { status: 'rendering', updatedAt: { lt: new Date(now.getTime() - staleAfterMs) } }],
+    },
+    data: { status: 'rendering', attempts: { increment: 1 }, error: null, progress: 0 },
+  });
+  return result.count === 1;
+}
+
+export async function setChunkProgress(videoId: string, index: number, progress: number): Promise<void> {
+  await db().videoChunk.updateMany({ where: { videoId, index, status: 'rendering' }, data: { progress } });
+  // the video's progress is the mean of its chunks'
+  const chunks = await db().videoChunk.findMany({ where: { videoId }, select: { progress: true, status: true } });
+  const mean = chunks.reduce((sum, c) => sum + (c.status === 'done' ? 1 : c.progress), 0) / Math.max(1, chunks.length);
+  await setVideoProgress(videoId, mean * 0.95);
+}
+
+/** Marks a chunk done; answers whether every chunk of the video is done now. */
+export async function finishChunk(videoId: string, index: number, storageKey: string): Promise<{ allDone: boolean }> {
+  await db().videoChunk.updateMany({ where: { videoId, index, status: 'rendering' }, data: { status: 'done', progress: 1, storageKey } });
+  const pending = await db().videoChunk.count({ where: { videoId, status: { not: 'done' } } });
+  return { allDone: pending === 0 };
+}
+
+export async function failChunk(videoId: string, index: number, error: string): Promise<void> {
+  await db().videoChunk.updateMany({
+    where: { videoId, index, status: 'rendering' },
+    data: { status: 'failed', error: error.slice(0, 2000) },
+  });
+}

@@ -1,0 +1,25 @@
+import type { JobContract } from '../job-contract';
+import { datasetExportJob } from './dataset-export';
+import { sessionsPruneJob } from './sessions-prune';
+import { trainingDeliverJob } from './training-deliver';
+import { videoCombineJob } from './video-combine';
+import { videoRenderChunkJob } from './video-render-chunk';
+import { videoRenderJob } from './video-render';
+
+/**
+ * The one list of jobs: every contract, by key (light: importable anywhere, e.g. to install
+ * queues or send jobs). The worker's handler registry (workers/registry.ts) is typed from it, so
+ * a job without a handler, or a handler for the wrong contract, does not compile.
+ */
+export const jobs = {
+  sessionsPrune: sessionsPruneJob,
+  videoRender: videoRenderJob,
+  videoRenderChunk: videoRenderChunkJob,
+  videoCombine: videoCombineJob,
+  datasetExport: datasetExportJob,
+  trainingDeliver: trainingDeliverJob,
+} as const;
+
+export type Jobs = typeof jobs;
+
+export const jobContracts: readonly JobContract[] = Object.values(jobs);
