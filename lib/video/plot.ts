@@ -64,7 +64,9 @@ function unitScale(u: Json): number {
 
 function isUnitish(j: Json): boolean {
   return (
-    (Array.isArray(j) && j[0] === '__unit__') || j === 'mu' || (typeof j === 'string' && j !== 'm' && j !== 's' && /^[kMGmcunp]?(Omega|Hz|[mgsAVFHNJWKC])$/.test(j))
+    (Array.isArray(j) && j[0] === '__unit__') ||
+    j === 'mu' ||
+    (typeof j === 'string' && j !== 'm' && j !== 's' && /^[kMGmcunp]?(Omega|Hz|[mgsAVFHNJWKC])$/.test(j))
   );
 }
 
