@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffEquations, equationPieces, hasChanges, markedTex, type DiffedPiece } from './equation-diff';
+import { diffEquations, equationPieces, hasChanges, markedTex, RELATED_SHARE, sharedShare, type DiffedPiece } from './equation-diff';
 
 /** changed pieces (and parts) of one side, as TeX */
 const changed = (pieces: DiffedPiece[]): string[] =>
@@ -58,5 +58,19 @@ describe('term-level equation diff', () => {
     const d = diffEquations('a + b = c', 'a + d = c');
     expect(markedTex(d.after, '#fe0001')).toBe('a + \\textcolor{#fe0001}{d} = c');
     expect(markedTex(d.before, '#fe0002')).toBe('a + \\textcolor{#fe0002}{b} = c');
+  });
+});
+
+describe('related equations', () => {
+  it('diffs a transformation, not a new statement', () => {
+    expect(sharedShare(diffEquations('m\\ddot x + b\\dot x + kx = 0', 'm r^2 + b r + k = 0'))).toBeGreaterThanOrEqual(RELATED_SHARE);
+    expect(
+      sharedShare(
+        diffEquations(
+          '\\ddot\\theta = \\sin\\theta\\left(\\Omega^2\\cos\\theta - \\frac gR\\right) \\equiv f(\\theta)',
+          '\\omega = \\begin{cases} \\sqrt{g/R - \\Omega^2}, & \\Omega^2 < g/R \\\\ \\Omega\\sin\\theta_0, & \\Omega^2 > g/R \\end{cases}',
+        ),
+      ),
+    ).toBeLessThan(RELATED_SHARE);
   });
 });

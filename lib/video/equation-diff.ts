@@ -360,6 +360,23 @@ export function markedTex(pieces: readonly DiffedPiece[], marker: string): strin
     .join(' ');
 }
 
+/**
+ * How much of two equations is shared: the kept terms (atoms, where a term was diffed further) over
+ * the terms of the longer side. Below about a third the next equation is a new statement, not a
+ * transformation of the last one (the derivation scene then shows no diff).
+ */
+export function sharedShare(d: EquationDiff): number {
+  const leaves = (pieces: readonly DiffedPiece[]): DiffedPiece[] =>
+    pieces.flatMap((p) => (p.parts ? leaves(p.parts) : p.kind === 'term' ? [p] : []));
+  const a = leaves(d.before);
+  const b = leaves(d.after);
+  const kept = b.filter((p) => p.state === 'same').length;
+  return Math.max(a.length, b.length) === 0 ? 1 : kept / Math.max(a.length, b.length);
+}
+
+/** Below this share (sharedShare) two consecutive equations are not diffed. */
+export const RELATED_SHARE = 0.34;
+
 /** Whether any piece (or part) changed. */
 export function hasChanges(pieces: readonly DiffedPiece[]): boolean {
   return pieces.some((p) => p.state === 'changed' && p.kind !== 'space');

@@ -26,7 +26,7 @@ import {
 } from './schema';
 import { castTimeInPiece } from './chapters';
 import { derivationBeats, finalAnswer, type FinalAnswer } from './derivation';
-import { diffEquations, unchangedPieces } from './equation-diff';
+import { diffEquations, RELATED_SHARE, sharedShare, unchangedPieces } from './equation-diff';
 import { countWords, displayEquationSeconds, readCardSeconds, READING, richTextReadingSeconds, type Pacing } from './pacing';
 import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
@@ -451,8 +451,10 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
         number++;
         if (previous) {
           const d = diffEquations(previous.tex, b.equation);
-          prev = { tex: previous.tex, pieces: d.before, number: previous.number };
-          equation = { tex: b.equation, pieces: d.after, number };
+          // a new statement rather than a step from the last equation: shown plain, no diff
+          const related = sharedShare(d) >= RELATED_SHARE;
+          prev = { tex: previous.tex, pieces: related ? d.before : unchangedPieces(previous.tex), number: previous.number };
+          equation = { tex: b.equation, pieces: related ? d.after : unchangedPieces(b.equation), number };
         } else equation = { tex: b.equation, pieces: unchangedPieces(b.equation), number };
         previous = { tex: b.equation, number };
       } else if (previous) prev = { tex: previous.tex, pieces: unchangedPieces(previous.tex), number: previous.number };

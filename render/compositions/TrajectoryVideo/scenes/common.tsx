@@ -23,8 +23,9 @@ export const MarkdownView = React.memo(function MarkdownView({
   return <RichText text={source} style={style} inline={inline} />;
 });
 
+/** Rich text of the props; lines break between words, never before a full stop after maths. */
 export const RichTextView: React.FC<{ text: RichTextProps; style?: React.CSSProperties }> = ({ text, style }) => (
-  <MarkdownView source={richTextSource(text)} style={style} />
+  <MarkdownView source={richTextSource(text)} style={{ overflowWrap: 'break-word', ...style }} />
 );
 
 export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ lines, what = 'more lines' }) => (
