@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { RubricDefinition } from '@/lib/review/rubric';
+import { RichText } from '../ui/rich-text';
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
 
@@ -178,7 +179,7 @@ export function AdjudicationForm({
                     {criteria.map((c) => (
                       <label key={c.key} className="flex items-center justify-between gap-3">
                         <span className="min-w-0 truncate text-zinc-700" title={c.text}>
-                          {c.text}
+                          <RichText text={c.text} inline />
                         </span>
                         <select
                           aria-label={`Final verdict: ${c.text}`}

@@ -77,6 +77,7 @@ export function CampaignForm({
   const [coverage, setCoverage] = useState('50');
   /** '' = the default: read when an expertise is required, else skim */
   const [pacing, setPacing] = useState<'' | 'read' | 'skim'>('');
+  const [coverageBasis, setCoverageBasis] = useState<'video' | 'transcript' | 'either'>('either');
   const [hidePolicy, setHidePolicy] = useState(true);
   const [hideReward, setHideReward] = useState(true);
   const [gold, setGold] = useState('');
@@ -170,6 +171,7 @@ export function CampaignForm({
           .filter(Boolean),
         minCoverage: Number(coverage) / 100,
         ...(pacing ? { pacing } : {}),
+        coverageBasis,
         blind: { hidePolicy, hideReward },
         gold: mode === 'single' ? goldItems : [],
         rubric,
@@ -319,7 +321,7 @@ export function CampaignForm({
       </Section>
 
       <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Field label="Overlap k" hint="independent reviewers per item" error={errorAt('overlap')}>
             <input
               type="number"
@@ -347,7 +349,7 @@ export function CampaignForm({
               aria-label="Required expertise"
             />
           </Field>
-          <Field label="Minimum watch coverage (%)" hint="share of the video played before submit" error={errorAt('minCoverage')}>
+          <Field label="Minimum watch coverage (%)" hint="share seen before submit" error={errorAt('minCoverage')}>
             <input
               type="number"
               min={0}
@@ -372,6 +374,18 @@ export function CampaignForm({
               <option value="">{expertise.trim() ? 'read (expertise required)' : 'skim (no expertise required)'}</option>
               <option value="read">read</option>
               <option value="skim">skim</option>
+            </select>
+          </Field>
+          <Field label="Coverage counts" hint="what meets the minimum" error={errorAt('coverageBasis')}>
+            <select
+              className={input}
+              value={coverageBasis}
+              onChange={(e) => setCoverageBasis(e.target.value as typeof coverageBasis)}
+              aria-label="Coverage basis"
+            >
+              <option value="either">video watched or transcript read</option>
+              <option value="video">video watched</option>
+              <option value="transcript">transcript read</option>
             </select>
           </Field>
         </div>

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { markdownWithMath } from '@/lib/rich-text/markdown-source';
+import { markdownWithMath, trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { RichText } from './rich-text';
 
 const html = (text: string, inline = false) => renderToStaticMarkup(createElement(RichText, { text, inline }));
@@ -28,6 +28,15 @@ describe('markdownWithMath', () => {
     );
     expect(markdownWithMath('| x | $|v|$ |')).toBe('| x | $$ \\vert v\\vert  $$ |');
     expect(markdownWithMath('$\\|v\\|$')).toBe('$$ \\|v\\| $$');
+  });
+});
+
+describe('trimUnclosedMath', () => {
+  it('cuts a clipped label before maths whose closing was cut off, and leaves prices and shell variables', () => {
+    expect(trimUnclosedMath('agent · So $\\ddot\\theta + \\frac{g}{\\ell}…')).toBe('agent · So…');
+    expect(trimUnclosedMath('agent · Torque about the pivot:$m\\ell^2\\ddot\\theta =…')).toBe('agent · Torque about the pivot:…');
+    expect(trimUnclosedMath('agent · With $x^2$ and \\(y\\) we get…')).toBe('agent · With \\(x^2\\) and \\(y\\) we get…');
+    expect(trimUnclosedMath('tool · echo $HOME costs $5…')).toBe('tool · echo $HOME costs $5…');
   });
 });
 

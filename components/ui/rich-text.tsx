@@ -3,7 +3,7 @@ import './rich-text.css';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { CSSProperties, ReactNode } from 'react';
-import Markdown, { type Components } from 'react-markdown';
+import Markdown, { type Components, type Options } from 'react-markdown';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
@@ -113,8 +113,13 @@ function rehypeSafeLinks() {
   };
 }
 
-const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: false }], remarkHtmlAsText, remarkDisplayMath] as const;
-const rehypePlugins = [[rehypeKatex, katexOptions], rehypeSafeLinks] as const;
+const remarkPlugins: Options['remarkPlugins'] = [
+  remarkGfm,
+  [remarkMath, { singleDollarTextMath: false }],
+  remarkHtmlAsText,
+  remarkDisplayMath,
+];
+const rehypePlugins: Options['rehypePlugins'] = [[rehypeKatex, katexOptions], rehypeSafeLinks];
 
 function safeUrl(url: string): string {
   return /^(https?:\/\/|mailto:)/i.test(url.trim()) ? url : '';

@@ -31,3 +31,24 @@ export function markdownWithMath(text: string): string {
 
 /** Delimiter length of a text-maths node in markdownWithMath's output: 3 = display. */
 export const DISPLAY_FENCE = '$$$';
+
+/**
+ * A one-line label that was clipped (chapters: "agent · So $\ddot\theta + …") may end inside maths
+ * whose closing delimiter was cut off, which would show as raw TeX. Cuts the label before such an
+ * unclosed opening (a `$`, `\(` or `\[` followed by TeX: a backslash, `^`, `_` or a brace) and
+ * ends it with "…"; prices and shell variables (`$5`, `$HOME`) are left as they are.
+ */
+export function trimUnclosedMath(label: string): string {
+  let out = '';
+  for (const t of mathTokens(label)) {
+    if (t.k === 'code') out += t.text;
+    else if (t.k === 'dollar') out += '\\$';
+    else if (t.k === 'math') out += t.display ? `\\[${t.tex}\\]` : `\\(${t.tex}\\)`;
+    else {
+      const open = /\$(?=[^\s\d])|\\[([]/.exec(t.text);
+      if (open && /[\\^_{}]/.test(t.text.slice(open.index + 1))) return `${out}${t.text.slice(0, open.index).trimEnd()}…`;
+      out += t.text;
+    }
+  }
+  return out;
+}

@@ -1,8 +1,16 @@
 import { assignmentTrajectoryIds } from '../db/review/assignment-view';
-import { videoFramesFor } from './video-props-for';
+import type { CoverageMeasure } from '../review/coverage';
+import { videoFramesFor, videoMeasureFor } from './video-props-for';
 
-/** The length in frames of each video of the reviewer's own assignment, in screen order (what coverage is measured against). */
+/** The length in frames of each video of the reviewer's own assignment, in screen order. */
 export async function framesForAssignment(assignmentId: string, reviewerId: string): Promise<number[]> {
   const { ids, pacing } = await assignmentTrajectoryIds(assignmentId, reviewerId);
   return Promise.all(ids.map((id) => videoFramesFor(id, pacing)));
+}
+
+/** What each video of the reviewer's own assignment is covered against (frames, chapters, steps), in screen order. */
+export async function measuresForAssignment(assignmentId: string, reviewerId: string): Promise<CoverageMeasure[]> {
+  // at the campaign's pacing: the chapters the reviewer saw
+  const { ids, pacing } = await assignmentTrajectoryIds(assignmentId, reviewerId);
+  return Promise.all(ids.map((id) => videoMeasureFor(id, pacing)));
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { criterionSchema } from '../../formats/trajectory';
+import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { rememberFrames } from '../../video/frames-cache';
 import { trajectoryVideoProps } from '../../video/props';
 import type { TrajectoryVideoProps } from '../../video/schema';
+import { blindTranscript, type TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
 import { loadTrajectory } from '../trajectories/trajectory-load';
 import type { Pacing } from '../../video/pacing';
@@ -30,9 +32,10 @@ export interface AssignmentView {
     mode: 'single' | 'pairwise';
     status: string;
     minCoverage: number;
-    blind: BlindSettings;
     /** the videos' pacing (the props carry it too) */
     pacing: Pacing;
+    coverageBasis: CoverageBasis;
+    blind: BlindSettings;
   };
   rubric: { versionId: string; version: number; definition: RubricDefinition };
   task: {
@@ -43,6 +46,8 @@ export interface AssignmentView {
   };
   /** single: one video; pairwise: [left, right] as the screen shows them */
   videos: TrajectoryVideoProps[];
+  /** each video's blind transcript (lib/video/transcript.ts), same order as `videos` */
+  transcripts: TranscriptStep[][];
   myReview: { revision: number; answers: Record<string, unknown>; evidence: EvidenceNote[]; submittedAt: string } | null;
   /** pairwise, in screen terms (left/right) */
   myComparison: {
@@ -80,6 +85,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
               mode: true,
               status: true,
               minCoverage: true,
+              coverageBasis: true,
               blind: true,
               pacing: true,
               rubricVersion: { select: { id: true, version: true, definition: true } },
@@ -106,7 +112,11 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const pacing = campaign.pacing;
   const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind, pacing }));
   videos.forEach((v, i) => rememberFrames(ids[i]!, pacing, v.durationInFrames));
-  if (campaign.mode === 'pairwise' && a.swapSides) videos.reverse();
+  const transcripts = loaded.map((l) => blindTranscript(l!.trajectory, { blind }));
+  if (campaign.mode === 'pairwise' && a.swapSides) {
+    videos.reverse();
+    transcripts.reverse();
+  }
 
   const first = loaded[0]!;
   const criteria = z.array(criterionSchema).catch([]).parse(first.criteria);
@@ -139,6 +149,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       mode: campaign.mode,
       status: campaign.status,
       minCoverage: campaign.minCoverage,
+      coverageBasis: campaign.coverageBasis,
       blind,
       pacing,
     },
@@ -154,6 +165,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       criteria: criteria.map((c) => ({ key: c.key, text: c.text, verdict: blind.hideReward ? null : c.verdict })),
     },
     videos,
+    transcripts,
     myReview: review
       ? {
           revision: review.revision,

@@ -1,7 +1,7 @@
 import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { criterionSchema } from '../../formats/trajectory';
-import { coverageReport, coverageShare } from '../../review/coverage';
+import { coverageRefusal, coverageReport, measureCoverage, type CoverageMeasure } from '../../review/coverage';
 import { evidenceList } from '../../review/evidence';
 import { AppError } from '../../errors';
 import { settleClaim } from './assignments';
@@ -40,7 +40,12 @@ export function unrandomise(
  * Every criterion of the task needs a verdict on both sides; both videos need the
  * campaign's minimum coverage.
  */
-export async function submitComparison(reviewerId: string, raw: SubmitComparisonInput, frames: { left: number; right: number }, now: Date) {
+export async function submitComparison(
+  reviewerId: string,
+  raw: SubmitComparisonInput,
+  frames: { left: number | CoverageMeasure; right: number | CoverageMeasure },
+  now: Date,
+) {
   const parsed = submitComparisonInput.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -64,7 +69,7 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
         select: {
           trajectoryId: true,
           trajectoryBId: true,
-          campaign: { select: { status: true, overlap: true, minCoverage: true, mode: true } },
+          campaign: { select: { status: true, overlap: true, minCoverage: true, coverageBasis: true, mode: true } },
           trajectory: { select: { task: { select: { acceptanceCriteria: true } } } },
         },
       },
@@ -79,23 +84,20 @@ export async function submitComparison(reviewerId: string, raw: SubmitComparison
     .catch([])
     .parse(assignment.item.trajectory.task.acceptanceCriteria)
     .map((c) => c.key);
+  const measured = {
+    left: measureCoverage(input.coverage.left, frames.left, campaign.coverageBasis),
+    right: measureCoverage(input.coverage.right, frames.right, campaign.coverageBasis),
+  };
   for (const side of ['left', 'right'] as const) {
     const missing = keys.filter((k) => !input.criteria[side][k]);
     if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
     const unknown = Object.keys(input.criteria[side]).filter((k) => !keys.includes(k));
     if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
-    const share = coverageShare(input.coverage[side].ranges, frames[side]);
-    if (share + 1e-9 < campaign.minCoverage) {
-      throw new AppError(
-        'BAD_INPUT',
-        `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the ${side} video before submitting (so far ${Math.floor(share * 100)}%)`,
-      );
-    }
+    const refusal = coverageRefusal(measured[side], campaign.minCoverage, `the ${side} run`);
+    if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
   }
   const mapped = unrandomise(input, assignment.swapSides);
-  const coverage = assignment.swapSides
-    ? { a: input.coverage.right, b: input.coverage.left }
-    : { a: input.coverage.left, b: input.coverage.right };
+  const coverage = assignment.swapSides ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
   const evidence = input.evidence.map((e) => (e.side && assignment.swapSides ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
   return db().$transaction(
     async (tx) => {

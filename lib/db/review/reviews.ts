@@ -1,7 +1,7 @@
 import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { criterionSchema } from '../../formats/trajectory';
-import { coverageReport, coverageShare, mergeRanges } from '../../review/coverage';
+import { coverageRefusal, coverageReport, measureCoverage, type CoverageMeasure } from '../../review/coverage';
 import { evidenceList } from '../../review/evidence';
 import { goldScore } from '../../review/gold';
 import { answersSchema, rubricDefinition } from '../../review/rubric';
@@ -29,11 +29,12 @@ function issueText(error: z.ZodError): string {
 
 /**
  * Submits (or revises) a review. Idempotent by key: the same key returns the review it made.
- * Refused when the campaign is not open, the answers do not fit the rubric, or the watch
- * coverage (recomputed here from the played ranges over `totalFrames`, the video's length)
- * is below the campaign's minimum. A revision keeps every earlier one (isCurrent=false).
+ * Refused when the campaign is not open, the answers do not fit the rubric, or the coverage
+ * (recomputed here on the campaign's basis from the played ranges and the transcript steps
+ * read, over `video`: the video's length, chapters and steps; a bare frame count measures the
+ * video alone) is below the campaign's minimum. The stored coverage keeps its parts. A revision keeps every earlier one (isCurrent=false).
  */
-export async function submitReview(reviewerId: string, raw: SubmitReviewInput, totalFrames: number, now: Date) {
+export async function submitReview(reviewerId: string, raw: SubmitReviewInput, video: number | CoverageMeasure, now: Date) {
   const parsed = submitReviewInput.safeParse(raw);
   if (!parsed.success) throw new AppError('BAD_INPUT', issueText(parsed.error));
   const input = parsed.data;
@@ -59,6 +60,7 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
               status: true,
               overlap: true,
               minCoverage: true,
+              coverageBasis: true,
               mode: true,
               rubricVersionId: true,
               rubricVersion: { select: { definition: true } },
@@ -82,20 +84,9 @@ export async function submitReview(reviewerId: string, raw: SubmitReviewInput, t
   ).safeParse(input.answers);
   if (!answers.success) throw new AppError('BAD_INPUT', issueText(answers.error));
 
-  const share = coverageShare(input.coverage.ranges, totalFrames);
-  if (share + 1e-9 < campaign.minCoverage) {
-    throw new AppError(
-      'BAD_INPUT',
-      `Watch at least ${Math.round(campaign.minCoverage * 100)}% of the video before submitting (so far ${Math.floor(share * 100)}%)`,
-    );
-  }
-  const coverage = {
-    ranges: mergeRanges(input.coverage.ranges, totalFrames),
-    share,
-    totalFrames,
-    speeds: input.coverage.speeds,
-    seeks: input.coverage.seeks,
-  };
+  const coverage = measureCoverage(input.coverage, video, campaign.coverageBasis);
+  const refusal = coverageRefusal(coverage, campaign.minCoverage);
+  if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
   const gold =
     assignment.item.isGold && assignment.item.goldAnswers
       ? goldScore(assignment.item.goldAnswers as Record<string, unknown>, answers.data)
