@@ -7,21 +7,25 @@ import { theme } from '../theme';
 
 /** Shared pieces of the video: rich text (the one renderer), excerpts with "… N more lines", icons. */
 
+/** Two inline styles with the same properties and values (style objects are rebuilt every frame). */
+function sameStyle(a: React.CSSProperties | undefined, b: React.CSSProperties | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const ka = Object.keys(a) as Array<keyof React.CSSProperties>;
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
 /**
  * Markdown with maths, through the one renderer (components/ui/rich-text.tsx). Memoised on its
- * source: a card's text is the same on every frame it shows, so it is parsed and typeset once.
+ * source and style values: a card's text is the same on every frame it shows, so it is parsed and
+ * typeset once, not once a frame.
  */
-export const MarkdownView = React.memo(function MarkdownView({
-  source,
-  style,
-  inline = false,
-}: {
-  source: string;
-  style?: React.CSSProperties;
-  inline?: boolean;
-}) {
-  return <RichText text={source} style={style} inline={inline} />;
-});
+export const MarkdownView = React.memo(
+  function MarkdownView({ source, style, inline = false }: { source: string; style?: React.CSSProperties; inline?: boolean }) {
+    return <RichText text={source} style={style} inline={inline} />;
+  },
+  (a, b) => a.source === b.source && a.inline === b.inline && sameStyle(a.style, b.style),
+);
 
 /** Rich text of the props; lines break between words, never before a full stop after maths. */
 export const RichTextView: React.FC<{ text: RichTextProps; style?: React.CSSProperties }> = ({ text, style }) => (
