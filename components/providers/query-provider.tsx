@@ -1,5 +1,6 @@
 'use client';
 
+import './zod-jitless';
 import { QueryClient, QueryClientProvider, isServer } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 

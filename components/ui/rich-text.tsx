@@ -69,7 +69,8 @@ const katexOptions = {
   trust: false,
   strict: 'ignore' as const,
   throwOnError: false,
-  output: 'htmlAndMathml' as const,
+  // HTML only, as the video draws it: MathML's TeX annotation would be the element's text (copy, search)
+  output: 'html' as const,
   maxSize: 20,
   maxExpand: 200,
 };
