@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { statSync } from 'node:fs';
 import { harborImporter } from '../lib/formats/harbor';
+import { inspectImporter } from '../lib/formats/inspect';
+import { fileSource } from '../lib/formats/source';
 import { dirSource } from '../lib/formats/source';
 import type { CastEvent, Step, Trajectory } from '../lib/formats/trajectory';
 import { trajectoryVideoProps } from '../lib/video/props';
@@ -26,6 +29,15 @@ async function fixtureProps(): Promise<TrajectoryVideoProps> {
     if (item.ok) return trajectoryVideoProps(item.trajectory);
   }
   throw new Error('fixture did not import');
+}
+
+/** The demo's damped-spring derivation under read pacing: five display equations built up with diffs, a result card with a plot. */
+async function derivationProps(): Promise<TrajectoryVideoProps> {
+  const file = path.join(root, 'prisma', 'seed', 'demo', 'physics-derivations', 'damped-spring-release_claude-sonnet-4-5.json');
+  for await (const item of inspectImporter.parse({ kind: 'file', file: fileSource(file, statSync(file).size) })) {
+    if (item.ok) return trajectoryVideoProps(item.trajectory, { pacing: 'read' });
+  }
+  throw new Error('demo derivation did not import');
 }
 
 /** RSS of this process and all its descendants (Chromium, ffmpeg), in bytes. */
@@ -128,6 +140,30 @@ export async function run(): Promise<BenchFigure[]> {
     const swangle = await timedRender(props, 'TrajectoryVideo', dir, range, 'swangle');
     const plain = await timedRender(props, 'TrajectoryVideo', dir, range, null);
 
+    // derivation-heavy: 300 frames across the derivation's beats and the result card with its plot
+    const dprops = await derivationProps();
+    const derivation = dprops.scenes.find((s) => s.kind === 'derivation')!;
+    const result = dprops.scenes.find((s) => s.kind === 'result')!;
+    const beats = derivation.kind === 'derivation' ? derivation.beats : [];
+    // 300 frames across a beat change (the next equation typeset, its diff lit) and 150 of the plot drawing itself
+    const cut = beats[Math.min(4, beats.length - 1)]!.from;
+    const dFrames: Array<[number, number]> = [
+      [cut - 150, cut + 149],
+      [result.from, Math.min(result.from + 149, result.from + result.duration - 1)],
+    ];
+    const dTimed = async (id: CompositionId) => {
+      let frames = 0;
+      let seconds = 0;
+      for (const r of dFrames) {
+        const t = await timedRender(dprops, id, dir, r);
+        frames += r[1] - r[0] + 1;
+        seconds += (r[1] - r[0] + 1) / t.fps;
+      }
+      return frames / seconds;
+    };
+    const dBlank = await dTimed('Blank');
+    const dVideo = await dTimed('TrajectoryVideo');
+
     const big = bigTrajectory();
     const t0 = performance.now();
     const bigProps = trajectoryVideoProps(big);
@@ -143,6 +179,15 @@ export async function run(): Promise<BenchFigure[]> {
         unit: 'fps',
         higherIsBetter: true,
         comparator: { name: 'Blank', value: blank.fps },
+        goal: '>= 0.9x Blank',
+      },
+      {
+        group: 'video',
+        name: 'render fps, derivation-heavy TrajectoryVideo 1280x720 (read pacing: a derivation beat change + the result card plot, 450 frames)',
+        value: dVideo,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'Blank (same props, same frames)', value: dBlank },
         goal: '>= 0.9x Blank',
       },
       {

@@ -108,6 +108,10 @@ export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: Revi
                   : 'not required',
               ],
               [
+                'Video pacing',
+                c.pacing === 'read' ? 'read: every card held long enough to read at 1x' : 'skim: a ~90 s overview of each run',
+              ],
+              [
                 'Blind',
                 [c.blind.hidePolicy ? 'policy hidden' : 'policy shown', c.blind.hideReward ? 'reward hidden' : 'reward shown'].join(', '),
               ],

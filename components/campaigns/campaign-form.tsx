@@ -79,6 +79,8 @@ export function CampaignForm({
   const [overlap, setOverlap] = useState('3');
   const [expertise, setExpertise] = useState('');
   const [coverage, setCoverage] = useState('50');
+  /** '' = the default: read when an expertise is required, else skim */
+  const [pacing, setPacing] = useState<'' | 'read' | 'skim'>('');
   const [coverageBasis, setCoverageBasis] = useState<'video' | 'transcript' | 'either'>('either');
   const [hidePolicy, setHidePolicy] = useState(true);
   const [hideReward, setHideReward] = useState(true);
@@ -205,6 +207,7 @@ export function CampaignForm({
           .map((s) => s.trim())
           .filter(Boolean),
         minCoverage: Number(coverage) / 100,
+        ...(pacing ? { pacing } : {}),
         coverageBasis,
         blind: { hidePolicy, hideReward },
         gold: mode === 'single' ? goldItems : [],
@@ -463,6 +466,22 @@ export function CampaignForm({
               onChange={(e) => setCoverage(e.target.value)}
               aria-label="Minimum watch coverage"
             />
+          </Field>
+          <Field
+            label="Video pacing"
+            hint="read: every card held long enough to read at 1x; skim: a ~90 s overview"
+            error={errorAt('pacing')}
+          >
+            <select
+              className={input}
+              value={pacing}
+              onChange={(e) => setPacing(e.target.value as '' | 'read' | 'skim')}
+              aria-label="Video pacing"
+            >
+              <option value="">{expertise.trim() ? 'read (expertise required)' : 'skim (no expertise required)'}</option>
+              <option value="read">read</option>
+              <option value="skim">skim</option>
+            </select>
           </Field>
           <Field label="Coverage counts" hint="what meets the minimum" error={errorAt('coverageBasis')}>
             <select

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { trajectoryFilterSchema } from '../db/campaigns/campaigns';
 import { projectSlugSchema } from '../db/trajectories/projects';
+import { pacingSchema } from '../video/pacing';
 import { samplingInput } from './campaign-sampling';
 import { coverageBasisSchema } from './coverage';
 
@@ -41,6 +42,8 @@ export const campaignRequest = z.object({
     .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
     .default({ hidePolicy: true, hideReward: true }),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
+  /** the video's pacing for reviewers: read (every card readable at 1x) or skim; default read when an expertise is required */
+  pacing: pacingSchema.optional(),
   gold: z.array(goldItemInput).max(500).default([]),
   rubric: campaignRubricInput,
   open: z.boolean().default(true),

@@ -132,6 +132,22 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     });
   });
 
+  it('paces the video for reading when the campaign requires an expertise, unless the lead says otherwise', async () => {
+    const lead = await user('lead');
+    const pacingOf = async (id: string) => (await db().campaign.findUniqueOrThrow({ where: { id }, select: { pacing: true } })).pacing;
+    expect(await pacingOf((await createCampaignFromRequest({ ...base, name: 'Anyone' }, lead.id)).id)).toBe('skim');
+    expect(
+      await pacingOf((await createCampaignFromRequest({ ...base, name: 'Experts', requiredExpertise: ['physics'] }, lead.id)).id),
+    ).toBe('read');
+    expect(
+      await pacingOf(
+        (await createCampaignFromRequest({ ...base, name: 'Experts, skim', requiredExpertise: ['physics'], pacing: 'skim' }, lead.id)).id,
+      ),
+    ).toBe('skim');
+    const bad = await refusal(createCampaignFromRequest({ ...base, name: 'Bad', pacing: 'slow' }, lead.id));
+    expect(bad.field).toBe('pacing');
+  });
+
   it('refuses bad requests saying which field, and leaves nothing behind', async () => {
     const bad = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     bad.questions[1] = { ...bad.questions[1], prompt: '' };

@@ -127,6 +127,7 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
       blind: req.blind,
       filter: req.filter,
       leaseSeconds: req.leaseSeconds,
+      pacing: req.pacing,
       gold: req.gold,
       open: req.open,
       sampling: handPicked ? 'picked' : req.sampling.mode,

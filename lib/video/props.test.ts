@@ -6,7 +6,9 @@ import { dirSource } from '../formats/source';
 import type { CastEvent, Step, Trajectory } from '../formats/trajectory';
 import { chapterAt, criterionStateAt, frameForStep, pieceAt, snapshotAt } from './chapters';
 import { trajectoryVideoProps } from './props';
-import { trajectoryVideoSchema, type TerminalScene, type TrajectoryVideoProps } from './schema';
+import { displayEquationSeconds, richTextReadingSeconds } from './pacing';
+import { trajectoryVideoSchema, type DerivationScene, type ResultScene, type TerminalScene, type TrajectoryVideoProps } from './schema';
+import { mathSegments } from './text';
 import { screenText, terminalScreenAt } from './terminal';
 
 async function harbor(name: string): Promise<Trajectory> {
@@ -358,5 +360,62 @@ describe('trajectoryVideoProps for blind review', () => {
     expect(policyOnly.header.policy).toBe('Policy hidden');
     expect(policyOnly.outcome.reward).toBe(trajectoryVideoProps(t).outcome.reward);
     expect(trajectoryVideoProps(t).blind).toBeUndefined();
+  });
+});
+
+describe('pacing: read vs skim on the demo physics runs', () => {
+  const demo = (file: string) => path.join(import.meta.dirname, '..', '..', 'prisma', 'seed', 'demo', 'physics-derivations', file);
+  async function inspectRuns(file: string): Promise<Trajectory[]> {
+    const { inspectImporter } = await import('../formats/inspect');
+    const { fileSource } = await import('../formats/source');
+    const { statSync } = await import('node:fs');
+    const out: Trajectory[] = [];
+    for await (const item of inspectImporter.parse({ kind: 'file', file: fileSource(demo(file), statSync(demo(file)).size) }))
+      if (item.ok) out.push(item.trajectory);
+    return out;
+  }
+
+  it('holds the rotating-hoop derivation long enough to read; skim stays a short overview', async () => {
+    const [hoop] = await inspectRuns('bead-on-rotating-hoop_acme-coder-7b-ckpt-2000.json');
+    const read = trajectoryVideoProps(hoop!, { pacing: 'read' });
+    const skim = trajectoryVideoProps(hoop!, { pacing: 'skim' });
+    checkTimeline(read, hoop!.steps.length);
+    checkTimeline(skim, hoop!.steps.length);
+    expect(read.pacing).toBe('read');
+    expect(skim.pacing).toBe('skim');
+    const derivation = read.scenes.find((s): s is DerivationScene => s.kind === 'derivation' && s.step === 2)!;
+    expect(derivation.equations).toBe(3);
+    // each equation is held at least as long as it takes to read it, in the order written
+    const eqs = derivation.beats.filter((b) => b.equation);
+    expect(eqs.map((b) => b.equation!.number)).toEqual([1, 2, 3]);
+    for (const b of eqs) expect(b.duration / read.fps).toBeGreaterThanOrEqual(displayEquationSeconds(b.equation!.tex));
+    const chapter = (p: TrajectoryVideoProps) => p.chapters.find((c) => c.step === 2)!;
+    const readSeconds = (chapter(read).toFrame - chapter(read).fromFrame) / read.fps;
+    const skimSeconds = (chapter(skim).toFrame - chapter(skim).fromFrame) / skim.fps;
+    // the whole message's reading time fits in the step's chapter
+    const message = mathSegments(hoop!.steps[2]!.text);
+    expect(readSeconds).toBeGreaterThanOrEqual(richTextReadingSeconds(message));
+    expect(skimSeconds).toBeLessThan(10);
+    expect(skim.durationInFrames / skim.fps).toBeLessThanOrEqual(90);
+    // chapters follow the pacing: every frame of a chapter shows that step
+    for (const s of read.scenes) if (s.kind === 'derivation') expect(chapterAt(read.chapters, s.from)?.step).toBe(s.step);
+  });
+
+  it('gives the damped-spring answer a result card with its plot, under both pacings', async () => {
+    const [good, bad] = await inspectRuns('damped-spring-release_claude-sonnet-4-5.json');
+    for (const pacing of ['read', 'skim'] as const) {
+      const p = trajectoryVideoProps(good!, { pacing });
+      const result = p.scenes.find((s): s is ResultScene => s.kind === 'result')!;
+      expect(result).toMatchObject({ step: 2, source: 'answer-line' });
+      expect(result.plot).not.toBeNull();
+      expect(result.plot!.xTex).toBe('t');
+      // released from rest at x_0 = 0.1 m
+      expect(result.plot!.points[0]).toEqual([0, 0.1]);
+      expect(chapterAt(p.chapters, result.from)?.step).toBe(2);
+    }
+    // the wrong sign starts the motion with a nonzero slope: the plot shows it
+    const wrong = trajectoryVideoProps(bad!, { pacing: 'read' }).scenes.find((s): s is ResultScene => s.kind === 'result')!.plot!;
+    const [p0, p1] = wrong.points as [[number, number], [number, number]];
+    expect((p1[1] - p0[1]) / (p1[0] - p0[0])).toBeLessThan(-0.05);
   });
 });

@@ -9,7 +9,10 @@ import {
   type Chapter,
   type CriterionMark,
   type DiffScene,
+  type DerivationBeat,
+  type DerivationScene,
   type ObservationCard,
+  type ResultScene,
   type Scene,
   type StepCard,
   type StepScene,
@@ -19,8 +22,13 @@ import {
   type ToolCallCard,
   type TrajectoryVideoProps,
   type VideoCriterion,
+  type RichText,
 } from './schema';
 import { castTimeInPiece } from './chapters';
+import { derivationBeats, finalAnswer, type FinalAnswer } from './derivation';
+import { diffEquations, RELATED_SHARE, sharedShare, unchangedPieces } from './equation-diff';
+import { countWords, displayEquationSeconds, readCardSeconds, READING, richTextReadingSeconds, type Pacing } from './pacing';
+import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
 import { clipChars, excerpt, excerptLines, mathSegments, plainText, richTextLength } from './text';
 
@@ -57,6 +65,11 @@ export interface VideoOptions {
    */
   targetSeconds?: number;
   /**
+   * `read` (every card readable at 1x, derivations built up equation by equation, no length
+   * target) or `skim` (the ~90 s overview; the default). See lib/video/pacing.ts.
+   */
+  pacing?: Pacing;
+  /**
    * Blind review: `hidePolicy` replaces the policy, model, checkpoint, agent name and run id
    * (and the usage, whose cost gives the model away) with "hidden"; `hideReward` drops the
    * verifier reward, its components, the judge scores and the verifier's criterion verdicts.
@@ -69,6 +82,8 @@ export interface VideoOptions {
 export const HIDDEN_POLICY_LABEL = 'Policy hidden';
 
 const TITLE_SECONDS = 3.5;
+/** the result card under skim pacing (before the run is shrunk to its target) */
+const RESULT_SKIM_SECONDS = 3;
 const CLOSING_SECONDS = 4.5;
 const TERMINAL_HOLD_SECONDS = 0.8;
 const GROUP_MAX = 4;
@@ -109,6 +124,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     target: options.targetSeconds ?? 90,
   };
   const frames = (seconds: number) => Math.max(1, Math.round(seconds * o.fps));
+  const pacing: Pacing = options.pacing ?? 'skim';
+  const read = pacing === 'read';
   const criteria = options.criteria ?? trajectory.task.acceptanceCriteria;
   const matchers = testMatchers(criteria);
   const marks = new Map<string, CriterionMark[]>(criteria.map((c) => [c.key, []]));
@@ -119,7 +136,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   const base = timeBase(trajectory);
   const hidePolicy = options.blind?.hidePolicy ?? false;
   const hideReward = options.blind?.hideReward ?? false;
-  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base, hidePolicy));
+  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base, hidePolicy, read));
+  const answer = finalAnswer(trajectory.steps);
   const diffs = trajectory.steps.map(stepDiffs);
   const windows = castWindows(trajectory);
   const term =
@@ -135,6 +153,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
       c.toolCalls.length === 0 &&
       c.observations.length === 0 &&
       richTextLength(c.message) + (c.reasoning?.length ?? 0) < SMALL_CHARS &&
+      !c.message.some((m) => m.k === 'math' && m.display) &&
+      answer?.step !== c.index &&
       diffs[i]!.files.length === 0 &&
       !hasTerminal(i)
     );
@@ -155,7 +175,7 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     if (group.length > 1) body += group.reduce((n, k) => n + smallCardSeconds(cards[k]!), 0);
     else {
       const k = group[0]!;
-      body += cardSeconds(cards[k]!);
+      body += cardSeconds(cards[k]!) + (answer?.step === k ? RESULT_SKIM_SECONDS : 0);
       const w = windows?.perStep.get(k);
       if (w && term) body += term.estimateSeconds(w[0], w[1], natural.max, natural.idle, natural.hold);
       if (diffs[k]!.files.length > 0) body += diffSeconds(diffs[k]!.files);
@@ -163,7 +183,8 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   }
   if (windows?.global && term) body += term.estimateSeconds(0, Infinity, natural.max, natural.idle, natural.hold);
   const fixed = TITLE_SECONDS + CLOSING_SECONDS;
-  const k = body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
+  // read pacing has no length target: nothing is shrunk
+  const k = !read && body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
   const pace: Pace = {
     k,
     maxTerminal: Math.max(1.5, o.maxTerminal * k),
@@ -175,16 +196,66 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   const scenes: Scene[] = [];
   const chapters: Chapter[] = [];
   let at = 0;
-  const titleFrames = frames(TITLE_SECONDS);
+  /** the terminal replay and the diffs of step k, from frame `from`; returns the frame after them */
+  const afterStep = (k: number, from: number): number => {
+    let t = from;
+    const w = windows?.perStep.get(k);
+    if (w && term) {
+      const scene = term.build(t, k, w[0], w[1], pace);
+      if (scene) {
+        scenes.push(scene);
+        t += scene.duration;
+      }
+    }
+    const d = diffs[k]!;
+    if (d.files.length > 0) {
+      const scene = diffScene(d.files, d.title, k, t, frames, read ? readDiffSeconds(d.files) : paced(diffSeconds(d.files), 1.5));
+      scenes.push(scene);
+      t += scene.duration;
+    }
+    return t;
+  };
+  const instructionText = clipChars(
+    plainText(trajectory.task.instruction)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    read ? 900 : 420,
+  );
+  const instructionRich = mathSegments(instructionText.text);
+  const titleFrames = frames(read ? Math.max(TITLE_SECONDS, readCardSeconds({ text: instructionRich }) + 1.5) : TITLE_SECONDS);
   scenes.push({ kind: 'title', from: 0, duration: titleFrames });
   at = titleFrames;
 
   for (const group of groups) {
     const sceneFrom = at;
+    if (group.length === 1 && read) {
+      // read pacing: a derivation scene for display maths, pages for long prose, then tools
+      const k = group[0]!;
+      const card = cards[k]!;
+      for (const scene of readScenes(card, at, frames, repeatsTask(trajectory.steps[k]!, trajectory))) {
+        scenes.push(scene);
+        if (scene.kind === 'step') {
+          const entry = scene.cards[0]!;
+          if (entry.card.observations.length > 0)
+            for (const ob of trajectory.steps[k]!.observations) addEvidence(plainText(ob.content), entry.revealFrame, k);
+        }
+        at += scene.duration;
+      }
+      at = afterStep(k, at);
+      if (answer?.step === k) {
+        const scene = resultScene(answer, trajectory, at, frames, (seconds) => seconds);
+        scenes.push(scene);
+        at += scene.duration;
+      }
+      chapters.push(chapterOf(trajectory.steps[k]!, card, sceneFrom, at));
+      continue;
+    }
     const entries: StepScene['cards'] = [];
     for (const k of group) {
       const card = cards[k]!;
-      const duration = frames(group.length > 1 ? paced(smallCardSeconds(card), 0.5) : paced(cardSeconds(card), 1));
+      const duration = frames(
+        read ? readCardSeconds(cardContent(card)) : group.length > 1 ? paced(smallCardSeconds(card), 0.5) : paced(cardSeconds(card), 1),
+      );
       const revealFrame = at + Math.min(Math.round(duration * 0.35), frames(0.8));
       entries.push({ card, from: at, duration, revealFrame });
       for (const ob of trajectory.steps[k]!.observations) addEvidence(plainText(ob.content), revealFrame, k);
@@ -195,17 +266,9 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
       for (const e of entries) chapters.push(chapterOf(trajectory.steps[e.card.index]!, e.card, e.from, e.from + e.duration));
     } else {
       const k = group[0]!;
-      const w = windows?.perStep.get(k);
-      if (w && term) {
-        const scene = term.build(at, k, w[0], w[1], pace);
-        if (scene) {
-          scenes.push(scene);
-          at += scene.duration;
-        }
-      }
-      const d = diffs[k]!;
-      if (d.files.length > 0) {
-        const scene = diffScene(d.files, d.title, k, at, frames, paced(diffSeconds(d.files), 1.5));
+      at = afterStep(k, at);
+      if (answer?.step === k) {
+        const scene = resultScene(answer, trajectory, at, frames, (seconds) => paced(Math.min(seconds, RESULT_SKIM_SECONDS), 2));
         scenes.push(scene);
         at += scene.duration;
       }
@@ -222,7 +285,14 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   }
   const submissionDiffs = trajectory.submission ? findUnifiedDiffs(trajectory.submission) : [];
   if (submissionDiffs.length > 0) {
-    const scene = diffScene(submissionDiffs, 'submission', null, at, frames, diffSeconds(submissionDiffs));
+    const scene = diffScene(
+      submissionDiffs,
+      'submission',
+      null,
+      at,
+      frames,
+      read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs),
+    );
     scenes.push(scene);
     at += scene.duration;
   }
@@ -239,23 +309,18 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     return { key: c.key, text: c.text, origin: c.origin, verdict: hideReward ? null : c.verdict, marks: settleMarks(list) };
   });
 
-  const instruction = clipChars(
-    plainText(trajectory.task.instruction)
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
-    420,
-  );
   const t = trajectory;
   return {
     version: VIDEO_PROPS_VERSION,
+    pacing,
     fps: o.fps,
     width: o.width,
     height: o.height,
     durationInFrames: at,
     header: {
       task: options.labels?.task ?? t.task.name,
-      instruction: mathSegments(instruction.text),
-      instructionOmittedChars: instruction.omitted,
+      instruction: instructionRich,
+      instructionOmittedChars: instructionText.omitted,
       environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
       policy: hidePolicy
         ? HIDDEN_POLICY_LABEL
@@ -282,8 +347,10 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
         label: j.label,
         explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text,
       })),
-      answer:
-        t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
+      // the stated answer (boxed, ANSWER line, last equation) before the start of a long submission
+      answer: answer
+        ? answer.text
+        : t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
           ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text)
           : null,
       exitStatus: t.exitStatus,
@@ -324,6 +391,145 @@ function chapterLabel(card: StepCard): string {
     : card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join('');
   const line = what.replace(/\s+/g, ' ').trim();
   return `${card.actor}${line ? ` · ${clipChars(line, 70).text}` : ''}`;
+}
+
+// ---------------------------------------------------------------- read pacing
+
+/** a message longer than this is cut (read pacing pages the rest; about four minutes of reading) */
+const READ_MESSAGE_MAX_CHARS = 6000;
+/** one beat of a derivation at least */
+const BEAT_MIN_SECONDS = 2.5;
+
+function cardContent(card: StepCard) {
+  return {
+    text: card.message,
+    extraProse: card.reasoning ?? undefined,
+    codeLines: card.toolCalls.reduce((n, c) => n + excerptLines(c.body), 0),
+    outputLines: card.observations.reduce((n, c) => n + excerptLines(c.body), 0),
+  };
+}
+
+/**
+ * A step under read pacing: a derivation scene when its message has display maths (then a card
+ * with its tool calls and observations, if any); else one card, or pages of a long message (the
+ * reasoning on the first, the tools on the last), each held for its reading time.
+ */
+function readScenes(card: StepCard, from: number, frames: (s: number) => number, repeat: boolean): Scene[] {
+  if (repeat) {
+    // the task, repeated as the first user message: the title card already held it for reading
+    const duration = frames(READING.cardMinSeconds);
+    return [
+      {
+        kind: 'step',
+        from,
+        duration,
+        cards: [{ card, from, duration, revealFrame: from + Math.min(Math.round(duration * 0.35), frames(0.8)) }],
+      },
+    ];
+  }
+  const beats = derivationBeats(card.message);
+  const scenes: Scene[] = [];
+  let at = from;
+  const hasTools = card.toolCalls.length > 0 || card.observations.length > 0;
+  const stepScene = (c: StepCard, page?: [number, number]): StepScene => {
+    const duration = frames(readCardSeconds(cardContent(c)));
+    const revealFrame = at + Math.min(Math.round(duration * 0.35), frames(0.8));
+    return { kind: 'step', from: at, duration, cards: [{ card: c, from: at, duration, revealFrame }], ...(page ? { page } : {}) };
+  };
+  if (beats.some((b) => b.equation !== null)) {
+    const sceneFrom = at;
+    const out: DerivationBeat[] = [];
+    let previous: { tex: string; number: number } | null = null;
+    let number = 0;
+    beats.forEach((b, i) => {
+      let seconds = richTextReadingSeconds(b.prose) + (b.equation !== null ? displayEquationSeconds(b.equation) : 0);
+      seconds += i === 0 ? READING.orientSeconds + (card.reasoning ? (countWords(card.reasoning) * 60) / READING.wordsPerMinute : 0) : 0.5;
+      const duration = frames(Math.max(BEAT_MIN_SECONDS, seconds));
+      let equation: DerivationBeat['equation'] = null;
+      let prev: DerivationBeat['previous'] = null;
+      if (b.equation !== null) {
+        number++;
+        if (previous) {
+          const d = diffEquations(previous.tex, b.equation);
+          // a new statement rather than a step from the last equation: shown plain, no diff
+          const related = sharedShare(d) >= RELATED_SHARE;
+          prev = { tex: previous.tex, pieces: related ? d.before : unchangedPieces(previous.tex), number: previous.number };
+          equation = { tex: b.equation, pieces: related ? d.after : unchangedPieces(b.equation), number };
+        } else equation = { tex: b.equation, pieces: unchangedPieces(b.equation), number };
+        previous = { tex: b.equation, number };
+      } else if (previous) prev = { tex: previous.tex, pieces: unchangedPieces(previous.tex), number: previous.number };
+      out.push({ from: at, duration, prose: b.prose, equation, previous: prev });
+      at += duration;
+    });
+    const header: StepCard = { ...card, message: [], messageOmittedChars: 0, toolCalls: [], observations: [] };
+    const scene: DerivationScene = {
+      kind: 'derivation',
+      from: sceneFrom,
+      duration: at - sceneFrom,
+      step: card.index,
+      card: header,
+      equations: number,
+      beats: out,
+    };
+    scenes.push(scene);
+    if (hasTools) scenes.push(stepScene({ ...card, message: [], messageOmittedChars: 0, reasoning: null }));
+    return scenes;
+  }
+  if (beats.length <= 1) return [stepScene(card)];
+  beats.forEach((b, i) => {
+    const last = i === beats.length - 1;
+    const page: StepCard = {
+      ...card,
+      message: b.prose,
+      messageOmittedChars: last ? card.messageOmittedChars : 0,
+      reasoning: i === 0 ? card.reasoning : null,
+      toolCalls: last ? card.toolCalls : [],
+      observations: last ? card.observations : [],
+    };
+    const scene = stepScene(page, [i + 1, beats.length]);
+    scenes.push(scene);
+    at += scene.duration;
+  });
+  return scenes;
+}
+
+/** A user message that is the task's instruction again (most formats open with it). */
+function repeatsTask(step: Step, t: Trajectory): boolean {
+  const norm = (x: string) => plainText(x).replace(/\s+/g, ' ').trim();
+  return step.source === 'user' && step.toolCalls.length === 0 && norm(step.text) !== '' && norm(step.text) === norm(t.task.instruction);
+}
+
+function readDiffSeconds(parsed: ParsedDiffFile[]): number {
+  const { files } = diffFilesForScene(parsed, DIFF_MAX_FILES, DIFF_MAX_LINES);
+  const shown = files.reduce((n, f) => n + f.hunks.reduce((m, h) => m + h.lines.length + 1, 0), 0);
+  return Math.min(READING.cardMaxSeconds, Math.max(READING.cardMinSeconds, READING.orientSeconds + shown * READING.codeLineSeconds));
+}
+
+/** Every formula of the task and the run, in order: where a plot finds its values and ranges. */
+function contextMaths(t: Trajectory): string[] {
+  const texts = [t.task.instruction, ...t.steps.map((s) => s.text)];
+  return texts.flatMap((x) => mathSegments(plainText(x)).flatMap((seg) => (seg.k === 'math' ? [seg.tex] : [])));
+}
+
+/** The result card: the answer, its plot when one can be drawn, held for its reading time (`pace` shrinks it under skim). */
+function resultScene(
+  answer: FinalAnswer,
+  t: Trajectory,
+  from: number,
+  frames: (s: number) => number,
+  pace: (seconds: number) => number,
+): ResultScene {
+  const plot = answerPlot(answer.maths, contextMaths(t));
+  const seconds = Math.max(4, READING.orientSeconds + richTextReadingSeconds(answer.text) + (plot ? 5 : 0));
+  return {
+    kind: 'result',
+    from,
+    duration: frames(pace(seconds)),
+    step: answer.step,
+    source: answer.source,
+    answer: answer.text as RichText,
+    plot,
+  };
 }
 
 // ---------------------------------------------------------------- steps
@@ -405,12 +611,13 @@ function toolCallCard(call: ToolCall, compact: boolean): ToolCallCard {
   };
 }
 
-function stepCard(step: Step, trajectory: Trajectory, base: number | null, hidePolicy: boolean): StepCard {
+function stepCard(step: Step, trajectory: Trajectory, base: number | null, hidePolicy: boolean, read: boolean): StepCard {
+  // read pacing keeps the whole message (it is paged); skim shows its start
   const message = clipChars(
     plainText(step.text)
       .replace(/\n{3,}/g, '\n\n')
       .trim(),
-    700,
+    read ? READ_MESSAGE_MAX_CHARS : 700,
   );
   const compact = step.toolCalls.length + step.observations.length > 3;
   const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));

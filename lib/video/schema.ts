@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pacingSchema } from './pacing';
 
 /**
  * The props of the TrajectoryVideo composition: the one source of truth, shared by
@@ -14,7 +15,12 @@ import { z } from 'zod';
 export const VIDEO_FPS = 30;
 export const VIDEO_WIDTH = 1280;
 export const VIDEO_HEIGHT = 720;
-export const VIDEO_PROPS_VERSION = 1;
+/**
+ * Bump when the props' shape or the video's look changes: cached props and rendered MP4s of an
+ * older version are derived / rendered anew on demand (lib/videos/composition-version.ts).
+ * 2: read/skim pacing, derivation scenes, result card with plot, frame 0 = the settled title card (the poster).
+ */
+export const VIDEO_PROPS_VERSION = 2;
 
 /** The terminal colours used when a cell has the default foreground / background. */
 export const TERMINAL_DEFAULT_FG = '#d4d7dd';
@@ -86,6 +92,8 @@ export const stepSceneSchema = z.object({
   ...sceneBase,
   /** one card, or a group of consecutive small steps shown together (each with its own range) */
   cards: z.array(z.object({ card: stepCardSchema, from: frame, duration: z.number().int().positive(), revealFrame: frame })).min(1),
+  /** [page, pages] when a long message is shown over several cards (read pacing) */
+  page: z.tuple([z.number().int().positive(), z.number().int().positive()]).optional(),
 });
 
 /** One styled run of terminal text: [text, index into `terminal.styles`]. */
@@ -177,11 +185,80 @@ export const diffSceneSchema = z.object({
 
 export const closingSceneSchema = z.object({ kind: z.literal('closing'), ...sceneBase });
 
+/** A piece of a display equation with its diff state (lib/video/equation-diff.ts). */
+export interface EquationPieceProps {
+  tex: string;
+  kind: 'term' | 'op' | 'rel' | 'space';
+  state: 'same' | 'changed';
+  parts?: EquationPieceProps[];
+}
+export const equationPieceSchema: z.ZodType<EquationPieceProps> = z.lazy(() =>
+  z.object({
+    tex: z.string(),
+    kind: z.enum(['term', 'op', 'rel', 'space']),
+    state: z.enum(['same', 'changed']),
+    parts: z.array(equationPieceSchema).optional(),
+  }),
+);
+
+/** One beat of a derivation: the prose leading to an equation, the equation, and what changed since the last one. */
+export const derivationBeatSchema = z.object({
+  from: frame,
+  duration: z.number().int().positive(),
+  prose: richTextSchema,
+  /** the equation this beat shows, diffed against the previous one (null: prose only) */
+  equation: z.object({ tex: z.string(), pieces: z.array(equationPieceSchema), number: z.number().int().positive() }).nullable(),
+  /** the previous equation, its gone pieces marked (null for the first equation) */
+  previous: z.object({ tex: z.string(), pieces: z.array(equationPieceSchema), number: z.number().int().positive() }).nullable(),
+});
+export type DerivationBeat = z.infer<typeof derivationBeatSchema>;
+
+/** A step whose message carries display maths: its equations one after another, each held to be read. */
+export const derivationSceneSchema = z.object({
+  kind: z.literal('derivation'),
+  ...sceneBase,
+  step: count,
+  card: stepCardSchema,
+  equations: count,
+  beats: z.array(derivationBeatSchema).min(1),
+});
+
+/** A sampled plot of the final answer (lib/video/plot.ts); `null` points break the line. */
+export const answerPlotSchema = z.object({
+  /** the formula plotted, as written (`x(t) = …`) */
+  formula: z.string(),
+  yTex: z.string(),
+  xTex: z.string(),
+  xFrom: z.number(),
+  xTo: z.number(),
+  xTicks: z.array(z.number()),
+  yFrom: z.number(),
+  yTo: z.number(),
+  yTicks: z.array(z.number()),
+  points: z.array(z.tuple([z.number(), z.number()]).nullable()),
+  /** the values put in, as written (`m = 0.5\,\mathrm{kg}`) */
+  given: z.array(z.string()),
+  rangeTex: z.string(),
+});
+export type AnswerPlot = z.infer<typeof answerPlotSchema>;
+
+/** The final answer on its own card, plotted when it can be. */
+export const resultSceneSchema = z.object({
+  kind: z.literal('result'),
+  ...sceneBase,
+  step: count,
+  source: z.enum(['boxed', 'answer-line', 'last-equation']),
+  answer: richTextSchema,
+  plot: answerPlotSchema.nullable(),
+});
+
 export const sceneSchema = z.discriminatedUnion('kind', [
   titleSceneSchema,
   stepSceneSchema,
   terminalSceneSchema,
   diffSceneSchema,
+  derivationSceneSchema,
+  resultSceneSchema,
   closingSceneSchema,
 ]);
 export type Scene = z.infer<typeof sceneSchema>;
@@ -190,6 +267,8 @@ export type StepScene = z.infer<typeof stepSceneSchema>;
 export type TerminalScene = z.infer<typeof terminalSceneSchema>;
 export type DiffScene = z.infer<typeof diffSceneSchema>;
 export type ClosingScene = z.infer<typeof closingSceneSchema>;
+export type DerivationScene = z.infer<typeof derivationSceneSchema>;
+export type ResultScene = z.infer<typeof resultSceneSchema>;
 
 /** step <-> frame map: what the UI seeks with (see lib/video/chapters.ts). */
 export const chapterSchema = z.object({
@@ -227,6 +306,8 @@ export type VideoCriterion = z.infer<typeof videoCriterionSchema>;
 
 export const trajectoryVideoSchema = z.object({
   version: z.literal(VIDEO_PROPS_VERSION),
+  /** read: every card readable at 1x; skim: the ~90 s overview (lib/video/pacing.ts) */
+  pacing: pacingSchema,
   fps: z.number().int().positive(),
   width: z.number().int().positive(),
   height: z.number().int().positive(),

@@ -126,3 +126,39 @@ export function mathSegments(text: string): RichText {
 export function richTextLength(rt: RichText): number {
   return rt.reduce((n, s) => n + (s.k === 'text' ? s.text.length : s.tex.length), 0);
 }
+
+/**
+ * Rich text back to the Markdown-with-maths source the one renderer reads
+ * (components/ui/rich-text.tsx): maths as `$…$` / `$$…$$`, a dollar in the text escaped as `\$`
+ * outside code spans and fences (so it stays a dollar), everything else as written. Scanning the
+ * result again (lib/rich-text/math-spans.ts) finds exactly the same maths.
+ */
+export function richTextSource(rt: RichText): string {
+  let out = '';
+  for (const s of rt) {
+    if (s.k === 'math') out += s.display ? `\n$$${s.tex}$$\n` : `$${s.tex}$`;
+    else out += escapeDollarsOutsideCode(s.text);
+  }
+  return out;
+}
+
+function escapeDollarsOutsideCode(text: string): string {
+  if (!text.includes('$')) return text;
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '`' || (c === '~' && text.startsWith('~~~', i))) {
+      let run = 1;
+      while (text[i + run] === c) run++;
+      const close = text.indexOf(c.repeat(run), i + run);
+      const end = close === -1 ? text.length : close + run;
+      out += text.slice(i, end);
+      i = end;
+      continue;
+    }
+    out += c === '$' ? '\\$' : c;
+    i++;
+  }
+  return out;
+}

@@ -79,6 +79,9 @@ describe('demo campaigns (seedDemo)', () => {
     expect(single).toMatchObject({ mode: 'single', status: 'open', overlap: 3, items: 24 });
     expect(pairwise).toMatchObject({ mode: 'pairwise', status: 'open', items: 24 });
     expect(untouched).toMatchObject({ mode: 'single', status: 'open', reviewsDone: 0, requiredExpertise: ['physics'] });
+    // physicists get the video paced for reading
+    expect((await db().campaign.findUniqueOrThrow({ where: { id: untouched.id }, select: { pacing: true } })).pacing).toBe('read');
+    expect((await db().campaign.findUniqueOrThrow({ where: { id: single.id }, select: { pacing: true } })).pacing).toBe('skim');
 
     // reviews done = submitted assignments = current reviews; no item over k
     expect(single.reviewsDone).toBe(first.campaigns.reviews);

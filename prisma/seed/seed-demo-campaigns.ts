@@ -256,6 +256,8 @@ export async function seedDemoCampaigns(
     requiredExpertise: ['physics'],
     filter: { environment: 'physics-derivations' },
     blind: { hidePolicy: true, hideReward: false },
+    // physicists check every line: cards held long enough to read at 1x, derivations built up
+    pacing: 'read',
   });
 
   // 4. a nightly batch in "review where it tells the most" mode, part reviewed

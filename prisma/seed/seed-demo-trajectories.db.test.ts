@@ -129,7 +129,7 @@ describe('demo trajectories (seedDemo)', () => {
         steps: { select: { text: true } },
       },
     });
-    expect(physics).toHaveLength(4);
+    expect(physics).toHaveLength(6);
     for (const t of physics) {
       expect(t.judgeScores.map((j) => j.judge).sort()).toEqual(['match', 'model_graded_qa']);
       expect(t.judgeScores.find((j) => j.judge === 'model_graded_qa')?.explanation).toMatch(/^GRADE: [CPI]\./);

@@ -33,6 +33,9 @@ export interface DemoGroup {
  *   compensating sign errors, yet both the match scorer and the LLM judge pass it.
  * - bead-on-rotating-hoop (train): epoch 1 complete, epoch 2 misses the off-axis equilibria (judge: P).
  * - hoop-frequency-numeric-check (train): Anthropic thinking + tool use checking the hoop ω numerically.
+ * - damped-spring-release (train): two epochs deriving x(t) over five display equations; the answer is
+ *   plotted on its result card (values and range from the task). Epoch 2 flips the sign of the sine term
+ *   (the plot starts with a nonzero slope, though released from rest); the LLM judge still passes it.
  * - acme-labs__tinyconf-42: a SWE-agent run that submits a diff (resolved).
  */
 export const DEMO_GROUPS: DemoGroup[] = [
@@ -78,6 +81,12 @@ export const DEMO_GROUPS: DemoGroup[] = [
     split: 'train',
     policy: 'anthropic/claude-sonnet-4-5 / notebook-agent',
     trajectories: 1,
+  },
+  {
+    path: 'physics-derivations/damped-spring-release_claude-sonnet-4-5.json',
+    environment: 'physics-derivations',
+    split: 'train',
+    trajectories: 2,
   },
   { path: 'repo-bugfix/acme-labs__tinyconf-42.traj', environment: 'repo-bugfix', split: 'train', trajectories: 1 },
 ];

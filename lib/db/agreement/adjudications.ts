@@ -95,7 +95,8 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
 }
 
 export interface AdjudicationView {
-  campaign: { id: string; name: string; mode: 'single' | 'pairwise' };
+  /** pacing: the videos the reviewers watched (their evidence frames are on that timeline) */
+  campaign: { id: string; name: string; mode: 'single' | 'pairwise'; pacing: 'read' | 'skim' };
   rubric: RubricDefinition;
   item: {
     id: string;
@@ -145,7 +146,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       trajectoryId: true,
       trajectoryBId: true,
       isGold: true,
-      campaign: { select: { id: true, name: true, mode: true, rubricVersion: { select: { definition: true } } } },
+      campaign: { select: { id: true, name: true, mode: true, pacing: true, rubricVersion: { select: { definition: true } } } },
       trajectory: { select: { task: { select: { name: true, instruction: true, acceptanceCriteria: true } } } },
       reviews: {
         where: { isCurrent: true },
@@ -190,7 +191,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
   if (!item) throw new AppError('NOT_FOUND', 'No such item in this campaign');
   const task = item.trajectory.task;
   return {
-    campaign: { id: item.campaign.id, name: item.campaign.name, mode: item.campaign.mode },
+    campaign: { id: item.campaign.id, name: item.campaign.name, mode: item.campaign.mode, pacing: item.campaign.pacing },
     rubric: rubricDefinition.parse(item.campaign.rubricVersion.definition),
     item: {
       id: item.id,

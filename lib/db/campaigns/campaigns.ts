@@ -6,6 +6,7 @@ import { AppError } from '../../errors';
 import { coverageBasisSchema } from '../../review/coverage';
 import { writeAudit } from '../auth/audit';
 import { db } from '../infra/client';
+import { defaultPacing, pacingSchema } from '../../video/pacing';
 
 export const trajectoryFilterSchema = z.object({
   environment: z.string().optional(),
@@ -32,6 +33,8 @@ export const createCampaignInput = z.object({
     .default({ hidePolicy: true, hideReward: true }),
   filter: trajectoryFilterSchema.default({}),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
+  /** the video's pacing; when left out, read for a campaign that requires an expertise, else skim */
+  pacing: pacingSchema.optional(),
   /** trajectory ids (single) whose known answers make them gold items */
   gold: z.array(z.object({ trajectoryId: z.string(), answers: z.record(z.string(), z.unknown()) })).default([]),
   open: z.boolean().default(true),
@@ -149,6 +152,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
         minCoverage: data.minCoverage,
         coverageBasis: data.coverageBasis,
         blind: data.blind,
+        pacing: data.pacing ?? defaultPacing(data.requiredExpertise),
         filter: data.filter as Prisma.InputJsonValue,
         leaseSeconds: data.leaseSeconds,
         sampling: data.sampling,

@@ -10,6 +10,7 @@ import type { TrajectoryVideoProps } from '../../video/schema';
 import { blindTranscript, type TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
 import { loadTrajectory } from '../trajectories/trajectory-load';
+import type { Pacing } from '../../video/pacing';
 
 export const blindSettings = z
   .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
@@ -31,6 +32,8 @@ export interface AssignmentView {
     mode: 'single' | 'pairwise';
     status: string;
     minCoverage: number;
+    /** the videos' pacing (the props carry it too) */
+    pacing: Pacing;
     coverageBasis: CoverageBasis;
     blind: BlindSettings;
   };
@@ -84,6 +87,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
               minCoverage: true,
               coverageBasis: true,
               blind: true,
+              pacing: true,
               rubricVersion: { select: { id: true, version: true, definition: true } },
             },
           },
@@ -105,8 +109,9 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
   const loaded = await Promise.all(ids.map((id) => loadTrajectory(id)));
   if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
-  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind }));
-  videos.forEach((v, i) => rememberFrames(ids[i]!, v.durationInFrames));
+  const pacing = campaign.pacing;
+  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind, pacing }));
+  videos.forEach((v, i) => rememberFrames(ids[i]!, pacing, v.durationInFrames));
   const transcripts = loaded.map((l) => blindTranscript(l!.trajectory, { blind }));
   if (campaign.mode === 'pairwise' && a.swapSides) {
     videos.reverse();
@@ -146,6 +151,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       minCoverage: campaign.minCoverage,
       coverageBasis: campaign.coverageBasis,
       blind,
+      pacing,
     },
     rubric: {
       versionId: campaign.rubricVersion.id,
@@ -172,13 +178,20 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   };
 }
 
-/** The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]); NOT_FOUND when not theirs. */
-export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<string[]> {
+/**
+ * The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]),
+ * and the pacing their videos are shown at; NOT_FOUND when not theirs.
+ */
+export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<{ ids: string[]; pacing: Pacing }> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
-    select: { reviewerId: true, swapSides: true, item: { select: { trajectoryId: true, trajectoryBId: true } } },
+    select: {
+      reviewerId: true,
+      swapSides: true,
+      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true } } } },
+    },
   });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   const ids = a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  return a.swapSides ? ids.reverse() : ids;
+  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing };
 }

@@ -5,7 +5,9 @@ import { ensureFonts } from './fonts';
 import type { Scene, TrajectoryVideoProps } from './schema';
 import { Checklist, ProgressRail, TopBar } from './scenes/Chrome';
 import { ClosingCard } from './scenes/ClosingCard';
+import { DerivationView } from './scenes/DerivationView';
 import { DiffView } from './scenes/DiffView';
+import { ResultCard } from './scenes/ResultCard';
 import { StepView } from './scenes/StepView';
 import { TerminalView } from './scenes/TerminalView';
 import { TitleCard } from './scenes/TitleCard';
@@ -53,6 +55,10 @@ const SceneView: React.FC<{ props: TrajectoryVideoProps; scene: Scene; frame: nu
       return <TerminalView props={props} scene={scene} frame={frame} width={width} height={height} />;
     case 'diff':
       return <DiffView scene={scene} frame={frame} />;
+    case 'derivation':
+      return <DerivationView scene={scene} frame={frame} />;
+    case 'result':
+      return <ResultCard scene={scene} frame={frame} width={width} height={height} />;
     case 'closing':
       return <ClosingCard props={props} scene={scene} frame={frame} />;
   }

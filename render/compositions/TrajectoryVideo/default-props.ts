@@ -1,8 +1,9 @@
-import type { TrajectoryVideoProps } from './schema';
+import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from './schema';
 
 /** Props for the Studio preview and for registration (real props come from lib/video/props.ts). */
 export const defaultTrajectoryVideoProps: TrajectoryVideoProps = {
-  version: 1,
+  version: VIDEO_PROPS_VERSION,
+  pacing: 'skim',
   fps: 30,
   width: 1280,
   height: 720,

@@ -24,7 +24,7 @@ export const GET = apiRoute('lead', async (request) => {
 /**
  * POST /api/v1/campaigns: creates a campaign (same validation as the lead's form). Body:
  * {project, name, mode: "single"|"pairwise", filter?: {environment, policy, split, minReward,
- * maxReward, taskNames}, overlap, requiredExpertise?, minCoverage?, blind?: {hidePolicy,
+ * maxReward, taskNames}, overlap, requiredExpertise?, minCoverage?, pacing?: read|skim, blind?: {hidePolicy,
  * hideReward}, leaseSeconds?, gold?: [{trajectoryId, answers}], open?, rubric: {versionId} |
  * {name, definition}}. 201 with the campaign; 422 naming the field (error.details.field) when the
  * input is refused. An unchanged rubric definition reuses the rubric's latest version.

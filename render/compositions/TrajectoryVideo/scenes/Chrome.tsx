@@ -2,7 +2,7 @@ import React from 'react';
 import { chapterAt, criterionStateAt } from '../../../../lib/video/chapters';
 import type { Scene, TrajectoryVideoProps } from '../schema';
 import { actorColor, layout, theme } from '../theme';
-import { CheckIcon, clock, CrossIcon, PendingIcon } from './common';
+import { CheckIcon, clock, CrossIcon, MarkdownView, PendingIcon } from './common';
 
 /** The frame around every scene: top bar, criteria checklist, progress rail with chapter ticks. */
 
@@ -11,15 +11,17 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
   const right =
     scene.kind === 'title'
       ? 'Overview'
-      : scene.kind === 'closing'
-        ? 'Outcome'
-        : chapter
-          ? `Step ${chapter.step + 1} of ${props.header.stepCount}`
-          : scene.kind === 'diff'
-            ? 'Submission'
-            : scene.kind === 'terminal'
-              ? 'Terminal'
-              : '';
+      : scene.kind === 'result'
+        ? 'Result'
+        : scene.kind === 'closing'
+          ? 'Outcome'
+          : chapter
+            ? `Step ${chapter.step + 1} of ${props.header.stepCount}`
+            : scene.kind === 'diff'
+              ? 'Submission'
+              : scene.kind === 'terminal'
+                ? 'Terminal'
+                : '';
   return (
     <div
       style={{
@@ -142,7 +144,7 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
                   overflow: 'hidden',
                 }}
               >
-                {c.origin === 'verifier' ? c.text.split('::').pop() : c.text}
+                {c.origin === 'verifier' ? c.text.split('::').pop() : <MarkdownView source={c.text} inline />}
               </span>
               <span style={{ fontSize: 11, color: theme.faint }}>
                 {s
@@ -219,7 +221,15 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
       />
       <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8, fontSize: 12, color: theme.muted, gap: 16 }}>
         <span style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-          {chapter ? `${chapter.step + 1}. ${chapter.label}` : frame < (props.chapters[0]?.fromFrame ?? 0) ? 'Task' : 'Outcome'}
+          {chapter ? (
+            <>
+              {chapter.step + 1}. <MarkdownView source={chapter.label} inline />
+            </>
+          ) : frame < (props.chapters[0]?.fromFrame ?? 0) ? (
+            'Task'
+          ) : (
+            'Outcome'
+          )}
         </span>
         <span style={{ fontFamily: theme.mono, flex: 'none' }}>
           {clock(frame / props.fps)} / {clock(total / props.fps)}

@@ -5,7 +5,7 @@ import { actorColor, theme } from '../theme';
 import { formatCount } from '../../../../lib/video/text';
 import { clock, enter, ExcerptView, RichTextView } from './common';
 
-const Header: React.FC<{ card: StepCard }> = ({ card }) => {
+export const Header: React.FC<{ card: StepCard; note?: string }> = ({ card, note }) => {
   const color = actorColor[card.source] ?? theme.accent;
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
@@ -26,6 +26,7 @@ const Header: React.FC<{ card: StepCard }> = ({ card }) => {
       {card.source !== 'agent' && card.actor !== card.source ? (
         <span style={{ fontSize: 13, color: theme.faint }}>{card.source}</span>
       ) : null}
+      {note ? <span style={{ fontSize: 13, color: theme.muted }}>{note}</span> : null}
       <div style={{ flex: 1 }} />
       {card.realSeconds !== null ? (
         <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.faint }}>t+{clock(card.realSeconds)}</span>
@@ -47,12 +48,18 @@ const Section: React.FC<{ label: string; color?: string; children: React.ReactNo
 );
 
 /** One step in full: message, reasoning summary, tool calls with arguments, observations. */
-const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFrame: number }> = ({ card, frame, from, revealFrame }) => {
+const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFrame: number; page?: [number, number] }> = ({
+  card,
+  frame,
+  from,
+  revealFrame,
+  page,
+}) => {
   const obsOpacity = interpolate(frame, [revealFrame, revealFrame + 8], [0, 1], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
   const empty = card.message.length === 0 && card.toolCalls.length === 0 && card.observations.length === 0 && !card.reasoning;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16, ...enter(frame, from) }}>
-      <Header card={card} />
+      <Header card={card} note={page ? `page ${page[0]} of ${page[1]}` : undefined} />
       {card.message.length > 0 ? (
         <div>
           <RichTextView
@@ -148,7 +155,7 @@ const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFr
 export const StepView: React.FC<{ scene: StepScene; frame: number }> = ({ scene, frame }) => {
   if (scene.cards.length === 1) {
     const c = scene.cards[0]!;
-    return <FullCard card={c.card} frame={frame} from={c.from} revealFrame={c.revealFrame} />;
+    return <FullCard card={c.card} frame={frame} from={c.from} revealFrame={c.revealFrame} page={scene.page} />;
   }
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>

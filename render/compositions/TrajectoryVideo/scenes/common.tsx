@@ -1,47 +1,35 @@
-import katex from 'katex';
 import React from 'react';
 import { interpolate } from 'remotion';
-import { formatCount } from '../../../../lib/video/text';
-import type { Excerpt, RichText } from '../schema';
+import { formatCount, richTextSource } from '../../../../lib/video/text';
+import { RichText } from '../../../../components/ui/rich-text';
+import type { Excerpt, RichText as RichTextProps } from '../schema';
 import { theme } from '../theme';
 
-/** Shared pieces of the video: rich text with KaTeX maths, excerpts with "… N more lines", icons. */
+/** Shared pieces of the video: rich text (the one renderer), excerpts with "… N more lines", icons. */
 
-const mathCache = new Map<string, string>();
-
-export function mathHtml(tex: string, display: boolean): string {
-  const key = `${display ? 'D' : 'I'}${tex}`;
-  let html = mathCache.get(key);
-  if (html === undefined) {
-    html = katex.renderToString(tex, {
-      displayMode: display,
-      throwOnError: false,
-      output: 'html',
-      strict: 'ignore',
-      trust: false,
-      maxSize: 20,
-      maxExpand: 200,
-    });
-    mathCache.set(key, html);
-  }
-  return html;
+/** Two inline styles with the same properties and values (style objects are rebuilt every frame). */
+function sameStyle(a: React.CSSProperties | undefined, b: React.CSSProperties | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const ka = Object.keys(a) as Array<keyof React.CSSProperties>;
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-export const RichTextView: React.FC<{ text: RichText; style?: React.CSSProperties }> = ({ text, style }) => (
-  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', ...style }}>
-    {text.map((seg, i) =>
-      seg.k === 'text' ? (
-        <React.Fragment key={i}>{seg.text}</React.Fragment>
-      ) : (
-        <span
-          key={i}
-          style={seg.display ? { display: 'block', margin: '6px 0', fontSize: '1.12em' } : { fontSize: '1.05em' }}
-          // KaTeX escapes its input; trust is off so no \href / \html* output
-          dangerouslySetInnerHTML={{ __html: mathHtml(seg.tex, seg.display) }}
-        />
-      ),
-    )}
-  </div>
+/**
+ * Markdown with maths, through the one renderer (components/ui/rich-text.tsx). Memoised on its
+ * source and style values: a card's text is the same on every frame it shows, so it is parsed and
+ * typeset once, not once a frame.
+ */
+export const MarkdownView = React.memo(
+  function MarkdownView({ source, style, inline = false }: { source: string; style?: React.CSSProperties; inline?: boolean }) {
+    return <RichText text={source} style={style} inline={inline} />;
+  },
+  (a, b) => a.source === b.source && a.inline === b.inline && sameStyle(a.style, b.style),
+);
+
+/** Rich text of the props; lines break between words, never before a full stop after maths. */
+export const RichTextView: React.FC<{ text: RichTextProps; style?: React.CSSProperties }> = ({ text, style }) => (
+  <MarkdownView source={richTextSource(text)} style={{ overflowWrap: 'break-word', ...style }} />
 );
 
 export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ lines, what = 'more lines' }) => (

@@ -18,10 +18,11 @@ export const metadata = { title: 'Adjudicate' };
 
 type Props = { params: Promise<{ id: string; itemId: string }> };
 
-async function videoOrNull(trajectoryId: string | null): Promise<TrajectoryVideoProps | null> {
+async function videoOrNull(trajectoryId: string | null, pacing: 'read' | 'skim'): Promise<TrajectoryVideoProps | null> {
   if (!trajectoryId) return null;
   try {
-    return await videoPropsFor(trajectoryId);
+    // the campaign's pacing: the reviewers' evidence frames are on that timeline
+    return await videoPropsFor(trajectoryId, undefined, pacing);
   } catch (error) {
     console.error('[adjudication] video props', error);
     return null;
@@ -74,7 +75,10 @@ export default async function AdjudicateItem({ params }: Props) {
   const { id, itemId } = await params;
   const view = await orNotFound(getAdjudicationView(id, itemId));
   const pairwise = view.campaign.mode === 'pairwise';
-  const [videoA, videoB] = await Promise.all([videoOrNull(view.item.trajectoryId), videoOrNull(pairwise ? view.item.trajectoryBId : null)]);
+  const [videoA, videoB] = await Promise.all([
+    videoOrNull(view.item.trajectoryId, view.campaign.pacing),
+    videoOrNull(pairwise ? view.item.trajectoryBId : null, view.campaign.pacing),
+  ]);
   const current = view.adjudications.find((a) => a.isCurrent) ?? null;
   const rubric = view.rubric;
   const evidenceFor = (side: 'a' | 'b' | null): EvidenceEntry[] =>

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { RichText } from './schema';
+
+/**
+ * How long the video holds what it shows. Two pacings, chosen per campaign:
+ *
+ * - `read`: every card stays on screen long enough to read it at 1x. Prose at 230 words a
+ *   minute; maths by its tokens (a symbol or operator weighs more than a word, 0.35 s against
+ *   0.26 s; an inline formula adds 0.3 s, a display equation 2 s: it is parsed, not skimmed); code and tool output by lines;
+ *   each card gets a second to orient (who acts, what kind of card) and never less than 3 s. No
+ *   overall length target: a long run makes a long video.
+ * - `skim`: today's ~90 s overview (about 350 characters a second, at most 6 s a card, the whole
+ *   video shrunk towards 90 s), for leads browsing many runs.
+ *
+ * Pure functions of the text; the figures are exported so tests and docs quote the same numbers.
+ */
+
+export const PACINGS = ['read', 'skim'] as const;
+export const pacingSchema = z.enum(PACINGS);
+export type Pacing = z.infer<typeof pacingSchema>;
+
+/** The pacing a campaign gets when its lead does not choose: read when it asks for an expertise. */
+export function defaultPacing(requiredExpertise: readonly string[]): Pacing {
+  return requiredExpertise.length > 0 ? 'read' : 'skim';
+}
+
+export const READING = {
+  wordsPerMinute: 230,
+  /** one maths token (a symbol, number, operator or command) */
+  mathTokenSeconds: 0.35,
+  /** on top of its tokens, each inline formula (finding it in the sentence, switching to maths) */
+  inlineMathSeconds: 0.3,
+  /** on top of its tokens, each display equation */
+  displayEquationSeconds: 2,
+  /** a display equation never holds longer than this (a page of matrix is skimmed) */
+  displayEquationMaxSeconds: 16,
+  /** a line of a command or of tool-call arguments */
+  codeLineSeconds: 0.8,
+  /** a line of tool output (scanned, not read word by word) */
+  outputLineSeconds: 0.35,
+  /** to see who acts and what kind of card it is */
+  orientSeconds: 1,
+  cardMinSeconds: 3,
+  /** one card (a page of a long message) at most; longer text is split into pages first */
+  cardMaxSeconds: 120,
+} as const;
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/** Words of prose: runs of letters/digits (a hyphenated word or a number is one). */
+export function countWords(text: string): number {
+  return text.match(/[\p{L}\p{N}]+(?:[-'’.][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+}
+
+// spacing, sizing and grouping commands carry nothing to read
+const SILENT_COMMANDS = new Set([
+  'left',
+  'right',
+  'big',
+  'Big',
+  'bigg',
+  'Bigg',
+  'quad',
+  'qquad',
+  'displaystyle',
+  'textstyle',
+  'scriptstyle',
+  'mathrm',
+  'mathbf',
+  'mathit',
+  'mathcal',
+  'mathsf',
+  'mathbb',
+  'operatorname',
+  'text',
+  'mathop',
+  'limits',
+  'nolimits',
+  'begin',
+  'end',
+  'tfrac',
+  'dfrac',
+  'boxed',
+]);
+
+/**
+ * Tokens a reader parses in a LaTeX formula: each command that stands for a symbol or an
+ * operation (`\frac`, `\Omega`, `\sqrt`), each letter, each number, each operator or relation.
+ * Braces, `^`/`_`, spacing and font commands are structure, not tokens.
+ */
+export function countMathTokens(tex: string): number {
+  let n = 0;
+  const re = /\\([a-zA-Z]+)|\\.|(\d+(?:\.\d+)?)|([a-zA-Z])|([+\-=<>*/|!,;:'])|([()[\]])/g;
+  for (const m of tex.matchAll(re)) {
+    if (m[1] !== undefined) {
+      if (!SILENT_COMMANDS.has(m[1])) n++;
+    } else if (m[0].startsWith('\\')) {
+      // \, \; \! \\ spacing and line breaks; \{ \} \| are delimiters a reader sees
+      if (/^\\[{}|]$/.test(m[0])) n++;
+    } else if (m[5] === undefined) n++;
+  }
+  return n;
+}
+
+/** Seconds to read one display equation. */
+export function displayEquationSeconds(tex: string): number {
+  return Math.min(READING.displayEquationMaxSeconds, READING.displayEquationSeconds + countMathTokens(tex) * READING.mathTokenSeconds);
+}
+
+/** Seconds to read rich text at 1x: prose words, inline maths tokens, display equations. */
+export function richTextReadingSeconds(text: RichText): number {
+  let seconds = 0;
+  for (const s of text) {
+    if (s.k === 'text') seconds += (countWords(s.text) * 60) / READING.wordsPerMinute;
+    else if (s.display) seconds += displayEquationSeconds(s.tex);
+    else seconds += READING.inlineMathSeconds + countMathTokens(s.tex) * READING.mathTokenSeconds;
+  }
+  return seconds;
+}
+
+export interface CardContent {
+  text: RichText;
+  /** plain prose beside the text (the reasoning summary) */
+  extraProse?: string;
+  codeLines?: number;
+  outputLines?: number;
+}
+
+/** How long a card holds under `read` pacing (seconds, floor and cap applied). */
+export function readCardSeconds(c: CardContent): number {
+  const reading =
+    richTextReadingSeconds(c.text) +
+    (c.extraProse ? (countWords(c.extraProse) * 60) / READING.wordsPerMinute : 0) +
+    (c.codeLines ?? 0) * READING.codeLineSeconds +
+    (c.outputLines ?? 0) * READING.outputLineSeconds;
+  return clamp(READING.orientSeconds + reading, READING.cardMinSeconds, READING.cardMaxSeconds);
+}

@@ -1,0 +1,135 @@
+import React from 'react';
+import { interpolate } from 'remotion';
+import { lastAtOrBefore } from '../../../../lib/video/chapters';
+import { markedTex } from '../../../../lib/video/equation-diff';
+import type { DerivationBeat, DerivationScene } from '../schema';
+import { theme } from '../theme';
+import { enter, MarkdownView, RichTextView } from './common';
+import { Header } from './StepView';
+
+/**
+ * A derivation built up equation by equation: the prose that leads to each display equation,
+ * then the equation, with what changed since the previous one (shown dimmed above, what went
+ * struck through in red) lit up in amber. The changed pieces are typeset with marker colours
+ * (lib/video/equation-diff.ts markedTex) and restyled here per frame, so every frame is a pure
+ * function of the props and the frame number and each equation is typeset once.
+ */
+
+const NEW_MARKER = '#fe0001';
+const GONE_MARKER = '#fe0002';
+const AMBER = '#ffc857';
+
+/** The marker colour as the typeset HTML carries it: React writes inline colours as rgb(). */
+const markerSelector = (scope: string, hex: string) => {
+  const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+  return `${scope} [style*="${hex}"], ${scope} [style*="rgb(${r}, ${g}, ${b})"]`;
+};
+
+const EquationNumber: React.FC<{ n: number; color: string }> = ({ n, color }) => (
+  <span style={{ fontFamily: theme.mono, fontSize: 14, color, flex: 'none', paddingLeft: 16 }}>({n})</span>
+);
+
+const Equation: React.FC<{ tex: string; fontSize: number; className: string }> = ({ tex, fontSize, className }) => (
+  <div className={className} style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
+    <MarkdownView source={`$$${tex}$$`} style={{ fontSize, lineHeight: 1.3, color: theme.text }} />
+  </div>
+);
+
+const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; reasoning: string | null }> = ({
+  beat,
+  frame,
+  first,
+  reasoning,
+}) => {
+  const t = frame - beat.from;
+  // the equation follows its prose by a moment; the highlight flares, then stays as a tint
+  const eqFrom = beat.prose.length > 0 ? 10 : 0;
+  const flare = interpolate(t, [eqFrom, eqFrom + 8, eqFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
+  const css = `
+    ${markerSelector('.wd-eq-new', NEW_MARKER)} { color: ${AMBER} !important; text-shadow: 0 0 ${(flare * 14).toFixed(1)}px rgba(255,200,87,${(0.35 + flare * 0.55).toFixed(2)}); }
+    ${markerSelector('.wd-eq-prev', GONE_MARKER)} { color: ${theme.fail} !important; text-decoration: line-through; text-decoration-color: rgba(248,81,73,0.9); }
+    
+  `;
+  const eq = beat.equation;
+  const prev = beat.previous;
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
+      <style>{css}</style>
+      {prev ? (
+        <div style={{ display: 'flex', alignItems: 'center', opacity: 0.6, ...enter(frame, beat.from, 6) }}>
+          <Equation tex={markedTex(prev.pieces, GONE_MARKER)} fontSize={19} className="wd-eq-prev" />
+          <EquationNumber n={prev.number} color={theme.faint} />
+        </div>
+      ) : null}
+      {first && reasoning ? (
+        <div
+          style={{
+            display: 'flex',
+            gap: 10,
+            padding: '8px 12px',
+            borderRadius: 8,
+            background: 'rgba(194,151,255,0.07)',
+            border: '1px solid rgba(194,151,255,0.22)',
+            ...enter(frame, beat.from, 6),
+          }}
+        >
+          <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: '#c297ff', fontWeight: 700, paddingTop: 3 }}>
+            Reasoning
+          </span>
+          <span style={{ fontSize: 15, lineHeight: 1.45, color: theme.muted, fontStyle: 'italic' }}>{reasoning}</span>
+        </div>
+      ) : null}
+      {beat.prose.length > 0 ? (
+        <div style={enter(frame, beat.from, 8)}>
+          <RichTextView text={beat.prose} style={{ fontSize: eq ? 18 : 20, lineHeight: 1.5, color: theme.text }} />
+        </div>
+      ) : null}
+      {eq ? (
+        <div
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            padding: '10px 16px',
+            borderRadius: 10,
+            background: theme.panel,
+            border: `1px solid ${prev && flare > 0 ? `rgba(255,200,87,${(0.15 + flare * 0.5).toFixed(2)})` : theme.border}`,
+            ...enter(frame, beat.from + eqFrom, 10),
+          }}
+        >
+          <Equation tex={markedTex(eq.pieces, NEW_MARKER)} fontSize={26} className="wd-eq-new" />
+          <EquationNumber n={eq.number} color={theme.muted} />
+        </div>
+      ) : null}
+    </div>
+  );
+};
+
+export const DerivationView: React.FC<{ scene: DerivationScene; frame: number }> = ({ scene, frame }) => {
+  const i = Math.max(
+    0,
+    lastAtOrBefore(scene.beats, frame, (b) => b.from),
+  );
+  const beat = scene.beats[i]!;
+  const shown = beat.equation?.number ?? beat.previous?.number ?? 0;
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 16, height: '100%' }}>
+      <Header card={scene.card} note={`derivation · equation ${Math.max(1, shown)} of ${scene.equations}`} />
+      <div style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}>
+        <BeatView key={i} beat={beat} frame={frame} first={i === 0} reasoning={scene.card.reasoning} />
+      </div>
+      <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+        {scene.beats.map((b, k) => (
+          <div
+            key={k}
+            style={{
+              height: 4,
+              flex: b.duration,
+              borderRadius: 2,
+              background: k < i ? theme.muted : k === i ? theme.accent : theme.panelRaised,
+            }}
+          />
+        ))}
+      </div>
+    </div>
+  );
+};
