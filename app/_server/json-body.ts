@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
@@ -14,10 +15,5 @@ export async function jsonBody<S extends z.ZodType>(request: Request, schema: S)
   } catch {
     throw new AppError('BAD_INPUT', 'The body is not valid JSON');
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `body ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseInput(schema, raw, 'body');
 }

@@ -8,8 +8,7 @@ import { stableStringify } from '@/lib/ingest/stable-json';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import { rubricIssues } from '@/lib/review/rubric-issues';
 import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { code?: string; message: string; field?: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 const input =
   'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
@@ -58,8 +57,8 @@ export function CampaignForm({
 }: {
   projects: CampaignFormProject[];
   defaultRubric: RubricDefinition;
-  create: (input: unknown) => Promise<Result<{ id: string; items: number; rubricVersionCreated: boolean }>>;
-  preview: (input: unknown) => Promise<Result<CampaignPreview>>;
+  create: (input: unknown) => Promise<ActionResult<{ id: string; items: number; rubricVersionCreated: boolean }>>;
+  preview: (input: unknown) => Promise<ActionResult<CampaignPreview>>;
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();

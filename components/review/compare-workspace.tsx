@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useRef, useState, useTransition } from 'react';
+import { createRef, useCallback, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
@@ -12,14 +12,15 @@ import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
+import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
 
 type Side = 'left' | 'right';
 
 export interface CompareActions {
-  submit: (input: unknown) => Promise<Result<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<Result<Next>>;
+  submit: (input: unknown) => Promise<ActionResult<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<ActionResult<Next>>;
 }
 
 const PREFERENCES = [
@@ -42,7 +43,8 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
  */
 export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
-  const players = { left: useRef<PlayerHandle>(null), right: useRef<PlayerHandle>(null) };
+  // one object for the component's life, so callbacks that use the players stay stable
+  const [players] = useState(() => ({ left: createRef<PlayerHandle>(), right: createRef<PlayerHandle>() }));
   const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
   const revision = (view.myComparison?.revision ?? 0) + 1;
   const criteria = view.task.criteria;
@@ -76,25 +78,28 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     setError,
   });
 
-  const played = (side: Side) => (r: PlayedRange) => {
+  const played = useCallback((side: Side, r: PlayedRange) => {
     trackers.current[side].played(r.from, r.to, r.rate);
     const share = Math.floor(trackers.current[side].share() * 100);
     setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
-  };
+  }, []);
   // stable callbacks: the player re-subscribes when they change
-  const onPlayedLeft = useCallback(played('left'), []);
-  const onPlayedRight = useCallback(played('right'), []);
+  const onPlayedLeft = useCallback((r: PlayedRange) => played('left', r), [played]);
+  const onPlayedRight = useCallback((r: PlayedRange) => played('right', r), [played]);
   const onSeekLeft = useCallback(() => trackers.current.left.seeked(), []);
   const onSeekRight = useCallback(() => trackers.current.right.seeked(), []);
   const onFrameLeft = useCallback((f: number) => setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps)), [fps]);
 
-  const both = useCallback((fn: (p: PlayerHandle) => void) => {
-    for (const ref of [players.left, players.right]) if (ref.current) fn(ref.current);
-  }, []);
+  const both = useCallback(
+    (fn: (p: PlayerHandle) => void) => {
+      for (const ref of [players.left, players.right]) if (ref.current) fn(ref.current);
+    },
+    [players],
+  );
   const togglePlay = useCallback(() => {
     const playing = players.left.current?.isPlaying() || players.right.current?.isPlaying();
     both((p) => (playing ? p.pause() : p.play()));
-  }, [both]);
+  }, [both, players]);
   const seekSeconds = useCallback((seconds: number) => both((p) => p.seekToFrame(seconds * fps)), [both, fps]);
   const changeRate = useCallback(
     (r: number) => {
@@ -113,7 +118,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
       const video = side === 'left' ? leftVideo : rightVideo;
       setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null, side: side === 'left' ? 'a' : 'b' });
     },
-    [both, leftVideo, rightVideo],
+    [both, leftVideo, players, rightVideo],
   );
 
   const cells = criteria.flatMap((c) => [

@@ -14,12 +14,13 @@ import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
+import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
 
 export interface ReviewActions {
-  submit: (input: unknown) => Promise<Result<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<Result<Next>>;
+  submit: (input: unknown) => Promise<ActionResult<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<ActionResult<Next>>;
 }
 
 /**

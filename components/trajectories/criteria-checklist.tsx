@@ -1,5 +1,5 @@
 import type { Criterion } from '@/lib/formats/trajectory';
-import { inert } from './inert-text';
+import { inert } from '../ui/inert-text';
 
 function Verdict({ verdict }: { verdict: boolean | null }) {
   if (verdict === true)

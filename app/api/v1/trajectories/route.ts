@@ -8,6 +8,7 @@ import type { CollectedInput } from '@/lib/ingest/collect-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { renderAfterImport } from '@/lib/video-renders/render-after-import';
 import { apiRoute } from '../../../_server/api-route';
+import { parseInput } from '@/lib/parse-input';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,11 +29,7 @@ const querySchema = z.object({
  */
 export const POST = apiRoute('lead', async (request, user) => {
   const url = new URL(request.url);
-  const query = querySchema.safeParse(Object.fromEntries(url.searchParams));
-  if (!query.success) {
-    const issue = query.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
-  }
+  const query = parseInput(querySchema, Object.fromEntries(url.searchParams), 'query parameter');
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
   const body = await readLimited(request, maxBytes);
   if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
@@ -49,13 +46,13 @@ export const POST = apiRoute('lead', async (request, user) => {
         )
     : [{ ok: true, path: 'body', input: { kind: 'file', file: memorySource('body', body) } }];
 
-  const project = await ensureProject({ slug: query.data.project, name: query.data.project });
+  const project = await ensureProject({ slug: query.project, name: query.project });
   const report = await importTrajectories(inputs, {
     projectId: project.id,
-    format: query.data.format,
-    environment: query.data.environment ?? null,
-    policy: query.data.policy ?? null,
-    split: query.data.split ?? null,
+    format: query.format,
+    environment: query.environment ?? null,
+    policy: query.policy ?? null,
+    split: query.split ?? null,
     importedById: user.id,
   });
   await renderAfterImport(
