@@ -36,23 +36,7 @@ describe('pairwise comparisons', () => {
   });
 
   it('stores the preference un-randomised whatever side A was shown on, and requires every criterion per side', async () => {
-    const project = await ensureProject({ slug: 'p', name: 'p' });
-    for (const m of ['m1', 'm2'])
-      await storeTrajectory(project.id, prepareTrajectory(trajectory(m)), { source: null, sourceWhere: null, importedById: null });
-    const rubric = await saveRubricVersion(
-      project.id,
-      'r',
-      { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] },
-      null,
-    );
-    const campaign = await createCampaign(
-      project.id,
-      { name: 'c', mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 1, minCoverage: 0.5 },
-      null,
-    );
-    const reviewer = randomUUID();
-    await db().user.create({ data: { id: reviewer, email: `${reviewer}@x.test`, name: 'R', role: 'reviewer' } });
-    const claim = (await claimNextItem(campaign.id, { id: reviewer, expertise: [] }, new Date()))!;
+    const { reviewer, claim } = await pairwise();
     const watched = { ranges: [[0, 60]] as [number, number][], speeds: [1], seeks: 0 };
     const base = {
       assignmentId: claim.assignmentId,
@@ -108,7 +92,7 @@ describe('pairwise comparisons', () => {
       criteria: { left: { works: 'fail' as const }, right: { works: 'pass' as const } },
       coverage: { left: all, right: all },
     };
-    return { campaign, reviewer, input };
+    return { campaign, reviewer, claim, input };
   }
 
   it('a double submit with the same key makes one comparison, concurrently too (the race the reviews catch)', async () => {
