@@ -47,6 +47,8 @@ export default defineConfig({
       WITNESS_BASE_URL: `http://localhost:${port}`,
       // videos render only when a spec asks (keeps the 2 cores for the browser tests)
       WITNESS_AUTO_RENDER: '0',
+      // the sinks spec delivers to the example receiver on this machine
+      WITNESS_SINK_ALLOW: '127.0.0.1,localhost',
     },
     url: `http://localhost:${port}/api/health`,
     timeout: 240_000,

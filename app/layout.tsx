@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import localFont from 'next/font/local';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { QueryProvider } from '@/components/providers/query-provider';
 import './globals.css';
@@ -19,7 +20,9 @@ export const metadata: Metadata = {
   description: 'Eval and review studio for AI agents',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // every page renders per request: its scripts carry that request's CSP nonce (proxy.ts)
+  await connection();
   return (
     <html lang="en" className={`${inter.variable} ${jetbrains.variable}`}>
       <body className="min-h-screen font-sans">

@@ -8,7 +8,7 @@ import { disconnectDb } from '../lib/db/infra/client';
 import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
 import { migrate } from '../lib/db/infra/migrate';
 import { createSink } from '../lib/db/training/training-sinks';
-import { setEnv } from '../lib/env';
+import { rawEnv, setEnv } from '../lib/env';
 import { deliverSink } from '../lib/training/deliver-sink';
 import type { BenchFigure } from './figure';
 import { freePort } from './free-port';
@@ -51,6 +51,9 @@ export async function run(): Promise<BenchFigure[]> {
   const client = new pg.Client({ connectionString: postgres.url });
   const secret = 'bench-secret-0123456789abcdef';
   const receiver = await startReceiver({ secret, out: path.join(outDir, 'received.jsonl') });
+  // the receiver listens on loopback, which sinks may reach only when the allow-list names it
+  const allowBefore = rawEnv('WITNESS_SINK_ALLOW');
+  setEnv('WITNESS_SINK_ALLOW', new URL(receiver.url).host);
   try {
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
@@ -91,6 +94,7 @@ export async function run(): Promise<BenchFigure[]> {
       },
     ];
   } finally {
+    setEnv('WITNESS_SINK_ALLOW', allowBefore);
     await receiver.close();
     await client.end().catch(() => undefined);
     await disconnectDb();

@@ -1,26 +1,66 @@
 import { isAppError } from '../lib/errors';
 import { CliError, type CliCommand, type CliIo } from './command';
-import { agreementCommand } from './commands/agreement';
-import { exportCommand } from './commands/export';
-import { importCommand } from './commands/import';
-import { migrateCommand } from './commands/migrate';
-import { rankCommand } from './commands/rank';
-import { renderCommand } from './commands/render';
-import { startCommand } from './commands/start';
-import { userCommand } from './commands/user';
-import { workerCommand } from './commands/worker';
 
-/** witness: the command line. `npm run -s witness -- <command> [--json]`. */
-const commands: CliCommand[] = [
-  startCommand,
-  workerCommand,
-  migrateCommand,
-  userCommand,
-  importCommand,
-  renderCommand,
-  agreementCommand,
-  rankCommand,
-  exportCommand,
+/**
+ * witness: the command line. `npm run -s witness -- <command> [--json]`.
+ * Each command's module is imported only when that command runs: `start` and `export` pull in
+ * Next, Prisma and Remotion (seconds of start-up) that `estimate` or `rank` never need.
+ * The summaries here are the commands' own (cli/main.test.ts checks that they match).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<CliCommand>;
+}
+
+export const commands: CommandEntry[] = [
+  {
+    name: 'start',
+    summary: 'start the studio: database, migrations, demo data, web server and a worker',
+    load: async () => (await import('./commands/start')).startCommand,
+  },
+  {
+    name: 'worker',
+    summary: 'run a job worker (several may run on several machines against one database)',
+    load: async () => (await import('./commands/worker')).workerCommand,
+  },
+  {
+    name: 'migrate',
+    summary: 'apply database migrations (schema and job queue)',
+    load: async () => (await import('./commands/migrate')).migrateCommand,
+  },
+  { name: 'user', summary: 'manage users (user create)', load: async () => (await import('./commands/user')).userCommand },
+  {
+    name: 'import',
+    summary:
+      'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
+    load: async () => (await import('./commands/import')).importCommand,
+  },
+  {
+    name: 'render',
+    summary: 'render trajectories to proof-of-work MP4s in this process (no worker needed)',
+    load: async () => (await import('./commands/render')).renderCommand,
+  },
+  {
+    name: 'agreement',
+    summary: "Inter-rater agreement of a ratings file (Krippendorff's alpha, Cohen, Fleiss, Gwet) with bootstrap CI",
+    load: async () => (await import('./commands/agreement')).agreementCommand,
+  },
+  {
+    name: 'rank',
+    summary: 'Bradley-Terry (LMArena-style Elo) ratings from pairwise battles, with bootstrap CI',
+    load: async () => (await import('./commands/rank')).rankCommand,
+  },
+  {
+    name: 'estimate',
+    summary: 'prediction-powered (PPI++) estimates of rates: judge scores on every item corrected by the human labels',
+    load: async () => (await import('./commands/estimate')).estimateCommand,
+  },
+  {
+    name: 'export',
+    summary: 'write a dataset (DPO, KTO, reward, SFT, PRM, OpenRLHF, slime) from the reviews',
+    load: async () => (await import('./commands/export')).exportCommand,
+  },
 ];
 
 function usage(): string {
@@ -41,16 +81,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(usage() + '\n');
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`error: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.help + '\n');
-    return 0;
-  }
   try {
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(command.help + '\n');
+      return 0;
+    }
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof CliError) {
@@ -75,8 +116,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (isEntry) {
+/** Runs the CLI on this process's argv and stdio and sets the exit code (bin/witness.mjs calls it). */
+export function runAsEntry(): void {
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
@@ -99,3 +140,6 @@ if (isEntry) {
     },
   );
 }
+
+const isEntry = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isEntry) runAsEntry();

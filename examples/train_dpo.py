@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Train a policy with DPO (TRL) on a Witness `trl-dpo` export or a sink's received labels.
 
-Needs a GPU machine with PyTorch, `transformers`, `datasets` and `trl` (checked against TRL's
-DPOTrainer / DPOConfig API: `DPOTrainer(model, ref_model, args=DPOConfig(...),
-train_dataset=..., processing_class=tokenizer)`). It is not run by Witness' tests.
+Needs PyTorch, `transformers`, `datasets` and `trl` (TRL 1.x: `DPOTrainer(model, ref_model,
+args=DPOConfig(...), train_dataset=..., processing_class=tokenizer)`, the API
+`npm run test:trainers` trains with). A GPU for real models; it also runs on a CPU (bf16 only
+where the device supports it, fp32 otherwise).
 
     pip install trl datasets transformers accelerate
     witness export --format trl-dpo --split train --out dpo.jsonl
@@ -13,9 +14,9 @@ train_dataset=..., processing_class=tokenizer)`). It is not run by Witness' test
 sink's `manifest.json` (its shards are read in sequence order).
 
 Each row is conversational with an explicit prompt: {"prompt": [messages], "chosen": [messages],
-"rejected": [messages], "tools": [...], "witness": {...provenance...}}. Assistant tool calls follow
-the transformers chat-template convention, so a tool-aware chat template renders them; `tools`
-is passed to the template by TRL when the column is present. The `witness` column (review ids,
+"rejected": [messages], "tools": [...] (only on rows with tool calls), "witness": {...provenance...}}.
+Assistant tool calls follow the transformers chat-template convention, so a tool-aware chat
+template renders them; `tools` is passed to the template by TRL when the row has it. The `witness` column (review ids,
 agreement, campaign, split) is checked, then dropped before training:
 
 - the measurement guard, again on the trainer side: a row whose witness.purpose is not
@@ -55,6 +56,7 @@ def main() -> int:
     parser.add_argument("--grad-accum", type=int, default=8)
     parser.add_argument("--max-length", type=int, default=4096, help="tokens per prompt+completion (long agent trajectories are truncated)")
     parser.add_argument("--min-agreement", type=float, default=0.0)
+    parser.add_argument("--max-steps", type=int, default=-1, help="stop after this many optimizer steps (a smoke run); -1: the epochs")
     args = parser.parse_args()
 
     rows = []
@@ -65,37 +67,46 @@ def main() -> int:
             return 2
         if not w.get("adjudicated") and (w.get("agreement") or 0) < args.min_agreement:
             continue
-        rows.append({"prompt": row["prompt"], "chosen": row["chosen"], "rejected": row["rejected"], "tools": row.get("tools") or []})
+        rows.append({"prompt": row["prompt"], "chosen": row["chosen"], "rejected": row["rejected"], "tools": row.get("tools")})
     if not rows:
         print("no rows to train on", file=sys.stderr)
         return 1
     print(f"{len(rows)} preference pairs from {args.data}")
 
     # heavy imports only once the data is known to be good
+    import torch
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import DPOConfig, DPOTrainer
 
+    # bf16 where the device has it (recent GPUs); TRL refuses bf16 on a CPU
+    cuda = torch.cuda.is_available()
+    bf16 = cuda and torch.cuda.is_bf16_supported()
+    print(f"device: {'cuda' if cuda else 'cpu'}, {'bf16' if bf16 else 'fp32'}")
+
+    # `tools` only where a row has tools (None elsewhere, which TRL passes to the template as no tools)
     has_tools = any(r["tools"] for r in rows)
     dataset = Dataset.from_list(rows if has_tools else [{k: v for k, v in r.items() if k != "tools"} for r in rows])
 
     tokenizer = AutoTokenizer.from_pretrained(args.model)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(args.model, torch_dtype="auto")
+    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.bfloat16 if bf16 else torch.float32)
 
     config = DPOConfig(
         output_dir=args.out,
         beta=args.beta,
         learning_rate=args.lr,
         num_train_epochs=args.epochs,
+        max_steps=args.max_steps,
         per_device_train_batch_size=args.batch_size,
         gradient_accumulation_steps=args.grad_accum,
-        gradient_checkpointing=True,
+        gradient_checkpointing=cuda,
         max_length=args.max_length,
         logging_steps=10,
         save_strategy="epoch",
-        bf16=True,
+        bf16=bf16,
+        use_cpu=not cuda,
         report_to="none",
     )
     # ref_model=None: TRL keeps a frozen copy of `model` as the reference

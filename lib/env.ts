@@ -37,6 +37,13 @@ const envSchema = z.object({
   AWS_REGION: z.string().default('us-east-1'),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  /**
+   * hosts, addresses or CIDR ranges (comma separated, optional :port) that webhook sinks may reach
+   * although they are loopback, private or link-local (e.g. `127.0.0.1:8787` for a receiver on this machine)
+   */
+  WITNESS_SINK_ALLOW: z.string().default(''),
+  /** the folder directory sinks write under (default: sinks/ in the data dir); a sink's path is confined to it */
+  WITNESS_SINK_DIR_ROOT: z.string().min(1).optional(),
   /** extra trusted origins for sign-in (comma separated) */
   WITNESS_TRUSTED_ORIGINS: z.string().default(''),
 });
@@ -76,19 +83,41 @@ export function snapshotEnv(): () => void {
   };
 }
 
-/** Set a variable for this process and its children, and re-parse on next read. */
-export function setEnv(name: keyof Env, value: string): void {
-  (process.env as Record<string, string>)[name] = value;
+/** Set a variable for this process and its children (undefined: remove it), and re-parse on next read. */
+export function setEnv(name: keyof Env, value: string | undefined): void {
+  if (value === undefined) delete (process.env as Record<string, string>)[name];
+  else (process.env as Record<string, string>)[name] = value;
   cached = undefined;
+}
+
+/** The raw value of a variable as this process has it (to restore it after a test or bench sets it). */
+export function rawEnv(name: keyof Env): string | undefined {
+  return (process.env as Record<string, string | undefined>)[name];
 }
 
 export function dataDir(): string {
   return path.resolve(env().WITNESS_DATA_DIR);
 }
 
+/** Where directory sinks may write (lib/training/sink-config.ts confines each sink's path to it). */
+export function sinkDirectoryRoot(): string {
+  return path.resolve(env().WITNESS_SINK_DIR_ROOT ?? path.join(dataDir(), 'sinks'));
+}
+
 export function baseUrl(): string {
   const e = env();
   return e.WITNESS_BASE_URL ?? `http://localhost:${e.PORT}`;
+}
+
+/** Origins trusted to send sign-ins and server actions: the base URL and WITNESS_TRUSTED_ORIGINS. */
+export function trustedOrigins(): string[] {
+  return [
+    baseUrl(),
+    ...env()
+      .WITNESS_TRUSTED_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  ].map((o) => o.replace(/\/+$/, ''));
 }
 
 /** The process's full environment, for spawning children that must see the same settings. */

@@ -10,6 +10,7 @@ export const appErrorCodes = [
   'NOT_FOUND',
   'CONFLICT',
   'TOO_LARGE',
+  'RATE_LIMITED',
   'UNAVAILABLE',
   'INTERNAL',
 ] as const;
@@ -35,6 +36,7 @@ const httpStatus: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   TOO_LARGE: 413,
+  RATE_LIMITED: 429,
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };

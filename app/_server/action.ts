@@ -4,6 +4,7 @@ import type { ActionError, ActionResult } from '@/lib/action-result';
 import type { Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { AppError, publicError } from '@/lib/errors';
+import { findNulByte } from '@/lib/http/nul-bytes';
 import { requireActionUser } from './current-user';
 
 /**
@@ -18,6 +19,8 @@ export function defineAction<S extends z.ZodType, T>(
   return async (input: unknown) => {
     try {
       const user = await requireActionUser(area);
+      const nul = findNulByte(input);
+      if (nul) return { ok: false, error: { code: 'BAD_INPUT', message: 'must not contain a NUL character', field: nul } };
       const parsed = schema.safeParse(input);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

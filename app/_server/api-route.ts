@@ -5,6 +5,7 @@ import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
 import { userForApiToken } from '@/lib/db/auth/api-tokens';
 import { AppError, httpStatusFor, publicError } from '@/lib/errors';
+import { findNulInUrl } from '@/lib/http/nul-bytes';
 
 /**
  * Wraps a public API route handler: authenticates by `Authorization: Bearer wit_…` (API token)
@@ -13,6 +14,8 @@ import { AppError, httpStatusFor, publicError } from '@/lib/errors';
 export function apiRoute<Ctx>(area: Area, handler: (request: Request, user: SessionUser, context: Ctx) => Promise<Response>) {
   return async (request: Request, context: Ctx): Promise<Response> => {
     try {
+      const nul = findNulInUrl(new URL(request.url));
+      if (nul) throw new AppError('BAD_INPUT', nul.message, { details: { field: nul.field } });
       const user = await authenticate(request);
       if (!canAccess(user.role, area)) throw new AppError('FORBIDDEN', 'Your role cannot use this endpoint.');
       return await handler(request, user, context);

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
@@ -11,7 +12,7 @@ const help = `witness export --format FORMAT --out FILE [options]
 Writes a training (or evaluation) dataset from the reviews: consensus labels per item, turned
 into rows in a trainer's format, as JSONL. FILE is written atomically (an interrupted export
 leaves nothing under FILE) with a dataset card beside it (FILE.card.md). The same content gives
-the same bytes.
+the same bytes. FILE's folder is created when missing.
 
 Formats: ${datasetFormats.join(', ')}
 
@@ -80,6 +81,7 @@ export const exportCommand: CliCommand = {
       scoreGap: number('score-gap', values['score-gap'], 0, 1),
     };
     const out = path.resolve(io.cwd, values.out);
+    await mkdir(path.dirname(out), { recursive: true });
     const database = await openDatabase();
     try {
       const result = await exportDataset(request, out, {

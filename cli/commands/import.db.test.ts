@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { formatNames } from '../../lib/formats/trajectory';
 import { resetDatabase } from '../../lib/db/test/reset';
 import type { CliIo } from '../command';
 import { main } from '../main';
@@ -26,9 +27,13 @@ describe('witness import', () => {
     const report = JSON.parse(io.out);
     expect(Object.keys(report).sort()).toEqual(['errors', 'failed', 'imported', 'skipped', 'trajectories']);
     expect(code).toBe(1); // the fixtures include broken files on purpose
-    expect(new Set(report.trajectories.map((t: { format: string }) => t.format))).toEqual(
-      new Set(['harbor', 'atif', 'asciinema', 'inspect', 'swe-agent', 'mini-swe-agent', 'tau-bench', 'tau2', 'openai', 'anthropic']),
-    );
+    // every format has a fixture that imports, found by content in one walk
+    expect(new Set(report.trajectories.map((t: { format: string }) => t.format))).toEqual(new Set(formatNames));
+    expect(report.errors).toContainEqual({
+      path: `${fixtures}/terminal-bench/run`,
+      where: 'broken-task/broken-task.1-of-1.2025-08-07__20-46-16',
+      message: expect.stringMatching(/^no steps: this Terminal-Bench trial has no agent recording/),
+    });
     for (const t of report.trajectories) expect(Object.keys(t).sort()).toEqual(['format', 'id', 'policy', 'steps', 'task']);
     expect(report.imported).toBeGreaterThan(20);
     expect(report.errors).toContainEqual({

@@ -12,16 +12,17 @@ import { openDatabase } from '../database';
 
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: 'import agent trajectories (Harbor, ATIF, asciinema, Inspect, SWE-agent, tau, OpenAI, Anthropic)',
+  summary:
+    'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
   help: `Usage: witness import <path…> [--format auto|${formatNames.join('|')}]
                       [--project NAME] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
 
-Paths may be files, directories (walked; a Harbor trial or job directory is read as a
-unit) or - for stdin. --format auto (default) detects each input's format from its
+Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run and
+a tau2 run directory are read as a unit) or - for stdin. --format auto (default) detects each input's format from its
 content, not its name. Each trajectory is stored in its own transaction; re-importing the
 same content creates nothing (it is counted as skipped). One bad file or item does not stop
 the others; each error says the file, where in it (line, JSON pointer, zip entry) and what
-was expected. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
+was expected. A trajectory with no steps is refused, never imported empty. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
 
   --project NAME       project to import into (created when absent; default "default")
   --environment NAME   file every task under this environment (default: from the source)
@@ -57,11 +58,12 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
 
     const database = await openDatabase();
     try {
-      const project = await ensureProject({ slug: slug.data, name: slug.data });
+      let projectId: string | null = null;
       const report = await importTrajectories(
         collectInputs(positionals, { format, maxBytes: env().WITNESS_IMPORT_MAX_MB * 1024 * 1024, readStdin: io.readStdin }),
         {
-          projectId: project.id,
+          // created with the first stored trajectory: a failed import leaves no project behind
+          projectId: async () => (projectId = (await ensureProject({ slug: slug.data, name: slug.data })).id),
           format,
           environment: values.environment ?? null,
           policy: values.policy ?? null,
@@ -79,11 +81,12 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
               },
         },
       );
-      await renderAfterImport(
-        database.url,
-        project.id,
-        report.trajectories.filter((t) => t.created).map((t) => t.id),
-      );
+      if (projectId)
+        await renderAfterImport(
+          database.url,
+          projectId,
+          report.trajectories.filter((t) => t.created).map((t) => t.id),
+        );
       if (values.json) {
         io.stdout(
           JSON.stringify({
@@ -96,7 +99,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
         );
       } else {
         io.stdout(
-          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${project.slug}\n`,
+          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${slug.data}\n`,
         );
       }
       return report.failed > 0 ? 1 : 0;

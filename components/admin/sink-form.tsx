@@ -103,8 +103,8 @@ export function SinkForm({
           </>
         ) : kind === 'directory' ? (
           <label className="lg:col-span-3">
-            <span className={labelClass}>Folder (absolute path on the worker machine)</span>
-            <input name="path" required placeholder="/data/witness-labels" className={fieldClass} />
+            <span className={labelClass}>Folder under the sinks root (WITNESS_SINK_DIR_ROOT on the worker machine)</span>
+            <input name="path" required placeholder="dpo-labels" className={fieldClass} />
           </label>
         ) : (
           <>

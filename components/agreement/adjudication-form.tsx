@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import type { ActionResult } from '@/lib/action-result';
+import { RichText } from '../ui/rich-text';
 
 const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
 
@@ -177,7 +178,7 @@ export function AdjudicationForm({
                     {criteria.map((c) => (
                       <label key={c.key} className="flex items-center justify-between gap-3">
                         <span className="min-w-0 truncate text-zinc-700" title={c.text}>
-                          {c.text}
+                          <RichText text={c.text} inline />
                         </span>
                         <select
                           aria-label={`Final verdict: ${c.text}`}

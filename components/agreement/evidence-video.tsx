@@ -3,6 +3,7 @@
 import { useRef } from 'react';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { type PlayerHandle, TrajectoryPlayer } from '@/components/video/trajectory-player';
+import { RichText } from '../ui/rich-text';
 
 export interface EvidenceEntry {
   reviewer: string;
@@ -50,7 +51,7 @@ export function EvidenceVideo({
                     <span className="shrink-0 font-mono text-xs text-indigo-700">
                       ▶ {e.stepIndex === null ? `f${e.frame}` : `step ${e.stepIndex}`}
                     </span>
-                    <span className="min-w-0 flex-1 whitespace-pre-wrap break-words text-zinc-800">{e.note}</span>
+                    <RichText text={e.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />
                     <span className="shrink-0 text-xs text-zinc-500">
                       {e.reviewer}
                       {e.wrongStep ? <span className="ml-1 rounded bg-rose-50 px-1 text-rose-700">wrong step</span> : null}

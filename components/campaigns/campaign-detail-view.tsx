@@ -74,7 +74,15 @@ export function CampaignDetailView({ c }: { c: CampaignDetail }) {
               ['Expertise', c.requiredExpertise.length ? c.requiredExpertise.join(', ') : 'anyone'],
               [
                 'Watch coverage',
-                c.minCoverage > 0 ? `at least ${Math.round(c.minCoverage * 100)}% of the video before submit` : 'not required',
+                c.minCoverage > 0
+                  ? `at least ${Math.round(c.minCoverage * 100)}% ${
+                      c.coverageBasis === 'video'
+                        ? 'of the video watched'
+                        : c.coverageBasis === 'transcript'
+                          ? 'of the transcript read'
+                          : 'of the video watched or its transcript read'
+                    } before submit`
+                  : 'not required',
               ],
               [
                 'Blind',

@@ -74,6 +74,7 @@ export function CampaignForm({
   const [overlap, setOverlap] = useState('3');
   const [expertise, setExpertise] = useState('');
   const [coverage, setCoverage] = useState('50');
+  const [coverageBasis, setCoverageBasis] = useState<'video' | 'transcript' | 'either'>('either');
   const [hidePolicy, setHidePolicy] = useState(true);
   const [hideReward, setHideReward] = useState(true);
   const [gold, setGold] = useState('');
@@ -166,6 +167,7 @@ export function CampaignForm({
           .map((s) => s.trim())
           .filter(Boolean),
         minCoverage: Number(coverage) / 100,
+        coverageBasis,
         blind: { hidePolicy, hideReward },
         gold: mode === 'single' ? goldItems : [],
         rubric,
@@ -315,7 +317,7 @@ export function CampaignForm({
       </Section>
 
       <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Field label="Overlap k" hint="independent reviewers per item" error={errorAt('overlap')}>
             <input
               type="number"
@@ -343,7 +345,7 @@ export function CampaignForm({
               aria-label="Required expertise"
             />
           </Field>
-          <Field label="Minimum watch coverage (%)" hint="share of the video played before submit" error={errorAt('minCoverage')}>
+          <Field label="Minimum watch coverage (%)" hint="share seen before submit" error={errorAt('minCoverage')}>
             <input
               type="number"
               min={0}
@@ -353,6 +355,18 @@ export function CampaignForm({
               onChange={(e) => setCoverage(e.target.value)}
               aria-label="Minimum watch coverage"
             />
+          </Field>
+          <Field label="Coverage counts" hint="what meets the minimum" error={errorAt('coverageBasis')}>
+            <select
+              className={input}
+              value={coverageBasis}
+              onChange={(e) => setCoverageBasis(e.target.value as typeof coverageBasis)}
+              aria-label="Coverage basis"
+            >
+              <option value="either">video watched or transcript read</option>
+              <option value="video">video watched</option>
+              <option value="transcript">transcript read</option>
+            </select>
           </Field>
         </div>
         <div className="flex flex-wrap gap-6 text-sm text-zinc-700">

@@ -1,5 +1,6 @@
 'use client';
 
+import './zod-jitless';
 import { QueryClientProvider, isServer, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { makeQueryClient } from './make-query-client';

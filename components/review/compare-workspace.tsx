@@ -1,13 +1,18 @@
 'use client';
 
-import { createRef, useCallback, useRef, useState, useTransition } from 'react';
+import { createRef, useCallback, useMemo, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
+import { measureCoverage, type CoverageMeasure } from '@/lib/review/coverage';
+import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
-import { chapterAt } from '@/lib/video/chapters';
+import { chapterAt, frameForStep } from '@/lib/video/chapters';
+import { firstDivergentStep } from '@/lib/video/transcript';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
+import { shortfallVerb } from './review-workspace';
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
@@ -15,6 +20,7 @@ import { TaskPanel } from './task-panel';
 import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
 import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
+import { RichText } from '../ui/rich-text';
 
 type Side = 'left' | 'right';
 
@@ -46,6 +52,25 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   // one object for the component's life, so callbacks that use the players stay stable
   const [players] = useState(() => ({ left: createRef<PlayerHandle>(), right: createRef<PlayerHandle>() }));
   const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
+  const transcripts = useMemo(() => ({ left: view.transcripts[0] ?? [], right: view.transcripts[1] ?? [] }), [view.transcripts]);
+  const readers = useRef({ left: new ReadingTracker(transcripts.left), right: new ReadingTracker(transcripts.right) });
+  const measures = useMemo<Record<Side, CoverageMeasure>>(() => {
+    const m = (v: typeof leftVideo, t: readonly { index: number }[]) => ({
+      totalFrames: v.durationInFrames,
+      chapters: v.chapters,
+      steps: t.map((s) => s.index),
+    });
+    return { left: m(leftVideo, transcripts.left), right: m(rightVideo, transcripts.right) };
+  }, [leftVideo, rightVideo, transcripts]);
+  const divergent = useMemo(() => firstDivergentStep(view.transcripts[0] ?? [], view.transcripts[1] ?? []), [view.transcripts]);
+  const [readSteps, setReadSteps] = useState<Record<Side, ReadonlySet<number>>>({ left: new Set(), right: new Set() });
+  const [activeSteps, setActiveSteps] = useState<Record<Side, number | null>>({ left: null, right: null });
+  const basis = view.campaign.coverageBasis;
+  const coverageOf = useCallback(
+    (side: Side) =>
+      measureCoverage({ ...trackers.current[side].report(), transcriptSteps: readers.current[side].read() }, measures[side], basis),
+    [measures, basis],
+  );
   const revision = (view.myComparison?.revision ?? 0) + 1;
   const criteria = view.task.criteria;
   const fps = leftVideo.fps;
@@ -88,7 +113,38 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
   const onPlayedRight = useCallback((r: PlayedRange) => played('right', r), [played]);
   const onSeekLeft = useCallback(() => trackers.current.left.seeked(), []);
   const onSeekRight = useCallback(() => trackers.current.right.seeked(), []);
-  const onFrameLeft = useCallback((f: number) => setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps)), [fps]);
+  const follow = useCallback(
+    (side: Side, f: number) => {
+      const step = chapterAt((side === 'left' ? leftVideo : rightVideo).chapters, f)?.step ?? null;
+      setActiveSteps((s) => (s[side] === step ? s : { ...s, [side]: step }));
+    },
+    [leftVideo, rightVideo],
+  );
+  const onFrameLeft = useCallback(
+    (f: number) => {
+      setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps));
+      follow('left', f);
+    },
+    [fps, follow],
+  );
+  const onFrameRight = useCallback((f: number) => follow('right', f), [follow]);
+  const reading = useCallback((side: Side, inView: number[], seconds: number) => {
+    if (readers.current[side].tick(inView, seconds)) setReadSteps((r) => ({ ...r, [side]: new Set(readers.current[side].read()) }));
+  }, []);
+  const onReadingLeft = useCallback((inView: number[], seconds: number) => reading('left', inView, seconds), [reading]);
+  const onReadingRight = useCallback((inView: number[], seconds: number) => reading('right', inView, seconds), [reading]);
+  const seekStepLeft = useCallback((step: number) => players.left.current?.seekToStep(step), [players]);
+  const seekStepRight = useCallback((step: number) => players.right.current?.seekToStep(step), [players]);
+  const pinStep = useCallback(
+    (side: Side, step: number) => {
+      for (const ref of [players.left, players.right]) ref.current?.pause();
+      const video = side === 'left' ? leftVideo : rightVideo;
+      setPin({ frame: frameForStep(video.chapters, step) ?? 0, stepIndex: step, side: side === 'left' ? 'a' : 'b' });
+    },
+    [leftVideo, players, rightVideo],
+  );
+  const pinStepLeft = useCallback((step: number) => pinStep('left', step), [pinStep]);
+  const pinStepRight = useCallback((step: number) => pinStep('right', step), [pinStep]);
 
   const both = useCallback(
     (fn: (p: PlayerHandle) => void) => {
@@ -133,8 +189,8 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     for (const side of ['left', 'right'] as const) {
       const missing = criteria.filter((c) => !verdicts[side][c.key]);
       if (missing.length) return setError(`Give a pass/fail for “${missing[0]!.text}” on the ${side}.`);
-      const short = coverageShortfall(trackers.current[side].share(), view.campaign.minCoverage);
-      if (short !== null) return setError(`Watch ${short}% more of the ${side} video before submitting.`);
+      const short = coverageShortfall(coverageOf(side).share, view.campaign.minCoverage);
+      if (short !== null) return setError(`${shortfallVerb(basis)} ${short}% more of the ${side} run before submitting.`);
     }
     setError(null);
     start(async () => {
@@ -147,12 +203,15 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
         rationale,
         criteria: verdicts,
         evidence: notes,
-        coverage: { left: trackers.current.left.report(), right: trackers.current.right.report() },
+        coverage: {
+          left: { ...trackers.current.left.report(), transcriptSteps: readers.current.left.read() },
+          right: { ...trackers.current.right.report(), transcriptSteps: readers.current.right.read() },
+        },
       });
       if (!result.ok) return setError(result.error.message);
       submitted(result.data.next);
     });
-  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted]);
+  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted, basis, coverageOf]);
 
   // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
   useReviewShortcuts({
@@ -208,9 +267,10 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     },
   });
 
+  const covered = { left: coverageOf('left'), right: coverageOf('right') };
   const shortfalls = {
-    left: coverageShortfall(trackers.current.left.share(), view.campaign.minCoverage),
-    right: coverageShortfall(trackers.current.right.share(), view.campaign.minCoverage),
+    left: coverageShortfall(covered.left.share, view.campaign.minCoverage),
+    right: coverageShortfall(covered.right.share, view.campaign.minCoverage),
   };
   const watchMore = [
     shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null,
@@ -287,7 +347,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
             <div className="mb-1 flex items-baseline justify-between">
               <h2 className="text-sm font-semibold text-zinc-900">{side === 'left' ? 'Left run' : 'Right run'}</h2>
               <span className="text-xs text-zinc-500" data-testid={`coverage-${side}`}>
-                watched {shares[side]}%
+                watched {shares[side]}%{basis !== 'video' ? ` · read ${readSteps[side].size}/${transcripts[side].length} steps` : ''}
               </span>
             </div>
             <TrajectoryPlayer
@@ -295,12 +355,24 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
               video={side === 'left' ? leftVideo : rightVideo}
               onPlayed={side === 'left' ? onPlayedLeft : onPlayedRight}
               onSeek={side === 'left' ? onSeekLeft : onSeekRight}
-              onFrame={side === 'left' ? onFrameLeft : undefined}
+              onFrame={side === 'left' ? onFrameLeft : onFrameRight}
               keyboard={false}
               rewindAtEnd={false}
               compact
               speeds={REVIEW_SPEEDS}
             />
+            <div className="mt-3">
+              <BlindTranscript
+                steps={transcripts[side]}
+                label={side === 'left' ? 'Left transcript' : 'Right transcript'}
+                activeStep={activeSteps[side]}
+                readSteps={readSteps[side]}
+                divergentStep={divergent}
+                onSeekStep={side === 'left' ? seekStepLeft : seekStepRight}
+                onPinStep={side === 'left' ? pinStepLeft : pinStepRight}
+                onReading={side === 'left' ? onReadingLeft : onReadingRight}
+              />
+            </div>
           </section>
         ))}
       </div>
@@ -335,7 +407,9 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
                 <tbody>
                   {criteria.map((c, ci) => (
                     <tr key={c.key} className="border-t border-zinc-100">
-                      <td className="py-1 pr-2 text-xs text-zinc-800">{c.text}</td>
+                      <td className="py-1 pr-2 text-xs text-zinc-800">
+                        <RichText text={c.text} inline />
+                      </td>
                       {(['left', 'right'] as const).map((side, si) => {
                         const at = ci * 2 + si;
                         const v = verdicts[side][c.key];
@@ -417,7 +491,13 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
           ) : null}
           <SubmitBar
             label={
-              closed ? 'Campaign closed' : pending ? 'Submitting…' : watchMore ? `Watch ${watchMore} to submit` : 'Submit (Ctrl+Enter)'
+              closed
+                ? 'Campaign closed'
+                : pending
+                  ? 'Submitting…'
+                  : watchMore
+                    ? `${shortfallVerb(basis)} ${watchMore} to submit`
+                    : 'Submit (Ctrl+Enter)'
             }
             disabled={pending || closed || watchMore !== ''}
             onSubmit={submit}

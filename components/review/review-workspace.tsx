@@ -5,9 +5,12 @@ import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';
+import { measureCoverage } from '@/lib/review/coverage';
+import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
-import { chapterAt } from '@/lib/video/chapters';
+import { chapterAt, frameForStep } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
 import { ShortcutOverlay } from './shortcut-overlay';
@@ -33,7 +36,15 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const rubric = view.rubric.definition;
   const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
   const player = useRef<PlayerHandle>(null);
+  const transcript = useMemo(() => view.transcripts[0] ?? [], [view.transcripts]);
   const tracker = useRef(new WatchTracker(video.durationInFrames));
+  const reading = useRef(new ReadingTracker(transcript));
+  const measure = useMemo(
+    () => ({ totalFrames: video.durationInFrames, chapters: video.chapters, steps: transcript.map((s) => s.index) }),
+    [video, transcript],
+  );
+  const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(() => new Set());
+  const [activeStep, setActiveStep] = useState<number | null>(null);
   const started = useRef(Date.now());
   const revision = (view.myReview?.revision ?? 0) + 1;
 
@@ -64,6 +75,23 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     setPercent((old) => (Math.floor(old) === Math.floor(p) ? old : p));
   }, []);
   const onSeek = useCallback(() => tracker.current.seeked(), []);
+  const onFrame = useCallback((f: number) => setActiveStep(chapterAt(video.chapters, f)?.step ?? null), [video.chapters]);
+  const onReading = useCallback((inView: number[], seconds: number) => {
+    if (reading.current.tick(inView, seconds)) setReadSteps(new Set(reading.current.read()));
+  }, []);
+  const seekStep = useCallback((step: number) => player.current?.seekToStep(step), []);
+  const pinStep = useCallback(
+    (step: number) => {
+      player.current?.pause();
+      setPin({ frame: frameForStep(video.chapters, step) ?? player.current?.currentFrame() ?? 0, stepIndex: step });
+    },
+    [video.chapters],
+  );
+  const basis = view.campaign.coverageBasis;
+  const coverageNow = useCallback(
+    () => measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, basis),
+    [measure, basis],
+  );
 
   const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
 
@@ -88,10 +116,9 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       if (q) setFocused(rubric.questions.indexOf(q));
       return;
     }
-    const share = tracker.current.share();
-    const short = coverageShortfall(share, view.campaign.minCoverage);
+    const short = coverageShortfall(coverageNow().share, view.campaign.minCoverage);
     if (short !== null) {
-      setError(`Watch ${short}% more of the video before submitting.`);
+      setError(`${shortfallVerb(view.campaign.coverageBasis)} ${short}% more before submitting.`);
       return;
     }
     setError(null);
@@ -102,7 +129,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
         idempotencyKey: submitKey(),
         answers: cleaned,
         evidence: notes,
-        coverage: tracker.current.report(),
+        coverage: { ...tracker.current.report(), transcriptSteps: reading.current.read() },
         durationSec: Math.round((Date.now() - started.current) / 1000),
       });
       if (!result.ok) {
@@ -111,7 +138,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       }
       submitted(result.data.next);
     });
-  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted]);
+  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted, coverageNow]);
 
   // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
   useReviewShortcuts({
@@ -193,8 +220,9 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     if (q) document.querySelector(`[data-question="${q.id}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [focused, rubric.questions]);
 
-  // `percent` re-renders as coverage grows; the tracker holds the exact figure
-  const share = percent >= 0 ? tracker.current.share() : 0;
+  // `percent` and `readSteps` re-render as coverage grows; the trackers hold the exact figures
+  const covered = percent >= 0 && readSteps ? coverageNow() : null;
+  const share = covered?.share ?? 0;
   const shortfall = coverageShortfall(share, view.campaign.minCoverage);
   return (
     <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
@@ -205,10 +233,19 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
           video={video}
           onPlayed={onPlayed}
           onSeek={onSeek}
+          onFrame={onFrame}
           keyboard={false}
           rewindAtEnd={false}
           compact
           speeds={REVIEW_SPEEDS}
+        />
+        <BlindTranscript
+          steps={transcript}
+          activeStep={activeStep}
+          readSteps={readSteps}
+          onSeekStep={seekStep}
+          onPinStep={pinStep}
+          onReading={onReading}
         />
         <EvidenceNotes
           notes={notes}
@@ -254,7 +291,12 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
         />
         <div className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
           <div className="flex items-center justify-between text-xs text-zinc-600">
-            <span data-testid="coverage">Watched {Math.floor(share * 100)}%</span>
+            <span data-testid="coverage">
+              {coverageLabel(view.campaign.coverageBasis, share)}
+              {covered && view.campaign.coverageBasis !== 'video'
+                ? ` · watched ${Math.floor(covered.videoShare * 100)}%, read ${covered.transcriptSteps.length}/${covered.totalSteps} steps`
+                : ''}
+            </span>
             {view.campaign.minCoverage > 0 ? <span>needs {Math.round(view.campaign.minCoverage * 100)}%</span> : null}
           </div>
           <div className="h-1.5 overflow-hidden rounded bg-zinc-100" aria-hidden>
@@ -275,7 +317,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
                 : pending
                   ? 'Submitting…'
                   : shortfall !== null
-                    ? `Watch ${shortfall}% more to submit`
+                    ? `${shortfallVerb(view.campaign.coverageBasis)} ${shortfall}% more to submit`
                     : view.myReview
                       ? 'Submit revision (Ctrl+Enter)'
                       : 'Submit (Ctrl+Enter)'
@@ -290,4 +332,14 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       {skipping ? <SkipDialog pending={pending} error={error} onSkip={skip} onClose={() => setSkipping(false)} /> : null}
     </div>
   );
+}
+
+/** What the coverage line says, in the campaign's basis. */
+export function coverageLabel(basis: 'video' | 'transcript' | 'either', share: number): string {
+  const pct = `${Math.floor(share * 100)}%`;
+  return basis === 'video' ? `Watched ${pct}` : basis === 'transcript' ? `Read ${pct} of the transcript` : `Seen ${pct}`;
+}
+
+export function shortfallVerb(basis: 'video' | 'transcript' | 'either'): string {
+  return basis === 'video' ? 'Watch' : basis === 'transcript' ? 'Read' : 'Watch or read';
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import type { RubricDefinition, RubricQuestion } from '@/lib/review/rubric';
+import { RichText } from '../ui/rich-text';
 
 export type Answers = Record<string, unknown>;
 
@@ -158,7 +159,7 @@ function QuestionInput({
               className={`flex items-center gap-2 rounded px-1 py-0.5 ${cursor === k ? 'bg-indigo-50' : ''}`}
               data-criterion={c.key}
             >
-              <span className="min-w-0 flex-1 text-xs text-zinc-800">{c.text}</span>
+              <RichText text={c.text} inline className="min-w-0 flex-1 text-xs text-zinc-800" />
               <button
                 type="button"
                 aria-pressed={v[c.key] === 'pass'}

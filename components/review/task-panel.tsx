@@ -3,6 +3,7 @@
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '../ui/inert-text';
+import { RichText } from '../ui/rich-text';
 
 /** The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what blind review hides. */
 export function TaskPanel({ view }: { view: AssignmentView }) {
@@ -32,19 +33,14 @@ export function TaskPanel({ view }: { view: AssignmentView }) {
       </div>
       {task.instruction.trim() !== '' ? (
         <div className="mt-2 border-l-2 border-indigo-200 pl-3">
-          <ExpandableText
-            text={inert(task.instruction)}
-            maxLines={6}
-            maxChars={800}
-            className="whitespace-pre-wrap break-words text-sm leading-relaxed text-zinc-800"
-          />
+          <ExpandableText text={task.instruction} maxLines={6} maxChars={800} className="text-sm text-zinc-800" rich />
         </div>
       ) : null}
       {task.criteria.length > 0 ? (
         <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Acceptance criteria">
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
-              {inert(c.text)}
+              <RichText text={c.text} inline />
               {c.verdict !== null ? (
                 <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>
                   {c.verdict ? 'verifier: pass' : 'verifier: fail'}

@@ -1,26 +1,27 @@
 'use client';
 
 import { useState } from 'react';
+import { RichText } from '../ui/rich-text';
 import { MarkedText } from './marked-text';
-import { MathText } from './math-text';
 
 /**
- * Long text shown by its first lines, with a "Show all" button. `text` is already made inert
- * (inert-text.ts) by the server component that passes it; it is only ever a text node here.
+ * Long text shown by its first lines, with a "Show all" button. Text is untrusted: plain text
+ * is a text node with control characters marked (already inert(), inert-text.ts); `rich` text
+ * goes through the one rich-text renderer (Markdown + maths, inert output).
  */
 export function ExpandableText({
   text,
   maxLines = 24,
   maxChars = 4000,
   className,
-  math = false,
+  rich = false,
 }: {
   text: string;
   maxLines?: number;
   maxChars?: number;
   className: string;
-  /** show LaTeX as maths (prose: instructions, agent messages), not for logs and code */
-  math?: boolean;
+  /** Markdown with LaTeX maths (prose: instructions, agent messages), not for logs and code */
+  rich?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const lines = text.split('\n');
@@ -30,12 +31,19 @@ export function ExpandableText({
     shown = lines.slice(0, maxLines).join('\n');
     if (shown.length > maxChars) shown = shown.slice(0, maxChars);
   }
+  const more = long && !open;
   return (
     <div>
-      <pre className={className}>
-        {math ? <MathText text={shown} /> : <MarkedText text={shown} />}
-        {long && !open ? <span className="select-none text-zinc-500">{'\n'}…</span> : null}
-      </pre>
+      {rich ? (
+        <div className={className}>
+          <RichText text={more ? `${shown}\n\n…` : shown} />
+        </div>
+      ) : (
+        <pre className={className}>
+          <MarkedText text={shown} />
+          {more ? <span className="select-none text-zinc-500">{'\n'}…</span> : null}
+        </pre>
+      )}
       {long ? (
         <button
           type="button"

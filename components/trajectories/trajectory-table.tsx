@@ -68,8 +68,12 @@ export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; 
             {r.reviews > 0 ? <span className="text-emerald-700">{r.reviews} reviewed</span> : <span className="text-zinc-400">none</span>}
           </td>
           <td className="px-3 py-2 font-mono text-xs text-zinc-500">{r.format}</td>
-          <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500" title={r.createdAt}>
-            {formatDateTime(r.createdAt)}
+          <td className="whitespace-nowrap px-4 py-2 text-xs leading-tight text-zinc-500" title={r.createdAt}>
+            {/* date over time: the column stays narrow, so the zone is never cut off at 1280 px */}
+            <time dateTime={r.createdAt} className="block">
+              {formatDateTime(r.createdAt).slice(0, 10)}
+            </time>
+            <span className="block text-zinc-400">{formatDateTime(r.createdAt).slice(11)}</span>
           </td>
         </tr>
       ))}

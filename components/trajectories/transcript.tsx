@@ -2,7 +2,7 @@ import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { formatCount, formatTime } from '../ui/format';
 import { inert, prettyJson } from '../ui/inert-text';
-import { MathText } from './math-text';
+import { RichText } from '../ui/rich-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
@@ -14,7 +14,6 @@ const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: strin
   unknown: { label: 'Unknown', rule: 'border-l-rose-400', chip: 'bg-rose-50 text-rose-800 ring-rose-200' },
 };
 
-const proseText = 'whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800';
 const monoBlock = 'max-h-none overflow-x-auto whitespace-pre-wrap break-words rounded-md px-3 py-2 font-mono text-xs leading-relaxed';
 
 function Step({ step }: { step: TrajectoryStep }) {
@@ -53,15 +52,15 @@ function Step({ step }: { step: TrajectoryStep }) {
         </span>
       </div>
       <div className="space-y-3 px-4 py-3">
-        {step.text !== '' ? <ExpandableText text={inert(step.text)} maxLines={40} maxChars={6000} className={proseText} math /> : null}
+        {step.text !== '' ? <ExpandableText text={step.text} maxLines={40} maxChars={6000} className="text-sm text-zinc-800" rich /> : null}
         {step.reasoning ? (
           <details className="group rounded-md border border-dashed border-zinc-300 bg-zinc-50/60">
             <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-600 hover:text-zinc-900">
               Reasoning <span className="font-normal text-zinc-400">({formatCount(step.reasoning.length)} characters)</span>
             </summary>
-            <pre className={`${proseText} border-t border-dashed border-zinc-300 px-3 py-2 text-zinc-600 italic`}>
-              <MathText text={inert(step.reasoning)} />
-            </pre>
+            <div className="border-t border-dashed border-zinc-300 px-3 py-2 text-sm italic text-zinc-600">
+              <RichText text={step.reasoning} />
+            </div>
           </details>
         ) : null}
         {step.toolCalls.map((call, i) => (

@@ -1,10 +1,12 @@
 'use client';
 
 import { Player, type PlayerRef } from '@remotion/player';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/TrajectoryVideo/TrajectoryVideo';
+import { RichText } from '../ui/rich-text';
 
 export interface PlayerHandle {
   seekToFrame: (frame: number) => void;
@@ -19,6 +21,11 @@ export interface PlayerHandle {
   rate: () => number;
   setRate: (rate: number) => void;
 }
+
+/** a chapter's label, typeset once (the list re-renders at every frame) */
+const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
+  return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
+});
 
 export interface PlayedRange {
   from: number;
@@ -279,7 +286,7 @@ export const TrajectoryPlayer = forwardRef<
                   className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
                 >
                   <span className="font-mono text-zinc-400">#{c.step}</span>
-                  <span className="min-w-0 flex-1 truncate">{c.label}</span>
+                  <ChapterLabel label={c.label} />
                   <span className="font-mono text-zinc-400">{seconds(c.fromFrame)}</span>
                 </button>
               </li>

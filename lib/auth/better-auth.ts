@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { baseUrl, env } from '../env';
+import { baseUrl, env, trustedOrigins } from '../env';
 import { db } from '../db/infra/client';
 
 /**
@@ -17,12 +17,7 @@ function createAuth() {
     appName: 'Witness',
     baseURL: baseUrl(),
     secret: e.WITNESS_SECRET,
-    trustedOrigins: [
-      baseUrl(),
-      ...e.WITNESS_TRUSTED_ORIGINS.split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    ],
+    trustedOrigins: trustedOrigins(),
     database: prismaAdapter(db(), { provider: 'postgresql' }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 200 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { recordAudit } from '../db/auth/audit';
 import { findActiveUser } from '../db/auth/users';
+import { assertUnderLimit, clearLimit, clientAddress, countFailure, limits } from './rate-limit';
 import type { SessionUser } from './session-user';
 import { auth } from './better-auth';
 
@@ -15,17 +16,31 @@ export const signInInput = z.object({
  * with the Set-Cookie headers for the caller's edge to pass on. Wrong credentials give one
  * message that does not say which part was wrong, and no session.
  */
-export async function signIn(input: unknown, requestHeaders: Headers): Promise<{ user: SessionUser; setCookies: string[] }> {
+export async function signIn(
+  input: unknown,
+  requestHeaders: Headers,
+  now: Date = new Date(),
+): Promise<{ user: SessionUser; setCookies: string[] }> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  // better-auth's own limiter guards only its HTTP handler, which Witness does not route through
+  const account = parsed.data.email;
+  const client = clientAddress(requestHeaders);
+  await assertUnderLimit(limits.signInAccount, account, now, 'failed sign-ins for this account');
+  await assertUnderLimit(limits.signInClient, client, now, 'failed sign-ins from your address');
   let result;
   try {
     result = await auth().api.signInEmail({ body: parsed.data, headers: requestHeaders, returnHeaders: true });
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 401 || status === 400 || status === 403) throw new AppError('UNAUTHENTICATED', 'Wrong email or password.');
+    if (status === 401 || status === 400 || status === 403) {
+      await countFailure(limits.signInAccount, account, now);
+      await countFailure(limits.signInClient, client, now);
+      throw new AppError('UNAUTHENTICATED', 'Wrong email or password.');
+    }
     throw error;
   }
+  await clearLimit(limits.signInAccount, account);
   const user = await findActiveUser(result.response.user.id);
   if (!user) {
     await auth()

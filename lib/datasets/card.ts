@@ -1,5 +1,6 @@
 import type { AgreementReport } from '../stats/compute-agreement';
 import { MIN_REVIEWS_FOR_DAWID_SKENE } from './consensus';
+import { PRM_STEP_SEPARATOR } from './chat-messages';
 import type { DeriveOptions, Excluded } from './derive';
 import { type DatasetFormat, formatKind, formatLabel } from './formats';
 import type { ExportPurpose } from './guard';
@@ -27,13 +28,40 @@ export interface CardInput {
 
 const rules: Record<string, string> = {
   preference:
-    'Pairwise items: the consensus outcome (a / b / tie / both bad) picks chosen and rejected; ties and "both bad" make no pair. margin = strength x agreement, strength = mean |preference| / 2 of the reviewers who agree (adjudicated: |preference| / 2). Single items of the same task: two consensus scores (0..1) at least `scoreGap` apart make a pair, higher score chosen, margin = the gap. The prompt is the messages both sides share (at least the user turn), else the task instruction alone.',
+    'Pairwise items: the consensus outcome (a / b / tie / both bad) picks chosen and rejected; ties and "both bad" make no pair, nor do two identical conversations (`identical`). margin = strength x agreement, strength = mean |preference| / 2 of the reviewers who agree (adjudicated: |preference| / 2). Single items of the same task: two consensus scores (0..1) at least `scoreGap` apart make a pair, higher score chosen, margin = the gap. The prompt is the messages both sides share (at least the user turn), else the task instruction alone.',
   unpaired: 'One row per single item with a consensus pass/fail verdict (label true = pass).',
   reward:
-    'One row per single item with a consensus score: label = mean normalised rubric score (0..1), with its spread (population SD) and reviewer count.',
+    "One row per single item with a consensus score: metadata.score = mean normalised rubric score (0..1), with its spread (population SD) and reviewer count; label = the task's reference answer (task metadata referenceAnswer), null when none.",
   sft: 'One row per trajectory whose consensus verdict is pass: the whole conversation with tool calls.',
   steps:
     'Agent steps up to the first step a reviewer flagged wrong (evidence note with wrongStep): earlier steps true, the flagged step false, later steps left out. Without flags, an accepted trajectory labels every step true; others give no row.',
+};
+
+/** How the trainer reads the file: its own flags and settings (checked by `npm run test:trainers`). */
+const usage: Record<DatasetFormat, string[]> = {
+  'trl-dpo': [
+    '`DPOTrainer(model, args=DPOConfig(...), train_dataset=load_dataset("json", data_files=FILE, split="train"), processing_class=tokenizer)`; `tools` (present only on rows with tool calls) is passed to the chat template.',
+  ],
+  'trl-kto': ['`KTOTrainer(..., train_dataset=load_dataset("json", data_files=FILE, split="train"))`; label true = desirable.'],
+  'trl-reward': [
+    '`RewardTrainer(..., train_dataset=...)`; `margin` is added to the loss. Set `RewardConfig(max_length=...)` above the longest pair: longer pairs are dropped.',
+  ],
+  'trl-sft': [
+    '`SFTTrainer(..., train_dataset=...)`; with `assistant_only_loss=True` the chat template needs `{% generation %}` marks (TRL ships training templates).',
+  ],
+  'trl-prm': [
+    `\`PRMTrainer(..., args=PRMConfig(step_separator=${JSON.stringify(PRM_STEP_SEPARATOR)}), train_dataset=...)\` (from \`trl.experimental.prm\`): no step contains the separator (a message and its tool calls are joined by one newline, blank lines folded).`,
+  ],
+  openrlhf: [
+    'Reward model: `python -m openrlhf.cli.train_rm --data.dataset FILE --data.prompt_key prompt --data.chosen_key chosen --data.rejected_key rejected --data.apply_chat_template --model.margin_loss_enable ...`',
+    'DPO: `python -m openrlhf.cli.train_dpo --data.dataset FILE --data.prompt_key prompt --data.chosen_key chosen --data.rejected_key rejected --data.apply_chat_template ...`',
+    'Without `--data.prompt_key prompt` the user prompt is dropped (chosen/rejected hold the responses only). Every message has the keys role, content, tool_calls, name (null where none).',
+  ],
+  slime: [
+    '`--prompt-data FILE --input-key prompt --label-key label --metadata-key metadata --tool-key tools --apply-chat-template` (slime defaults to `--input-key input` and no label).',
+    "`label` is the task's reference answer (null when none is known), as slime's built-in reward types expect; the reviewers' score of the reviewed trajectory is `metadata.score` (0..1, with `spread`, `accepted`, `reviewers`, the reviewed `completion` and `witness` provenance).",
+    'A reward function that uses both: `--custom-rm-path slime_reward.witness_reward` with examples/slime_reward.py on PYTHONPATH.',
+  ],
 };
 
 function fmt(x: number): string {
@@ -90,6 +118,10 @@ export function datasetCard(c: CardInput): string {
         `; over the ${a.nUnits} item(s) with 2+ labels, ${a.nRaters} reviewers, ${a.nRatings} labels.`,
     );
   }
+  lines.push('');
+  lines.push('## Loading it');
+  lines.push('');
+  for (const u of usage[c.format]) lines.push(`- ${u}`);
   lines.push('');
   lines.push('## Derivation rules');
   lines.push('');

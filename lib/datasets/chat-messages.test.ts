@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
-import { inferTools, stepsToMessages, trajectoryToChat } from './chat-messages';
+import { inferTools, PRM_STEP_SEPARATOR, stepsToMessages, stepText, trajectoryToChat } from './chat-messages';
 
 const steps = (s: Parameters<typeof buildTrajectory>[0]['steps']) =>
   buildTrajectory({ format: 'openai', task: { name: 't' }, steps: s }).steps;
@@ -80,5 +80,19 @@ describe('trajectory -> chat messages', () => {
       ['a', {}],
       ['z', { b: { type: 'boolean' }, f: { type: 'number' }, l: { type: 'array' }, n: { type: 'integer' }, o: { type: 'object' } }],
     ]);
+  });
+
+  it('PRM step text joins a message and its calls with one newline and never holds the step separator', () => {
+    const [step] = steps([
+      {
+        source: 'agent',
+        text: 'First line.\n\n\nAfter blank lines.\n  \nEnd.\n\n',
+        toolCalls: [{ id: 'c', name: 'bash', arguments: { command: 'printf "a\\n\\nb"' } }],
+      },
+    ]);
+    const text = stepText(step!);
+    expect(PRM_STEP_SEPARATOR).toBe('\n\n');
+    expect(text).toBe('First line.\nAfter blank lines.\nEnd.\nbash({"command":"printf \\"a\\\\n\\\\nb\\""})');
+    expect(text).not.toContain(PRM_STEP_SEPARATOR);
   });
 });

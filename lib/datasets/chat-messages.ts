@@ -130,8 +130,43 @@ export function trajectoryToChat(instruction: string, steps: readonly Step[]): C
   return { prompt, completion: messages.slice(cut), tools: inferTools(steps) };
 }
 
-/** Plain text of one agent step for step-wise (PRM) data: its text, then its tool calls as JSON lines. */
+/**
+ * What separates the steps of a stepwise (PRM) row when a trainer joins them: TRL's
+ * `PRMConfig(step_separator=...)` (its default "\n" occurs inside steps, which join a message and
+ * its tool calls with "\n"). No step text contains it: stepText folds blank lines.
+ */
+export const PRM_STEP_SEPARATOR = '\n\n';
+
+/**
+ * Plain text of one agent step for step-wise (PRM) data: its text, then its tool calls as
+ * JSON lines; runs of blank lines become one newline so the text never holds PRM_STEP_SEPARATOR.
+ */
 export function stepText(step: Step): string {
   const calls = step.toolCalls.map((c) => `${c.name}(${JSON.stringify(callArguments(c))})`);
-  return [step.text.trim(), ...calls].filter((s) => s.length > 0).join('\n');
+  return [step.text.trim(), ...calls]
+    .filter((s) => s.length > 0)
+    .join('\n')
+    .replace(/\n(\s*\n)+/g, '\n');
+}
+
+/** A message with every key present (null where it has none): the same shape in every row. */
+export interface UniformChatMessage {
+  role: ChatMessage['role'];
+  content: string;
+  tool_calls: ChatToolCall[] | null;
+  name: string | null;
+}
+
+/**
+ * Messages with one set of keys ({role, content, tool_calls, name}), for trainers that read
+ * the data with `datasets` and map columns in place (OpenRLHF): mixed shapes make datasets 5
+ * type the column as JSON, and a string mapped back under the same name is then read as a list.
+ */
+export function uniformMessages(messages: readonly ChatMessage[]): UniformChatMessage[] {
+  return messages.map((m) => ({
+    role: m.role,
+    content: m.content,
+    tool_calls: 'tool_calls' in m && m.tool_calls ? m.tool_calls : null,
+    name: 'name' in m ? m.name : null,
+  }));
 }

@@ -106,6 +106,15 @@ describe('preference pairs', () => {
     expect(excluded).toEqual({ tie: 1, both_bad: 1, no_reviews: 1 });
   });
 
+  it('makes no pair of two identical conversations (two checkpoints wrote the same transcript), pairwise or from scores', () => {
+    const excluded: Excluded = {};
+    const same = pairItem('same', [[-2], [-1]], { b: labelTrajectory('same-b', 'It is blue.') });
+    const hi = singleItem('hi', [{ quality: 5, verdict: 'accept' }]);
+    const lo = singleItem('lo', [{ quality: 1, verdict: 'reject' }]);
+    expect(deriveRows('preference', [same, hi, lo], undefined, o, excluded)).toEqual([]);
+    expect(excluded).toEqual({ identical: 2 });
+  });
+
   it('applies min agreement and min reviews, but keeps adjudicated items', () => {
     const excluded: Excluded = {};
     const split = pairItem('s', [[1], [-1], [1]]);

@@ -54,6 +54,8 @@ export interface RewardRow {
   score: number;
   spread: number;
   accepted: boolean | null;
+  /** the task's reference answer when known (slime's `label`) */
+  referenceAnswer: string | null;
   provenance: Provenance;
 }
 export interface SftRow {
@@ -139,6 +141,11 @@ function splitPair(instruction: string, a: ReturnType<typeof trajectoryToChat>, 
   return { prompt: prefix, a: [...a.prompt.slice(n), ...a.completion], b: [...b.prompt.slice(n), ...b.completion], tools: sorted };
 }
 
+/** Both sides of a pair are the same conversation (e.g. two checkpoints wrote the same transcript): no preference to learn. */
+function identicalSides(pair: ReturnType<typeof splitPair>): boolean {
+  return JSON.stringify(pair.a) === JSON.stringify(pair.b);
+}
+
 /** Chat form of a trajectory, memoised per object (the exporter reuses trajectories across the pairs of a task). */
 const chats = new WeakMap<LabelTrajectory, ReturnType<typeof trajectoryToChat>>();
 function chatOf(t: LabelTrajectory) {
@@ -149,7 +156,7 @@ function chatOf(t: LabelTrajectory) {
 
 /**
  * Preference pair from a pairwise item. Ties and "both bad" make no pair (counted as `tie`,
- * `both_bad`). margin = strength x agreement, where strength is the mean |preference|/2 of the
+ * `both_bad`), nor do two identical conversations (`identical`). margin = strength x agreement, where strength is the mean |preference|/2 of the
  * reviewers who agree with the outcome (adjudicated: |preference|/2, agreement 1).
  */
 export function pairwisePreference(
@@ -165,6 +172,7 @@ export function pairwisePreference(
   if (c.outcome === 'tie' || c.outcome === 'both_bad') return (count(excluded, c.outcome), null);
   const [chosenT, rejectedT] = c.outcome === 'a' ? [item.a, item.b] : [item.b, item.a];
   const pair = splitPair(chosenT.instruction, chatOf(chosenT), chatOf(rejectedT));
+  if (identicalSides(pair)) return (count(excluded, 'identical'), null);
   const agreement = c.adjudicated ? 1 : (c.agreement ?? 0);
   return {
     kind: 'preference',
@@ -186,7 +194,7 @@ export interface ScoredItem {
 /**
  * Preference pairs from single-item consensus scores of trajectories of the same task: every
  * two items of one task whose scores differ by at least `scoreGap` make a pair (higher score
- * chosen, margin = the gap). Items are considered in the order given; pass one task's items.
+ * chosen, margin = the gap), unless both are the same conversation (`identical`). Items are considered in the order given; pass one task's items.
  */
 export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, excluded: Excluded): PreferenceRow[] {
   const usable = items.filter((s) => {
@@ -206,6 +214,10 @@ export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, exclu
       }
       const [hi, lo] = gap > 0 ? [x, y] : [y, x];
       const pair = splitPair(hi.item.trajectory.instruction, chatOf(hi.item.trajectory), chatOf(lo.item.trajectory));
+      if (identicalSides(pair)) {
+        count(excluded, 'identical');
+        continue;
+      }
       const agreements = [hi.consensus.agreement, lo.consensus.agreement].filter((a): a is number => a !== null);
       const provenance: Provenance = {
         ...provenanceOf(hi.item, [hi.item.trajectory, lo.item.trajectory], {
@@ -260,6 +272,7 @@ export function rewardRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): 
     score: round(s.consensus.score!),
     spread: round(s.consensus.spread ?? 0),
     accepted: s.consensus.accepted,
+    referenceAnswer: s.item.trajectory.referenceAnswer,
     provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
   };
 }

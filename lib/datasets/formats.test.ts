@@ -62,7 +62,7 @@ function items(format: DatasetFormat): ItemLabels[] {
             { quality: 5, verdict: 'accept' },
             { quality: 4, verdict: 'accept' },
           ],
-          { trajectory: labelTrajectory('one-t', '', { steps: toolSteps }) },
+          { trajectory: labelTrajectory('one-t', '', { steps: toolSteps, referenceAnswer: 'blue' }) },
         ),
         singleItem('two', [{ quality: 1, verdict: 'reject' }], { trajectory: labelTrajectory('two-t', 'It is green.') }),
       ];
@@ -115,5 +115,38 @@ describe('trainer formats match the golden files', () => {
       completions: ['The sky scatters blue light most.', 'So the sky is green.'],
       labels: [true, false],
     });
+  });
+
+  it('leaves `tools` out of rows without tool calls (tools: [] makes Llama-3.1 templates add tool boilerplate)', () => {
+    for (const format of ['trl-dpo', 'trl-kto', 'trl-reward', 'trl-sft', 'slime'] as const) {
+      const rows = render(format)
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      for (const row of rows) {
+        const messages = [row.prompt, row.chosen, row.rejected, row.completion, row.messages, row.metadata?.completion]
+          .flat()
+          .filter(Boolean);
+        const called = messages.some((m: { tool_calls?: unknown[] }) => m.tool_calls?.length);
+        expect('tools' in row, `${format}: tools ${called ? 'missing' : 'present'}`).toBe(called);
+      }
+    }
+  });
+
+  it('OpenRLHF: every message has the same keys {role, content, tool_calls, name} (datasets 5 would type mixed shapes as JSON)', () => {
+    const row = JSON.parse(render('openrlhf'));
+    for (const m of [...row.prompt, ...row.chosen, ...row.rejected])
+      expect(Object.keys(m)).toEqual(['role', 'content', 'tool_calls', 'name']);
+    expect(row.chosen[1]).toEqual({ role: 'tool', content: 'blue', tool_calls: null, name: 'look' });
+    expect(row.rejected).toEqual([{ role: 'assistant', content: 'It is green.', tool_calls: null, name: null }]);
+  });
+
+  it("slime: label is the task's reference answer (null when unknown), the human score is in metadata", () => {
+    const [known, unknown] = render('slime')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(known).toMatchObject({ label: 'blue', metadata: { score: 0.875, accepted: true, reviewers: 2 } });
+    expect(unknown).toMatchObject({ label: null, metadata: { score: 0, accepted: false } });
   });
 });

@@ -1,27 +1,38 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
+import { type ChatTool, uniformMessages } from './chat-messages';
 import type { DatasetRow, Provenance, RowKind } from './derive';
 
 /**
  * One JSONL writer per trainer format (keys in a fixed order; `witness` / `metadata` carry the
- * provenance). Checked against the trainers' documented dataset formats:
+ * provenance). Each is checked by the trainer that reads it (`npm run test:trainers`:
+ * scripts/trainers/test_trl.py runs TRL on the seeded demo's exports, check_loaders.py runs
+ * OpenRLHF's and slime's own loaders):
  *
  * - trl-dpo: DPOTrainer, conversational preference with explicit prompt:
- *   {"prompt": [messages], "chosen": [messages], "rejected": [messages], "tools": [...]};
+ *   {"prompt": [messages], "chosen": [messages], "rejected": [messages], "tools"?: [...]};
  *   assistant tool calls as {"tool_calls": [{"type": "function", "function": {name, arguments}}]},
  *   tool results as {"role": "tool", "name", "content"} (transformers chat-template convention).
- * - trl-kto: KTOTrainer, unpaired preference: {"prompt", "completion", "label": bool, "tools"}.
+ * - trl-kto: KTOTrainer, unpaired preference: {"prompt", "completion", "label": bool, "tools"?}.
  * - trl-reward: RewardTrainer, preference with implicit prompt: {"chosen", "rejected"} full
  *   conversations, plus the optional "margin" column the trainer adds to its loss.
- * - trl-sft: SFTTrainer, conversational language modelling: {"messages", "tools"}.
- * - trl-prm: PRMTrainer, stepwise supervision (standard format only): {"prompt": str,
- *   "completions": [str], "labels": [bool]}.
- * - openrlhf: RewardDataset (reward model and DPO, `--prompt_key prompt --chosen_key chosen
- *   --rejected_key rejected --apply_chat_template`): {"prompt", "chosen", "rejected", "margin"}
- *   (chosen/rejected are the responses; `margin` is read for --margin_loss).
+ * - trl-sft: SFTTrainer, conversational language modelling: {"messages", "tools"?}.
+ * - trl-prm: PRMTrainer (trl.experimental.prm), stepwise supervision: {"prompt": str,
+ *   "completions": [str], "labels": [bool]}; train with step_separator=PRM_STEP_SEPARATOR.
+ * - openrlhf: RewardDataset (train_rm.py and train_dpo.py with `--data.prompt_key prompt
+ *   --data.chosen_key chosen --data.rejected_key rejected --data.apply_chat_template`):
+ *   {"prompt", "chosen", "rejected", "margin"} (chosen/rejected are the responses; `margin` is
+ *   read with --model.margin_loss_enable). Every message has the same keys {role, content,
+ *   tool_calls, name} (null where none): datasets 5 types mixed shapes as JSON, and OpenRLHF's
+ *   map, writing strings back under the same names, then reads them as lists.
  * - slime: RL prompt data (`--input-key prompt --label-key label --metadata-key metadata
- *   --tool-key tools --apply-chat-template`): {"prompt": [messages], "label", "metadata", "tools"};
- *   label is the consensus score (0..1), metadata holds spread, reviewers and provenance.
+ *   --tool-key tools --apply-chat-template`): {"prompt": [messages], "label", "metadata", "tools"?};
+ *   label is what slime's Sample.label is, the task's reference answer (null when unknown); the
+ *   human score, spread, verdict, reviewed completion and provenance are in metadata, for a
+ *   custom reward function (examples/slime_reward.py, --custom-rm-path).
+ *
+ * `tools` is left out of rows with no tool calls: `tools: []` makes Llama-3.1-style templates
+ * add tool-calling boilerplate (slime passes the column to the template as it is).
  */
 export const datasetFormats = ['trl-dpo', 'trl-kto', 'trl-reward', 'trl-sft', 'trl-prm', 'openrlhf', 'slime'] as const;
 export const datasetFormatSchema = z.enum(datasetFormats);
@@ -44,7 +55,7 @@ export const formatLabel: Record<DatasetFormat, string> = {
   'trl-sft': 'TRL SFTTrainer (messages, tools)',
   'trl-prm': 'TRL PRMTrainer (prompt / completions / labels)',
   openrlhf: 'OpenRLHF reward model and DPO (prompt / chosen / rejected, margin)',
-  slime: 'slime / Miles RL prompts (prompt, label, metadata, tools)',
+  slime: 'slime / Miles RL prompts (prompt, label = reference answer, metadata, tools)',
 };
 
 function wrongKind(format: DatasetFormat, row: DatasetRow): never {
@@ -53,6 +64,11 @@ function wrongKind(format: DatasetFormat, row: DatasetRow): never {
 
 function witness(p: Provenance, purpose: 'training' | 'evaluation') {
   return { ...p, purpose };
+}
+
+/** The `tools` key only when the row called tools. */
+function toolsOf(tools: readonly ChatTool[]): { tools?: ChatTool[] } {
+  return tools.length > 0 ? { tools: [...tools] } : {};
 }
 
 /** The row as the trainer's JSON object (key order fixed here). */
@@ -65,7 +81,7 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
         prompt: row.prompt,
         chosen: row.chosen,
         rejected: row.rejected,
-        tools: row.tools,
+        ...toolsOf(row.tools),
         witness: witness(row.provenance, purpose),
       };
     case 'trl-reward':
@@ -74,15 +90,15 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
         chosen: [...row.prompt, ...row.chosen],
         rejected: [...row.prompt, ...row.rejected],
         margin: row.margin,
-        tools: row.tools,
+        ...toolsOf(row.tools),
         witness: witness(row.provenance, purpose),
       };
     case 'openrlhf':
       if (row.kind !== 'preference') wrongKind(format, row);
       return {
-        prompt: row.prompt,
-        chosen: row.chosen,
-        rejected: row.rejected,
+        prompt: uniformMessages(row.prompt),
+        chosen: uniformMessages(row.chosen),
+        rejected: uniformMessages(row.rejected),
         margin: row.margin,
         witness: witness(row.provenance, purpose),
       };
@@ -92,12 +108,12 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
         prompt: row.prompt,
         completion: row.completion,
         label: row.label,
-        tools: row.tools,
+        ...toolsOf(row.tools),
         witness: witness(row.provenance, purpose),
       };
     case 'trl-sft':
       if (row.kind !== 'sft') wrongKind(format, row);
-      return { messages: row.messages, tools: row.tools, witness: witness(row.provenance, purpose) };
+      return { messages: row.messages, ...toolsOf(row.tools), witness: witness(row.provenance, purpose) };
     case 'trl-prm':
       if (row.kind !== 'steps') wrongKind(format, row);
       return { prompt: row.prompt, completions: row.completions, labels: row.labels, witness: witness(row.provenance, purpose) };
@@ -105,7 +121,7 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
       if (row.kind !== 'reward') wrongKind(format, row);
       return {
         prompt: row.prompt,
-        label: row.score,
+        label: row.referenceAnswer,
         metadata: {
           score: row.score,
           spread: row.spread,
@@ -114,7 +130,7 @@ export function formatRow(format: DatasetFormat, row: DatasetRow): Record<string
           completion: row.completion,
           witness: witness(row.provenance, purpose),
         },
-        tools: row.tools,
+        ...toolsOf(row.tools),
       };
   }
 }

@@ -12,8 +12,17 @@ export interface LabelTrajectory {
   taskName: string;
   split: 'train' | 'eval';
   instruction: string;
+  /** the task's reference answer when one is known (task metadata `referenceAnswer`), else null */
+  referenceAnswer: string | null;
   policy: string;
   steps: Step[];
+}
+
+/** A task's reference answer from its metadata (`referenceAnswer`, a non-empty string), else null. */
+export function referenceAnswerOf(metadata: unknown): string | null {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return null;
+  const v = (metadata as Record<string, unknown>).referenceAnswer;
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
 
 interface ItemBase {

@@ -23,7 +23,7 @@ export const rubric = rubricDefinition.parse({
 export function labelTrajectory(
   id: string,
   answer: string,
-  options: { split?: 'train' | 'eval'; task?: string; steps?: Step[] } = {},
+  options: { split?: 'train' | 'eval'; task?: string; steps?: Step[]; referenceAnswer?: string } = {},
 ): LabelTrajectory {
   const steps =
     options.steps ??
@@ -40,6 +40,7 @@ export function labelTrajectory(
     taskName: options.task ?? 'sky',
     split: options.split ?? 'train',
     instruction: 'What color is the sky?',
+    referenceAnswer: options.referenceAnswer ?? null,
     policy: 'p',
     steps,
   };

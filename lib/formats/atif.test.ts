@@ -82,6 +82,47 @@ describe('atif importer', () => {
     expect(t.steps[1]?.observations).toEqual([{ toolCallId: null, content: '[subagent sub-1]', isError: false }]);
   });
 
+  it('files a standalone file under its instruction, so two policies on one task meet; v1.6 may omit session_id', async () => {
+    // shapes of ATIF-v1.6 as harbor's exporters and agent adapters write it: no session_id, no agent.version
+    const run = (model: string, session?: string) =>
+      JSON.stringify({
+        schema_version: 'ATIF-v1.6',
+        ...(session ? { session_id: session } : {}),
+        agent: { name: 'claude-code', model_name: model },
+        steps: [
+          { step_id: 1, source: 'user', message: 'Fix the failing test in tests/test_dates.py.' },
+          { step_id: 2, source: 'agent', message: 'Done: the parser now accepts ISO weeks.' },
+        ],
+      });
+    const items: ParsedItem[] = [];
+    for (const [name, text] of [
+      ['a.json', run('claude-sonnet-4-5', 'sess-a')],
+      ['b.json', run('gpt-5')],
+    ] as const) {
+      for await (const item of atifImporter.parse({ kind: 'file', file: memorySource(name, text) })) items.push(item);
+    }
+    const [a, b] = items.map((i) => (i.ok ? i.trajectory : null));
+    expect(a?.task.name).toMatch(/^fix-the-failing-test-in-tests-[0-9a-f]{8}$/);
+    expect(b?.task.name).toBe(a?.task.name);
+    expect([a?.externalId, b?.externalId]).toEqual(['sess-a', null]);
+    expect([a?.policy.model, b?.policy.model]).toEqual(['claude-sonnet-4-5', 'gpt-5']);
+    expect(b?.metadata).toEqual({ schemaVersion: 'ATIF-v1.6' });
+  });
+
+  it('refuses a file with no steps, saying where and what', async () => {
+    const text = JSON.stringify({ schema_version: 'ATIF-v1.6', session_id: 'quality-real', agent: { name: 'daydream' }, steps: [] });
+    const items: ParsedItem[] = [];
+    for await (const item of atifImporter.parse({ kind: 'file', file: memorySource('t.json', text) })) items.push(item);
+    expect(items).toEqual([
+      {
+        ok: false,
+        where: '/',
+        message:
+          'no steps: this atif trajectory (task "quality-real") records nothing the agent did and no final answer, so it is not imported',
+      },
+    ]);
+  });
+
   it('points at the wrong type with a JSON pointer', async () => {
     const [item] = await importFile('bad-arguments.json');
     expect(item).toEqual({
@@ -93,11 +134,11 @@ describe('atif importer', () => {
 
   it('reports missing required fields and bad enums', () => {
     const r = parseAtifText(
-      '{"schema_version":"ATIF-v1.4","agent":{"name":"a","version":"1"},"steps":[{"step_id":1,"source":"robot","message":"x"}]}',
+      '{"schema_version":"ATIF-v1.4","agent":{"version":"1"},"steps":[{"step_id":1,"source":"robot","message":"x"}]}',
     );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.message).toContain('/session_id: missing (expected string)');
+    expect(r.message).toContain('/agent/name: missing (expected string)');
     expect(r.message).toContain('/steps/0/source: expected one of "system", "user", "agent", received "robot"');
   });
 

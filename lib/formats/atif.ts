@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { criteriaFromTexts } from './criteria';
 import type { ImportInput, Importer, ParsedItem, Probe } from './importer';
-import { errorItem, trajectoryItem } from './item';
+import { promptTaskName } from './chat-conversations';
+import { baseName, errorItem, trajectoryItem } from './item';
 import { formatIssues, zodIssues } from './json-pointer';
 import { asCount, isRecord, parseJson } from './parse-json';
 import type { Criterion, Observation, Step, ToolCall, Trajectory, Usage } from './trajectory';
 
 /**
- * ATIF, Harbor's Agent Trajectory Interchange Format (RFC 0001, v1.0–v1.5): one JSON object
+ * ATIF, Harbor's Agent Trajectory Interchange Format (RFC 0001, v1.0–v1.6): one JSON object
  * `{schema_version: "ATIF-v1.x", session_id, agent {name, version, model_name?}, steps[],
- * notes?, final_metrics?, extra?}`.
+ * notes?, final_metrics?, extra?}`. v1.6 files in the wild (harbor's exporters, agent adapters)
+ * leave out `session_id` and `agent.version`: both are optional here.
  *
  * Validation follows the RFC's required fields (step_id, source, message, tool call id/name/
  * object arguments, observation.results) and keeps unknown fields (the format grows by
@@ -18,7 +20,7 @@ import type { Criterion, Observation, Step, ToolCall, Trajectory, Usage } from '
  * Mapping: each ATIF step is one step (system | user | agent); an agent step's
  * `observation.results` become that step's observations (paired through `source_call_id`).
  * Task name: `extra.task_name` / `extra.task_id` / `extra.task` when the producer recorded one,
- * else the session id. Instruction: the first user step's message. Acceptance criteria:
+ * else the instruction (see `atifTaskName`: a standalone file is not its own task). Instruction: the first user step's message. Acceptance criteria:
  * `extra.acceptance_criteria` (strings) when present.
  */
 
@@ -64,10 +66,11 @@ export type AtifStep = z.infer<typeof atifStepSchema>;
 
 export const atifDocumentSchema = z.looseObject({
   schema_version: z.string().regex(/^ATIF-v\d+(\.\d+)*$/, 'expected "ATIF-v<major>.<minor>"'),
-  session_id: z.string(),
+  // required up to v1.5; producers of v1.6+ (harbor's own exporters among them) may leave it out
+  session_id: z.string().nullish(),
   agent: z.looseObject({
     name: z.string(),
-    version: z.string(),
+    version: z.string().nullish(),
     model_name: z.string().nullish(),
     extra: z.record(z.string(), z.unknown()).nullish(),
   }),
@@ -211,14 +214,27 @@ function extraString(extra: Record<string, unknown> | null | undefined, ...keys:
   return null;
 }
 
-export function atifTrajectory(doc: AtifDocument): Trajectory {
+/**
+ * The task of a standalone ATIF file: the producer's task name when it recorded one, else the
+ * instruction (so runs of the same task by two policies, in two files, meet as one task), else
+ * the session id, else the file's name.
+ */
+export function atifTaskName(doc: AtifDocument, path: string | null): string {
+  const named = extraString(doc.extra, 'task_name', 'task_id', 'task');
+  if (named) return named;
+  const instruction = atifInstruction(doc);
+  if (instruction.trim() !== '') return promptTaskName(instruction);
+  return doc.session_id || (path ? baseName(path, '.json') : '') || 'atif-trajectory';
+}
+
+export function atifTrajectory(doc: AtifDocument, path: string | null = null): Trajectory {
   const steps = atifSteps(doc);
   const stamps = steps.map((s) => s.timestamp).filter((t): t is string => t !== null);
   return {
     format: 'atif',
-    externalId: doc.session_id,
+    externalId: doc.session_id || null,
     task: {
-      name: extraString(doc.extra, 'task_name', 'task_id', 'task') ?? doc.session_id,
+      name: atifTaskName(doc, path),
       instruction: atifInstruction(doc),
       acceptanceCriteria: criteriaFromMetadata(doc.extra),
       environment: null,
@@ -237,7 +253,7 @@ export function atifTrajectory(doc: AtifDocument): Trajectory {
     endedAt: stamps[stamps.length - 1] ?? null,
     metadata: {
       schemaVersion: doc.schema_version,
-      agentVersion: doc.agent.version,
+      ...(doc.agent.version ? { agentVersion: doc.agent.version } : {}),
       ...(doc.notes ? { notes: doc.notes } : {}),
       ...(doc.extra ? { extra: doc.extra } : {}),
     },
@@ -264,6 +280,6 @@ export const atifImporter: Importer = {
       yield errorItem(parsed.where, parsed.message);
       return;
     }
-    yield trajectoryItem(atifTrajectory(parsed.doc), '/');
+    yield trajectoryItem(atifTrajectory(parsed.doc, input.file.path), '/');
   },
 };

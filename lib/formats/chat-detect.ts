@@ -36,8 +36,10 @@ export function looksLikeSweAgent(head: string): boolean {
 }
 
 export function looksLikeTau2(head: string): boolean {
-  if (!head.startsWith('{')) return false;
+  if (!head.startsWith('{') && !head.startsWith('[')) return false;
   const simulationRun = has(head, /"termination_reason"\s*:/) && has(head, /"task_id"\s*:/);
+  // a bare list of simulations (leaderboard submissions): each has a task id, a termination reason
+  if (head.startsWith('[')) return simulationRun;
   const results =
     (has(head, /"agent_info"\s*:/) &&
       has(head, /"user_info"\s*:/) &&
@@ -66,6 +68,13 @@ export function looksLikeHarness(head: string): boolean {
     has(head, /"schema_version"\s*:\s*"ATIF/) ||
     // Claude Code session logs: one message event per line, not one conversation per line
     (has(head, /"parentUuid"\s*:/) && has(head, /"sessionId"\s*:/)) ||
+    // Codex CLI rollouts: response items wrapped in {timestamp, type, payload}
+    has(head, /"type"\s*:\s*"(session_meta|response_item|turn_context)"\s*,\s*"payload"/) ||
+    has(head, /"record_type"\s*:\s*"state"/) ||
+    // Cline / Roo task histories: Cline's modelInfo, XML tool results, editor state
+    has(head, /"modelInfo"\s*:\s*\{[^}]*"modelId"/) ||
+    has(head, /\] Result:/) ||
+    has(head, /<environment_details>/) ||
     (has(head, /"eval"\s*:\s*\{/) && (has(head, /"samples"\s*:/) || has(head, /"status"\s*:/)))
   );
 }

@@ -6,24 +6,33 @@ import type { FormatName } from './trajectory';
  * Which importer reads a probe. Detectors are tried most specific first, so a generic
  * sniffer (a chat-message list) never claims a file a specific one recognises:
  *
- * 1. harbor          directory: a trial (config.json/result.json + agent/ or verifier/) or a job of trials
- * 2. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
- * 3. asciinema       first line is an asciicast v2/v3 header
- * 4. atif            "schema_version": "ATIF-v..."
- * 5. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
- * 6. swe-agent       .traj: trajectory/history/info
- * 7. tau2            simulations / tasks of a tau2 results file
- * 8. tau-bench       a list of task results with traj
- * 9. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
- * 10. openai         Chat Completions messages (the most generic: last)
+ * 1. terminal-bench  directory: a Terminal-Bench 1.x trial, task or run (results.json + sessions/ or commands.txt),
+ *                    or a file that is one of its results.json (refused: verdicts, not steps)
+ * 2. harbor          directory: a trial (config.json/result.json + agent/ or verifier/) or a job of trials
+ * 3. inspect         zip magic + Inspect entry names, or a JSON log with eval/status/run_id
+ * 4. asciinema       first line is an asciicast v2/v3 header
+ * 5. atif            "schema_version": "ATIF-v..."
+ * 6. claude-code     JSONL events with parentUuid + sessionId (or a summary / file-history-snapshot first line)
+ * 7. codex           JSONL rollout lines {timestamp, type: session_meta | response_item | ..., payload}
+ * 8. cline           a message array with Cline's modelInfo, `[tool for 'x'] Result:` texts or <environment_details>
+ * 9. mini-swe-agent  "trajectory_format": "mini-swe-agent-..." (before swe-agent, whose shape it resembles)
+ * 10. swe-agent       .traj: trajectory/history/info
+ * 11. tau2            simulations / tasks of a tau2 results file
+ * 12. tau-bench       a list of task results with traj
+ * 13. anthropic       Messages API shapes (content blocks: tool_use / tool_result)
+ * 14. openai         Chat Completions messages (the most generic: last)
  *
  * Detection reads content only (head text, zip magic, directory entries), never the name.
  */
 export const detectionOrder: readonly FormatName[] = [
+  'terminal-bench',
   'harbor',
   'inspect',
   'asciinema',
   'atif',
+  'claude-code',
+  'codex',
+  'cline',
   'mini-swe-agent',
   'swe-agent',
   'tau2',
@@ -49,3 +58,9 @@ export function detectWith(probe: Probe, available: Partial<Record<FormatName, I
 export function detectFormat(probe: Probe): FormatName | null {
   return detectWith(probe, importers);
 }
+
+/**
+ * Formats whose one file is a stream of events, one per line (a cast, a session log): an NDJSON
+ * body in one of them is one document, never a batch of one-line documents.
+ */
+export const eventStreamFormats: readonly FormatName[] = ['asciinema', 'claude-code', 'codex'];

@@ -1,6 +1,7 @@
 import { atifInstruction, atifModel, atifSteps, atifUsage, criteriaFromMetadata, parseAtifText, type AtifDocument } from './atif';
 import { castSteps, parseCast, type CastHeader } from './asciinema';
 import { uniqueKeys } from './criteria';
+import { findTbTrials, terminalBenchImporter } from './terminal-bench';
 import type { ImportInput, Importer, ParsedItem, Probe, SourceDir } from './importer';
 import { baseName, errorItem, trajectoryItem, unixFromIso } from './item';
 import { asCount, asNumber, asString, isRecord, parseJson } from './parse-json';
@@ -345,7 +346,7 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
     startedAt: str(result, 'started_at') ?? stamps[0] ?? null,
     endedAt: str(result, 'finished_at') ?? stamps[stamps.length - 1] ?? null,
     metadata: {
-      ...(doc ? { atifSchemaVersion: doc.schema_version, agentVersion: doc.agent.version } : {}),
+      ...(doc ? { atifSchemaVersion: doc.schema_version, ...(doc.agent.version ? { agentVersion: doc.agent.version } : {}) } : {}),
       ...(str(result, 'exception_info', 'exception_message')
         ? { exceptionMessage: str(result, 'exception_info', 'exception_message') }
         : {}),
@@ -360,7 +361,8 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
 export const harborImporter: Importer = {
   format: 'harbor',
   detect(probe: Probe): boolean {
-    return probe.kind === 'dir' && findTrials(probe.entries).length > 0;
+    // a Terminal-Bench 1.x run is Harbor's predecessor's output: `--format harbor` reads it too
+    return probe.kind === 'dir' && (findTrials(probe.entries).length > 0 || findTbTrials(probe.entries).length > 0);
   },
   async *parse(input: ImportInput): AsyncIterable<ParsedItem> {
     if (input.kind !== 'dir') {
@@ -369,6 +371,10 @@ export const harborImporter: Importer = {
     }
     const entries = await input.dir.list();
     const trials = findTrials(entries);
+    if (trials.length === 0 && findTbTrials(entries).length > 0) {
+      yield* terminalBenchImporter.parse(input);
+      return;
+    }
     if (trials.length === 0) {
       yield errorItem(input.dir.path, 'no Harbor trial found (expected config.json/result.json with agent/ or verifier/)');
       return;

@@ -8,9 +8,45 @@ import { trajectorySchema, type Trajectory } from './trajectory';
  * instead of a crash.
  */
 export function trajectoryItem(trajectory: Trajectory, where: string): ParsedItem {
-  const parsed = trajectorySchema.safeParse(trajectory);
+  const nonEmpty = withSteps(trajectory);
+  if (!nonEmpty.ok) return { ok: false, where, message: nonEmpty.message };
+  const parsed = trajectorySchema.safeParse(nonEmpty.trajectory);
   if (parsed.success) return { ok: true, trajectory: parsed.data, where };
   return { ok: false, where, message: `internal: built trajectory is invalid: ${formatIssues(zodIssues(parsed.error, trajectory))}` };
+}
+
+/**
+ * Never an empty trajectory: one without steps is refused, unless its source holds a single
+ * final answer (a submission), which becomes its one agent step. Reported as "success" with 0
+ * steps, an empty import looks like data and is not.
+ */
+export function withSteps(trajectory: Trajectory): { ok: true; trajectory: Trajectory } | { ok: false; message: string } {
+  if (trajectory.steps.length > 0) return { ok: true, trajectory };
+  const answer = trajectory.submission?.trim() ?? '';
+  if (answer !== '') {
+    const step = {
+      index: 0,
+      source: 'agent' as const,
+      text: trajectory.submission!,
+      reasoning: null,
+      toolCalls: [],
+      observations: [],
+      timestamp: trajectory.endedAt,
+      castTime: null,
+      usage: null,
+    };
+    return { ok: true, trajectory: { ...trajectory, steps: [step] } };
+  }
+  const error = typeof trajectory.metadata.error === 'string' ? trajectory.metadata.error : null;
+  const reported = [trajectory.exitStatus === null ? null : `exit status ${JSON.stringify(trajectory.exitStatus)}`, error]
+    .filter((s) => s !== null)
+    .join(': ');
+  return {
+    ok: false,
+    message:
+      `no steps: this ${trajectory.format} trajectory (task ${JSON.stringify(trajectory.task.name)}) records nothing the agent did ` +
+      `and no final answer${reported ? ` (${reported})` : ''}, so it is not imported`,
+  };
 }
 
 export function errorItem(where: string, message: string): ParsedItem {

@@ -132,7 +132,12 @@ describe('tau2Importer', () => {
   it('keeps going when one simulation of a directory is broken', async () => {
     const dir = memoryDir('run', {
       'results.json': JSON.stringify({ info: { agent_info: { implementation: 'llm_agent', llm: 'gpt-4.1' } }, tasks: [] }),
-      'simulations/a.json': JSON.stringify({ id: 'a', task_id: '1', termination_reason: 'agent_stop', messages: [] }),
+      'simulations/a.json': JSON.stringify({
+        id: 'a',
+        task_id: '1',
+        termination_reason: 'agent_stop',
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
       'simulations/b.json': '{"id": "b", "task_id": "2", "messages": [',
     });
     const items = await collect(tau2Importer, { kind: 'dir', dir });
@@ -174,6 +179,92 @@ describe('tau2Importer', () => {
     const cut = await collect(tau2Importer, memoryInput('r.json', '{\n "info": {},\n "simulations": [\n  {"id": "x", "task_id": "1",'));
     expect(errors(cut)).toEqual([
       { where: 'line 4', message: expect.stringMatching(/^invalid JSON at line 4, column \d+: unexpected end of input/) },
+    ]);
+  });
+});
+
+// Shapes from sierra-research/tau2-bench: `SimulationRun` and `Tick` (src/tau2/data_model/simulation.py,
+// message.py), the leaderboard's trimmed trajectories (src/tau2/scripts/leaderboard/trim_trajectories.py
+// drops raw_data, message ids and requestor), and the voice test data's simulations
+// (tests/test_voice/test_interaction_metrics/testdata/experiment/simulations/*.json: messages absent,
+// ticks only). The fixtures are written for these tests.
+describe('tau2 bare lists and full-duplex simulations', () => {
+  it('reads a bare list of simulations (a leaderboard submission) with reward, criteria and termination reason', async () => {
+    const input = await fixtureInput('tau2/leaderboard-simulations.json');
+    expect(tau2Importer.detect(await probeOf(input))).toBe(true);
+    const items = await collect(tau2Importer, input);
+    expect(items.map((i) => i.where)).toEqual(['/0', '/1']);
+    const [a, b] = trajectories(items);
+    expect(a?.task.name).toBe('5');
+    expect(a?.verifier).toEqual({ reward: 0, components: { DB: 1, COMMUNICATE: 1, NL_ASSERTION: 0 } });
+    expect(a?.task.acceptanceCriteria.map((c) => [c.text, c.origin, c.verdict])).toEqual([
+      ['Expected action: get_reservation_details({"reservation_id":"EHGLP3"})', 'verifier', true],
+      ['Communicate: EHGLP3', 'verifier', true],
+      ['Agent explains the basic economy cancellation policy.', 'verifier', false],
+    ]);
+    expect(a?.exitStatus).toBe('user_stop');
+    expect(a?.steps).toHaveLength(6);
+    expect(b?.exitStatus).toBe('max_steps');
+    expect(b?.verifier).toEqual({ reward: 0, components: { DB: 0 } });
+    expect(b?.metadata).toMatchObject({ trial: 1 });
+  });
+
+  it('refuses an empty list and reports a bad element where it is', async () => {
+    expect(await collect(tau2Importer, memoryInput('s.json', '[]'))).toEqual([
+      { ok: false, where: '/', message: 'expected a list of tau2 simulations, found an empty list' },
+    ]);
+    const items = await collect(
+      tau2Importer,
+      memoryInput(
+        's.json',
+        JSON.stringify([
+          { termination_reason: 'user_stop', messages: [] },
+          { task_id: '1', messages: [] },
+        ]),
+      ),
+    );
+    expect(errors(items)).toEqual([
+      { where: '/0/task_id', message: 'missing: expected the task id' },
+      { where: '/1/messages', message: 'no steps: this simulation has no messages, so there is nothing to import' },
+    ]);
+  });
+
+  it('flattens the ticks of a full-duplex simulation into steps, as tau2 get_messages() does', async () => {
+    const t = only(await collect(tau2Importer, await fixtureInput('tau2/full-duplex-simulation.json')));
+    expect(t.steps.map((s) => [s.source, s.text])).toEqual([
+      ['agent', 'Hello, thanks for calling. How can I help?'],
+      ['user', 'My phone has no data since this morning.'],
+      ['agent', ''],
+      ['tool', ''],
+      ['agent', 'Your data was suspended; I have re-enabled it.'],
+      ['user', 'Thanks, bye.'],
+    ]);
+    expect(t.steps[2]?.toolCalls).toEqual([{ id: 'call_1', name: 'get_line_status', arguments: { phone: '555-0100' } }]);
+    expect(t.steps[3]?.observations).toEqual([{ toolCallId: 'call_1', content: '{"data": "suspended"}', isError: false }]);
+    expect(t.steps[0]?.timestamp).toBe('2026-06-30T11:40:30.000000');
+    expect(t.verifier?.reward).toBe(1);
+    expect(t.metadata).toMatchObject({ mode: 'full_duplex', ticks: 8 });
+  });
+
+  it('refuses ticks that carry no text or tool calls instead of importing 0 steps as a success', async () => {
+    const silent = {
+      id: 'v',
+      task_id: '40',
+      termination_reason: 'user_stop',
+      mode: 'full_duplex',
+      ticks: [1, 2].map((i) => ({
+        tick_id: i,
+        timestamp: '2026-06-30T11:40:29',
+        agent_chunk: { role: 'assistant', contains_speech: false },
+        user_chunk: { role: 'user', contains_speech: false },
+      })),
+    };
+    expect(errors(await collect(tau2Importer, memoryInput('v.json', JSON.stringify(silent))))).toEqual([
+      {
+        where: '/ticks',
+        message:
+          'no steps: the 2 ticks of this full-duplex simulation carry no text and no tool calls (audio only?), so there is nothing to import',
+      },
     ]);
   });
 });

@@ -64,11 +64,23 @@ export const tau2Importer: Importer = {
 };
 
 function* parseRoot(value: unknown, prefix: string): Iterable<ParsedItem> {
+  if (Array.isArray(value)) {
+    // a bare list of simulations (leaderboard submissions, `Results.simulations` saved alone)
+    if (value.length === 0) {
+      yield errorItem(prefix || '/', 'expected a list of tau2 simulations, found an empty list');
+      return;
+    }
+    for (let i = 0; i < value.length; i++) {
+      const pointer = joinPointer('', i);
+      yield convertItem(prefix, pointer, () => convertSimulation(value[i], pointer, null, null));
+    }
+    return;
+  }
   if (!isRecord(value)) {
     yield errorItem(prefix || '/', `expected a tau2 results or simulation object, found ${describe(value)}`);
     return;
   }
-  if (!('simulations' in value) && ('termination_reason' in value || 'messages' in value || 'task_id' in value)) {
+  if (!('simulations' in value) && ('termination_reason' in value || 'messages' in value || 'task_id' in value || 'ticks' in value)) {
     yield convertItem(prefix, '', () => convertSimulation(value, '', null, null));
     return;
   }
@@ -200,6 +212,56 @@ export function tau2MessagesToSteps(value: unknown, pointer: string): StepDraft[
     } else {
       steps.push(makeStep('user', { text, toolCalls, timestamp }));
     }
+  });
+  return steps;
+}
+
+/**
+ * A full-duplex (voice) simulation stored as ticks only (`messages: null`), flattened the way
+ * tau2's own `SimulationRun.get_messages()` does: per tick the agent's chunk with its tool calls,
+ * the agent's tool results, the user's chunk with its tool calls, the user's tool results. Chunks
+ * without text or tool calls (silence, audio only) are dropped; consecutive text chunks of the
+ * same speaker are one step (a space between chunks of different utterances).
+ */
+export function tau2TicksToSteps(value: unknown, pointer: string): StepDraft[] {
+  const ticks = expectArray(value, pointer, 'an array of ticks');
+  const steps: StepDraft[] = [];
+  let open: { step: StepDraft; utterances: string } | null = null;
+  const say = (source: 'agent' | 'user', chunk: unknown, calls: unknown, at: string, tickTime: string | null) => {
+    const c = isRecord(chunk) ? chunk : {};
+    const text = typeof c.content === 'string' ? c.content : '';
+    const toolCalls = [
+      ...toolCallsOf(c.tool_calls, joinPointer(at, source === 'agent' ? 'agent_chunk' : 'user_chunk', 'tool_calls')),
+      ...toolCallsOf(calls, joinPointer(at, source === 'agent' ? 'agent_tool_calls' : 'user_tool_calls')),
+    ];
+    if (text === '' && toolCalls.length === 0) return;
+    const utterances = Array.isArray(c.utterance_ids) ? c.utterance_ids.join(',') : '';
+    if (open && open.step.source === source && toolCalls.length === 0 && open.step.toolCalls.length === 0) {
+      const spacer = utterances !== open.utterances && !/\s$/.test(open.step.text) && !/^\s/.test(text) ? ' ' : '';
+      open.step.text += spacer + text;
+      open.utterances = utterances;
+      return;
+    }
+    const step = makeStep(source, { text, toolCalls, timestamp: timestampOf(c.timestamp) ?? tickTime });
+    steps.push(step);
+    open = { step, utterances };
+  };
+  const results = (list: unknown, at: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((m, k) => {
+      const tat = joinPointer(at, k);
+      steps.push(toolMessageStep(expectRecord(m, tat, 'a tool message object'), tat));
+      open = null;
+    });
+  };
+  ticks.forEach((raw, i) => {
+    const at = joinPointer(pointer, i);
+    const tick = expectRecord(raw, at, 'a tick object');
+    const time = timestampOf(tick.timestamp);
+    say('agent', tick.agent_chunk, tick.agent_tool_calls, at, time);
+    results(tick.agent_tool_results, joinPointer(at, 'agent_tool_results'));
+    say('user', tick.user_chunk, tick.user_tool_calls, at, time);
+    results(tick.user_tool_results, joinPointer(at, 'user_tool_results'));
   });
   return steps;
 }
@@ -355,7 +417,17 @@ export function convertSimulation(
   }
 
   const onlyTicks = (sim.messages === undefined || sim.messages === null) && Array.isArray(sim.ticks);
-  const steps: StepDraft[] = onlyTicks ? [] : tau2MessagesToSteps(sim.messages, joinPointer(pointer, 'messages'));
+  const steps: StepDraft[] = onlyTicks
+    ? tau2TicksToSteps(sim.ticks, joinPointer(pointer, 'ticks'))
+    : tau2MessagesToSteps(sim.messages, joinPointer(pointer, 'messages'));
+  if (steps.length === 0) {
+    fail(
+      joinPointer(pointer, onlyTicks ? 'ticks' : 'messages'),
+      onlyTicks
+        ? `no steps: the ${(sim.ticks as unknown[]).length} ticks of this full-duplex simulation carry no text and no tool calls (audio only?), so there is nothing to import`
+        : 'no steps: this simulation has no messages, so there is nothing to import',
+    );
+  }
 
   const agentUsage = sumUsage(steps.filter((s) => s.source === 'agent').map((s) => s.usage));
   const agentCost = asCount(sim.agent_cost);
@@ -399,7 +471,7 @@ export function convertSimulation(
       user_cost: asCount(sim.user_cost),
       user_model: digString(info, 'user_info', 'llm'),
       mode: digString(sim, 'mode'),
-      note: onlyTicks ? 'full-duplex simulation stored as ticks; messages not imported' : undefined,
+      ticks: onlyTicks ? (sim.ticks as unknown[]).length : undefined,
     }),
   };
 }

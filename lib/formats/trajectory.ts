@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 export const formatNames = [
   'harbor',
+  'terminal-bench',
   'atif',
   'asciinema',
   'inspect',
@@ -16,6 +17,9 @@ export const formatNames = [
   'tau2',
   'openai',
   'anthropic',
+  'claude-code',
+  'codex',
+  'cline',
 ] as const;
 export const formatNameSchema = z.enum(formatNames);
 export type FormatName = z.infer<typeof formatNameSchema>;

@@ -54,7 +54,8 @@ async function* walk(dir: string, options: { format: FormatName | 'auto'; maxByt
   const claimed = options.format === 'auto' ? detectFormat(probe) : getImporter(options.format).detect(probe) ? options.format : null;
   // a Harbor job directory is walked instead (each trial below is claimed on its own), so
   // other files beside the trials are not lost
-  const isHarborJob = claimed === 'harbor' && probe.kind === 'dir' && findTrials(probe.entries)[0] !== '';
+  const harborTrials = claimed === 'harbor' && probe.kind === 'dir' ? findTrials(probe.entries) : [];
+  const isHarborJob = harborTrials.length > 0 && harborTrials[0] !== '';
   if (claimed && !isHarborJob) {
     yield { ok: true, path: dir, input: { kind: 'dir', dir: source } };
     return;

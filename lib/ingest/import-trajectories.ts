@@ -50,7 +50,8 @@ export interface ImportProfile {
 }
 
 export interface ImportOptions extends ImportOverrides {
-  projectId: string;
+  /** the project, or how to get it: called once, when the first trajectory is ready to store (an import that stores nothing creates no project) */
+  projectId: string | (() => Promise<string>);
   format: FormatName | 'auto';
   importedById: string | null;
   /** called after each item (progress for the CLI), in input order, once its batch is stored */
@@ -100,11 +101,14 @@ export async function importTrajectories(
     options.onItem?.({ ok: false, error });
   };
 
+  let projectId: Promise<string> | undefined;
+  const project = () => (projectId ??= typeof options.projectId === 'string' ? Promise.resolve(options.projectId) : options.projectId());
+
   const settle = async (batch: Slot[]) => {
     const storables: StorableTrajectory[] = [];
     for (const slot of batch) if (slot.ok) storables.push(slot.storable);
     const t0 = performance.now();
-    const outcomes = storables.length > 0 ? await storeTrajectoryBatch(options.projectId, storables) : [];
+    const outcomes = storables.length > 0 ? await storeTrajectoryBatch(await project(), storables) : [];
     if (profile && storables.length > 0) {
       profile.storeMs += performance.now() - t0;
       profile.batches++;
@@ -316,6 +320,6 @@ async function detect(input: ImportInput): Promise<FormatName | null> {
 
 function unknownFormatMessage(input: ImportInput): string {
   return input.kind === 'dir'
-    ? 'not a recognised trajectory directory (expected a Harbor trial or job); pass --format to force one'
-    : 'format not recognised from its content (expected Harbor/ATIF, asciinema, Inspect, SWE-agent, mini-swe-agent, tau-bench, tau2, OpenAI or Anthropic); pass --format to force one';
+    ? 'not a recognised trajectory directory (expected a Harbor trial or job, a Terminal-Bench run or trial, or a tau2 run); pass --format to force one'
+    : 'format not recognised from its content (expected Harbor/ATIF, asciinema, Inspect, SWE-agent, mini-swe-agent, tau-bench, tau2, Claude Code, Codex CLI, Cline, OpenAI or Anthropic); pass --format to force one';
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { trajectoryFilterSchema } from '../db/campaigns/campaigns';
 import { projectSlugSchema } from '../db/trajectories/projects';
+import { coverageBasisSchema } from './coverage';
 
 /**
  * What a lead sends to create a campaign, from the form (server action) or
@@ -33,6 +34,8 @@ export const campaignRequest = z.object({
   overlap: z.number().int().min(1, 'at least one reviewer per item').max(20, 'at most 20 reviewers per item'),
   requiredExpertise: z.array(expertiseTagSchema).max(10).default([]),
   minCoverage: z.number().min(0, 'coverage is a share between 0 and 1').max(1, 'coverage is a share between 0 and 1').default(0),
+  /** what meets minCoverage: the video played, the transcript read, or either */
+  coverageBasis: coverageBasisSchema.default('video'),
   blind: z
     .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
     .default({ hidePolicy: true, hideReward: true }),

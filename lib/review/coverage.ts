@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Watch coverage: which parts of a video a reviewer played. The client reports played frame
- * ranges, speeds and seeks; the server recomputes the share itself from the ranges (never
- * trusting a client-sent share) and refuses submit below the campaign's minimum.
+ * Watch coverage: which parts of a video a reviewer played, and which steps of its transcript
+ * they read. The client reports played frame ranges, speeds, seeks and the steps read; the
+ * server recomputes the share itself (never trusting a client-sent share) on the campaign's
+ * basis and refuses submit below the campaign's minimum.
  */
 export const coverageReport = z.object({
   /** [fromFrame, toFrame) ranges actually played */
@@ -11,6 +12,8 @@ export const coverageReport = z.object({
   /** playback rates used */
   speeds: z.array(z.number().positive().max(16)).max(100).default([]),
   seeks: z.number().int().nonnegative().default(0),
+  /** steps read in the transcript (in view long enough to read, see transcript-reading.ts) */
+  transcriptSteps: z.array(z.number().int().nonnegative()).max(100_000).default([]),
 });
 export type CoverageReport = z.infer<typeof coverageReport>;
 
@@ -33,4 +36,84 @@ export function mergeRanges(ranges: [number, number][], totalFrames: number): [n
 export function coverageShare(ranges: [number, number][], totalFrames: number): number {
   if (totalFrames <= 0) return 1;
   return mergeRanges(ranges, totalFrames).reduce((n, [a, b]) => n + (b - a), 0) / totalFrames;
+}
+
+/** What meets a campaign's minimum coverage: the video played, the transcript read, or either (their union). */
+export const coverageBases = ['video', 'transcript', 'either'] as const;
+export const coverageBasisSchema = z.enum(coverageBases);
+export type CoverageBasis = z.infer<typeof coverageBasisSchema>;
+
+/** What a video's coverage is measured against: its length and where each step shows (chapters). */
+export interface CoverageMeasure {
+  totalFrames: number;
+  /** step -> [fromFrame, toFrame) */
+  chapters: ReadonlyArray<{ step: number; fromFrame: number; toFrame: number }>;
+  /** every step index of the trajectory (what transcript reading is measured against) */
+  steps: readonly number[];
+}
+
+/** A bare frame count (video basis only) as a measure. */
+export function measureOf(m: number | CoverageMeasure): CoverageMeasure {
+  return typeof m === 'number' ? { totalFrames: m, chapters: [], steps: [] } : m;
+}
+
+/** Coverage as stored with a review: the share that met the basis, and its parts. */
+export type StoredCoverage = {
+  basis: CoverageBasis;
+  /** the share the campaign's minimum was checked against */
+  share: number;
+  ranges: [number, number][];
+  totalFrames: number;
+  /** share of the frames played */
+  videoShare: number;
+  /** steps read in the transcript (sorted, each a step of the trajectory) */
+  transcriptSteps: number[];
+  totalSteps: number;
+  /** share of the steps read */
+  transcriptShare: number;
+  speeds: number[];
+  seeks: number;
+};
+
+/**
+ * Recomputes coverage on the server from what the client reports (never a client-sent share):
+ * video = frames played; transcript = steps read; either = the larger of the steps read and
+ * the frames played or shown by a step that was read (reading a step covers its moment).
+ */
+export function measureCoverage(report: CoverageReport, measure: number | CoverageMeasure, basis: CoverageBasis): StoredCoverage {
+  const m = measureOf(measure);
+  const ranges = mergeRanges(report.ranges, m.totalFrames);
+  const known = new Set(m.steps);
+  const read = [...new Set(report.transcriptSteps)].filter((s) => known.has(s)).sort((a, b) => a - b);
+  const videoShare = coverageShare(ranges, m.totalFrames);
+  const transcriptShare = m.steps.length === 0 ? 0 : read.length / m.steps.length;
+  let share = videoShare;
+  if (basis === 'transcript') share = transcriptShare;
+  else if (basis === 'either') {
+    const readSet = new Set(read);
+    const shown = m.chapters.filter((c) => readSet.has(c.step)).map((c) => [c.fromFrame, c.toFrame] as [number, number]);
+    share = Math.max(transcriptShare, coverageShare([...ranges, ...shown], m.totalFrames));
+  }
+  return {
+    basis,
+    share,
+    ranges,
+    totalFrames: m.totalFrames,
+    videoShare,
+    transcriptSteps: read,
+    totalSteps: m.steps.length,
+    transcriptShare,
+    speeds: report.speeds,
+    seeks: report.seeks,
+  };
+}
+
+/** The refusal for coverage below the minimum, in the basis's words; null when it is met. */
+export function coverageRefusal(c: StoredCoverage, minCoverage: number, what = 'the video'): string | null {
+  if (c.share + 1e-9 >= minCoverage) return null;
+  const need = `${Math.round(minCoverage * 100)}%`;
+  const sofar = `so far ${Math.floor(c.share * 100)}%`;
+  if (c.basis === 'transcript') return `Read at least ${need} of the steps of ${what}'s transcript before submitting (${sofar})`;
+  if (c.basis === 'either') return `Watch or read at least ${need} of ${what} before submitting (${sofar})`;
+  return `Watch at least ${need} of ${what} before submitting (${sofar})`;
 }

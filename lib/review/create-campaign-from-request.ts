@@ -99,6 +99,7 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
       overlap: req.overlap,
       requiredExpertise: req.requiredExpertise,
       minCoverage: req.minCoverage,
+      coverageBasis: req.coverageBasis,
       blind: req.blind,
       filter: req.filter,
       leaseSeconds: req.leaseSeconds,

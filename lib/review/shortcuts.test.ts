@@ -61,6 +61,8 @@ describe('watch tracker', () => {
       ],
       speeds: [1, 2],
       seeks: 1,
+      // the page adds the steps read in the transcript (transcript-reading.ts)
+      transcriptSteps: [],
     });
     expect(t.share()).toBeCloseTo(0.4);
     expect(coverageShortfall(t.share(), 0.5)).toBe(10);

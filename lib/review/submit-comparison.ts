@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
-import { coverageReport } from './coverage';
+import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
 import { evidenceList } from './evidence';
-import { requireCoverage, submitLabel, type LabelSpec, type SubmitResult } from './submit-label';
+import { submitLabel, type LabelSpec, type Measure, type SubmitResult } from './submit-label';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
 
@@ -37,18 +37,23 @@ const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
   mode: 'pairwise',
   wrongMode: 'This is a single-item campaign: submit a review',
   row(input, target, [left = 0, right = 0]) {
-    const frames = { left, right };
+    const basis = target.item.campaign.coverageBasis;
+    const measured = {
+      left: measureCoverage(input.coverage.left, left, basis),
+      right: measureCoverage(input.coverage.right, right, basis),
+    };
     const keys = parseCriteria(target.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
     for (const side of ['left', 'right'] as const) {
       const missing = keys.filter((k) => !input.criteria[side][k]);
       if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
       const unknown = Object.keys(input.criteria[side]).filter((k) => !keys.includes(k));
       if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
-      requireCoverage(input.coverage[side].ranges, frames[side], target.item.campaign.minCoverage, `the ${side} video`);
+      const refusal = coverageRefusal(measured[side], target.item.campaign.minCoverage, `the ${side} run`);
+      if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
     }
     const swap = target.swapSides;
     const mapped = unrandomise(input, swap);
-    const coverage = swap ? { a: input.coverage.right, b: input.coverage.left } : { a: input.coverage.left, b: input.coverage.right };
+    const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
     const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
     return {
       kind: 'comparison',
@@ -66,20 +71,20 @@ const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
 /**
  * Submits a pairwise comparison (the skeleton: lib/review/submit-label.ts; idempotent by key; a
  * later submit is a kept revision). Every criterion of the task needs a verdict on both sides;
- * both videos need the campaign's minimum coverage. `frames` (the two videos' lengths, screen
- * order) are looked up unless given (seeds and tests that know them).
+ * both runs need the campaign's minimum coverage, on its basis. `frames` (what the two videos
+ * are covered against, screen order) are looked up unless given (seeds and tests that know them).
  */
 export function submitComparison(reviewerId: string, raw: SubmitComparisonInput, now: Date): Promise<SubmitResult>;
 export function submitComparison(
   reviewerId: string,
   raw: SubmitComparisonInput,
-  frames: { left: number; right: number },
+  frames: { left: Measure; right: Measure },
   now: Date,
 ): Promise<SubmitResult>;
 export function submitComparison(
   reviewerId: string,
   raw: SubmitComparisonInput,
-  framesOrNow: { left: number; right: number } | Date,
+  framesOrNow: { left: Measure; right: Measure } | Date,
   now?: Date,
 ): Promise<SubmitResult> {
   const input = parseInput(submitComparisonInput, raw, '');

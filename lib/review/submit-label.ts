@@ -7,8 +7,11 @@ import {
   type SubmitTarget,
 } from '../db/review/label-submits';
 import { AppError } from '../errors';
-import { framesForAssignment } from '../video-renders/assignment-frames';
-import { coverageShare } from './coverage';
+import { measuresForAssignment } from '../video-renders/assignment-frames';
+import type { CoverageMeasure } from './coverage';
+
+/** What a video's coverage is measured against: its frames, chapters and steps (a bare frame count measures the video alone). */
+export type Measure = number | CoverageMeasure;
 
 export interface SubmitResult {
   id: string;
@@ -23,15 +26,15 @@ export interface LabelSpec<I> {
   mode: 'single' | 'pairwise';
   /** the refusal when the assignment belongs to the other mode */
   wrongMode: string;
-  /** checks the payload against the assignment (rubric, criteria, coverage over `frames`, in screen order) and shapes the row */
-  row: (input: I, target: SubmitTarget, frames: number[]) => SubmitRow;
+  /** checks the payload against the assignment (rubric, criteria, coverage against `measures`, in screen order) and shapes the row */
+  row: (input: I, target: SubmitTarget, measures: Measure[]) => SubmitRow;
 }
 
 /**
  * The one submit skeleton (reviews and comparisons): idempotency by the client's key (the same
  * key answers the label it made; someone else's key is a conflict), the reviewer's own
- * assignment, the campaign's mode and open status, the videos' lengths (looked up here unless
- * the caller passes them: seeds and tests), the per-kind payload step, then one transaction
+ * assignment, the campaign's mode and open status, what each video is covered against (looked
+ * up here unless the caller passes it: seeds and tests), the per-kind payload step, then one transaction
  * (lib/db/review/label-submits.ts) that settles the claim, keeps the revision, writes the label
  * event and refreshes the insight summaries.
  */
@@ -39,7 +42,7 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   spec: LabelSpec<I>,
   reviewerId: string,
   input: I,
-  frames: number[] | undefined,
+  measures: Measure[] | undefined,
   now: Date,
 ): Promise<SubmitResult> {
   const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
@@ -52,7 +55,7 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   const { campaign } = target.item;
   if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
   if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
-  const row = spec.row(input, target, frames ?? (await framesForAssignment(input.assignmentId, reviewerId)));
+  const row = spec.row(input, target, measures ?? (await measuresForAssignment(input.assignmentId, reviewerId)));
   const { trajectoryId, trajectoryBId } = target.item;
   return writeSubmit(row, {
     assignmentId: input.assignmentId,
@@ -62,16 +65,4 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
     trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
     now,
   });
-}
-
-/** Refuses a submit that watched less of a video than the campaign asks; returns the share watched. */
-export function requireCoverage(ranges: [number, number][], totalFrames: number, minCoverage: number, video: string): number {
-  const share = coverageShare(ranges, totalFrames);
-  if (share + 1e-9 < minCoverage) {
-    throw new AppError(
-      'BAD_INPUT',
-      `Watch at least ${Math.round(minCoverage * 100)}% of ${video} before submitting (so far ${Math.floor(share * 100)}%)`,
-    );
-  }
-  return share;
 }

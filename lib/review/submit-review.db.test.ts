@@ -45,7 +45,7 @@ const rubric = {
 const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 2, verdict: 'reject' };
 const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
 
-async function setup(options: { minCoverage?: number; gold?: boolean } = {}) {
+async function setup(options: { minCoverage?: number; gold?: boolean; coverageBasis?: 'video' | 'transcript' | 'either' } = {}) {
   const project = await ensureProject({ slug: 'p', name: 'p' });
   const stored = await storeTrajectory(project.id, prepareTrajectory(trajectory('t1')), {
     source: null,
@@ -61,6 +61,7 @@ async function setup(options: { minCoverage?: number; gold?: boolean } = {}) {
       rubricVersionId: version.versionId,
       overlap: 2,
       minCoverage: options.minCoverage ?? 0.8,
+      coverageBasis: options.coverageBasis ?? 'video',
       gold: options.gold
         ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }]
         : [],
@@ -112,6 +113,60 @@ describe('submitting reviews', () => {
       message: 'Watch at least 80% of the video before submitting (so far 60%)',
     });
     expect(await db().review.count()).toBe(0);
+  });
+
+  it('counts transcript reading on a transcript or either basis, and stores the coverage with its parts', async () => {
+    // 4 steps; the video of 400 frames shows them at [100, 200), [200, 250), [250, 350), [350, 380)
+    const measure = {
+      totalFrames: 400,
+      chapters: [
+        { step: 0, fromFrame: 100, toFrame: 200 },
+        { step: 1, fromFrame: 200, toFrame: 250 },
+        { step: 2, fromFrame: 250, toFrame: 350 },
+        { step: 3, fromFrame: 350, toFrame: 380 },
+      ],
+      steps: [0, 1, 2, 3],
+    };
+    const submit = (claim: { assignmentId: string }, reviewerId: string, coverage: Parameters<typeof submitReview>[1]['coverage']) =>
+      submitReview(reviewerId, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage }, measure, new Date());
+
+    const t = await setup({ minCoverage: 0.75, coverageBasis: 'transcript' });
+    // the whole video played does not read the transcript; an unknown step (9) counts for nothing
+    await expect(submit(t.claim, t.reviewer.id, { ranges: [[0, 400]], transcriptSteps: [0, 1, 9] })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: "Read at least 75% of the steps of the video's transcript before submitting (so far 50%)",
+    });
+    const done = await submit(t.claim, t.reviewer.id, { ranges: [[0, 40]], speeds: [1], seeks: 2, transcriptSteps: [3, 0, 1, 1] });
+    const stored = await db().review.findUniqueOrThrow({ where: { id: done.id }, select: { coverage: true } });
+    expect(stored.coverage).toEqual({
+      basis: 'transcript',
+      share: 0.75,
+      ranges: [[0, 40]],
+      totalFrames: 400,
+      videoShare: 0.1,
+      transcriptSteps: [0, 1, 3],
+      totalSteps: 4,
+      transcriptShare: 0.75,
+      speeds: [1],
+      seeks: 2,
+    });
+
+    await resetDatabase();
+    const e = await setup({ minCoverage: 0.5, coverageBasis: 'either' });
+    // played [0, 100) = 25% and read step 2 (its moment [250, 350) = 25%): together 50%
+    await expect(submit(e.claim, e.reviewer.id, { ranges: [[0, 100]], transcriptSteps: [] })).rejects.toMatchObject({
+      message: 'Watch or read at least 50% of the video before submitting (so far 25%)',
+    });
+    const either = await submit(e.claim, e.reviewer.id, { ranges: [[0, 100]], transcriptSteps: [2] });
+    const row = await db().review.findUniqueOrThrow({ where: { id: either.id }, select: { coverage: true } });
+    expect(row.coverage).toMatchObject({ basis: 'either', share: 0.5, videoShare: 0.25, transcriptShare: 0.25, transcriptSteps: [2] });
+
+    await resetDatabase();
+    const v = await setup({ minCoverage: 0.5, coverageBasis: 'video' });
+    // on a video basis reading does not count
+    await expect(submit(v.claim, v.reviewer.id, { ranges: [[0, 100]], transcriptSteps: [0, 1, 2, 3] })).rejects.toMatchObject({
+      message: 'Watch at least 50% of the video before submitting (so far 25%)',
+    });
   });
 
   it('refuses answers that do not fit the rubric, naming the question', async () => {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { parseInput } from '../parse-input';
-import { coverageReport, mergeRanges } from './coverage';
+import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
 import { evidenceList } from './evidence';
 import { goldScore } from './gold';
 import { answersSchema, rubricDefinition } from './rubric';
-import { requireCoverage, submitLabel, type LabelSpec, type SubmitResult } from './submit-label';
+import { AppError } from '../errors';
+import { submitLabel, type LabelSpec, type Measure, type SubmitResult } from './submit-label';
 
 export const submitReviewInput = z.object({
   assignmentId: z.string().min(1),
@@ -22,7 +23,7 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
   kind: 'review',
   mode: 'single',
   wrongMode: 'This is a pairwise campaign: submit a comparison',
-  row(input, target, [totalFrames = 0]) {
+  row(input, target, [video = 0]) {
     const { item } = target;
     const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
     const criteria = parseCriteria(item.trajectory.task.acceptanceCriteria);
@@ -34,14 +35,9 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
       input.answers,
       '',
     ) as Record<string, unknown>;
-    const share = requireCoverage(input.coverage.ranges, totalFrames, item.campaign.minCoverage, 'the video');
-    const coverage = {
-      ranges: mergeRanges(input.coverage.ranges, totalFrames),
-      share,
-      totalFrames,
-      speeds: input.coverage.speeds,
-      seeks: input.coverage.seeks,
-    };
+    const coverage = measureCoverage(input.coverage, video, item.campaign.coverageBasis);
+    const refusal = coverageRefusal(coverage, item.campaign.minCoverage);
+    if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
     const gold = item.isGold && item.goldAnswers ? goldScore(item.goldAnswers as Record<string, unknown>, answers) : null;
     return {
       kind: 'review',
@@ -59,16 +55,17 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
 
 /**
  * Submits (or revises) a review (the skeleton: lib/review/submit-label.ts). Refused when the
- * campaign is not open, the answers do not fit the rubric, or the watch coverage (recomputed
- * here from the played ranges over the video's length in frames) is below the campaign's
- * minimum. A revision keeps every earlier one (isCurrent=false). `totalFrames` is looked up
- * unless given (seeds and tests that know the length).
+ * campaign is not open, the answers do not fit the rubric, or the coverage (recomputed here on
+ * the campaign's basis from the played ranges and the transcript steps read, over `video`: the
+ * video's length, chapters and steps; a bare frame count measures the video alone) is below the
+ * campaign's minimum. The stored coverage keeps its parts. A revision keeps every earlier one
+ * (isCurrent=false). `video` is looked up unless given (seeds and tests that know it).
  */
 export function submitReview(reviewerId: string, raw: SubmitReviewInput, now: Date): Promise<SubmitResult>;
-export function submitReview(reviewerId: string, raw: SubmitReviewInput, totalFrames: number, now: Date): Promise<SubmitResult>;
-export function submitReview(reviewerId: string, raw: SubmitReviewInput, framesOrNow: number | Date, now?: Date): Promise<SubmitResult> {
+export function submitReview(reviewerId: string, raw: SubmitReviewInput, video: Measure, now: Date): Promise<SubmitResult>;
+export function submitReview(reviewerId: string, raw: SubmitReviewInput, videoOrNow: Measure | Date, now?: Date): Promise<SubmitResult> {
   const input = parseInput(submitReviewInput, raw, '');
-  return typeof framesOrNow === 'number'
-    ? submitLabel(review, reviewerId, input, [framesOrNow], now!)
-    : submitLabel(review, reviewerId, input, undefined, framesOrNow);
+  return videoOrNow instanceof Date
+    ? submitLabel(review, reviewerId, input, undefined, videoOrNow)
+    : submitLabel(review, reviewerId, input, [videoOrNow], now!);
 }

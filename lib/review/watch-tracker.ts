@@ -34,6 +34,7 @@ export class WatchTracker {
       ranges: this.ranges.map(([a, b]) => [a, b] as [number, number]),
       speeds: [...this.speeds].slice(0, 100),
       seeks: this.seekCount,
+      transcriptSteps: [],
     };
   }
 }

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { lookup as dnsLookup } from 'node:dns';
+import { mkdir, open, readFile, realpath, rename } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import path from 'node:path';
 import { AwsClient } from 'aws4fetch';
-import { env } from '../env';
+import { env, sinkDirectoryRoot } from '../env';
 import { AppError } from '../errors';
-import type { DirectoryConfig, S3Config, SinkConfig, WebhookConfig } from './sink-config';
+import { resolveSinkDirectory, type DirectoryConfig, type S3Config, type SinkConfig, type WebhookConfig } from './sink-config';
+import { checkOutboundAddress, parseAllowList } from './outbound-address';
 import { signBody } from './signature';
 
 /**
@@ -36,12 +41,12 @@ async function sendWebhook(config: WebhookConfig, secret: string | null, batch: 
   if (!secret) throw new AppError('BAD_INPUT', `webhook sink ${batch.sinkName} has no secret`);
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let response: Response;
+  let answer: { status: number; reason: string };
   try {
-    response = await fetch(config.url, {
-      method: 'POST',
-      body: new Uint8Array(batch.body),
-      headers: {
+    answer = await postChecked(
+      config.url,
+      batch.body,
+      {
         'content-type': 'application/x-ndjson',
         'idempotency-key': batch.idempotencyKey,
         'witness-signature': signBody(secret, batch.body),
@@ -50,15 +55,66 @@ async function sendWebhook(config: WebhookConfig, secret: string | null, batch: 
         'witness-rows': String(batch.rows),
         'witness-content-sha256': batch.sha256,
       },
-      signal: combined,
-    });
+      combined,
+    );
   } catch (error) {
+    if (error instanceof OutboundRefused) throw new Error(`POST ${config.url} refused: ${error.message}`);
     if (timeout.aborted) throw new Error(`no answer from ${config.url} within ${config.timeoutMs} ms`);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`POST ${config.url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    const e = error as NodeJS.ErrnoException;
+    throw new Error(`POST ${config.url} failed: ${e.code ?? e.message}`);
   }
-  const text = (await response.text().catch(() => '')).slice(0, 300);
-  if (!response.ok) throw new Error(`POST ${config.url} answered HTTP ${response.status}${text ? `: ${text}` : ''}`);
+  // only the status and its short reason: the answer's body is the remote server's, never shown
+  const line = `HTTP ${answer.status}${answer.reason ? ` ${answer.reason.slice(0, 60)}` : ''}`;
+  if (answer.status >= 300 && answer.status < 400) throw new Error(`POST ${config.url} answered ${line} (redirects are not followed)`);
+  if (answer.status < 200 || answer.status >= 300) throw new Error(`POST ${config.url} answered ${line}`);
+}
+
+class OutboundRefused extends Error {}
+
+/**
+ * POSTs to a sink URL over node:http(s), connecting only to an address checked by
+ * checkOutboundAddress: a literal IP is checked before connecting, a name through the socket's
+ * own lookup (so the address checked is the address connected to). Redirects are not followed.
+ */
+function postChecked(
+  urlText: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<{ status: number; reason: string }> {
+  const url = new URL(urlText);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const allow = parseAllowList(env().WITNESS_SINK_ALLOW);
+  const bare = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) {
+    const refused = checkOutboundAddress(url.hostname, port, bare, allow);
+    if (refused) return Promise.reject(new OutboundRefused(refused));
+  }
+  const lookup: LookupFunction = (host, options, callback) => {
+    dnsLookup(host, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 4);
+      for (const a of addresses) {
+        const refused = checkOutboundAddress(url.hostname, port, a.address, allow);
+        if (refused) return callback(new OutboundRefused(refused), '', 4);
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, lookup, signal, agent: false },
+      (res) => {
+        res.resume(); // the body is discarded
+        // (agent: false: a fresh connection per batch, so every send resolves and checks the address again)
+        resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '' });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export function shardName(sequence: number): string {
@@ -115,15 +171,20 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 async function sendDirectory(config: DirectoryConfig, batch: OutgoingBatch): Promise<void> {
-  await mkdir(config.path, { recursive: true });
-  await writeAtomic(path.join(config.path, shardName(batch.sequence)), batch.body);
-  const manifestPath = path.join(config.path, 'manifest.json');
+  const root = sinkDirectoryRoot();
+  const target = resolveSinkDirectory(config.path, root);
+  await mkdir(target, { recursive: true });
+  // the folder as the file system resolves it (links followed) must still be under the root
+  const [realRoot, realTarget] = await Promise.all([realpath(root), realpath(target)]);
+  resolveSinkDirectory(realTarget, realRoot);
+  await writeAtomic(path.join(realTarget, shardName(batch.sequence)), batch.body);
+  const manifestPath = path.join(realTarget, 'manifest.json');
   const previous = await readFile(manifestPath, 'utf8').then(
     (t) => JSON.parse(t) as Manifest,
     () => null,
   );
   await writeAtomic(manifestPath, JSON.stringify(withShard(previous, batch), null, 2) + '\n');
-  await syncDir(config.path);
+  await syncDir(realTarget);
 }
 
 async function sendS3(config: S3Config, batch: OutgoingBatch): Promise<void> {

@@ -11,9 +11,8 @@ describe('sink config', () => {
       retry: { attempts: 8, baseMs: 2000 },
     });
     expect(() => parseSinkConfig('webhook', { url: 'ftp://x' })).toThrow(/^webhook sink config\.url: url must be an http\(s\) URL/);
-    expect(() => parseSinkConfig('directory', { path: 'relative/dir' })).toThrow(
-      /directory sink config\.path: path must be an absolute folder path/,
-    );
+    expect(() => parseSinkConfig('directory', { path: 'a\0b' })).toThrow(/directory sink config\.path: path must not contain a NUL byte/);
+    expect(parseSinkConfig('directory', { path: 'relative/dir' })).toMatchObject({ path: 'relative/dir' }); // under the sinks root
     expect(() => parseSinkConfig('s3', { bucket: 'Bad_Bucket' })).toThrow(/s3 sink config\.bucket/);
     expect(parseSinkConfig('s3', { bucket: 'trainer-data', prefix: '/a/b/' })).toMatchObject({ prefix: 'a/b' });
     expect(() => parseSinkConfig('webhook', { url: 'https://x.example', retry: { attempts: 0 } })).toThrow(/config\.retry\.attempts/);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { datasetFormatSchema } from '../datasets/formats';
 import { AppError } from '../errors';
@@ -36,11 +37,13 @@ export const webhookConfigSchema = z
 
 export const directoryConfigSchema = z
   .object({
+    /** a folder under the sinks root (WITNESS_SINK_DIR_ROOT): relative to it, or absolute inside it */
     path: z
       .string()
       .trim()
       .min(1)
-      .refine((p) => p.startsWith('/'), 'path must be an absolute folder path'),
+      .max(500)
+      .refine((p) => !p.includes('\0'), 'path must not contain a NUL byte'),
     ...tuning,
   })
   .strict();
@@ -75,6 +78,21 @@ export const sinkFilterSchema = z
   })
   .strict();
 export type SinkFilter = z.infer<typeof sinkFilterSchema>;
+
+/**
+ * The absolute folder a directory sink writes to: its path taken under `root` (relative) or as
+ * given (absolute), refused when it falls outside the root (`..`, another absolute folder). The
+ * worker checks again after resolving links (send-batch.ts), so a link cannot lead out either.
+ */
+export function resolveSinkDirectory(configPath: string, root: string): string {
+  const target = path.resolve(root, configPath);
+  const rel = path.relative(root, target);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    throw new AppError('BAD_INPUT', `directory sink config.path: ${configPath} is not a folder under the sinks root ${root}`, {
+      details: { field: 'config.path' },
+    });
+  return target;
+}
 
 function where(error: z.ZodError, what: string): string {
   const issue = error.issues[0]!;

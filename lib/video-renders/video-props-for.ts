@@ -1,5 +1,6 @@
 import { loadTrajectory, type LoadedTrajectory } from '../db/trajectories/trajectory-load';
 import { AppError } from '../errors';
+import type { CoverageMeasure } from '../review/coverage';
 import { trajectoryVideoProps } from '../video/props';
 import { knownFrames, rememberFrames } from '../video/frames-cache';
 import type { TrajectoryVideoProps } from '../video/schema';
@@ -21,6 +22,19 @@ export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings)
   const props = videoPropsOfLoaded(loaded, blind);
   rememberFrames(trajectoryId, props.durationInFrames);
   return props;
+}
+
+/** What a trajectory's coverage is measured against: its video's length, where each step shows, its steps. */
+export async function videoMeasureFor(trajectoryId: string): Promise<CoverageMeasure> {
+  const loaded = await loadTrajectory(trajectoryId);
+  if (!loaded) throw new AppError('NOT_FOUND', 'No such trajectory');
+  const props = videoPropsOfLoaded(loaded);
+  rememberFrames(trajectoryId, props.durationInFrames);
+  return {
+    totalFrames: props.durationInFrames,
+    chapters: props.chapters.map((c) => ({ step: c.step, fromFrame: c.fromFrame, toFrame: c.toFrame })),
+    steps: loaded.trajectory.steps.map((s) => s.index),
+  };
 }
 
 /** The length in frames of a trajectory's video (what watch coverage is measured against). */

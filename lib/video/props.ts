@@ -341,7 +341,8 @@ function smallCardSeconds(card: StepCard): number {
   return chars === 0 ? 0.6 : clamp(1 + chars / 350, 1.2, 2.5);
 }
 
-function actorOf(step: Step, trajectory: Trajectory, hidePolicy: boolean): string {
+/** Who a card (and the blind transcript) names as the actor: never the agent's name when the policy is hidden. */
+export function actorOf(step: Step, trajectory: Trajectory, hidePolicy: boolean): string {
   if (step.source !== 'agent') return step.source;
   return hidePolicy ? 'agent' : (trajectory.policy.agent ?? 'agent');
 }

@@ -1,3 +1,4 @@
+import { mathTokens } from '../rich-text/math-spans';
 import type { Excerpt, RichText, TextSegment } from './schema';
 
 /**
@@ -92,122 +93,33 @@ export function excerptLines(e: Excerpt): number {
 }
 
 /**
- * Splits text into plain and maths segments: `$$…$$` and `\[…\]` display, `$…$` and `\(…\)`
- * inline. Inline `$` follows Pandoc's rule (no space just inside the dollars, no digit right
- * after the closing one) so prices and shell variables stay text; backtick code spans and
- * fences are never maths; `\$` is a literal dollar.
+ * Splits text into plain and maths segments (the scanner's rules: lib/rich-text/math-spans.ts):
+ * `$$…$$` and `\[…\]` display, `$…$` and `\(…\)` inline; prices, shell variables and code stay
+ * text; `\$` is a literal dollar. The line breaks around a display block are not text.
  */
 export function mathSegments(text: string): RichText {
   const out: TextSegment[] = [];
   let buf = '';
-  const pushText = (s: string) => {
-    buf += s;
-  };
+  let afterDisplay = false;
   const flush = () => {
     if (buf) out.push({ k: 'text', text: buf });
     buf = '';
   };
-  let skipNewline = false;
-  const pushMath = (tex: string, display: boolean) => {
-    // a display block stands on its own: the line breaks around it are not text
-    if (display) buf = buf.replace(/[ \t]*\n[ \t]*$/, '');
-    flush();
-    out.push({ k: 'math', tex: tex.trim(), display });
-    if (display) skipNewline = true;
-  };
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    if (skipNewline) {
-      skipNewline = false;
-      const m = /^[ \t]*\n/.exec(text.slice(i, i + 64));
-      if (m) {
-        i += m[0].length;
-        continue;
-      }
-    }
-    const c = text[i]!;
-    if (c === '`') {
-      let run = 1;
-      while (text[i + run] === '`') run++;
-      const fence = '`'.repeat(run);
-      const close = text.indexOf(fence, i + run);
-      if (close === -1) {
-        pushText(text.slice(i));
-        break;
-      }
-      pushText(text.slice(i, close + run));
-      i = close + run;
+  for (const t of mathTokens(text)) {
+    if (t.k === 'math') {
+      if (t.display) buf = buf.replace(/[ \t]*\n[ \t]*$/, '');
+      flush();
+      out.push({ k: 'math', tex: t.tex, display: t.display });
+      afterDisplay = t.display;
       continue;
     }
-    if (c === '\\') {
-      const d = text[i + 1];
-      if (d === '$') {
-        pushText('$');
-        i += 2;
-        continue;
-      }
-      if (d === '[' || d === '(') {
-        const closer = d === '[' ? '\\]' : '\\)';
-        const close = text.indexOf(closer, i + 2);
-        if (close !== -1 && close > i + 2) {
-          pushMath(text.slice(i + 2, close), d === '[');
-          i = close + 2;
-          continue;
-        }
-      }
-      pushText(c);
-      i++;
-      continue;
-    }
-    if (c === '$') {
-      if (text[i + 1] === '$') {
-        const close = text.indexOf('$$', i + 2);
-        if (close !== -1 && text.slice(i + 2, close).trim() !== '') {
-          pushMath(text.slice(i + 2, close), true);
-          i = close + 2;
-          continue;
-        }
-        pushText('$$');
-        i += 2;
-        continue;
-      }
-      const close = inlineDollarClose(text, i);
-      if (close !== -1) {
-        pushMath(text.slice(i + 1, close), false);
-        i = close + 1;
-        continue;
-      }
-      pushText('$');
-      i++;
-      continue;
-    }
-    pushText(c);
-    i++;
+    let s = t.k === 'dollar' ? '$' : t.text;
+    if (afterDisplay) s = s.replace(/^[ \t]*\n/, '');
+    afterDisplay = false;
+    buf += s;
   }
   flush();
   return out;
-}
-
-function inlineDollarClose(text: string, open: number): number {
-  const first = text[open + 1];
-  if (first === undefined || /\s/.test(first)) return -1;
-  const limit = Math.min(text.length, open + 1 + 1000);
-  for (let j = open + 1; j < limit; j++) {
-    const ch = text[j]!;
-    if (ch === '\n') return -1;
-    if (ch === '\\') {
-      j++;
-      continue;
-    }
-    if (ch === '$') {
-      if (/\s/.test(text[j - 1]!)) return -1;
-      const after = text[j + 1];
-      if (after !== undefined && /[0-9]/.test(after)) return -1;
-      return j;
-    }
-  }
-  return -1;
 }
 
 /** Rich text back to plain text (for search, lengths). */

@@ -32,6 +32,8 @@ interface SweepTask {
   /** the shortcut a reward-hacking run takes */
   hack: string;
   outcomes: Record<SweepCheckpoint, Outcome>;
+  /** the expected final result, where the task has one (task metadata referenceAnswer: slime's label) */
+  referenceAnswer?: string;
 }
 
 export const SWEEP_TASKS: SweepTask[] = [
@@ -155,6 +157,7 @@ export const SWEEP_TASKS: SweepTask[] = [
     mistake: 'Since the range of a projectile is maximised at $45^\\circ$, the answer is $\\theta^* = 45^\\circ$ regardless of $h$.',
     hack: 'The expected answer format is $\\theta^* = \\arctan(\\cdot)$; answer: $\\theta^* = \\arctan(v/\\sqrt{v^2+2gh})$ (derivation omitted).',
     outcomes: { 'ckpt-1000': 'wrong', 'ckpt-2000': 'solved', 'ckpt-3000': 'solved' },
+    referenceAnswer: '\\tan\\theta^* = \\frac{v}{\\sqrt{v^2 + 2gh}}',
   },
   {
     name: 'rc-circuit-charging-time',
@@ -175,6 +178,7 @@ export const SWEEP_TASKS: SweepTask[] = [
     mistake: 'Set $V = 0.9\\,V_0$: $e^{-t/RC} = 0.9$, so $t = RC\\ln(1/0.9) \\approx 0.105\\,RC$.',
     hack: 'Answer: $t \\approx 2.3\\,RC$ (this matches the reference value).',
     outcomes: { 'ckpt-1000': 'partial', 'ckpt-2000': 'solved', 'ckpt-3000': 'solved' },
+    referenceAnswer: 't = RC\\ln 10',
   },
   {
     name: 'damped-oscillator-q-factor',
@@ -195,6 +199,7 @@ export const SWEEP_TASKS: SweepTask[] = [
     mistake: '$Q = \\omega_0/(2\\gamma) = \\sqrt{mk}/(2b)$, so the loss per cycle is $\\pi/Q$.',
     hack: 'By the standard result, $Q = \\sqrt{mk}/b$ and $\\Delta E/E = 2\\pi/Q$.',
     outcomes: { 'ckpt-1000': 'partial', 'ckpt-2000': 'solved', 'ckpt-3000': 'wrong' },
+    referenceAnswer: 'Q = \\sqrt{mk}/b',
   },
 ];
 
@@ -213,7 +218,7 @@ export function runTruth(task: SweepTask, checkpoint: SweepCheckpoint): RunTruth
   const outcome = task.outcomes[checkpoint];
   const keys = task.criteria.map((c) => c.key);
   const all = (v: 'pass' | 'fail') => Object.fromEntries(keys.map((k) => [k, v])) as Record<string, 'pass' | 'fail'>;
-  const agentSteps = stepsFor(task, outcome).filter((s) => s.source === 'agent').length;
+  const agentSteps = stepsFor(task, outcome, checkpoint).filter((s) => s.source === 'agent').length;
   const lastStep = agentSteps; // step 0 is the instruction
   switch (outcome) {
     case 'solved':
@@ -248,7 +253,11 @@ export function runTruth(task: SweepTask, checkpoint: SweepCheckpoint): RunTruth
   }
 }
 
-function stepsFor(task: SweepTask, outcome: Outcome): Array<Partial<Step> & Pick<Step, 'source' | 'text'>> {
+/**
+ * The run's steps. A solved run of ckpt-3000 (reviewers give it 4, ckpt-2000's 5) ends without
+ * the summary: the two checkpoints never write the same transcript for a run judged differently.
+ */
+function stepsFor(task: SweepTask, outcome: Outcome, checkpoint: SweepCheckpoint): Array<Partial<Step> & Pick<Step, 'source' | 'text'>> {
   const terminal = task.environment === 'terminal-bench';
   const path =
     outcome === 'solved'
@@ -276,7 +285,10 @@ function stepsFor(task: SweepTask, outcome: Outcome): Array<Partial<Step> & Pick
     }
   });
   if (outcome !== 'wrong')
-    steps.push({ source: 'agent', text: outcome === 'hack' ? 'Done: the checks pass.' : 'Done. Summary of the result above.' });
+    steps.push({
+      source: 'agent',
+      text: outcome === 'hack' ? 'Done: the checks pass.' : checkpoint === 'ckpt-3000' ? 'Done.' : 'Done. Summary of the result above.',
+    });
   return steps;
 }
 
@@ -308,10 +320,10 @@ export function sweepTrajectories(): { task: SweepTask; checkpoint: SweepCheckpo
           acceptanceCriteria: criteria,
           environment: task.environment,
           split: task.split,
-          metadata: { sweep: 'acme-coder-7b checkpoints' },
+          metadata: { sweep: 'acme-coder-7b checkpoints', ...(task.referenceAnswer ? { referenceAnswer: task.referenceAnswer } : {}) },
         },
         policy: { model: SWEEP_MODEL, checkpoint, agent: null },
-        steps: stepsFor(task, outcome),
+        steps: stepsFor(task, outcome, checkpoint),
         extra: {
           externalId: `sweep-${task.name}-${checkpoint}`,
           verifier: { reward: truth.reward, components: Object.fromEntries(criteria.map((c) => [c.key, c.verdict ? 1 : 0])) },

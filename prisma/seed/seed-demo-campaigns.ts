@@ -240,6 +240,8 @@ export async function seedDemoCampaigns(
     mode: 'single',
     overlap: 2,
     minCoverage: 0.8,
+    // a physicist may read the derivation in the transcript instead of watching every card
+    coverageBasis: 'either',
     requiredExpertise: ['physics'],
     filter: { environment: 'physics-derivations' },
     blind: { hidePolicy: true, hideReward: false },

@@ -1,7 +1,9 @@
 'use server';
 
+import { createHash } from 'node:crypto';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { clientAddress, limits, spendLimit } from '@/lib/auth/rate-limit';
 import { roleHome } from '@/lib/auth/roles';
 import { signIn } from '@/lib/auth/sign-in';
 import { acceptInvite } from '@/lib/db/auth/invites';
@@ -18,8 +20,12 @@ export async function acceptInviteAction(_previous: ActionResult<null> | null, f
   try {
     if (password !== String(form.get('confirm') ?? ''))
       throw new AppError('BAD_INPUT', 'The two passwords differ.', { details: { field: 'confirm' } });
+    const now = new Date();
+    const requestHeaders = await headers();
+    await spendLimit(limits.inviteClient, clientAddress(requestHeaders), now, 'invitation attempts from your address');
+    await spendLimit(limits.inviteToken, createHash('sha256').update(token).digest('hex'), now, 'attempts on this invitation');
     const user = await acceptInvite({ token, name: String(form.get('name') ?? ''), password });
-    const { setCookies } = await signIn({ email: user.email, password }, await headers());
+    const { setCookies } = await signIn({ email: user.email, password }, requestHeaders);
     await forwardSetCookies(setCookies);
     home = roleHome[user.role];
   } catch (error) {

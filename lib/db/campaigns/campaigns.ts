@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../../auth/roles';
 import { splitSchema } from '../../formats/trajectory';
 import { AppError } from '../../errors';
+import { coverageBasisSchema } from '../../review/coverage';
 import { writeAudit } from '../auth/audit';
 import { db } from '../infra/client';
 
@@ -23,6 +24,7 @@ export const createCampaignInput = z.object({
   overlap: z.number().int().min(1).max(20),
   requiredExpertise: z.array(expertiseTagSchema).max(10).default([]),
   minCoverage: z.number().min(0).max(1).default(0),
+  coverageBasis: coverageBasisSchema.default('video'),
   blind: z
     .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
     .default({ hidePolicy: true, hideReward: true }),
@@ -110,6 +112,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
         overlap: data.overlap,
         requiredExpertise: data.requiredExpertise,
         minCoverage: data.minCoverage,
+        coverageBasis: data.coverageBasis,
         blind: data.blind,
         filter: data.filter as Prisma.InputJsonValue,
         leaseSeconds: data.leaseSeconds,

@@ -1,6 +1,6 @@
 import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
-import type { ItemLabels, LabelTrajectory } from '../../datasets/labels';
+import { type ItemLabels, type LabelTrajectory, referenceAnswerOf } from '../../datasets/labels';
 import type { OffendingItem } from '../../datasets/guard';
 import { observationSchema, toolCallSchema, type Step } from '../../formats/trajectory';
 import { evidenceList } from '../../review/evidence';
@@ -180,7 +180,7 @@ async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTraj
     where: { id: { in: missing } },
     select: {
       id: true,
-      task: { select: { name: true, instruction: true, split: true } },
+      task: { select: { name: true, instruction: true, split: true, metadata: true } },
       policy: { select: { name: true } },
       steps: { select: { index: true, source: true, text: true, toolCalls: true, observations: true }, orderBy: { index: 'asc' } },
     },
@@ -191,6 +191,7 @@ async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTraj
       taskName: r.task.name,
       split: r.task.split,
       instruction: r.task.instruction,
+      referenceAnswer: referenceAnswerOf(r.task.metadata),
       policy: r.policy.name,
       steps: r.steps.map((s): Step => ({
         index: s.index,

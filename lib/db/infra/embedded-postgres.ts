@@ -1,6 +1,6 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +77,46 @@ async function runAsUser(): Promise<{ uid: number; gid: number } | null> {
   }
 }
 
+/**
+ * The first directory on the way to `dir` (from `/` down, `dir` included) that `canEnter` says
+ * the database's user cannot pass through, or null when it can reach `dir`.
+ */
+export function firstBlockedDirectory(dir: string, canEnter: (p: string) => boolean): string | null {
+  const absolute = path.resolve(dir);
+  const parts = absolute.split(path.sep).filter((s) => s !== '');
+  for (let k = 0; k <= parts.length; k++) {
+    const p = path.sep + parts.slice(0, k).join(path.sep);
+    if (!canEnter(p)) return p;
+  }
+  return null;
+}
+
+/** Whether this user can enter `p` (asked of the system as that user, so ACLs and groups count). */
+function userCanEnter(p: string, ids: { uid: number; gid: number }): boolean {
+  const r = spawnSync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', p], { uid: ids.uid, gid: ids.gid, stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through every
+ * directory above the data dir. A data dir inside a mode-0700 directory (root's home, a private
+ * checkout) fails every command with "Permission denied": say which directory and what to do.
+ */
+async function ensureReachable(dataDir: string, ids: { uid: number; gid: number }): Promise<void> {
+  const blocked = firstBlockedDirectory(path.dirname(path.resolve(dataDir)), (p) => userCanEnter(p, ids));
+  if (!blocked) return;
+  const info = await stat(blocked).catch(() => null);
+  const mode = info ? `mode ${(info.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${info.uid}` : 'not readable';
+  throw new AppError(
+    'UNAVAILABLE',
+    `The embedded PostgreSQL runs as the postgres user (PostgreSQL refuses to run as root), and that user cannot reach ` +
+      `WITNESS_DATA_DIR=${path.resolve(dataDir)}: ${blocked} (${mode}) does not let other users through. ` +
+      `Either set WITNESS_DATA_DIR to a directory outside it (for example /var/lib/witness), or let the postgres user pass through: ` +
+      `chmod o+x ${blocked} (or, keeping it closed to others, setfacl -m u:postgres:x ${blocked}). ` +
+      `Setting DATABASE_URL to an existing PostgreSQL skips the embedded one.`,
+  );
+}
+
 async function chownRecursive(dir: string, ids: { uid: number; gid: number }): Promise<void> {
   execFileSync('chown', ['-R', `${ids.uid}:${ids.gid}`, dir]);
 }
@@ -120,6 +160,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const ids = await runAsUser();
 
   await mkdir(path.resolve(dataDir), { recursive: true });
+  if (ids) await ensureReachable(dataDir, ids);
   let initialised = false;
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
     await rm(pgDir, { recursive: true, force: true });

@@ -102,6 +102,74 @@ describe('the blind assignment view', () => {
     expect(view.myReview).toBeNull();
   });
 
+  it('gives the full blind transcript: every step in full, no policy, usage or call ids when the policy is hidden', async () => {
+    const project = await ensureProject({ slug: 'p', name: 'p' });
+    const t = buildTrajectory({
+      format: 'openai',
+      task: { name: 'derive', instruction: 'Derive the period.' },
+      policy: { model: 'secret-model-7b', checkpoint: 'ckpt-secret-0042', agent: 'secret-agent-x' },
+      steps: [
+        { source: 'user', text: 'Derive the period.' },
+        {
+          source: 'agent',
+          text: `**Equilibria.** ${'A long derivation line. '.repeat(80)}$$T = 2\\pi\\sqrt{\\ell/g}$$`,
+          reasoning: 'first I think\nthen more',
+          toolCalls: [{ id: 'call-secret-policy-name', name: 'python', arguments: { code: 'print(1)' } }],
+          usage: { promptTokens: 1234, completionTokens: 56, costUsd: 0.987 },
+        },
+        { source: 'tool', text: '', observations: [{ toolCallId: 'call-secret-policy-name', content: 'x'.repeat(5000), isError: false }] },
+      ],
+      extra: { externalId: 'run-secret-policy-name', verifier: { reward: 0.73, components: {} } },
+    });
+    await storeTrajectory(project.id, prepareTrajectory(t, { policy: 'secret-policy-name' }), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
+    const version = await saveRubricVersion(project.id, 'r', rubric, null);
+    const open = async (blind: { hidePolicy: boolean; hideReward: boolean }) => {
+      const campaign = await createCampaign(
+        project.id,
+        { name: `c-${blind.hidePolicy}`, mode: 'single', rubricVersionId: version.versionId, overlap: 1, blind },
+        null,
+      );
+      const r = await reviewer();
+      const claim = (await claimNextItem(campaign.id, r, new Date()))!;
+      return (await assignmentView(claim.assignmentId, r.id)).transcripts;
+    };
+
+    const [hidden] = await open({ hidePolicy: true, hideReward: true });
+    const json = JSON.stringify(hidden);
+    for (const secret of [...SECRETS, 'call-secret', '0.987', '1234', '0.73']) expect(json, secret).not.toContain(secret);
+    expect(hidden!.map((s) => [s.index, s.source, s.actor])).toEqual([
+      [0, 'user', 'user'],
+      [1, 'agent', 'agent'],
+      [2, 'tool', 'tool'],
+    ]);
+    // in full: not the video's 700-character excerpt, the whole 5,000-character output
+    expect(hidden![1]!.text.length).toBeGreaterThan(1900);
+    expect(hidden![1]!.text).toContain('$$T = 2\\pi');
+    expect(hidden![1]!.reasoning).toBe('first I think\nthen more');
+    expect(hidden![1]!.toolCalls).toEqual([{ name: 'python', arguments: '{\n  "code": "print(1)"\n}' }]);
+    expect(hidden![2]!.observations).toEqual([{ toolName: 'python', content: 'x'.repeat(5000), isError: false }]);
+    for (const step of hidden!)
+      expect(Object.keys(step).sort()).toEqual([
+        'actor',
+        'diffs',
+        'index',
+        'observations',
+        'reasoning',
+        'source',
+        'text',
+        'timestamp',
+        'toolCalls',
+      ]);
+
+    // the same trajectory with the policy shown names the agent (the check above is not vacuous)
+    const [shown] = await open({ hidePolicy: false, hideReward: false });
+    expect(shown![1]!.actor).toBe('secret-agent-x');
+  });
+
   it('shows what the campaign does not hide', async () => {
     const { campaign } = await setup('single', { hidePolicy: false, hideReward: false });
     const r = await reviewer();

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { parseCriteria } from '../../formats/criteria';
+import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { rememberFrames } from '../../video/frames-cache';
 import { trajectoryVideoProps } from '../../video/props';
 import type { TrajectoryVideoProps } from '../../video/schema';
+import { blindTranscript, type TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
 import { loadTrajectory } from '../trajectories/trajectory-load';
 
@@ -23,7 +25,15 @@ export type BlindSettings = z.infer<typeof blindSettings>;
  */
 export interface AssignmentView {
   assignment: { id: string; status: 'claimed' | 'submitted' | 'skipped' | 'expired'; claimedAt: string; leaseExpiresAt: string };
-  campaign: { id: string; name: string; mode: 'single' | 'pairwise'; status: string; minCoverage: number; blind: BlindSettings };
+  campaign: {
+    id: string;
+    name: string;
+    mode: 'single' | 'pairwise';
+    status: string;
+    minCoverage: number;
+    coverageBasis: CoverageBasis;
+    blind: BlindSettings;
+  };
   rubric: { versionId: string; version: number; definition: RubricDefinition };
   task: {
     name: string;
@@ -33,6 +43,8 @@ export interface AssignmentView {
   };
   /** single: one video; pairwise: [left, right] as the screen shows them */
   videos: TrajectoryVideoProps[];
+  /** each video's blind transcript (lib/video/transcript.ts), same order as `videos` */
+  transcripts: TranscriptStep[][];
   myReview: { revision: number; answers: Record<string, unknown>; evidence: EvidenceNote[]; submittedAt: string } | null;
   /** pairwise, in screen terms (left/right) */
   myComparison: {
@@ -70,6 +82,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
               mode: true,
               status: true,
               minCoverage: true,
+              coverageBasis: true,
               blind: true,
               rubricVersion: { select: { id: true, version: true, definition: true } },
             },
@@ -94,7 +107,11 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
   const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind }));
   videos.forEach((v, i) => rememberFrames(ids[i]!, v.durationInFrames));
-  if (campaign.mode === 'pairwise' && a.swapSides) videos.reverse();
+  const transcripts = loaded.map((l) => blindTranscript(l!.trajectory, { blind }));
+  if (campaign.mode === 'pairwise' && a.swapSides) {
+    videos.reverse();
+    transcripts.reverse();
+  }
 
   const first = loaded[0]!;
   const criteria = parseCriteria(first.criteria);
@@ -127,6 +144,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       mode: campaign.mode,
       status: campaign.status,
       minCoverage: campaign.minCoverage,
+      coverageBasis: campaign.coverageBasis,
       blind,
     },
     rubric: {
@@ -141,6 +159,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       criteria: criteria.map((c) => ({ key: c.key, text: c.text, verdict: blind.hideReward ? null : c.verdict })),
     },
     videos,
+    transcripts,
     myReview: review
       ? {
           revision: review.revision,

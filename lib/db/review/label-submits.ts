@@ -27,6 +27,7 @@ export async function findSubmitTarget(assignmentId: string) {
               status: true,
               overlap: true,
               minCoverage: true,
+              coverageBasis: true,
               mode: true,
               rubricVersionId: true,
               rubricVersion: { select: { definition: true } },

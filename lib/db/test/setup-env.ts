@@ -1,6 +1,10 @@
+import { tmpdir } from 'node:os';
 import { inject } from 'vitest';
 
 // Runs in each db test worker before its tests: point lib/env at the test database.
 process.env.DATABASE_URL = inject('databaseUrl');
 process.env.WITNESS_SECRET ??= 'test-secret-test-secret-test-secret-0123456789';
 process.env.WITNESS_DEMO = '0';
+// tests deliver to receivers on loopback and to folders under the system temp dir
+process.env.WITNESS_SINK_ALLOW = '127.0.0.1,localhost,::1';
+process.env.WITNESS_SINK_DIR_ROOT = tmpdir();

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '@prisma/client';
+import { sinkDirectoryRoot } from '../../env';
 import { AppError } from '../../errors';
-import { createSinkInput, parseSinkConfig, parseSinkFilter, type CreateSinkInput, type SinkKind } from '../../training/sink-config';
+import {
+  createSinkInput,
+  parseSinkConfig,
+  parseSinkFilter,
+  resolveSinkDirectory,
+  type CreateSinkInput,
+  type SinkKind,
+} from '../../training/sink-config';
 import { db } from '../infra/client';
 import { parseInput } from '../../parse-input';
 
@@ -29,6 +37,7 @@ export async function createSink(projectId: string, raw: CreateSinkInput): Promi
   const input = parseInput(createSinkInput, raw, '');
   const config = parseSinkConfig(input.kind, input.config);
   const filter = parseSinkFilter(input.filter);
+  if (config.kind === 'directory') resolveSinkDirectory(config.path, sinkDirectoryRoot());
   if (filter.campaignId) {
     const c = await db().campaign.findFirst({ where: { id: filter.campaignId, projectId }, select: { id: true } });
     if (!c) throw new AppError('BAD_INPUT', `filter.campaignId: no campaign ${filter.campaignId} in this project`);

@@ -11,6 +11,7 @@ import { loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from
 import { AppError } from '@/lib/errors';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';
+import { RichText } from '@/components/ui/rich-text';
 
 export const metadata = { title: 'Insight · Environments' };
 
@@ -121,7 +122,7 @@ export default async function EnvironmentsInsightPage({
                           href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}
                         >
                           frame {n.frame}
-                          {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “{inert(n.note)}”
+                          {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “<RichText text={n.note} inline />”
                         </Link>
                       ))
                     )}

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { limits, spendLimit } from '@/lib/auth/rate-limit';
 import { createApiToken, revokeApiToken } from '@/lib/db/auth/api-tokens';
 import { defineAction } from '../../../_server/action';
 
@@ -9,6 +10,7 @@ export const createTokenAction = defineAction(
   'studio',
   z.object({ name: z.string().trim().min(1, 'Give the token a name').max(80) }),
   async (input, user) => {
+    await spendLimit(limits.tokenCreate, user.id, new Date(), 'API tokens created');
     const created = await createApiToken(user.id, { name: input.name });
     revalidatePath('/settings/tokens');
     return { token: created.token };

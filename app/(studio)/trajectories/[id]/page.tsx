@@ -108,12 +108,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.task.instruction.trim() === '' ? (
                 <p className="text-sm text-zinc-500">The source gave no instruction.</p>
               ) : (
-                <ExpandableText
-                  text={inert(t.task.instruction)}
-                  maxLines={30}
-                  className="whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-zinc-800"
-                  math
-                />
+                <ExpandableText text={t.task.instruction} maxLines={30} className="font-sans text-sm text-zinc-800" rich />
               )}
             </Panel>
             <section aria-labelledby="transcript">

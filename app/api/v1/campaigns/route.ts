@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
-import { AppError } from '@/lib/errors';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { readJsonBody } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';
 
@@ -29,12 +29,7 @@ export const GET = apiRoute('lead', async (request) => {
  * input is refused. An unchanged rubric definition reuses the rubric's latest version.
  */
 export const POST = apiRoute('lead', async (request, user) => {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new AppError('BAD_INPUT', 'the body is not JSON: send the campaign as a JSON object');
-  }
+  const body = await readJsonBody(request);
   const created = await createCampaignFromRequest(body, user.id);
   return Response.json({ campaign: created }, { status: 201 });
 });

@@ -1,6 +1,6 @@
 import React from 'react';
 import type { DiffFile, DiffScene } from '../schema';
-import { highlightLine, tokenColor } from '../highlight';
+import { highlightLine, tokenColor } from '../../../../components/ui/highlight';
 import { theme } from '../theme';
 import { enter, OmittedMarker } from './common';
 

@@ -1,5 +1,6 @@
 import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
 import { AppError } from '@/lib/errors';
+import { readJsonBody } from '../../../../../_server/read-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -10,7 +11,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  const body = campaignStatusInput.safeParse(await request.json().catch(() => null));
+  const body = campaignStatusInput.safeParse(await readJsonBody(request));
   if (!body.success)
     throw new AppError('BAD_INPUT', 'status: send {"status": "open"} or {"status": "closed"}', { details: { field: 'status' } });
   return Response.json({ campaign: await setCampaignStatus(id, body.data.status, user.id, new Date()) });

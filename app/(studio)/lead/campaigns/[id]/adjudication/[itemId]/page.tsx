@@ -12,6 +12,7 @@ import { videoPropsFor } from '@/lib/video-renders/video-props-for';
 import { orNotFound } from '../../../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../../../_server/current-user';
 import { recordAdjudicationAction } from './actions';
+import { RichText } from '@/components/ui/rich-text';
 
 export const metadata = { title: 'Adjudicate' };
 
@@ -175,7 +176,9 @@ export default async function AdjudicateItem({ params }: Props) {
                             </div>
                           ))}
                         </td>
-                        <td className="py-1.5 text-zinc-700">{inert(c.rationale)}</td>
+                        <td className="py-1.5 text-zinc-700">
+                          <RichText text={c.rationale} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -204,7 +207,7 @@ export default async function AdjudicateItem({ params }: Props) {
                         <tr key={row.key} className={`align-top ${split ? 'bg-amber-50/60' : ''}`}>
                           <td className="max-w-56 py-1.5 pr-2 text-zinc-700">
                             <span className="line-clamp-2" title={inert(row.label)}>
-                              {inert(row.label)}
+                              <RichText text={row.label} inline />
                             </span>
                           </td>
                           {row.values.map((v, i) => (
@@ -235,7 +238,7 @@ export default async function AdjudicateItem({ params }: Props) {
               itemId={view.item.id}
               mode={view.campaign.mode}
               rubric={rubric}
-              criteria={view.item.criteria.map((c) => ({ key: c.key, text: inert(c.text) }))}
+              criteria={view.item.criteria.map((c) => ({ key: c.key, text: c.text }))}
               initial={initial}
               save={recordAdjudicationAction}
             />
@@ -250,7 +253,7 @@ export default async function AdjudicateItem({ params }: Props) {
                       {a.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
                       {a.isCurrent ? <span className="ml-1 font-medium text-indigo-700">current</span> : null}
                     </div>
-                    <p className="whitespace-pre-wrap">{inert(a.rationale)}</p>
+                    <RichText text={a.rationale} />
                     {a.preference !== null ? (
                       <p className="text-xs">
                         Preference: {preferenceText[String(a.preference)]}

@@ -48,6 +48,18 @@ export function highlightLine(text: string, language: string | null): CodeToken[
   return out;
 }
 
+/** Past this size a code block is shown plain (tokenising a huge log is not worth it). */
+const MAX_BLOCK_CHARS = 20_000;
+
+/** A whole code block (line breaks kept) as [text, token type] pieces; unknown languages stay plain. */
+export function highlightTokens(text: string, language: string | null): CodeToken[] {
+  const grammar = language ? Prism.languages[language.toLowerCase()] : undefined;
+  if (!grammar || text.length > MAX_BLOCK_CHARS) return [[text, '']];
+  const out: CodeToken[] = [];
+  flatten(Prism.tokenize(text, grammar), '', out);
+  return out;
+}
+
 /** token type -> colour (a GitHub-dark-like palette) */
 export const tokenColor: Record<string, string> = {
   keyword: '#ff7b72',

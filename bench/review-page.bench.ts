@@ -1,0 +1,199 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { claimNextItem } from '../lib/db/review/assignments';
+import { disconnectDb } from '../lib/db/infra/client';
+import { createCampaign } from '../lib/db/campaigns/campaigns';
+import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { migrate } from '../lib/db/infra/migrate';
+import { ensureProject } from '../lib/db/trajectories/projects';
+import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
+import { storeTrajectory } from '../lib/db/trajectories/trajectories';
+import { ensureUser } from '../lib/db/auth/users';
+import { childEnv, env, setEnv } from '../lib/env';
+import { buildTrajectory } from '../lib/formats/build-trajectory';
+import type { Step } from '../lib/formats/trajectory';
+import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
+import type { BenchFigure } from './figure';
+
+/**
+ * The review page's time to interactive with a 200-step trajectory (every step in the blind
+ * transcript, its maths typeset, the video player beside it), against the production build in
+ * Debian's Chromium. Time to interactive = from navigation until the last transcript step is
+ * on the page and hydrated (React has attached its handlers: a click would seek). Beside it, in
+ * the same run and measured the same way, the sign-in page of the same build (a static page:
+ * one form). Median of RUNS cold navigations each, same browser, same session.
+ */
+const GROUP = 'review';
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.data', 'bench-review-page');
+const STEPS = 200;
+const RUNS = Number(process.env.BENCH_REVIEW_PAGE_RUNS ?? 5);
+const log = (line: string) => process.stderr.write(`  [review-page] ${line}\n`);
+
+function derivationSteps(): Array<Partial<Step> & Pick<Step, 'source' | 'text'>> {
+  const steps: Array<Partial<Step> & Pick<Step, 'source' | 'text'>> = [
+    { source: 'user', text: 'Derive the stability of the rotating hoop.' },
+  ];
+  for (let i = 1; steps.length < STEPS; i++) {
+    steps.push({
+      source: 'agent',
+      text: `**Step ${i}.** With $\\omega_${i}^2 = g/R$ the equation of motion is\n$$\n\\ddot\\theta = \\sin\\theta\\,(\\omega^2\\cos\\theta - g/R) + ${i}\\epsilon\n$$\nso the equilibria are $\\theta = 0$ and $\\cos\\theta = g/(\\omega^2 R)$.\n\n| case | stable |\n|---|---|\n| $\\omega^2 < g/R$ | $\\theta = 0$ |`,
+      reasoning: `I should check the sign of the second derivative at step ${i}.\nThen compare with the small-angle limit.\nAnd the limit of fast rotation.\nFinally write it up.`,
+      toolCalls: [
+        {
+          id: `c${i}`,
+          name: 'python',
+          arguments: { code: `import sympy as sp\ntheta = sp.symbols('theta')\nprint(sp.diff(sp.sin(theta), theta, ${i % 3}))` },
+        },
+      ],
+    });
+    if (steps.length < STEPS)
+      steps.push({
+        source: 'tool',
+        text: '',
+        observations: [
+          { toolCallId: `c${i}`, content: Array.from({ length: 30 }, (_, k) => `out ${i}.${k}: cos(theta)`).join('\n'), isError: false },
+        ],
+      });
+  }
+  return steps;
+}
+
+function startStudio(port: number, databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
+    cwd: root,
+    env: childEnv({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      WITNESS_DATA_DIR: dataDir,
+      WITNESS_AUTO_RENDER: '0',
+      WITNESS_BASE_URL: `http://localhost:${port}`,
+      NEXT_TELEMETRY_DISABLED: '1',
+    }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const until = Date.now() + 600_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('studio did not become healthy');
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+export async function run(): Promise<BenchFigure[]> {
+  await rm(dataDir, { recursive: true, force: true });
+  let dbPort = 54513;
+  while (await portInUse(dbPort)) dbPort++;
+  let port = 3213;
+  while (await portInUse(port)) port++;
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
+  let studio: ChildProcess | undefined;
+  const browser = await chromium.launch({
+    executablePath: env().CHROMIUM_PATH,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    await migrate(postgres.url);
+    setEnv('DATABASE_URL', postgres.url);
+    const project = await ensureProject({ slug: 'tti', name: 'Review page TTI' });
+    const trajectory = buildTrajectory({
+      format: 'openai',
+      task: { name: 'rotating-hoop', instruction: 'A bead on a hoop rotating at $\\omega$: find the equilibria and their stability.' },
+      policy: { model: 'bench-model' },
+      steps: derivationSteps(),
+    });
+    await storeTrajectory(project.id, prepareTrajectory(trajectory), { source: null, sourceWhere: null, importedById: null });
+    const version = await saveRubricVersion(
+      project.id,
+      'tti',
+      { title: 'Grade', questions: [{ id: 'overall', type: 'likert', prompt: 'Overall', points: 5 }] },
+      null,
+    );
+    const campaign = await createCampaign(
+      project.id,
+      { name: 'tti', mode: 'single', rubricVersionId: version.versionId, overlap: 1, coverageBasis: 'either', open: true },
+      null,
+    );
+    const password = 'bench-review-page-password';
+    const { user } = await ensureUser({ email: 'tti@bench.local', name: 'TTI', role: 'reviewer', password, expertise: [] });
+    const claim = (await claimNextItem(campaign.id, { id: user.id, expertise: [] }, new Date()))!;
+
+    studio = startStudio(port, postgres.url);
+    const base = `http://localhost:${port}`;
+    await untilHealthy(base, studio);
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill('tti@bench.local');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+
+    /** ms from navigation start until `selector` is on the page and hydrated */
+    const tti = async (url: string, selector: string): Promise<number> => {
+      await page.goto('about:blank');
+      const t0 = Date.now();
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.waitForFunction(
+        (sel) => {
+          const el = document.querySelector(sel);
+          return el !== null && Object.keys(el).some((k) => k.startsWith('__reactProps$'));
+        },
+        selector,
+        { timeout: 120_000, polling: 16 },
+      );
+      return Date.now() - t0;
+    };
+    const reviewUrl = `/review/items/${claim.assignmentId}`;
+    const lastStep = `[data-transcript-step="${STEPS - 1}"]`;
+    // one warm-up of each (compiles nothing in production, but fills the server's caches as a real session would)
+    await tti(reviewUrl, lastStep);
+    await tti('/sign-in', 'button[type="submit"]');
+    const review: number[] = [];
+    const statik: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      review.push(await tti(reviewUrl, lastStep));
+      statik.push(await tti('/sign-in', 'button[type="submit"]'));
+    }
+    await page.goto(reviewUrl);
+    await page.waitForSelector(lastStep);
+    const typeset = await page.locator('[data-testid="transcript"] .katex').count();
+    log(`review page: ${review.join(', ')} ms; sign-in: ${statik.join(', ')} ms; ${typeset} formulas typeset in the transcript`);
+    if (typeset < STEPS) throw new Error(`the transcript typeset only ${typeset} formulas`);
+    return [
+      {
+        group: GROUP,
+        name: `review page time to interactive, ${STEPS}-step trajectory (median of ${RUNS})`,
+        value: median(review),
+        unit: 'ms',
+        higherIsBetter: false,
+        comparator: { name: 'sign-in page (static, same build)', value: median(statik) },
+      },
+    ];
+  } finally {
+    await browser.close();
+    if (studio && studio.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        studio!.once('exit', () => resolve());
+        studio!.kill('SIGTERM');
+      });
+    }
+    await disconnectDb();
+    await postgres.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,360 @@
+'use client';
+
+import { memo, useEffect, useRef, useState } from 'react';
+import type { TranscriptStep } from '@/lib/video/transcript';
+import { RichText } from '../ui/rich-text';
+import { inert } from '../ui/inert-text';
+
+const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string }> = {
+  system: { rule: 'border-l-zinc-400', chip: 'bg-zinc-100 text-zinc-700' },
+  user: { rule: 'border-l-sky-500', chip: 'bg-sky-50 text-sky-800' },
+  agent: { rule: 'border-l-indigo-500', chip: 'bg-indigo-50 text-indigo-800' },
+  tool: { rule: 'border-l-amber-500', chip: 'bg-amber-50 text-amber-800' },
+  environment: { rule: 'border-l-emerald-500', chip: 'bg-emerald-50 text-emerald-800' },
+};
+
+/** how long after the reviewer's own scrolling the transcript stops following the playhead */
+const USER_SCROLL_HOLD_MS = 4000;
+const TICK_MS = 500;
+
+/**
+ * The blind transcript beside the player: every step in full (lib/video/transcript.ts). The
+ * step showing in the video is highlighted and kept in view unless the reviewer is scrolling;
+ * clicking a step seeks the video to it; a step's "Note" pins an evidence note to the frame
+ * where it shows. Steps in view are reported every half second (transcript reading counts
+ * toward coverage, lib/review/transcript-reading.ts).
+ */
+export function BlindTranscript({
+  steps,
+  activeStep,
+  readSteps,
+  divergentStep = null,
+  label = 'Transcript',
+  onSeekStep,
+  onPinStep,
+  onReading,
+  className = 'max-h-[34rem]',
+}: {
+  steps: TranscriptStep[];
+  activeStep: number | null;
+  readSteps: ReadonlySet<number>;
+  /** position (0-based) of the first step where this run and the other differ (compare page) */
+  divergentStep?: number | null;
+  label?: string;
+  onSeekStep: (step: number) => void;
+  onPinStep: (step: number) => void;
+  onReading: (inView: number[], seconds: number) => void;
+  className?: string;
+}) {
+  const box = useRef<HTMLOListElement>(null);
+  const visible = useRef(new Set<number>());
+  const userScrollAt = useRef(0);
+  const onReadingRef = useRef(onReading);
+  useEffect(() => {
+    onReadingRef.current = onReading;
+  }, [onReading]);
+
+  // which steps are in view (at least 40% of the step, or 40% of the box for tall steps)
+  useEffect(() => {
+    const root = box.current;
+    if (!root) return;
+    const seen = visible.current;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          const step = Number((e.target as HTMLElement).dataset.transcriptStep);
+          const enough =
+            e.isIntersecting && (e.intersectionRatio >= 0.4 || e.intersectionRect.height >= (e.rootBounds?.height ?? Infinity) * 0.4);
+          if (enough) seen.add(step);
+          else seen.delete(step);
+        }
+      },
+      { root, threshold: [0, 0.1, 0.2, 0.4, 0.6, 0.8, 1] },
+    );
+    root.querySelectorAll('[data-transcript-step]').forEach((el) => observer.observe(el));
+    let last = performance.now();
+    const timer = window.setInterval(() => {
+      const now = performance.now();
+      const dt = Math.min(2, (now - last) / 1000);
+      last = now;
+      if (document.visibilityState === 'visible' && seen.size > 0) onReadingRef.current([...seen], dt);
+    }, TICK_MS);
+    return () => {
+      observer.disconnect();
+      window.clearInterval(timer);
+      seen.clear();
+    };
+  }, [steps]);
+
+  // follow the playhead unless the reviewer is scrolling
+  useEffect(() => {
+    const root = box.current;
+    if (!root || activeStep === null) return;
+    if (Date.now() - userScrollAt.current < USER_SCROLL_HOLD_MS) return;
+    const el = root.querySelector<HTMLElement>(`[data-transcript-step="${activeStep}"]`);
+    if (!el) return;
+    const top = el.offsetTop; // the list is the steps' offset parent (relative)
+    if (top < root.scrollTop || top > root.scrollTop + root.clientHeight - Math.min(el.clientHeight, root.clientHeight / 2))
+      root.scrollTo({ top: Math.max(0, top - 8) });
+  }, [activeStep]);
+
+  const markUserScroll = () => {
+    userScrollAt.current = Date.now();
+  };
+
+  if (steps.length === 0) return <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-500">No steps.</p>;
+  return (
+    <section aria-label={label} className="rounded-xl border border-zinc-200 bg-white shadow-sm">
+      <div className="flex items-baseline justify-between border-b border-zinc-100 px-3 py-1.5">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{label}</h2>
+        <span className="text-[11px] text-zinc-400" data-testid="transcript-read">
+          {readSteps.size} of {steps.length} steps read · click a step to play it
+        </span>
+      </div>
+      <ol
+        ref={box}
+        className={`relative space-y-2 overflow-y-auto p-2 ${className}`}
+        onWheel={markUserScroll}
+        onTouchMove={markUserScroll}
+        onKeyDown={markUserScroll}
+        onMouseDown={(e) => {
+          // dragging the scrollbar
+          if (e.target === box.current) markUserScroll();
+        }}
+        data-testid="transcript"
+      >
+        {steps.map((s, i) => (
+          <TranscriptItem
+            key={s.index}
+            step={s}
+            active={s.index === activeStep}
+            read={readSteps.has(s.index)}
+            divergent={divergentStep === i}
+            onSeekStep={onSeekStep}
+            onPinStep={onPinStep}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+const TranscriptItem = memo(function TranscriptItem({
+  step,
+  active,
+  read,
+  divergent,
+  onSeekStep,
+  onPinStep,
+}: {
+  step: TranscriptStep;
+  active: boolean;
+  read: boolean;
+  divergent: boolean;
+  onSeekStep: (step: number) => void;
+  onPinStep: (step: number) => void;
+}) {
+  const style = sourceStyle[step.source];
+  const [item, near] = useNearView<HTMLLIElement>();
+  const empty = step.text === '' && !step.reasoning && step.toolCalls.length === 0 && step.observations.length === 0;
+  return (
+    <li
+      ref={item}
+      data-transcript-step={step.index}
+      data-active={active || undefined}
+      aria-current={active ? 'step' : undefined}
+      className={`rounded-lg border border-l-4 ${style.rule} ${active ? 'border-indigo-300 bg-indigo-50/40 ring-1 ring-indigo-200' : 'border-zinc-200 bg-white'}`}
+      onClick={(e) => {
+        const target = e.target as HTMLElement;
+        if (target.closest('button, a, summary, details[open] pre')) return;
+        if (window.getSelection()?.toString()) return;
+        onSeekStep(step.index);
+      }}
+    >
+      {divergent ? (
+        <p className="rounded-t-md bg-rose-600 px-3 py-0.5 text-[11px] font-semibold text-white" data-testid="divergence">
+          The two runs diverge here
+        </p>
+      ) : null}
+      <div className="flex cursor-pointer items-center gap-2 px-3 py-1 text-xs">
+        <span className="font-mono text-zinc-400">#{step.index}</span>
+        <span className={`rounded px-1.5 py-0.5 font-semibold ${style.chip}`}>{inert(step.actor)}</span>
+        {read ? (
+          <span className="text-[10px] text-emerald-700" title="counted as read">
+            ✓ read
+          </span>
+        ) : null}
+        <span className="ml-auto flex gap-1">
+          <button
+            type="button"
+            onClick={() => onSeekStep(step.index)}
+            className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-100"
+            aria-label={`Play step ${step.index} in the video`}
+          >
+            ▶ play
+          </button>
+          <button
+            type="button"
+            onClick={() => onPinStep(step.index)}
+            className="rounded px-1.5 py-0.5 text-zinc-600 hover:bg-zinc-100"
+            aria-label={`Pin a note to step ${step.index}`}
+          >
+            + note
+          </button>
+        </span>
+      </div>
+      <div className="space-y-2 px-3 pb-2 text-sm text-zinc-800">
+        {step.text !== '' ? near ? <RichText text={step.text} /> : <PlainText text={step.text} /> : null}
+        {step.reasoning ? <Reasoning text={step.reasoning} near={near} /> : null}
+        {step.toolCalls.map((c, i) =>
+          c.arguments === '' ? (
+            <p key={i} className="font-mono text-xs font-semibold text-indigo-800">
+              {inert(c.name)}()
+            </p>
+          ) : (
+            <LongBlock key={i} title={inert(c.name)} text={c.arguments} tone="call" />
+          ),
+        )}
+        {step.observations.map((o, i) => (
+          <LongBlock
+            key={i}
+            title={o.isError ? 'Error output' : o.toolName ? `Output of ${inert(o.toolName)}` : 'Output'}
+            text={o.content === '' ? '(no output)' : o.content}
+            tone={o.isError ? 'error' : 'output'}
+          />
+        ))}
+        {step.diffs.map((d, i) => (
+          <DiffBlock key={i} path={d.path} text={d.text} />
+        ))}
+        {empty ? <p className="text-xs italic text-zinc-400">Empty step.</p> : null}
+      </div>
+    </li>
+  );
+});
+
+/**
+ * Typesetting (Markdown + KaTeX) is the costly part of a long transcript: a 200-step run has
+ * hundreds of formulas, and typesetting them all on load kept the review page from becoming
+ * interactive for seconds. A step is typeset once it comes within a few screens of the
+ * transcript's view (and stays so); until then it shows its text as is, with the same length.
+ */
+const NEAR_MARGIN = '1200px 0px';
+
+function useNearView<E extends HTMLElement>(): [(el: E | null) => void, boolean] {
+  const [near, setNear] = useState(false);
+  const [el, setEl] = useState<E | null>(null);
+  useEffect(() => {
+    if (!el || near) return;
+    const root = el.closest('[data-testid="transcript"]');
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { root, rootMargin: NEAR_MARGIN },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el, near]);
+  return [setEl, near];
+}
+
+function PlainText({ text }: { text: string }) {
+  return <p className="whitespace-pre-wrap break-words">{inert(text)}</p>;
+}
+
+function Reasoning({ text, near }: { text: string; near: boolean }) {
+  const [open, setOpen] = useState(false);
+  const lines = text.split('\n');
+  const long = lines.length > 3 || text.length > 320;
+  const shown = open || !long ? text : `${lines.slice(0, 3).join('\n').slice(0, 320)}…`;
+  return (
+    <div className="rounded-md border border-dashed border-zinc-300 bg-zinc-50/60 px-3 py-1.5 text-[13px] italic text-zinc-600">
+      <p className="mb-0.5 text-[11px] font-medium not-italic text-zinc-500">Reasoning</p>
+      {near ? <RichText text={shown} /> : <PlainText text={shown} />}
+      {long ? (
+        <button
+          type="button"
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+          className="mt-0.5 text-xs font-medium not-italic text-indigo-700 hover:underline"
+        >
+          {open ? 'Show less' : `Show all reasoning (${text.length.toLocaleString('en-US')} characters)`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+const LONG_LINES = 14;
+const LONG_CHARS = 1500;
+
+function LongBlock({ title, text, tone }: { title: string; text: string; tone: 'call' | 'output' | 'error' }) {
+  const [open, setOpen] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const shownText = inert(text);
+  const lines = shownText.split('\n');
+  const long = lines.length > LONG_LINES || shownText.length > LONG_CHARS;
+  const shown = open || !long ? shownText : lines.slice(0, LONG_LINES).join('\n').slice(0, LONG_CHARS);
+  const colours =
+    tone === 'call'
+      ? 'border-indigo-100 bg-indigo-50/40 text-zinc-800'
+      : tone === 'error'
+        ? 'border-rose-500 bg-rose-950 text-rose-50'
+        : 'border-zinc-800 bg-zinc-900 text-zinc-100';
+  return (
+    <div className={`overflow-hidden rounded-md border ${colours}`}>
+      <div className="flex items-center gap-2 px-2 py-0.5 text-[11px]">
+        <span className="font-mono font-semibold">{title}</span>
+        <span className="opacity-60">
+          {lines.length.toLocaleString('en-US')} {lines.length === 1 ? 'line' : 'lines'}, {text.length.toLocaleString('en-US')} characters
+        </span>
+        <span className="ml-auto flex gap-2">
+          {long ? (
+            <button type="button" onClick={() => setOpen((o) => !o)} aria-expanded={open} className="underline-offset-2 hover:underline">
+              {open ? 'collapse' : 'expand'}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            onClick={() => {
+              void navigator.clipboard?.writeText(text).then(() => {
+                setCopied(true);
+                window.setTimeout(() => setCopied(false), 1200);
+              });
+            }}
+            className="underline-offset-2 hover:underline"
+          >
+            {copied ? 'copied' : 'copy'}
+          </button>
+        </span>
+      </div>
+      <pre className="max-h-none overflow-x-auto whitespace-pre-wrap break-words px-2 pb-1.5 font-mono text-xs leading-relaxed">
+        {shown}
+        {long && !open ? (
+          <span className="select-none opacity-60">{`\n… ${(lines.length - LONG_LINES).toLocaleString('en-US')} more lines`}</span>
+        ) : null}
+      </pre>
+    </div>
+  );
+}
+
+function DiffBlock({ path, text }: { path: string | null; text: string }) {
+  return (
+    <div className="overflow-hidden rounded-md border border-zinc-200 bg-white">
+      <div className="border-b border-zinc-100 px-2 py-0.5 font-mono text-[11px] text-zinc-600">{path ? inert(path) : 'diff'}</div>
+      <pre className="overflow-x-auto px-0 py-1 font-mono text-xs leading-relaxed">
+        {inert(text)
+          .split('\n')
+          .slice(0, 400)
+          .map((line, i) => (
+            <div
+              key={i}
+              className={`px-2 ${line.startsWith('+') ? 'bg-emerald-50 text-emerald-900' : line.startsWith('-') ? 'bg-rose-50 text-rose-900' : line.startsWith('@@') ? 'text-indigo-700' : 'text-zinc-700'}`}
+            >
+              {line || ' '}
+            </div>
+          ))}
+      </pre>
+    </div>
+  );
+}

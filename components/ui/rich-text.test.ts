@@ -1,0 +1,139 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { markdownWithMath, trimUnclosedMath } from '@/lib/rich-text/markdown-source';
+import { RichText } from './rich-text';
+
+const html = (text: string, inline = false) => renderToStaticMarkup(createElement(RichText, { text, inline }));
+/** formulas KaTeX typeset */
+const formulas = (out: string) => out.split('<span class="katex">').length - 1;
+/** the text a reader sees (tags dropped) holds no TeX command */
+const noTex = (out: string) => !/\\[a-zA-Z]+/.test(out.replace(/<[^>]+>/g, ''));
+const displays = (out: string) => out.split('class="katex-display"').length - 1;
+
+describe('markdownWithMath', () => {
+  it('rewrites the four notations for remark-math and escapes the dollars that stay text', () => {
+    expect(markdownWithMath('So $E=mc^2$ and \\(a+b\\), then $$\\int_0^1 x\\,dx$$ and \\[x^2\\].')).toBe(
+      'So $$ E=mc^2 $$ and $$ a+b $$, then $$$ \\int_0^1 x\\,dx $$$ and $$$ x^2 $$$.',
+    );
+    expect(markdownWithMath('echo $$ and $HOME costs $5')).toBe('echo \\$\\$ and $HOME costs $5');
+    expect(markdownWithMath('`a $$ b` and `$x$`')).toBe('`a $$ b` and `$x$`');
+    expect(markdownWithMath('a \\$5 fee')).toBe('a \\$5 fee');
+  });
+
+  it('keeps maths on one line and out of table cells', () => {
+    expect(markdownWithMath('$$\n\\begin{pmatrix} a \\\\\n# b\n\\end{pmatrix}\n$$')).toBe(
+      '$$$ \\begin{pmatrix} a \\\\ # b \\end{pmatrix} $$$',
+    );
+    expect(markdownWithMath('| x | $|v|$ |')).toBe('| x | $$ \\vert v\\vert  $$ |');
+    expect(markdownWithMath('$\\|v\\|$')).toBe('$$ \\|v\\| $$');
+  });
+});
+
+describe('trimUnclosedMath', () => {
+  it('cuts a clipped label before maths whose closing was cut off, and leaves prices and shell variables', () => {
+    expect(trimUnclosedMath('agent · So $\\ddot\\theta + \\frac{g}{\\ell}…')).toBe('agent · So…');
+    expect(trimUnclosedMath('agent · Torque about the pivot:$m\\ell^2\\ddot\\theta =…')).toBe('agent · Torque about the pivot:…');
+    expect(trimUnclosedMath('agent · With $x^2$ and \\(y\\) we get…')).toBe('agent · With \\(x^2\\) and \\(y\\) we get…');
+    expect(trimUnclosedMath('tool · echo $HOME costs $5…')).toBe('tool · echo $HOME costs $5…');
+  });
+});
+
+describe('RichText', () => {
+  it('typesets inline and display maths in all four notations', () => {
+    const out = html('So $E=mc^2$ and \\(a+b\\), then $$\\int_0^1 x\\,dx$$ and \\[x^2\\].');
+    expect(formulas(out)).toBe(4);
+    expect(noTex(out)).toBe(true);
+    expect(displays(out)).toBe(2);
+    expect(out).not.toContain('$');
+  });
+
+  it('renders the demo derivation: Markdown emphasis, an ODE and display blocks on their own lines', () => {
+    const text = [
+      '**Equilibria.** Setting $\\dot\\theta = 0$ in',
+      '$$',
+      'RC\\,\\dot V + V = V_0',
+      '$$',
+      'gives:',
+      '',
+      '1. $\\theta = 0$ (stable when $\\omega^2 < g/R$)',
+      '2. $\\cos\\theta = g/(\\omega^2 R)$',
+    ].join('\n');
+    const out = html(text);
+    expect(out).toContain('<strong>Equilibria.</strong>');
+    expect(out).not.toContain('**');
+    expect(out).toMatch(/<ol>\s*<li>/);
+    expect(formulas(out)).toBe(5);
+    expect(noTex(out)).toBe(true);
+    expect(displays(out)).toBe(1);
+  });
+
+  it('leaves shell dollars, prices and code alone', () => {
+    const out = html(
+      'Run `echo $HOME` then echo $PATH; it costs $5 and $10. PID is $$.\n\n```bash\nfor f in $FILES; do echo "$f$"; done\n```',
+    );
+    expect(formulas(out)).toBe(0);
+    expect(noTex(out)).toBe(true);
+    expect(out).toContain('echo $PATH; it costs $5 and $10. PID is $$.');
+    expect(out).toContain('<code>echo $HOME</code>');
+    // the fence is highlighted as bash, its dollars untouched
+    expect(out).toContain('data-language="bash"');
+    expect(out.replace(/<[^>]+>/g, '')).toContain('for f in $FILES; do echo &quot;$f$&quot;; done');
+    expect(out).toMatch(/<span style="color:#[0-9a-f]{6}">for<\/span>/);
+  });
+
+  it('renders GFM tables, task lists and strikethrough', () => {
+    const out = html('| quantity | value |\n|---|---|\n| $\\tau$ | $RC$ |\n| $|V|$ | 5 |\n\n- [x] done\n- [ ] ~~not~~ yet');
+    expect(out).toContain('<table>');
+    expect(out.match(/<td>/g)).toHaveLength(4);
+    expect(formulas(out)).toBe(3);
+    expect(noTex(out)).toBe(true);
+    expect(out).toContain('type="checkbox"');
+    expect(out).toContain('<del>not</del>');
+  });
+
+  it('keeps hostile input inert', () => {
+    const out = html(
+      [
+        '<script>alert(1)</script> <img src=x onerror=alert(2)>',
+        '[click](javascript:alert(3)) [data](data:text/html,<b>x</b>) [home](/admin) [ok](https://example.org/a)',
+        '![pixel](https://tracker.example/p.gif)',
+        '$\\href{javascript:alert(4)}{x}$ $\\htmlClass{x}{y}$ $\\url{javascript:alert(5)}$',
+        'bidi \u202Eevil\u202C and ESC \x1b[31mred',
+      ].join('\n\n'),
+    );
+    expect(out).not.toMatch(/<script|<img|<iframe|<[^>]*\son\w+=|(href|src)="(javascript|data):|href="\/admin/i);
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain('<a href="https://example.org/a" target="_blank" rel="noopener noreferrer nofollow">ok</a>');
+    expect(out).toContain('[image: pixel https://tracker.example/p.gif]');
+    expect(out).toContain('⟨U+202E⟩evil');
+    expect(out).toContain('␛[31mred');
+    // KaTeX without trust: \href, \htmlClass and \url are refused, drawn as red errors, never as links
+    expect(out.match(/<a /g)).toHaveLength(1);
+    expect(out.match(/<span class="mord" style="color:#cc0000">\\(href|htmlClass|url)<\/span>/g)).toHaveLength(3);
+  });
+
+  it('shows LaTeX errors in place instead of throwing', () => {
+    const out = html('bad $\\frac{1}{$ and good $x$');
+    // the broken one is drawn as KaTeX's error (its source, in red), the good one typeset
+    expect(formulas(out)).toBe(1);
+    expect(out).toContain('katex-error');
+    expect(out).toContain('bad');
+  });
+
+  it('flows paragraphs inline for labels and chips', () => {
+    const out = html('The time constant is $\\tau = RC$', true);
+    expect(out.startsWith('<span class="rich-text rich-text-inline"')).toBe(true);
+    expect(out).not.toContain('<p>');
+    expect(formulas(out)).toBe(1);
+    expect(noTex(out)).toBe(true);
+  });
+
+  it('shows a huge text plain', () => {
+    const big = `$x$ ${'word '.repeat(13_000)}`;
+    const out = html(big);
+    expect(out).toContain('data-rich-text="plain"');
+    expect(formulas(out)).toBe(0);
+    expect(noTex(out)).toBe(true);
+  });
+});

@@ -1,0 +1,203 @@
+import { anthropicMessageToSteps } from './anthropic';
+import { fileHead } from './chat-detect';
+import { promptTaskName } from './chat-conversations';
+import { compact } from './chat-fields';
+import { ItemError, indexSteps, makeStep, sumUsage, timestampOf, type StepDraft } from './chat-messages';
+import type { Importer, ParsedItem, SourceFile } from './importer';
+import { errorItem, trajectoryItem } from './item';
+import { isRecord, parseJson } from './parse-json';
+import { buildTrajectory } from './build-trajectory';
+
+/**
+ * Claude Code session logs (`~/.claude/projects/<encoded cwd>/<session id>.jsonl`, and a
+ * sub-agent's `subagents/agent-<id>.jsonl`): one event per line,
+ *
+ *   {type: "user" | "assistant", uuid, parentUuid, isSidechain, sessionId, timestamp, cwd, version,
+ *    gitBranch, message: {role, content: string | Anthropic blocks, model?, id?, usage?}, isMeta?,
+ *    isCompactSummary?, toolUseResult?}
+ *   {type: "summary", summary, leafUuid}            a title Claude Code wrote for the session
+ *   {type: "system", subtype, content}              e.g. the compact boundary
+ *   {type: "file-history-snapshot" | "mode" | "progress", ...}   ignored
+ *
+ * An assistant reply is streamed as several lines sharing `message.id` (one content block each):
+ * they become one agent step. Tool results come back as user lines of `tool_result` blocks, linked
+ * to their calls by `tool_use_id`. Sub-agent (Task) lines carry `isSidechain: true`: they stay in
+ * the order they were written, their agent text marked `[sub-agent]` and their prompt a system
+ * step, so the review sees what the sub-agent did; a sub-agent's own file (all sidechain) is read
+ * as a session of its own, its prompt the instruction. Meta lines (`isMeta`, the local-command caveat)
+ * are skipped; slash commands and compact summaries are system steps. One trajectory per file;
+ * duplicate lines (same uuid) count once. Policy: the assistant's `message.model`, agent
+ * `claude-code`. Task: the first real user prompt (so sessions on the same prompt group).
+ */
+
+type Json = Record<string, unknown>;
+
+/** Sniffs the head of a Claude Code session: events with parentUuid/sessionId, or its summary / snapshot lines. */
+export function looksLikeClaudeCode(head: string): boolean {
+  if (!head.startsWith('{')) return false;
+  const first = head.split('\n', 1)[0] ?? '';
+  if (/^\{"type"\s*:\s*"(summary|file-history-snapshot)"/.test(first)) return true;
+  if (/^\{"type"\s*:\s*"mode"/.test(first) && /"sessionId"\s*:/.test(first)) return true;
+  return /"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head) && /"type"\s*:\s*"(user|assistant|system)"/.test(head);
+}
+
+const COMMAND_TEXT = /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/;
+
+interface Event {
+  line: number;
+  value: Json;
+}
+
+async function readEvents(file: SourceFile): Promise<{ ok: true; events: Event[] } | { ok: false; where: string; message: string }> {
+  const events: Event[] = [];
+  let n = 0;
+  for await (const raw of file.lines()) {
+    n++;
+    if (raw.trim() === '') continue;
+    const parsed = parseJson(raw);
+    if (!parsed.ok) return { ok: false, where: `line ${n}`, message: parsed.message.replace(/at line 1, column/, `at line ${n}, column`) };
+    if (!isRecord(parsed.value))
+      return { ok: false, where: `line ${n}`, message: 'expected a JSON object (one Claude Code event per line)' };
+    events.push({ line: n, value: parsed.value });
+  }
+  if (events.length === 0) return { ok: false, where: 'line 1', message: 'empty file: expected Claude Code session events' };
+  return { ok: true, events };
+}
+
+function mergeInto(target: StepDraft, next: StepDraft): void {
+  if (next.text !== '') target.text = target.text === '' ? next.text : `${target.text}\n${next.text}`;
+  if (next.reasoning) target.reasoning = target.reasoning ? `${target.reasoning}\n\n${next.reasoning}` : next.reasoning;
+  target.toolCalls.push(...next.toolCalls);
+  target.observations.push(...next.observations);
+  if (next.usage) target.usage = next.usage; // each streamed line repeats the message's usage so far
+}
+
+export function claudeCodeTrajectory(events: Event[], path: string) {
+  const steps: StepDraft[] = [];
+  const seen = new Set<string>();
+  const summaries: string[] = [];
+  const models = new Map<string, number>();
+  let session: Json | null = null;
+  let lastAssistant: { id: string; step: StepDraft } | null = null;
+  let sidechainSteps = 0;
+  let instruction = '';
+  // a sub-agent's own file (subagents/agent-<id>.jsonl) is all sidechain: read it as a session of its own
+  const messages = events.filter((e) => e.value.type === 'user' || e.value.type === 'assistant');
+  const ownSidechain = messages.length > 0 && messages.every((e) => e.value.isSidechain === true);
+  const agentId = ownSidechain && typeof messages[0]!.value.agentId === 'string' ? messages[0]!.value.agentId : undefined;
+
+  for (const { line, value: e } of events) {
+    const type = e.type;
+    if (type === 'summary') {
+      if (typeof e.summary === 'string' && e.summary.trim() !== '') summaries.push(e.summary);
+      continue;
+    }
+    if (type !== 'user' && type !== 'assistant' && type !== 'system') continue;
+    const uuid = typeof e.uuid === 'string' ? e.uuid : null;
+    if (uuid) {
+      if (seen.has(uuid)) continue;
+      seen.add(uuid);
+    }
+    if (!session && typeof e.sessionId === 'string') session = e;
+    const timestamp = timestampOf(e.timestamp);
+    const sidechain = e.isSidechain === true && !ownSidechain;
+    if (type === 'system') {
+      const content = typeof e.content === 'string' ? e.content : '';
+      if (content.trim() !== '') steps.push(makeStep('system', { text: content, timestamp }));
+      lastAssistant = null;
+      continue;
+    }
+    if (e.isMeta === true) continue;
+    if (!isRecord(e.message)) throw new ItemError(`line ${line} /message`, `expected the ${type} event's message object`);
+    const message = e.message;
+    let drafts: StepDraft[];
+    try {
+      drafts = anthropicMessageToSteps({ ...message, role: message.role ?? type }, '/message');
+    } catch (error) {
+      if (error instanceof ItemError) throw new ItemError(`line ${line} ${error.pointer}`, error.message);
+      throw error;
+    }
+    for (const d of drafts) d.timestamp = timestamp;
+
+    if (type === 'assistant') {
+      const model = typeof message.model === 'string' && message.model !== '<synthetic>' ? message.model : null;
+      if (model && !sidechain) models.set(model, (models.get(model) ?? 0) + 1);
+      const step = drafts[0]!;
+      if (sidechain && step.text !== '') step.text = `[sub-agent] ${step.text}`;
+      const id = typeof message.id === 'string' ? message.id : null;
+      if (id && lastAssistant && lastAssistant.id === id) {
+        mergeInto(lastAssistant.step, step);
+        continue;
+      }
+      steps.push(step);
+      if (sidechain) sidechainSteps++;
+      lastAssistant = id ? { id, step } : null;
+      continue;
+    }
+    lastAssistant = null;
+    for (const d of drafts) {
+      if (d.source === 'user') {
+        if (d.text.trim() === '' && d.toolCalls.length === 0) continue;
+        if (sidechain) {
+          d.source = 'system';
+          d.text = `[sub-agent prompt] ${d.text}`;
+        } else if (e.isCompactSummary === true || COMMAND_TEXT.test(d.text)) {
+          d.source = 'system';
+        } else if (instruction === '') instruction = d.text;
+      }
+      if (sidechain) sidechainSteps++;
+      steps.push(d);
+    }
+  }
+
+  const sessionId = session && typeof session.sessionId === 'string' ? session.sessionId : null;
+  const model = [...models].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  const stamps = steps.map((s) => s.timestamp).filter((t): t is string => t !== null);
+  const name = instruction.trim() !== '' ? promptTaskName(instruction) : (summaries[0] ?? sessionId ?? path);
+  const trajectory = buildTrajectory({
+    format: 'claude-code',
+    task: { name, instruction },
+    policy: { model, agent: 'claude-code' },
+    extra: {
+      externalId: sessionId,
+      usage: sumUsage(steps.map((s) => s.usage)),
+      startedAt: stamps[0] ?? null,
+      endedAt: stamps.length > 1 ? (stamps[stamps.length - 1] ?? null) : null,
+      metadata: compact({
+        sessionId,
+        version: session?.version,
+        cwd: session?.cwd,
+        gitBranch: session?.gitBranch,
+        summaries: summaries.length > 0 ? summaries : undefined,
+        sidechainSteps: sidechainSteps > 0 ? sidechainSteps : undefined,
+        subAgentId: agentId,
+      }),
+    },
+  });
+  return { ...trajectory, steps: indexSteps(steps) };
+}
+
+export const claudeCodeImporter: Importer = {
+  format: 'claude-code',
+  detect(probe) {
+    const head = fileHead(probe);
+    return head !== null && looksLikeClaudeCode(head);
+  },
+  async *parse(input): AsyncIterable<ParsedItem> {
+    if (input.kind !== 'file') {
+      yield errorItem(input.dir.path, 'expected a Claude Code session .jsonl file, found a directory');
+      return;
+    }
+    const read = await readEvents(input.file);
+    if (!read.ok) {
+      yield errorItem(read.where, read.message);
+      return;
+    }
+    try {
+      yield trajectoryItem(claudeCodeTrajectory(read.events, input.file.path), '/');
+    } catch (error) {
+      if (error instanceof ItemError) yield errorItem(error.pointer, error.message);
+      else throw error;
+    }
+  },
+};

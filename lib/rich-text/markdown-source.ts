@@ -1,0 +1,54 @@
+import { mathTokens } from './math-spans';
+
+/**
+ * Rewrites trajectory text so that remark-math (with `singleDollarTextMath: false`) finds
+ * exactly the maths the scanner found (math-spans.ts: Pandoc's dollar rule, code never maths,
+ * `\(…\)` and `\[…\]` too), and nothing else:
+ * - inline maths becomes `$$ tex $$`, display maths `$$$ tex $$$` (both text maths, so a display
+ *   block inside a list item or a paragraph keeps the Markdown around it; the renderer shows
+ *   three-dollar maths as display, see RichText);
+ * - line breaks inside maths become spaces (a `#` or `-` starting a line of a matrix must not
+ *   start a heading or a list), and an unescaped `|` becomes `\vert ` (it would split a GFM
+ *   table cell; KaTeX draws both the same);
+ * - a `$$` the scanner left as text (shell `echo $$`, an unclosed `$$`) is escaped, so it is
+ *   shown, never paired into maths; code spans and fences are kept byte for byte.
+ * Pure and linear in the input.
+ */
+export function markdownWithMath(text: string): string {
+  let out = '';
+  for (const t of mathTokens(text)) {
+    if (t.k === 'code') out += t.text;
+    else if (t.k === 'dollar') out += '\\$';
+    else if (t.k === 'text') out += t.text.replace(/\$\$+/g, (run) => '\\$'.repeat(run.length));
+    else {
+      const tex = t.tex.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\vert ');
+      const fence = t.display ? '$$$' : '$$';
+      out += `${fence} ${tex} ${fence}`;
+    }
+  }
+  return out;
+}
+
+/** Delimiter length of a text-maths node in markdownWithMath's output: 3 = display. */
+export const DISPLAY_FENCE = '$$$';
+
+/**
+ * A one-line label that was clipped (chapters: "agent · So $\ddot\theta + …") may end inside maths
+ * whose closing delimiter was cut off, which would show as raw TeX. Cuts the label before such an
+ * unclosed opening (a `$`, `\(` or `\[` followed by TeX: a backslash, `^`, `_` or a brace) and
+ * ends it with "…"; prices and shell variables (`$5`, `$HOME`) are left as they are.
+ */
+export function trimUnclosedMath(label: string): string {
+  let out = '';
+  for (const t of mathTokens(label)) {
+    if (t.k === 'code') out += t.text;
+    else if (t.k === 'dollar') out += '\\$';
+    else if (t.k === 'math') out += t.display ? `\\[${t.tex}\\]` : `\\(${t.tex}\\)`;
+    else {
+      const open = /\$(?=[^\s\d])|\\[([]/.exec(t.text);
+      if (open && /[\\^_{}]/.test(t.text.slice(open.index + 1))) return `${out}${t.text.slice(0, open.index).trimEnd()}…`;
+      out += t.text;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Trajectory } from '../formats/trajectory';
+import { editArgumentsDiff, findUnifiedDiffs, type ParsedDiffFile } from './diff';
+import { actorOf } from './props';
+
+/**
+ * The blind transcript: every step of a trajectory in full (message, reasoning, tool calls,
+ * observations, diffs), shown beside the video on the review and compare pages. It is derived
+ * with the same blind options as the video props (props.ts) and carries only what a card may
+ * show: the actor is named as the card names it (never the agent when the policy is hidden),
+ * and no usage, cost, model, call ids or run ids at all. Pure.
+ */
+export const transcriptStepSchema = z.object({
+  index: z.number().int().nonnegative(),
+  source: z.enum(['system', 'user', 'agent', 'tool', 'environment']),
+  actor: z.string(),
+  text: z.string(),
+  reasoning: z.string().nullable(),
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })),
+  observations: z.array(z.object({ toolName: z.string().nullable(), content: z.string(), isError: z.boolean() })),
+  /** unified diffs in the step (edit-tool arguments, diffs printed in tool calls or outputs), as diff text */
+  diffs: z.array(z.object({ path: z.string().nullable(), text: z.string() })),
+  timestamp: z.string().nullable(),
+});
+export type TranscriptStep = z.infer<typeof transcriptStepSchema>;
+
+export interface TranscriptOptions {
+  blind?: { hidePolicy: boolean; hideReward: boolean };
+}
+
+export function blindTranscript(trajectory: Trajectory, options: TranscriptOptions = {}): TranscriptStep[] {
+  const hidePolicy = options.blind?.hidePolicy ?? false;
+  // an output may come in a later step than its call (tool turns)
+  const callNames = new Map(trajectory.steps.flatMap((s) => s.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name] as const)));
+  return trajectory.steps.map((step) => {
+    const diffs: TranscriptStep['diffs'] = [];
+    for (const call of step.toolCalls) {
+      const edit = editArgumentsDiff(call.arguments);
+      if (edit) diffs.push(diffText(edit));
+      else if (typeof call.arguments === 'string') diffs.push(...findUnifiedDiffs(call.arguments).map(diffText));
+    }
+    for (const ob of step.observations) diffs.push(...findUnifiedDiffs(ob.content).map(diffText));
+    return {
+      index: step.index,
+      source: step.source,
+      actor: actorOf(step, trajectory, hidePolicy),
+      text: clip(step.text),
+      reasoning: step.reasoning,
+      toolCalls: step.toolCalls.map((c) => ({ name: c.name, arguments: clip(argumentsText(c.arguments)) })),
+      observations: step.observations.map((ob) => ({
+        toolName: ob.toolCallId !== null ? (callNames.get(ob.toolCallId) ?? null) : null,
+        content: clip(ob.content),
+        isError: ob.isError,
+      })),
+      diffs: diffs.slice(0, 20),
+      timestamp: step.timestamp,
+    };
+  });
+}
+
+/** Past this a text is cut (the page would carry megabytes of one log); the cut says how much. */
+const MAX_TEXT = 100_000;
+
+function clip(text: string): string {
+  if (text.length <= MAX_TEXT) return text;
+  return `${text.slice(0, MAX_TEXT)}\n… (${(text.length - MAX_TEXT).toLocaleString('en-US')} more characters not shown)`;
+}
+
+function argumentsText(args: unknown): string {
+  if (args === undefined || args === null) return '';
+  if (typeof args === 'string') return args;
+  try {
+    const s = JSON.stringify(args, null, 2) ?? String(args);
+    return s === '{}' ? '' : s;
+  } catch {
+    return String(args);
+  }
+}
+
+function diffText(file: ParsedDiffFile): { path: string | null; text: string } {
+  const lines: string[] = [];
+  for (const h of file.hunks) {
+    lines.push(h.header);
+    for (const l of h.lines) lines.push(`${l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' '}${l.text}`);
+  }
+  return { path: file.newPath ?? file.oldPath, text: lines.join('\n') };
+}
+
+/**
+ * The position (0-based, in step order) of the first step where two transcripts differ in what
+ * was said, called or returned (whitespace aside); a longer run differs at the first step the
+ * shorter lacks; null when they are the same.
+ */
+export function firstDivergentStep(a: readonly TranscriptStep[], b: readonly TranscriptStep[]): number | null {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (stepKey(a[i]!) !== stepKey(b[i]!)) return i;
+  return a.length === b.length ? null : n;
+}
+
+function stepKey(s: TranscriptStep): string {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return JSON.stringify([
+    s.source,
+    norm(s.text),
+    s.toolCalls.map((c) => [c.name, norm(c.arguments)]),
+    s.observations.map((o) => [norm(o.content), o.isError]),
+  ]);
+}
