@@ -4,6 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { snapshotEnv } from '../lib/env';
 import type { BenchFigure, BenchModule } from './figure';
 
 const dir = import.meta.dirname;
@@ -29,7 +30,13 @@ for (const file of files) {
   if (only.length && !only.includes(area)) continue;
   process.stderr.write(`running ${area}...\n`);
   const mod = (await import(path.join(dir, file))) as BenchModule;
-  figures.push(...(await mod.run()));
+  // each area sets what it needs (its own database's DATABASE_URL, a data dir): put it all back after
+  const restoreEnv = snapshotEnv();
+  try {
+    figures.push(...(await mod.run()));
+  } finally {
+    restoreEnv();
+  }
 }
 
 if (json) {

@@ -32,7 +32,8 @@ export const commands: CommandEntry[] = [
   { name: 'user', summary: 'manage users (user create)', load: async () => (await import('./commands/user')).userCommand },
   {
     name: 'import',
-    summary: 'import agent trajectories (Harbor, ATIF, asciinema, Inspect, SWE-agent, tau, OpenAI, Anthropic)',
+    summary:
+      'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
     load: async () => (await import('./commands/import')).importCommand,
   },
   {

@@ -34,7 +34,7 @@ async function seedCampaign(reviewers: SeededUser[]) {
   const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
   const { createCampaign } = await import('../lib/db/campaigns/campaigns');
   const { claimNextItem } = await import('../lib/db/review/assignments');
-  const { submitReview } = await import('../lib/db/review/reviews');
+  const { submitReview } = await import('../lib/review/submit-review');
   const { db } = await import('../lib/db/infra/client');
   const slug = uniqueName('agree');
   const project = await ensureProject({ slug, name: slug });
@@ -191,7 +191,7 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
   const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
   const { createCampaign } = await import('../lib/db/campaigns/campaigns');
   const { claimNextItem } = await import('../lib/db/review/assignments');
-  const { submitComparison } = await import('../lib/db/review/comparisons');
+  const { submitComparison } = await import('../lib/review/submit-comparison');
   const slug = uniqueName('pairs');
   const project = await ensureProject({ slug, name: slug });
   for (const task of ['alpha', 'beta', 'gamma']) {

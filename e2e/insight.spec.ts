@@ -64,7 +64,7 @@ test('a lead ranks environments, reads the leaderboard and compares two checkpoi
   await expect(page.getByText('from 12 pairwise comparisons')).toBeVisible();
   const policyCsv = await downloadCsv(page);
   expect(policyCsv.split('\r\n')[0]).toBe(
-    'rank,policy,btRating,btLow,btHigh,comparisons,rubricScore,rubricLow,rubricHigh,rubricN,verifierPassRate,verifierLow,verifierHigh,verifierN,reviewerPassRate,reviewerLow,reviewerHigh,reviewerN',
+    'rank,policy,btRating,btLow,btHigh,comparisons,rubricScore,rubricLow,rubricHigh,rubricN,verifierPassRate,verifierPassLow,verifierPassHigh,verifierPassN,reviewerPassRate,reviewerPassLow,reviewerPassHigh,reviewerPassN,verifierLow,verifierHigh,verifierN,reviewerLow,reviewerHigh,reviewerN',
   );
 
   // compare: defaults to the last two checkpoints

@@ -69,6 +69,20 @@ export function resetEnvCache(): void {
   cached = undefined;
 }
 
+/**
+ * Remembers the environment now; the returned function puts it back (variables set since are
+ * removed, changed ones restored) and re-parses on next read. `npm run bench` wraps each area in
+ * it, so one area's DATABASE_URL never reaches the next.
+ */
+export function snapshotEnv(): () => void {
+  const saved = { ...process.env };
+  return () => {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+    cached = undefined;
+  };
+}
+
 /** Set a variable for this process and its children (undefined: remove it), and re-parse on next read. */
 export function setEnv(name: keyof Env, value: string | undefined): void {
   if (value === undefined) delete (process.env as Record<string, string>)[name];

@@ -1,13 +1,11 @@
 import 'server-only';
 import type { z } from 'zod';
+import type { ActionError, ActionResult } from '@/lib/action-result';
 import type { Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { AppError, publicError } from '@/lib/errors';
 import { findNulByte } from '@/lib/http/nul-bytes';
 import { requireActionUser } from './current-user';
-
-/** What every server action returns: never a raw internal message. */
-export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string; field?: string } };
 
 /**
  * Wraps a server action: checks the role on the server, validates input with zod, and maps
@@ -30,14 +28,21 @@ export function defineAction<S extends z.ZodType, T>(
       }
       return { ok: true, data: await run(parsed.data, user) };
     } catch (error) {
-      if (!(error instanceof AppError)) console.error('[action]', error);
-      const { code, message, details } = publicError(error);
-      // an AppError may say which input field it is about (details.field): forms show it there
-      const field =
-        details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string'
-          ? (details as { field: string }).field
-          : undefined;
-      return { ok: false, error: field ? { code, message, field } : { code, message } };
+      return { ok: false, error: toActionError(error, '[action]') };
     }
   };
+}
+
+/**
+ * Maps any error once for a client: an AppError to its code and message (and the input field
+ * it is about, from details.field); anything else to a generic message, logged under `tag`.
+ */
+export function toActionError(error: unknown, tag: string): ActionError {
+  if (!(error instanceof AppError)) console.error(tag, error);
+  const { code, message, details } = publicError(error);
+  const field =
+    details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string'
+      ? (details as { field: string }).field
+      : undefined;
+  return field ? { code, message, field } : { code, message };
 }

@@ -1,6 +1,6 @@
 import 'server-only';
-import { QueryClient } from '@tanstack/react-query';
 import { cache } from 'react';
+import { makeQueryClient } from '@/components/providers/make-query-client';
 
 /** One QueryClient per server request (React cache is request-scoped): prefetch, then dehydrate into the page. */
-export const serverQueryClient = cache(() => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000 } } }));
+export const serverQueryClient = cache(makeQueryClient);

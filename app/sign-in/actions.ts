@@ -4,12 +4,12 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { roleHome } from '@/lib/auth/roles';
 import { signIn } from '@/lib/auth/sign-in';
-import { AppError } from '@/lib/errors';
+import type { ActionResult } from '@/lib/action-result';
+import { toActionError } from '../_server/action';
 import { forwardSetCookies } from '../_server/forward-cookies';
 
-export type SignInState = { error: string | null; email: string };
-
-export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+/** A form action (useActionState): null before the first try; on success it redirects to the user's home. */
+export async function signInAction(_previous: ActionResult<null> | null, form: FormData): Promise<ActionResult<null> | null> {
   const email = String(form.get('email') ?? '');
   let home: string;
   try {
@@ -17,9 +17,7 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
     await forwardSetCookies(setCookies);
     home = roleHome[user.role];
   } catch (error) {
-    if (error instanceof AppError) return { error: error.message, email };
-    console.error('[sign-in]', error);
-    return { error: 'Sign-in is unavailable right now. Try again in a moment.', email };
+    return { ok: false, error: toActionError(error, '[sign-in]') };
   }
   redirect(home);
 }

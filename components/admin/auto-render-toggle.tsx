@@ -1,8 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
-
-type ToggleResult = { ok: true; data: { autoRender: boolean } } | { ok: false; error: { message: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 /** Switches a project's "render a video after each import" setting. */
 export function AutoRenderToggle({
@@ -12,7 +11,7 @@ export function AutoRenderToggle({
 }: {
   projectId: string;
   initial: boolean;
-  save: (input: unknown) => Promise<ToggleResult>;
+  save: (input: unknown) => Promise<ActionResult<{ autoRender: boolean }>>;
 }) {
   const [on, setOn] = useState(initial);
   const [error, setError] = useState<string | null>(null);

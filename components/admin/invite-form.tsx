@@ -1,11 +1,14 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import type { ActionResult } from '@/lib/action-result';
 
-type InviteResult = { ok: true; data: { email: string; link: string; expiresAt: string } } | { ok: false; error: { message: string } };
-
-export function InviteForm({ invite }: { invite: (input: unknown) => Promise<InviteResult> }) {
-  const [result, setResult] = useState<InviteResult | null>(null);
+export function InviteForm({
+  invite,
+}: {
+  invite: (input: unknown) => Promise<ActionResult<{ email: string; link: string; expiresAt: string }>>;
+}) {
+  const [result, setResult] = useState<ActionResult<{ email: string; link: string; expiresAt: string }> | null>(null);
   const [pending, start] = useTransition();
   return (
     <form

@@ -2,8 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 const button =
   'rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 shadow-sm hover:bg-zinc-50 disabled:opacity-60';
@@ -12,7 +11,7 @@ function useAction() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
-  const run = (fn: () => Promise<Result<unknown>>) =>
+  const run = (fn: () => Promise<ActionResult<unknown>>) =>
     start(async () => {
       setError(null);
       const result = await fn();
@@ -29,7 +28,7 @@ export function SinkToggle({
 }: {
   sinkId: string;
   enabled: boolean;
-  save: (input: unknown) => Promise<Result<unknown>>;
+  save: (input: unknown) => Promise<ActionResult<unknown>>;
 }) {
   const { error, pending, run } = useAction();
   return (
@@ -46,7 +45,7 @@ export function SinkToggle({
   );
 }
 
-export function DeliverNowButton({ sinkId, deliver }: { sinkId: string; deliver: (input: unknown) => Promise<Result<unknown>> }) {
+export function DeliverNowButton({ sinkId, deliver }: { sinkId: string; deliver: (input: unknown) => Promise<ActionResult<unknown>> }) {
   const { error, pending, run } = useAction();
   return (
     <span className="inline-flex items-center gap-2">
@@ -62,7 +61,13 @@ export function DeliverNowButton({ sinkId, deliver }: { sinkId: string; deliver:
   );
 }
 
-export function RetryDeliveryButton({ deliveryId, retry }: { deliveryId: string; retry: (input: unknown) => Promise<Result<unknown>> }) {
+export function RetryDeliveryButton({
+  deliveryId,
+  retry,
+}: {
+  deliveryId: string;
+  retry: (input: unknown) => Promise<ActionResult<unknown>>;
+}) {
   const { error, pending, run } = useAction();
   return (
     <span className="inline-flex items-center gap-2">

@@ -11,8 +11,7 @@ import {
   labelClass,
   ThresholdFields,
 } from '../datasets/label-scope-fields';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 export interface SinkFormProject {
   id: string;
@@ -28,7 +27,7 @@ export function SinkForm({
 }: {
   projects: SinkFormProject[];
   formats: FormatOption[];
-  createSink: (input: unknown) => Promise<Result<{ id: string; secret: string | null }>>;
+  createSink: (input: unknown) => Promise<ActionResult<{ id: string; secret: string | null }>>;
 }) {
   const router = useRouter();
   const [kind, setKind] = useState<'webhook' | 'directory' | 's3'>('webhook');

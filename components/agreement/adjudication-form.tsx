@@ -3,9 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { RubricDefinition } from '@/lib/review/rubric';
+import type { ActionResult } from '@/lib/action-result';
 import { RichText } from '../ui/rich-text';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
 
 const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
 
@@ -29,7 +28,7 @@ export function AdjudicationForm({
   rubric: RubricDefinition;
   criteria: { key: string; text: string }[];
   initial: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean };
-  save: (input: unknown) => Promise<Result<{ id: string; revision: number }>>;
+  save: (input: unknown) => Promise<ActionResult<{ id: string; revision: number }>>;
 }) {
   const router = useRouter();
   const [answers, setAnswers] = useState<Record<string, unknown>>(initial.answers);

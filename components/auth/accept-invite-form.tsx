@@ -1,10 +1,12 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { AcceptState } from '@/app/invite/[token]/actions';
+import type { ActionResult } from '@/lib/action-result';
 
-export function AcceptInviteForm({ token, action }: { token: string; action: (s: AcceptState, f: FormData) => Promise<AcceptState> }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
+type Accept = (state: ActionResult<null> | null, form: FormData) => Promise<ActionResult<null> | null>;
+
+export function AcceptInviteForm({ token, action }: { token: string; action: Accept }) {
+  const [state, formAction, pending] = useActionState(action, null);
   const input = 'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm';
   return (
     <form action={formAction} className="space-y-4">
@@ -21,9 +23,9 @@ export function AcceptInviteForm({ token, action }: { token: string; action: (s:
         <span className="font-medium text-zinc-700">Password again</span>
         <input name="confirm" type="password" autoComplete="new-password" required minLength={10} className={input} />
       </label>
-      {state.error ? (
+      {state?.ok === false ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error}
+          {state.error.message}
         </p>
       ) : null}
       <button

@@ -1,10 +1,14 @@
 'use client';
 
-import { useActionState } from 'react';
-import type { SignInState } from '@/app/sign-in/actions';
+import { useActionState, useState } from 'react';
+import type { ActionResult } from '@/lib/action-result';
 
-export function SignInForm({ action }: { action: (state: SignInState, form: FormData) => Promise<SignInState> }) {
-  const [state, formAction, pending] = useActionState(action, { error: null, email: '' });
+type SignIn = (state: ActionResult<null> | null, form: FormData) => Promise<ActionResult<null> | null>;
+
+export function SignInForm({ action }: { action: SignIn }) {
+  const [state, formAction, pending] = useActionState(action, null);
+  // kept across a failed try (a form action resets uncontrolled fields)
+  const [email, setEmail] = useState('');
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <label className="block">
@@ -15,7 +19,8 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
           autoComplete="username"
           required
           autoFocus
-          defaultValue={state.email}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
           className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-indigo-500"
         />
       </label>
@@ -29,9 +34,9 @@ export function SignInForm({ action }: { action: (state: SignInState, form: Form
           className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-indigo-500"
         />
       </label>
-      {state.error ? (
+      {state?.ok === false ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error}
+          {state.error.message}
         </p>
       ) : null}
       <button

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { Badge } from '@/components/trajectories/badges';
+import { Badge } from '@/components/ui/badge';
 
 /** Shared pieces of the lead's campaign pages (no data fetching). */
 

@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
-import { Badge, RewardBadge, SplitBadge } from '@/components/trajectories/badges';
-import { formatDateTime } from '@/components/trajectories/format';
+import { RewardBadge, SplitBadge } from '@/components/trajectories/badges';
+import { Badge } from '@/components/ui/badge';
+import { formatDateTime } from '@/components/ui/format';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import type { ReviewPlan } from '@/lib/review/review-plan';
 import { ProgressBar } from './campaign-bits';

@@ -10,8 +10,7 @@ import type { RubricDefinition } from '@/lib/review/rubric';
 import { rubricIssues } from '@/lib/review/rubric-issues';
 import { ReviewPlanPanel } from './review-plan-panel';
 import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { code?: string; message: string; field?: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 const input =
   'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
@@ -61,9 +60,9 @@ export function CampaignForm({
 }: {
   projects: CampaignFormProject[];
   defaultRubric: RubricDefinition;
-  create: (input: unknown) => Promise<Result<{ id: string; items: number; rubricVersionCreated: boolean }>>;
-  preview: (input: unknown) => Promise<Result<CampaignPreview>>;
-  plan: (input: unknown) => Promise<Result<(ReviewPlan & { secondsPerReview: number }) | null>>;
+  create: (input: unknown) => Promise<ActionResult<{ id: string; items: number; rubricVersionCreated: boolean }>>;
+  preview: (input: unknown) => Promise<ActionResult<CampaignPreview>>;
+  plan: (input: unknown) => Promise<ActionResult<(ReviewPlan & { secondsPerReview: number }) | null>>;
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
@@ -125,12 +124,15 @@ export function CampaignForm({
 
   // the review planner: expected interval widths at the budget (debounced like the preview)
   const budgetNumber = Number(budgetValue);
-  const budget =
-    sampling === 'all' || !(budgetNumber > 0)
-      ? undefined
-      : budgetUnit === 'items'
-        ? { items: Math.max(1, Math.round(budgetNumber)) }
-        : { hours: budgetNumber };
+  const budget = useMemo(
+    () =>
+      sampling === 'all' || !(budgetNumber > 0)
+        ? undefined
+        : budgetUnit === 'items'
+          ? { items: Math.max(1, Math.round(budgetNumber)) }
+          : { hours: budgetNumber },
+    [sampling, budgetNumber, budgetUnit],
+  );
   const planKey = JSON.stringify([projectSlug, mode, filter, overlap, budget ?? null]);
   const [planned, setPlanned] = useState<{
     key: string;
@@ -141,17 +143,16 @@ export function CampaignForm({
     const kk = Number(overlap);
     if (!projectSlug || mode !== 'single' || !(kk >= 1)) return;
     let cancelled = false;
-    const [key, b] = [planKey, budget];
+    const key = planKey;
     const timer = setTimeout(async () => {
-      const result = await plan({ project: projectSlug, mode, filter, overlap: kk, ...(b ? { budget: b } : {}) });
+      const result = await plan({ project: projectSlug, mode, filter, overlap: kk, ...(budget ? { budget } : {}) });
       if (!cancelled) setPlanned({ key, result: result.ok ? result.data : { error: result.error.message } });
     }, 300);
     return () => {
       cancelled = true;
       clearTimeout(timer);
     };
-    // the key holds every input of the plan (the project, mode, filter, k and budget)
-  }, [plan, planKey]);
+  }, [plan, planKey, projectSlug, mode, filter, overlap, budget]);
 
   const pickProject = (slug: string) => {
     setProjectSlug(slug);

@@ -2,8 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 /** Opens or closes a campaign; closing asks first (reviewers can no longer submit or revise). */
 export function CampaignStatusButton({
@@ -13,7 +12,7 @@ export function CampaignStatusButton({
 }: {
   id: string;
   status: 'draft' | 'open' | 'closed';
-  setStatus: (input: unknown) => Promise<Result<{ status: string }>>;
+  setStatus: (input: unknown) => Promise<ActionResult<{ status: string }>>;
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();

@@ -1,80 +1,60 @@
 import Link from 'next/link';
 import type { CampaignListRow } from '@/lib/db/campaigns/campaign-list';
-import { formatDateTime } from '@/components/trajectories/format';
+import { formatDateTime } from '@/components/ui/format';
 import { ModeBadge, ProgressBar, StatusBadge } from './campaign-bits';
+import { DataTable } from '@/components/ui/table';
 
 /** The lead's campaigns: name (links to the detail page), project, mode, status, items, reviews done of items × k, created. */
 export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Campaign
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Project
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Mode
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Items
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              k
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Reviews done
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Created
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {rows.map((c) => (
-            <tr key={c.id} className="group hover:bg-indigo-50/40" data-testid="campaign-row">
-              <td className="max-w-sm px-4 py-2">
-                <Link
-                  href={`/lead/campaigns/${c.id}`}
-                  className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
-                  title={c.name}
-                >
-                  {c.name}
-                </Link>
-                <span className="text-xs text-zinc-500">
-                  {c.rubric.name} v{c.rubric.version}
-                  {c.requiredExpertise.length ? ` · needs ${c.requiredExpertise.join(', ')}` : ''}
-                </span>
-              </td>
-              <td className="max-w-48 truncate px-3 py-2 text-zinc-600" title={c.project.name}>
-                <span className="font-mono text-xs">{c.project.slug}</span>
-              </td>
-              <td className="px-3 py-2">
-                <ModeBadge mode={c.mode} />
-              </td>
-              <td className="px-3 py-2">
-                <StatusBadge status={c.status} />
-              </td>
-              <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.items}</td>
-              <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.overlap}</td>
-              <td className="px-3 py-2">
-                <ProgressBar
-                  done={c.reviewsDone}
-                  target={c.reviewsTarget}
-                  label={`${c.reviewsDone} of ${c.reviewsTarget} reviews (${c.itemsComplete} of ${c.items} items complete)`}
-                />
-              </td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">{formatDateTime(c.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        { label: 'Campaign', className: 'px-4 py-2' },
+        'Project',
+        'Mode',
+        'Status',
+        { label: 'Items', className: 'px-3 py-2 text-right' },
+        { label: 'k', className: 'px-3 py-2 text-right' },
+        'Reviews done',
+        { label: 'Created', className: 'px-4 py-2' },
+      ]}
+    >
+      {rows.map((c) => (
+        <tr key={c.id} className="group hover:bg-indigo-50/40" data-testid="campaign-row">
+          <td className="max-w-sm px-4 py-2">
+            <Link
+              href={`/lead/campaigns/${c.id}`}
+              className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+              title={c.name}
+            >
+              {c.name}
+            </Link>
+            <span className="text-xs text-zinc-500">
+              {c.rubric.name} v{c.rubric.version}
+              {c.requiredExpertise.length ? ` · needs ${c.requiredExpertise.join(', ')}` : ''}
+            </span>
+          </td>
+          <td className="max-w-48 truncate px-3 py-2 text-zinc-600" title={c.project.name}>
+            <span className="font-mono text-xs">{c.project.slug}</span>
+          </td>
+          <td className="px-3 py-2">
+            <ModeBadge mode={c.mode} />
+          </td>
+          <td className="px-3 py-2">
+            <StatusBadge status={c.status} />
+          </td>
+          <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.items}</td>
+          <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{c.overlap}</td>
+          <td className="px-3 py-2">
+            <ProgressBar
+              done={c.reviewsDone}
+              target={c.reviewsTarget}
+              label={`${c.reviewsDone} of ${c.reviewsTarget} reviews (${c.itemsComplete} of ${c.items} items complete)`}
+            />
+          </td>
+          <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">{formatDateTime(c.createdAt)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

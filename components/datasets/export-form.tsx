@@ -11,8 +11,7 @@ import {
   labelClass,
   ThresholdFields,
 } from './label-scope-fields';
-
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 /** Defines a dataset export: format, campaign, split and thresholds. */
 export function ExportForm({
@@ -24,7 +23,7 @@ export function ExportForm({
   projectId: string;
   formats: FormatOption[];
   campaigns: CampaignOption[];
-  requestExport: (input: unknown) => Promise<Result<{ id: string }>>;
+  requestExport: (input: unknown) => Promise<ActionResult<{ id: string }>>;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,10 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ExportView } from '@/lib/datasets/export-view';
+import { DataTable } from '@/components/ui/table';
+
+const running = (r: ExportView) => r.status === 'queued' || r.status === 'running';
 
 function Status({ row }: { row: ExportView }) {
   if (row.status === 'done')
@@ -38,92 +41,70 @@ function describe(params: Record<string, unknown>, campaigns: Record<string, str
 
 /** Every version of the project's datasets, newest first; running ones poll until they finish. */
 export function ExportList({ initial, campaigns }: { initial: ExportView[]; campaigns: Record<string, string> }) {
-  const [rows, setRows] = useState(initial);
-  useEffect(() => setRows(initial), [initial]);
-  const poll = useCallback(async (ids: string[]) => {
-    const fresh = await Promise.all(
-      ids.map(async (id) => {
-        const response = await fetch(`/api/v1/exports/${id}`, { headers: { accept: 'application/json' } });
-        return response.ok ? ((await response.json()) as { export: ExportView }).export : null;
-      }),
-    );
-    setRows((current) => current.map((r) => fresh.find((f) => f?.id === r.id) ?? r));
-  }, []);
-  const active = rows.filter((r) => r.status === 'queued' || r.status === 'running').map((r) => r.id);
-  const key = active.join(',');
-  useEffect(() => {
-    if (!key) return;
-    const timer = setInterval(() => void poll(key.split(',')), 1000);
-    return () => clearInterval(timer);
-  }, [key, poll]);
+  const active = initial.filter(running).map((r) => r.id);
+  // the running ones re-read every second until each has finished
+  const { data: fresh } = useQuery({
+    queryKey: ['exports', active],
+    enabled: active.length > 0,
+    queryFn: () =>
+      Promise.all(
+        active.map(async (id) => {
+          const response = await fetch(`/api/v1/exports/${id}`, { headers: { accept: 'application/json' } });
+          return response.ok ? ((await response.json()) as { export: ExportView }).export : null;
+        }),
+      ),
+    refetchInterval: (query) => (query.state.data?.every((r) => r && !running(r)) ? false : 1000),
+  });
+  const rows = initial.map((r) => fresh?.find((f) => f?.id === r.id) ?? r);
 
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Format
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Definition
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Rows
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              sha256
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Created
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Files
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {rows.map((r) => (
-            <tr key={r.id} data-testid="export-row" data-status={r.status} className="align-top">
-              <td className="px-4 py-2">
-                <span className="font-mono text-xs font-medium text-zinc-900">{r.format}</span>
-                {r.purpose === 'evaluation' ? (
-                  <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 ring-1 ring-amber-200">
-                    EVAL SET
-                  </span>
-                ) : null}
-              </td>
-              <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params, campaigns)}</td>
-              <td className="px-3 py-2">
-                <Status row={r} />
-                {r.error ? <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700">{r.error}</p> : null}
-              </td>
-              <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{r.rows ?? '—'}</td>
-              <td className="px-3 py-2 font-mono text-xs text-zinc-500" title={r.sha256 ?? undefined}>
-                {r.sha256 ? r.sha256.slice(0, 12) : '—'}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-xs text-zinc-500">{r.createdAt.slice(0, 16).replace('T', ' ')} UTC</td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs">
-                {r.status === 'done' ? (
-                  <span className="flex gap-3">
-                    <a href={`/api/v1/exports/${r.id}/file`} download className="font-semibold text-indigo-700 hover:underline">
-                      Download JSONL
-                    </a>
-                    <a href={`/api/v1/exports/${r.id}/card`} target="_blank" rel="noreferrer" className="text-zinc-600 hover:underline">
-                      Card
-                    </a>
-                  </span>
-                ) : (
-                  <span className="text-zinc-400">—</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        { label: 'Format', className: 'px-4 py-2' },
+        'Definition',
+        'Status',
+        { label: 'Rows', className: 'px-3 py-2 text-right' },
+        'sha256',
+        'Created',
+        { label: 'Files', className: 'px-4 py-2' },
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.id} data-testid="export-row" data-status={r.status} className="align-top">
+          <td className="px-4 py-2">
+            <span className="font-mono text-xs font-medium text-zinc-900">{r.format}</span>
+            {r.purpose === 'evaluation' ? (
+              <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-semibold text-amber-800 ring-1 ring-amber-200">
+                EVAL SET
+              </span>
+            ) : null}
+          </td>
+          <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params, campaigns)}</td>
+          <td className="px-3 py-2">
+            <Status row={r} />
+            {r.error ? <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700">{r.error}</p> : null}
+          </td>
+          <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{r.rows ?? '—'}</td>
+          <td className="px-3 py-2 font-mono text-xs text-zinc-500" title={r.sha256 ?? undefined}>
+            {r.sha256 ? r.sha256.slice(0, 12) : '—'}
+          </td>
+          <td className="whitespace-nowrap px-3 py-2 text-xs text-zinc-500">{r.createdAt.slice(0, 16).replace('T', ' ')} UTC</td>
+          <td className="whitespace-nowrap px-4 py-2 text-xs">
+            {r.status === 'done' ? (
+              <span className="flex gap-3">
+                <a href={`/api/v1/exports/${r.id}/file`} download className="font-semibold text-indigo-700 hover:underline">
+                  Download JSONL
+                </a>
+                <a href={`/api/v1/exports/${r.id}/card`} target="_blank" rel="noreferrer" className="text-zinc-600 hover:underline">
+                  Card
+                </a>
+              </span>
+            ) : (
+              <span className="text-zinc-400">—</span>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

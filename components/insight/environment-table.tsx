@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { EnvironmentReport } from '@/lib/insight/environment-report';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { AgreementFigure, RateFigure, SeverityBadge } from './figures';
 
 /** The ranked environment table: every rate with its 95% interval and n, and the reasons for each rank. */

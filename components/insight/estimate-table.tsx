@@ -1,5 +1,5 @@
 import { FIGURE_LABELS, type GroupEstimate } from '@/lib/insight/estimates';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const pm = (i: { low: number; high: number }) => `±${((i.high - i.low) * 50).toFixed(1)} pts`;

@@ -3,7 +3,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
 import { RichText } from '../ui/rich-text';
-import { inert } from '../trajectories/inert-text';
+import { inert } from '../ui/inert-text';
 
 const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string }> = {
   system: { rule: 'border-l-zinc-400', chip: 'bg-zinc-100 text-zinc-700' },

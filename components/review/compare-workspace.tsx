@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useMemo, useRef, useState, useTransition } from 'react';
+import { createRef, useCallback, useMemo, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
@@ -17,15 +17,16 @@ import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
+import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { RichText } from '../ui/rich-text';
 
 type Side = 'left' | 'right';
 
 export interface CompareActions {
-  submit: (input: unknown) => Promise<Result<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<Result<Next>>;
+  submit: (input: unknown) => Promise<ActionResult<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<ActionResult<Next>>;
 }
 
 const PREFERENCES = [
@@ -48,24 +49,28 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
  */
 export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
-  const players = { left: useRef<PlayerHandle>(null), right: useRef<PlayerHandle>(null) };
+  // one object for the component's life, so callbacks that use the players stay stable
+  const [players] = useState(() => ({ left: createRef<PlayerHandle>(), right: createRef<PlayerHandle>() }));
   const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
-  const transcripts = { left: view.transcripts[0] ?? [], right: view.transcripts[1] ?? [] };
+  const transcripts = useMemo(() => ({ left: view.transcripts[0] ?? [], right: view.transcripts[1] ?? [] }), [view.transcripts]);
   const readers = useRef({ left: new ReadingTracker(transcripts.left), right: new ReadingTracker(transcripts.right) });
   const measures = useMemo<Record<Side, CoverageMeasure>>(() => {
-    const m = (v: typeof leftVideo, t: typeof transcripts.left) => ({
+    const m = (v: typeof leftVideo, t: readonly { index: number }[]) => ({
       totalFrames: v.durationInFrames,
       chapters: v.chapters,
       steps: t.map((s) => s.index),
     });
-    return { left: m(leftVideo, view.transcripts[0] ?? []), right: m(rightVideo, view.transcripts[1] ?? []) };
-  }, [leftVideo, rightVideo, view.transcripts]);
+    return { left: m(leftVideo, transcripts.left), right: m(rightVideo, transcripts.right) };
+  }, [leftVideo, rightVideo, transcripts]);
   const divergent = useMemo(() => firstDivergentStep(view.transcripts[0] ?? [], view.transcripts[1] ?? []), [view.transcripts]);
   const [readSteps, setReadSteps] = useState<Record<Side, ReadonlySet<number>>>({ left: new Set(), right: new Set() });
   const [activeSteps, setActiveSteps] = useState<Record<Side, number | null>>({ left: null, right: null });
   const basis = view.campaign.coverageBasis;
-  const coverageOf = (side: Side) =>
-    measureCoverage({ ...trackers.current[side].report(), transcriptSteps: readers.current[side].read() }, measures[side], basis);
+  const coverageOf = useCallback(
+    (side: Side) =>
+      measureCoverage({ ...trackers.current[side].report(), transcriptSteps: readers.current[side].read() }, measures[side], basis),
+    [measures, basis],
+  );
   const revision = (view.myComparison?.revision ?? 0) + 1;
   const criteria = view.task.criteria;
   const fps = leftVideo.fps;
@@ -98,50 +103,59 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     setError,
   });
 
-  const played = (side: Side) => (r: PlayedRange) => {
+  const played = useCallback((side: Side, r: PlayedRange) => {
     trackers.current[side].played(r.from, r.to, r.rate);
     const share = Math.floor(trackers.current[side].share() * 100);
     setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
-  };
+  }, []);
   // stable callbacks: the player re-subscribes when they change
-  const onPlayedLeft = useCallback(played('left'), []);
-  const onPlayedRight = useCallback(played('right'), []);
+  const onPlayedLeft = useCallback((r: PlayedRange) => played('left', r), [played]);
+  const onPlayedRight = useCallback((r: PlayedRange) => played('right', r), [played]);
   const onSeekLeft = useCallback(() => trackers.current.left.seeked(), []);
   const onSeekRight = useCallback(() => trackers.current.right.seeked(), []);
-  const follow = (side: Side, f: number) => {
-    const step = chapterAt((side === 'left' ? leftVideo : rightVideo).chapters, f)?.step ?? null;
-    setActiveSteps((s) => (s[side] === step ? s : { ...s, [side]: step }));
-  };
+  const follow = useCallback(
+    (side: Side, f: number) => {
+      const step = chapterAt((side === 'left' ? leftVideo : rightVideo).chapters, f)?.step ?? null;
+      setActiveSteps((s) => (s[side] === step ? s : { ...s, [side]: step }));
+    },
+    [leftVideo, rightVideo],
+  );
   const onFrameLeft = useCallback(
     (f: number) => {
       setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps));
       follow('left', f);
     },
-    [fps, leftVideo],
+    [fps, follow],
   );
-  const onFrameRight = useCallback((f: number) => follow('right', f), [rightVideo]);
-  const reading = (side: Side) => (inView: number[], seconds: number) => {
+  const onFrameRight = useCallback((f: number) => follow('right', f), [follow]);
+  const reading = useCallback((side: Side, inView: number[], seconds: number) => {
     if (readers.current[side].tick(inView, seconds)) setReadSteps((r) => ({ ...r, [side]: new Set(readers.current[side].read()) }));
-  };
-  const onReadingLeft = useCallback(reading('left'), []);
-  const onReadingRight = useCallback(reading('right'), []);
-  const seekStepLeft = useCallback((step: number) => players.left.current?.seekToStep(step), []);
-  const seekStepRight = useCallback((step: number) => players.right.current?.seekToStep(step), []);
-  const pinStep = (side: Side) => (step: number) => {
-    for (const ref of [players.left, players.right]) ref.current?.pause();
-    const video = side === 'left' ? leftVideo : rightVideo;
-    setPin({ frame: frameForStep(video.chapters, step) ?? 0, stepIndex: step, side: side === 'left' ? 'a' : 'b' });
-  };
-  const pinStepLeft = useCallback(pinStep('left'), [leftVideo]);
-  const pinStepRight = useCallback(pinStep('right'), [rightVideo]);
-
-  const both = useCallback((fn: (p: PlayerHandle) => void) => {
-    for (const ref of [players.left, players.right]) if (ref.current) fn(ref.current);
   }, []);
+  const onReadingLeft = useCallback((inView: number[], seconds: number) => reading('left', inView, seconds), [reading]);
+  const onReadingRight = useCallback((inView: number[], seconds: number) => reading('right', inView, seconds), [reading]);
+  const seekStepLeft = useCallback((step: number) => players.left.current?.seekToStep(step), [players]);
+  const seekStepRight = useCallback((step: number) => players.right.current?.seekToStep(step), [players]);
+  const pinStep = useCallback(
+    (side: Side, step: number) => {
+      for (const ref of [players.left, players.right]) ref.current?.pause();
+      const video = side === 'left' ? leftVideo : rightVideo;
+      setPin({ frame: frameForStep(video.chapters, step) ?? 0, stepIndex: step, side: side === 'left' ? 'a' : 'b' });
+    },
+    [leftVideo, players, rightVideo],
+  );
+  const pinStepLeft = useCallback((step: number) => pinStep('left', step), [pinStep]);
+  const pinStepRight = useCallback((step: number) => pinStep('right', step), [pinStep]);
+
+  const both = useCallback(
+    (fn: (p: PlayerHandle) => void) => {
+      for (const ref of [players.left, players.right]) if (ref.current) fn(ref.current);
+    },
+    [players],
+  );
   const togglePlay = useCallback(() => {
     const playing = players.left.current?.isPlaying() || players.right.current?.isPlaying();
     both((p) => (playing ? p.pause() : p.play()));
-  }, [both]);
+  }, [both, players]);
   const seekSeconds = useCallback((seconds: number) => both((p) => p.seekToFrame(seconds * fps)), [both, fps]);
   const changeRate = useCallback(
     (r: number) => {
@@ -160,7 +174,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
       const video = side === 'left' ? leftVideo : rightVideo;
       setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null, side: side === 'left' ? 'a' : 'b' });
     },
-    [both, leftVideo, rightVideo],
+    [both, leftVideo, players, rightVideo],
   );
 
   const cells = criteria.flatMap((c) => [
@@ -197,7 +211,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
       if (!result.ok) return setError(result.error.message);
       submitted(result.data.next);
     });
-  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted]);
+  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted, basis, coverageOf]);
 
   // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
   useReviewShortcuts({

@@ -2,9 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-
-type Result =
-  { ok: true; data: { href: string; resumed: boolean } | { href: null; message: string } } | { ok: false; error: { message: string } };
+import type { ActionResult } from '@/lib/action-result';
 
 /** "Next item": claims the reviewer's next item of a campaign and opens it; says so when none is left. */
 export function NextItemButton({
@@ -15,7 +13,7 @@ export function NextItemButton({
 }: {
   campaignId: string;
   label?: string;
-  claim: (input: { campaignId: string }) => Promise<Result>;
+  claim: (input: { campaignId: string }) => Promise<ActionResult<{ href: string; resumed: boolean } | { href: null; message: string }>>;
   primary?: boolean;
 }) {
   const router = useRouter();

@@ -17,12 +17,13 @@ import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next, type Result } from './use-assignment-flow';
+import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
+import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
 
 export interface ReviewActions {
-  submit: (input: unknown) => Promise<Result<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<Result<Next>>;
+  submit: (input: unknown) => Promise<ActionResult<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
+  skip: (input: unknown) => Promise<ActionResult<Next>>;
 }
 
 /**
@@ -35,7 +36,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const rubric = view.rubric.definition;
   const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
   const player = useRef<PlayerHandle>(null);
-  const transcript = view.transcripts[0] ?? [];
+  const transcript = useMemo(() => view.transcripts[0] ?? [], [view.transcripts]);
   const tracker = useRef(new WatchTracker(video.durationInFrames));
   const reading = useRef(new ReadingTracker(transcript));
   const measure = useMemo(
@@ -86,8 +87,11 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     },
     [video.chapters],
   );
-  const coverageNow = () =>
-    measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, view.campaign.coverageBasis);
+  const basis = view.campaign.coverageBasis;
+  const coverageNow = useCallback(
+    () => measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, basis),
+    [measure, basis],
+  );
 
   const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
 
@@ -134,7 +138,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       }
       submitted(result.data.next);
     });
-  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted, measure]);
+  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted, coverageNow]);
 
   // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
   useReviewShortcuts({

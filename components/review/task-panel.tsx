@@ -2,7 +2,7 @@
 
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
-import { inert } from '../trajectories/inert-text';
+import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
 
 /** The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what blind review hides. */

@@ -2,10 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, type TransitionStartFunction } from 'react';
+import type { ActionResult } from '@/lib/action-result';
 
 /** Where the server says to go after a submit or skip. */
 export type Next = { href: string; resumed: boolean } | { href: null; message: string };
-export type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string; field?: string } };
 
 export const REVIEW_SPEEDS = [0.5, 1, 1.5, 2, 3, 4] as const;
 
@@ -28,7 +28,7 @@ export function useAssignmentFlow(input: {
   assignmentId: string;
   campaignId: string;
   revision: number;
-  skipAction: (input: unknown) => Promise<Result<Next>>;
+  skipAction: (input: unknown) => Promise<ActionResult<Next>>;
   start: TransitionStartFunction;
   setError: (message: string | null) => void;
 }) {

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import type { ActionResult } from '@/lib/action-result';
 
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
 interface TokenRow {
   id: string;
   name: string;
@@ -18,8 +18,8 @@ export function TokenManager({
   revoke,
 }: {
   tokens: TokenRow[];
-  create: (input: unknown) => Promise<Result<{ token: string }>>;
-  revoke: (input: unknown) => Promise<Result<{ revoked: string }>>;
+  create: (input: unknown) => Promise<ActionResult<{ token: string }>>;
+  revoke: (input: unknown) => Promise<ActionResult<{ revoked: string }>>;
 }) {
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

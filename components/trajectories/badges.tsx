@@ -1,24 +1,5 @@
-import type { ReactNode } from 'react';
-import { formatReward, rewardTone } from './format';
-
-export function Badge({
-  children,
-  className = 'bg-zinc-100 text-zinc-700 ring-zinc-200',
-  title,
-}: {
-  children: ReactNode;
-  className?: string;
-  title?: string;
-}) {
-  return (
-    <span
-      title={title}
-      className={`inline-flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${className}`}
-    >
-      {children}
-    </span>
-  );
-}
+import { Badge } from '../ui/badge';
+import { formatReward, rewardTone } from '../ui/format';
 
 /** Eval items are measurement only: never in a training export. */
 export function SplitBadge({ split }: { split: 'train' | 'eval' }) {

@@ -4,8 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition } from 'react';
 import type { Criterion } from '@/lib/formats/trajectory';
 import { CriteriaChecklist } from './criteria-checklist';
+import type { ActionResult } from '@/lib/action-result';
 
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
 type Saved = { criteria: Criterion[]; updatedAt: string };
 interface Draft {
   id: number;
@@ -27,7 +27,7 @@ export function CriteriaEditor({
   taskId: string;
   criteria: Criterion[];
   updatedAt: string;
-  save: (input: unknown) => Promise<Result<Saved>>;
+  save: (input: unknown) => Promise<ActionResult<Saved>>;
 }) {
   const router = useRouter();
   const [criteria, setCriteria] = useState(initial);

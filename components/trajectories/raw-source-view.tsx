@@ -1,6 +1,6 @@
 import type { RawSourceText } from '@/lib/db/trajectories/trajectory-queries';
-import { formatBytes } from './format';
-import { inert } from './inert-text';
+import { formatBytes } from '../ui/format';
+import { inert } from '../ui/inert-text';
 import { MarkedText } from './marked-text';
 
 /** The stored import source, as text (never interpreted). */

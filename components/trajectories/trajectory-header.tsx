@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
-import { Badge, SplitBadge } from './badges';
-import { formatCount, formatDateTime, formatReward, rewardTone } from './format';
-import { inert } from './inert-text';
+import { Badge } from '../ui/badge';
+import { SplitBadge } from './badges';
+import { formatCount, formatDateTime, formatReward, rewardTone } from '../ui/format';
+import { inert } from '../ui/inert-text';
 
 /** Breadcrumb, task name, what ran it, and the scores at a glance. */
 export function TrajectoryHeader({ t }: { t: TrajectoryDetail }) {

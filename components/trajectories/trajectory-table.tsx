@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectories/trajectory-queries';
 import { RewardBadge, SplitBadge } from './badges';
-import { formatCount, formatDateTime, formatReward } from './format';
-import { inert } from './inert-text';
+import { formatCount, formatDateTime, formatReward } from '../ui/format';
+import { inert } from '../ui/inert-text';
+import { DataTable } from '@/components/ui/table';
 
 function JudgeCell({ judge }: { judge: JudgeSummary }) {
   if (judge.count === 0) return <span className="text-zinc-400">—</span>;
@@ -21,90 +22,61 @@ function JudgeCell({ judge }: { judge: JudgeSummary }) {
 /** One page of trajectories; the task name links to the detail page. */
 export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; showProject: boolean }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Task
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Environment
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Policy
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Split
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Steps
-            </th>
-            <th scope="col" className="px-3 py-2 text-center font-medium">
-              Reward
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Judges
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Reviews
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Format
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Imported
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {rows.map((r) => (
-            <tr key={r.id} className="group hover:bg-indigo-50/40" data-testid="trajectory-row">
-              <td className="max-w-xs px-4 py-2">
-                <Link
-                  href={`/trajectories/${r.id}`}
-                  className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
-                  title={inert(r.taskName)}
-                >
-                  {inert(r.taskName)}
-                </Link>
-                {showProject ? <span className="font-mono text-[11px] text-zinc-400">{r.projectSlug}</span> : null}
-              </td>
-              <td className="max-w-40 truncate px-3 py-2 text-zinc-600" title={r.environment ? inert(r.environment) : undefined}>
-                {r.environment ? inert(r.environment) : <span className="text-zinc-400">—</span>}
-              </td>
-              <td className="max-w-56 truncate px-3 py-2 font-mono text-xs text-zinc-700" title={inert(r.policy)}>
-                {inert(r.policy)}
-              </td>
-              <td className="px-3 py-2">
-                <SplitBadge split={r.split} />
-              </td>
-              <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-600">{formatCount(r.steps)}</td>
-              <td className="px-3 py-2 text-center">
-                <RewardBadge value={r.verifierReward} />
-              </td>
-              <td className="px-3 py-2 text-xs text-zinc-700">
-                <JudgeCell judge={r.judge} />
-              </td>
-              <td className="px-3 py-2 text-xs">
-                {r.reviews > 0 ? (
-                  <span className="text-emerald-700">{r.reviews} reviewed</span>
-                ) : (
-                  <span className="text-zinc-400">none</span>
-                )}
-              </td>
-              <td className="px-3 py-2 font-mono text-xs text-zinc-500">{r.format}</td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs leading-tight text-zinc-500" title={r.createdAt}>
-                {/* date over time: the column stays narrow, so the zone is never cut off at 1280 px */}
-                <time dateTime={r.createdAt} className="block">
-                  {formatDateTime(r.createdAt).slice(0, 10)}
-                </time>
-                <span className="block text-zinc-400">{formatDateTime(r.createdAt).slice(11)}</span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        { label: 'Task', className: 'px-4 py-2' },
+        'Environment',
+        'Policy',
+        'Split',
+        { label: 'Steps', className: 'px-3 py-2 text-right' },
+        { label: 'Reward', className: 'px-3 py-2 text-center' },
+        'Judges',
+        'Reviews',
+        'Format',
+        { label: 'Imported', className: 'px-4 py-2' },
+      ]}
+    >
+      {rows.map((r) => (
+        <tr key={r.id} className="group hover:bg-indigo-50/40" data-testid="trajectory-row">
+          <td className="max-w-xs px-4 py-2">
+            <Link
+              href={`/trajectories/${r.id}`}
+              className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+              title={inert(r.taskName)}
+            >
+              {inert(r.taskName)}
+            </Link>
+            {showProject ? <span className="font-mono text-[11px] text-zinc-400">{r.projectSlug}</span> : null}
+          </td>
+          <td className="max-w-40 truncate px-3 py-2 text-zinc-600" title={r.environment ? inert(r.environment) : undefined}>
+            {r.environment ? inert(r.environment) : <span className="text-zinc-400">—</span>}
+          </td>
+          <td className="max-w-56 truncate px-3 py-2 font-mono text-xs text-zinc-700" title={inert(r.policy)}>
+            {inert(r.policy)}
+          </td>
+          <td className="px-3 py-2">
+            <SplitBadge split={r.split} />
+          </td>
+          <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-600">{formatCount(r.steps)}</td>
+          <td className="px-3 py-2 text-center">
+            <RewardBadge value={r.verifierReward} />
+          </td>
+          <td className="px-3 py-2 text-xs text-zinc-700">
+            <JudgeCell judge={r.judge} />
+          </td>
+          <td className="px-3 py-2 text-xs">
+            {r.reviews > 0 ? <span className="text-emerald-700">{r.reviews} reviewed</span> : <span className="text-zinc-400">none</span>}
+          </td>
+          <td className="px-3 py-2 font-mono text-xs text-zinc-500">{r.format}</td>
+          <td className="whitespace-nowrap px-4 py-2 text-xs leading-tight text-zinc-500" title={r.createdAt}>
+            {/* date over time: the column stays narrow, so the zone is never cut off at 1280 px */}
+            <time dateTime={r.createdAt} className="block">
+              {formatDateTime(r.createdAt).slice(0, 10)}
+            </time>
+            <span className="block text-zinc-400">{formatDateTime(r.createdAt).slice(11)}</span>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,7 +1,7 @@
 import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
-import { formatCount, formatTime } from './format';
-import { inert, prettyJson } from './inert-text';
+import { formatCount, formatTime } from '../ui/format';
+import { inert, prettyJson } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */

@@ -11,7 +11,7 @@ import type { VFile } from 'vfile';
 // relative imports: Remotion's bundler has no `@/` alias
 import { highlightTokens, tokenColor, type CodeToken } from './highlight';
 import { DISPLAY_FENCE, markdownWithMath } from '../../lib/rich-text/markdown-source';
-import { inert } from '../trajectories/inert-text';
+import { inert } from './inert-text';
 
 /**
  * The one renderer for trajectory text (task instructions, criteria, rubric labels, chapters,

@@ -1,8 +1,10 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
+import type { ActionResult } from '@/lib/action-result';
 
 export interface VideoStatus {
   id: string;
@@ -14,14 +16,14 @@ export interface VideoStatus {
 
 const fileUrl = (id: string) => `/api/v1/videos/${id}/file`;
 
-type Result<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
-
 /**
  * The trajectory page's video: the Player plays at once (no render needed); the MP4 is
  * rendered by the worker on request (or after import), with a progress bar while it renders,
  * then offered for download. Buttons marked `data-seek-step` anywhere on the page (the
  * transcript's "▶ video") seek the player to that step.
  */
+const rendering = (s: VideoStatus | null | undefined) => s?.status === 'queued' || s?.status === 'rendering';
+
 export function VideoPanel({
   video,
   initialStatus,
@@ -30,12 +32,26 @@ export function VideoPanel({
 }: {
   video: TrajectoryVideoProps;
   initialStatus: VideoStatus | null;
-  requestRender: () => Promise<Result<VideoStatus>>;
+  requestRender: () => Promise<ActionResult<VideoStatus>>;
   /** where the player starts (clamped to the video) */
   initialFrame?: number;
 }) {
   const player = useRef<PlayerHandle>(null);
-  const [status, setStatus] = useState<VideoStatus | null>(initialStatus);
+  const queryClient = useQueryClient();
+  const statusKey = ['video-status', initialStatus?.id ?? null] as const;
+  // the MP4's status: the page's, then a render request's answer, re-read every 2 s while it renders
+  const { data: status = null } = useQuery({
+    queryKey: statusKey,
+    initialData: initialStatus,
+    queryFn: async (): Promise<VideoStatus | null> => {
+      const current = queryClient.getQueryData<VideoStatus | null>(statusKey) ?? null;
+      if (!current) return null;
+      const response = await fetch(`/api/v1/videos/${current.id}`, { headers: { accept: 'application/json' } });
+      return response.ok ? ((await response.json()) as { video: VideoStatus }).video : current;
+    },
+    refetchInterval: (query) => (rendering(query.state.data) ? 2000 : false),
+  });
+  const setStatus = (next: VideoStatus) => queryClient.setQueryData(statusKey, next);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
 
@@ -50,16 +66,6 @@ export function VideoPanel({
     document.addEventListener('click', onClick);
     return () => document.removeEventListener('click', onClick);
   }, []);
-
-  const poll = useCallback(async (id: string) => {
-    const response = await fetch(`/api/v1/videos/${id}`, { headers: { accept: 'application/json' } });
-    if (response.ok) setStatus(((await response.json()) as { video: VideoStatus }).video);
-  }, []);
-  useEffect(() => {
-    if (!status || (status.status !== 'queued' && status.status !== 'rendering')) return;
-    const timer = setInterval(() => void poll(status.id), 2000);
-    return () => clearInterval(timer);
-  }, [status, poll]);
 
   return (
     <section id="video" aria-labelledby="video-title" className="scroll-mt-20">

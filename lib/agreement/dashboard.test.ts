@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv } from './csv';
+import { toCsv } from '../csv';
 import { agreementDashboard } from './dashboard';
 import { dashboardParams } from './dashboard-params';
 import { agreementTable, agreementTables } from './tables';

@@ -1,4 +1,4 @@
-import type { CsvValue } from './csv';
+import type { CsvValue } from '../csv';
 import type { AgreementDashboard, DashboardPart } from './dashboard';
 
 /** The dashboard's tables as rows, for CSV download (one file per table). */

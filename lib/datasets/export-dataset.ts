@@ -18,6 +18,7 @@ import { comparisonOutcome, fitConsensusModel, MIN_REVIEWS_FOR_DAWID_SKENE, revi
 import { type DatasetRow, defaultDeriveOptions, type DeriveOptions, deriveRows, type Excluded } from './derive';
 import { datasetFormatSchema, formatKind, jsonlLine, type DatasetFormat } from './formats';
 import { assertNoEvalItems, assertRowPurpose, type ExportPurpose, purposeOf } from './guard';
+import { parseInput } from '../parse-input';
 
 /**
  * The export use case: scope -> guard -> per campaign (Dawid-Skene fit over its labels, then
@@ -130,12 +131,7 @@ async function campaignModel(scope: DatasetScope, campaignId: string, ratings: A
   return needed ? fitConsensusModel(multi) : new Map<string, string>();
 }
 export async function exportDataset(raw: ExportRequest, outPath: string, options: ExportOptions = {}): Promise<ExportResult> {
-  const parsed = exportRequestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `export ${issue.path.join('.') || 'request'}: ${issue.message}`);
-  }
-  const req = parsed.data;
+  const req = parseInput(exportRequestSchema, raw, 'export');
   const derive: DeriveOptions = { minAgreement: req.minAgreement, minReviews: req.minReviews, scoreGap: req.scoreGap };
   const purpose = purposeOf(req.split);
   const scope = await resolveDatasetScope({ projectId: req.projectId, project: req.project, campaignId: req.campaignId, split: req.split });

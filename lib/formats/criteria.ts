@@ -1,4 +1,4 @@
-import type { Criterion } from './trajectory';
+import { criterionSchema, type Criterion } from './trajectory';
 
 /**
  * Stable criterion keys: a slug of the text (lowercase ASCII letters, digits and `-`, at most
@@ -44,4 +44,16 @@ export function criteriaFromTexts(texts: string[], origin: Criterion['origin'], 
       .filter((t) => t !== '')
       .map((text) => ({ key: slugKey(text), text, origin, verdict })),
   );
+}
+
+/**
+ * The one reader of stored criteria (a task's acceptanceCriteria column, JSON): each criterion
+ * validated; anything malformed is left out rather than shown or checked wrong.
+ */
+export function parseCriteria(value: unknown): Criterion[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((c) => {
+    const r = criterionSchema.safeParse(c);
+    return r.success ? [r.data] : [];
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from './csv';
+import { csvField as csvCell, toCsv } from '../csv';
 
 describe('csv', () => {
   it('quotes, escapes and defuses formulas', () => {

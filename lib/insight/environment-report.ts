@@ -3,7 +3,7 @@ import { binaryAlpha, verifierKappa } from './agreement';
 import { rankEnvironments, type EnvironmentSignals, type RankedEnvironment } from './environment-ranking';
 import { wilson } from './intervals';
 import { teachability } from './teachability';
-import { toCsv } from './csv';
+import { toCsv } from '../csv';
 
 /** One environment's figures (every rate with n and a 95% interval) plus its flagged moments. */
 export interface EnvironmentFigures extends EnvironmentSignals {
@@ -53,11 +53,11 @@ export function environmentTableRows(report: EnvironmentReport) {
     verifierPassRate: r4(e.verifierPass.rate),
     verifierPassLow: r4(e.verifierPass.ci?.[0]),
     verifierPassHigh: r4(e.verifierPass.ci?.[1]),
-    verifierN: e.verifierPass.n,
+    verifierPassN: e.verifierPass.n,
     reviewerPassRate: r4(e.reviewerPass.rate),
     reviewerPassLow: r4(e.reviewerPass.ci?.[0]),
     reviewerPassHigh: r4(e.reviewerPass.ci?.[1]),
-    reviewerN: e.reviewerPass.n,
+    reviewerPassN: e.reviewerPass.n,
     verifierKappa: r4(e.verifierAgreement.value),
     verifierKappaLow: r4(e.verifierAgreement.ci?.[0]),
     verifierKappaHigh: r4(e.verifierAgreement.ci?.[1]),
@@ -80,6 +80,9 @@ export function environmentTableRows(report: EnvironmentReport) {
     alwaysSolved: e.teachability.alwaysSolved,
     neverSolved: e.teachability.neverSolved,
     reasons: reasons.map((x) => `${x.severity}: ${x.text}`).join('; '),
+    // the names before 0.2 (one naming now: <measure>Rate/Low/High/N), kept one version for scripts
+    verifierN: e.verifierPass.n,
+    reviewerN: e.reviewerPass.n,
   }));
 }
 

@@ -2,7 +2,7 @@ import { judgePass, judgeScale } from '../agreement/audit';
 import type { EstimateRow, PairEstimateRow, PickedCampaign } from '../db/insight/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
 import { estimatePpiMean, type Interval, type PpiItem, type PpiMeanResult } from '../stats/ppi';
-import { toCsv } from './csv';
+import { toCsv } from '../csv';
 import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
 
 /**

@@ -13,7 +13,7 @@ import { estimateRows } from '../db/insight/insight-estimate-rows';
 import { loadEnvironmentEstimates } from '../db/insight/insight-load';
 import { ensureProject } from '../db/trajectories/projects';
 import { reviewerQueues } from '../db/review/review-queue';
-import { submitReview } from '../db/review/reviews';
+import { submitReview } from './submit-review';
 import { resetDatabase } from '../db/test/reset';
 import { storeTrajectory } from '../db/trajectories/trajectories';
 import { AppError } from '../errors';

@@ -8,7 +8,7 @@ import { previewCampaign } from '../db/campaigns/campaign-preview';
 import { setCampaignStatus } from '../db/campaigns/campaign-status';
 import { db } from '../db/infra/client';
 import { ensureProject } from '../db/trajectories/projects';
-import { submitReview } from '../db/review/reviews';
+import { submitReview } from './submit-review';
 import { listLatestRubrics } from '../db/campaigns/rubric-list';
 import { resetDatabase } from '../db/test/reset';
 import { storeTrajectory } from '../db/trajectories/trajectories';

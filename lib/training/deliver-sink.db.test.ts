@@ -210,7 +210,7 @@ describe('training sink delivery to the example receiver', () => {
       where: { campaignItemId: item.id, isCurrent: true },
       select: { reviewerId: true, assignmentId: true },
     });
-    const { submitReview } = await import('../db/review/reviews');
+    const { submitReview } = await import('../review/submit-review');
     await submitReview(
       review.reviewerId,
       {

@@ -3,7 +3,7 @@ import { claimNextItem } from '../../lib/db/review/assignments';
 import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
 import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
 import { createCampaign } from '../../lib/db/campaigns/campaigns';
-import { submitReview } from '../../lib/db/review/reviews';
+import { submitReview } from '../../lib/review/submit-review';
 import { toStorable } from '../../lib/db/trajectories/storable-trajectory';
 import { storeTrajectoryBatch } from '../../lib/db/trajectories/store-trajectory-batch';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';

@@ -2,10 +2,9 @@
 
 import { z } from 'zod';
 import { claimNextItem, skipAssignment } from '@/lib/db/review/assignments';
-import { submitComparison, submitComparisonInput } from '@/lib/db/review/comparisons';
-import { submitReview, submitReviewInput } from '@/lib/db/review/reviews';
+import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
+import { submitReview, submitReviewInput } from '@/lib/review/submit-review';
 import { AppError } from '@/lib/errors';
-import { measuresForAssignment } from '@/lib/video-renders/assignment-frames';
 import { defineAction } from '../../_server/action';
 
 export type ClaimResult = { href: string; resumed: boolean } | { href: null; message: string };
@@ -47,8 +46,7 @@ export const submitReviewAction = defineAction(
   submitReviewInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
-    const [frames] = await measuresForAssignment(rest.assignmentId, user.id);
-    const review = await submitReview(user.id, rest, frames!, new Date());
+    const review = await submitReview(user.id, rest, new Date());
     return { review: { id: review.id, revision: review.revision, duplicate: review.duplicate }, next: await claim(campaignId, user) };
   },
 );
@@ -59,9 +57,7 @@ export const submitComparisonAction = defineAction(
   submitComparisonInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
-    const frames = await measuresForAssignment(rest.assignmentId, user.id);
-    if (frames.length !== 2) throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
-    const row = await submitComparison(user.id, rest, { left: frames[0]!, right: frames[1]! }, new Date());
+    const row = await submitComparison(user.id, rest, new Date());
     return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
   },
 );

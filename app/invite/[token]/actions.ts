@@ -7,17 +7,19 @@ import { clientAddress, limits, spendLimit } from '@/lib/auth/rate-limit';
 import { roleHome } from '@/lib/auth/roles';
 import { signIn } from '@/lib/auth/sign-in';
 import { acceptInvite } from '@/lib/db/auth/invites';
+import type { ActionResult } from '@/lib/action-result';
 import { AppError } from '@/lib/errors';
+import { toActionError } from '../../_server/action';
 import { forwardSetCookies } from '../../_server/forward-cookies';
 
-export type AcceptState = { error: string | null };
-
-export async function acceptInviteAction(_previous: AcceptState, form: FormData): Promise<AcceptState> {
+/** A form action (useActionState): null before the first try; on success it signs in and redirects. */
+export async function acceptInviteAction(_previous: ActionResult<null> | null, form: FormData): Promise<ActionResult<null> | null> {
   const token = String(form.get('token') ?? '');
   const password = String(form.get('password') ?? '');
   let home: string;
   try {
-    if (password !== String(form.get('confirm') ?? '')) return { error: 'The two passwords differ.' };
+    if (password !== String(form.get('confirm') ?? ''))
+      throw new AppError('BAD_INPUT', 'The two passwords differ.', { details: { field: 'confirm' } });
     const now = new Date();
     const requestHeaders = await headers();
     await spendLimit(limits.inviteClient, clientAddress(requestHeaders), now, 'invitation attempts from your address');
@@ -27,10 +29,7 @@ export async function acceptInviteAction(_previous: AcceptState, form: FormData)
     await forwardSetCookies(setCookies);
     home = roleHome[user.role];
   } catch (error) {
-    if (error instanceof AppError) return { error: error.message };
-    if ((error as { name?: string }).name === 'ZodError') return { error: (error as { issues: { message: string }[] }).issues[0]!.message };
-    console.error('[invite]', error);
-    return { error: 'Could not create your account right now. Try again in a moment.' };
+    return { ok: false, error: toActionError(error, '[invite]') };
   }
   redirect(home);
 }

@@ -1,95 +1,57 @@
 import type { Prisma } from '@prisma/client';
-import { z } from 'zod';
-import { criterionSchema, type Criterion } from '../../formats/trajectory';
-import { answersSchema, rubricDefinition, type RubricDefinition } from '../../review/rubric';
+import { parseCriteria } from '../../formats/criteria';
+import type { Criterion } from '../../formats/trajectory';
+import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { writeAudit } from '../auth/audit';
 import { recordLabelEvent } from '../review/label-events';
 import { db } from '../infra/client';
+import { nextRevision } from '../review/revisions';
 
-/** What a lead sends to settle an item: final answers (single) or a final preference (pairwise), and why. */
-export const recordAdjudicationInput = z.object({
-  campaignId: z.string().min(1),
-  itemId: z.string().min(1),
-  answers: z.record(z.string(), z.unknown()).default({}),
-  preference: z.number().int().min(-2).max(2).nullable().default(null),
-  bothBad: z.boolean().default(false),
-  rationale: z.string().trim().min(10, 'give the rationale for the final label in a sentence or two (10+ characters)').max(5000),
-});
-export type RecordAdjudicationInput = z.input<typeof recordAdjudicationInput>;
-
-/**
- * Records a lead's final label for a campaign item, kept apart from the raw reviews. A changed
- * decision is a new revision; earlier ones stay (isCurrent=false). Single mode: the answers
- * must fit the rubric (any subset of its questions, at least one); pairwise: a preference.
- */
-export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjudicationInput) {
-  const parsed = recordAdjudicationInput.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'adjudication'}: ${issue.message}`);
-  }
-  const input = parsed.data;
-  const item = await db().campaignItem.findFirst({
-    where: { id: input.itemId, campaignId: input.campaignId },
+/** The item a lead settles, with what its final label is checked against (mode, rubric, criteria). */
+export async function findAdjudicationTarget(campaignId: string, itemId: string) {
+  return db().campaignItem.findFirst({
+    where: { id: itemId, campaignId },
     select: {
       id: true,
       campaign: { select: { projectId: true, mode: true, rubricVersion: { select: { definition: true } } } },
       trajectory: { select: { task: { select: { acceptanceCriteria: true } } } },
     },
   });
-  if (!item) throw new AppError('NOT_FOUND', 'No such item in this campaign');
-  let answers: Record<string, unknown> = {};
-  let preference: number | null = null;
-  if (item.campaign.mode === 'pairwise') {
-    if (input.preference === null)
-      throw new AppError('BAD_INPUT', 'preference: choose the final preference (A much better .. B much better)');
-    preference = input.preference;
-  } else {
-    const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
-    const keys = z
-      .array(criterionSchema)
-      .catch([])
-      .parse(item.trajectory.task.acceptanceCriteria)
-      .map((c) => c.key);
-    const cleaned = Object.fromEntries(Object.entries(input.answers).filter(([, v]) => v !== null && v !== undefined && v !== ''));
-    if (Object.keys(cleaned).length === 0) throw new AppError('BAD_INPUT', 'answers: give at least one final answer');
-    const checked = answersSchema(rubric, keys).partial().safeParse(cleaned);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      throw new AppError('BAD_INPUT', `answers.${issue.path.join('.')}: ${issue.message}`);
-    }
-    answers = checked.data as Record<string, unknown>;
-  }
+}
+
+/**
+ * Writes a lead's final label (the use-case: lib/agreement/record-adjudication.ts) as the item's
+ * next revision (lib/db/review/revisions.ts), with its audit entry and the training stream's
+ * label event, in one transaction.
+ */
+export async function writeAdjudication(
+  by: { adjudicatorId: string; campaignItemId: string; projectId: string },
+  label: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string },
+) {
   return db().$transaction(async (tx) => {
-    const last = await tx.adjudication.findFirst({
-      where: { campaignItemId: item.id },
-      orderBy: { revision: 'desc' },
-      select: { revision: true },
-    });
-    if (last) await tx.adjudication.updateMany({ where: { campaignItemId: item.id, isCurrent: true }, data: { isCurrent: false } });
     const row = await tx.adjudication.create({
       data: {
-        campaignItemId: item.id,
-        adjudicatorId,
-        revision: (last?.revision ?? 0) + 1,
-        answers: answers as Prisma.InputJsonValue,
-        preference,
-        bothBad: item.campaign.mode === 'pairwise' ? input.bothBad : false,
-        rationale: input.rationale,
+        campaignItemId: by.campaignItemId,
+        adjudicatorId: by.adjudicatorId,
+        revision: await nextRevision(tx, 'adjudication', by.campaignItemId),
+        answers: label.answers as Prisma.InputJsonValue,
+        preference: label.preference,
+        bothBad: label.bothBad,
+        rationale: label.rationale,
       },
       select: { id: true, revision: true },
     });
     await writeAudit(tx, {
-      actorId: adjudicatorId,
+      actorId: by.adjudicatorId,
       action: 'item.adjudicate',
       targetType: 'campaign_item',
-      targetId: item.id,
-      projectId: item.campaign.projectId,
+      targetId: by.campaignItemId,
+      projectId: by.projectId,
       data: { revision: row.revision },
     });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
-    await recordLabelEvent(tx, { projectId: item.campaign.projectId, campaignItemId: item.id, kind: 'adjudicated' });
+    await recordLabelEvent(tx, { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
     return row;
   });
 }
@@ -200,7 +162,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       taskName: task.name,
       instruction: task.instruction,
       isGold: item.isGold,
-      criteria: z.array(criterionSchema).catch([]).parse(task.acceptanceCriteria),
+      criteria: parseCriteria(task.acceptanceCriteria),
     },
     reviews: item.reviews.map((r) => ({
       reviewerId: r.reviewerId,

@@ -6,6 +6,7 @@ import type { SessionUser } from '../../auth/session-user';
 import { hashPassword, passwordSchema } from '../../auth/password';
 import { db } from '../infra/client';
 import { writeAudit } from './audit';
+import { parseInput } from '../../parse-input';
 
 const userSelect = { id: true, email: true, name: true, role: true, expertise: true } as const;
 
@@ -20,12 +21,7 @@ export type CreateUserInput = z.input<typeof createUserInput>;
 
 /** Creates a user with an email + password credential (better-auth's `credential` account), in one transaction. */
 export async function createUser(input: CreateUserInput, actorId: string | null = null): Promise<SessionUser> {
-  const parsed = createUserInput.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'input'}: ${issue.message}`);
-  }
-  const { email, name, role, password, expertise } = parsed.data;
+  const { email, name, role, password, expertise } = parseInput(createUserInput, input, '');
   const hash = await hashPassword(password);
   const id = randomUUID();
   try {

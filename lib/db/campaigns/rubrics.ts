@@ -1,16 +1,12 @@
 import type { Prisma } from '@prisma/client';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
-import { AppError } from '../../errors';
 import { writeAudit } from '../auth/audit';
 import { db } from '../infra/client';
+import { parseInput } from '../../parse-input';
 
 /** Saves a rubric definition as a new immutable version (version 1 creates the rubric). */
 export async function saveRubricVersion(projectId: string, name: string, definition: unknown, actorId: string | null) {
-  const parsed = rubricDefinition.safeParse(definition);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `rubric ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
+  const checked = parseInput(rubricDefinition, definition, 'rubric');
   return db().$transaction(async (tx) => {
     const rubric = await tx.rubric.upsert({
       where: { projectId_name: { projectId, name } },
@@ -24,7 +20,7 @@ export async function saveRubricVersion(projectId: string, name: string, definit
       select: { version: true },
     });
     const version = await tx.rubricVersion.create({
-      data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: parsed.data as Prisma.InputJsonValue },
+      data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: checked as Prisma.InputJsonValue },
       select: { id: true, version: true },
     });
     await writeAudit(tx, {

@@ -16,6 +16,7 @@ import {
   type PolicyRow,
 } from './insight-policies';
 import { projectSlugSchema } from '../trajectories/projects';
+import { parseInput } from '../../parse-input';
 
 /**
  * The insight pages' and API's use-cases: resolve the project (and environment / policies) from
@@ -38,12 +39,7 @@ export function parseInsightQuery(params: Record<string, string | string[] | und
       .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
       .filter(([, v]) => v !== undefined && v !== ''),
   );
-  const parsed = insightQuery.safeParse(flat);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseInput(insightQuery, flat, 'query parameter');
 }
 
 export interface InsightProject {

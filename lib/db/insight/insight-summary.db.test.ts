@@ -5,7 +5,7 @@ import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
 import { INSIGHT_RULES_VERSION } from '../../insight/trajectory-summary';
 import { migrate } from '../infra/migrate';
-import { submitReview } from '../review/reviews';
+import { submitReview } from '../../review/submit-review';
 import { resetDatabase } from '../test/reset';
 import { seedInsightScenario } from '../test/insight-scenario';
 

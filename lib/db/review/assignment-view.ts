@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { criterionSchema } from '../../formats/trajectory';
+import { parseCriteria } from '../../formats/criteria';
 import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
@@ -119,7 +119,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   }
 
   const first = loaded[0]!;
-  const criteria = z.array(criterionSchema).catch([]).parse(first.criteria);
+  const criteria = parseCriteria(first.criteria);
   const review = a.reviews[0];
   const comparison = a.comparisons[0];
   let myComparison: AssignmentView['myComparison'] = null;

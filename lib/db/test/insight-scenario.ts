@@ -5,9 +5,9 @@ import { standardFlags } from '../../review/rubric';
 import { claimNextItem } from '../review/assignments';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
-import { submitComparison } from '../review/comparisons';
+import { submitComparison } from '../../review/submit-comparison';
 import { ensureProject } from '../trajectories/projects';
-import { submitReview } from '../review/reviews';
+import { submitReview } from '../../review/submit-review';
 import { saveRubricVersion } from '../campaigns/rubrics';
 import { storeTrajectory } from '../trajectories/trajectories';
 

@@ -11,6 +11,7 @@ import {
   type SinkKind,
 } from '../../training/sink-config';
 import { db } from '../infra/client';
+import { parseInput } from '../../parse-input';
 
 /**
  * Training sinks (admin-configured destinations of the label stream) and their deliveries.
@@ -33,12 +34,7 @@ const sinkSelect = {
 export type SinkRow = Prisma.TrainingSinkGetPayload<{ select: typeof sinkSelect }>;
 
 export async function createSink(projectId: string, raw: CreateSinkInput): Promise<SinkRow> {
-  const parsed = createSinkInput.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'sink'}: ${issue.message}`);
-  }
-  const input = parsed.data;
+  const input = parseInput(createSinkInput, raw, '');
   const config = parseSinkConfig(input.kind, input.config);
   const filter = parseSinkFilter(input.filter);
   if (config.kind === 'directory') resolveSinkDirectory(config.path, sinkDirectoryRoot());

@@ -7,7 +7,7 @@ import { slugKey } from '../../formats/criteria';
 import { criterionSchema, type Criterion } from '../../formats/trajectory';
 import { db } from '../infra/client';
 import { writeAudit } from '../auth/audit';
-import { parseCriteria } from './trajectory-queries';
+import { parseCriteria } from '../../formats/criteria';
 
 /** One criterion as the editor sends it: an existing one keeps its key; a new one has none. */
 export const criterionEditSchema = z.object({

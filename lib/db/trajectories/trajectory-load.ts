@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { parseCriteria } from '../../formats/criteria';
 import {
-  criterionSchema,
   observationSchema,
   terminalRecordingSchema,
   toolCallSchema,
@@ -24,7 +24,6 @@ export interface LoadedTrajectory {
 const toolCalls = z.array(toolCallSchema).catch([]);
 const observations = z.array(observationSchema).catch([]);
 const usage = usageSchema.nullable().catch(null);
-const criteriaList = z.array(criterionSchema).catch([]);
 
 /**
  * Rebuilds the normalised trajectory from its rows (steps, judge scores, terminal recording):
@@ -77,7 +76,7 @@ export async function loadTrajectory(id: string): Promise<LoadedTrajectory | nul
   if (!row) return null;
   const terminalBlob = row.blobs[0];
   const terminal = terminalBlob ? terminalRecordingSchema.safeParse(JSON.parse(gunzipSync(terminalBlob.content).toString('utf8'))) : null;
-  const criteria = criteriaList.parse(row.task.acceptanceCriteria);
+  const criteria = parseCriteria(row.task.acceptanceCriteria);
   const components = z.record(z.string(), z.number()).catch({}).parse(row.verifierComponents);
   const trajectory: Trajectory = {
     format: row.sourceFormat as FormatName,

@@ -3,7 +3,6 @@ import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import {
-  criterionSchema,
   observationSchema,
   splitSchema,
   stepSourceSchema,
@@ -16,7 +15,9 @@ import {
   type ToolCall,
   type Usage,
 } from '../../formats/trajectory';
+import { parseCriteria } from '../../formats/criteria';
 import { db } from '../infra/client';
+import { parseInput } from '../../parse-input';
 
 /**
  * Read-side queries for trajectories: the studio's list (filters, server-side pagination,
@@ -161,12 +162,7 @@ async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
  * every project when none is chosen). An unknown project is NOT_FOUND; bad params BAD_INPUT.
  */
 export async function listTrajectories(input: TrajectoryListParams = {}): Promise<TrajectoryList> {
-  const parsed = trajectoryListParamsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `${issue.path.join('.') || 'filter'}: ${issue.message}`);
-  }
-  const p = parsed.data;
+  const p = parseInput(trajectoryListParamsSchema, input, '');
   const project = p.project ? await resolveProject(p.project) : null;
 
   const and: Prisma.TrajectoryWhereInput[] = [];
@@ -302,15 +298,6 @@ const toolCallsSchema = z.array(toolCallSchema).catch([]);
 const observationsSchema = z.array(observationSchema).catch([]);
 const nullableUsage = usageSchema.nullable().catch(null);
 const componentsSchema = z.record(z.string(), z.number()).catch({});
-
-/** Stored criteria, each validated; anything malformed is left out rather than shown wrong. */
-export function parseCriteria(value: unknown): Criterion[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((c) => {
-    const r = criterionSchema.safeParse(c);
-    return r.success ? [r.data] : [];
-  });
-}
 
 /** One trajectory with everything the detail page shows; NOT_FOUND when there is none. */
 export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail> {

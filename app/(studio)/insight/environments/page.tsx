@@ -5,7 +5,7 @@ import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
 import { InsightTabs } from '@/components/insight/insight-tabs';
 import { IntervalChart } from '@/components/insight/interval-chart';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';

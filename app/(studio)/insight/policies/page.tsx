@@ -6,7 +6,7 @@ import { InsightTabs } from '@/components/insight/insight-tabs';
 import { IntervalChart } from '@/components/insight/interval-chart';
 import { PolicyTable } from '@/components/insight/policy-table';
 import { TrendChart } from '@/components/insight/trend-chart';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { listAgreementCampaigns } from '@/lib/db/agreement/agreement-data';

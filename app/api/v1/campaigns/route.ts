@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
-import { AppError } from '@/lib/errors';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
 import { readJsonBody } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
+import { parseInput } from '@/lib/parse-input';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,9 +15,8 @@ const listQuery = z.object({ project: projectSlugSchema.optional() });
  * done of items × k, complete items. Leads and admins; reviewers get 403.
  */
 export const GET = apiRoute('lead', async (request) => {
-  const query = listQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!query.success) throw new AppError('BAD_INPUT', `query parameter project: ${query.error.issues[0]!.message}`);
-  const projectId = query.data.project ? (await findProjectBySlug(query.data.project)).id : undefined;
+  const query = parseInput(listQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
+  const projectId = query.project ? (await findProjectBySlug(query.project)).id : undefined;
   return Response.json({ campaigns: await listCampaigns({ projectId }) });
 });
 

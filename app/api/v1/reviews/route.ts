@@ -1,7 +1,7 @@
 import { canAccess } from '@/lib/auth/roles';
 import { listReviews, listReviewsInput } from '@/lib/db/review/review-list';
-import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../_server/api-route';
+import { parseInput } from '@/lib/parse-input';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,10 +10,6 @@ export const dynamic = 'force-dynamic';
  * campaign, newest first. A reviewer sees only their own; leads and admins see everyone's.
  */
 export const GET = apiRoute('review', async (request, user) => {
-  const query = listReviewsInput.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!query.success) {
-    const issue = query.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return Response.json(await listReviews(query.data, canAccess(user.role, 'lead') ? null : user.id));
+  const query = parseInput(listReviewsInput, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
+  return Response.json(await listReviews(query, canAccess(user.role, 'lead') ? null : user.id));
 });

@@ -10,6 +10,7 @@ import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { renderAfterImport } from '@/lib/video-renders/render-after-import';
 import { readBodyBytes } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
+import { parseInput } from '@/lib/parse-input';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,11 +32,7 @@ const querySchema = z.object({
  */
 export const POST = apiRoute('lead', async (request, user) => {
   const url = new URL(request.url);
-  const query = querySchema.safeParse(Object.fromEntries(url.searchParams));
-  if (!query.success) {
-    const issue = query.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `query parameter ${issue.path.join('.')}: ${issue.message}`);
-  }
+  const query = parseInput(querySchema, Object.fromEntries(url.searchParams), 'query parameter');
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
   const body = (await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches')).toString('utf8');
   if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
@@ -43,7 +40,7 @@ export const POST = apiRoute('lead', async (request, user) => {
   const contentType = request.headers.get('content-type') ?? '';
   // a session log or cast is JSONL by nature: one document, even when sent as NDJSON
   const whole = memorySource('body', body);
-  const detected = query.data.format === 'auto' ? detectFormat(await probeFile(whole)) : query.data.format;
+  const detected = query.format === 'auto' ? detectFormat(await probeFile(whole)) : query.format;
   const ndjson = /ndjson|jsonl|json-seq/i.test(contentType) && !(detected !== null && eventStreamFormats.includes(detected));
   const inputs: CollectedInput[] = ndjson
     ? body
@@ -58,11 +55,11 @@ export const POST = apiRoute('lead', async (request, user) => {
   // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
   let projectId: string | null = null;
   const report = await importTrajectories(inputs, {
-    projectId: async () => (projectId = (await ensureProject({ slug: query.data.project, name: query.data.project })).id),
-    format: query.data.format,
-    environment: query.data.environment ?? null,
-    policy: query.data.policy ?? null,
-    split: query.data.split ?? null,
+    projectId: async () => (projectId = (await ensureProject({ slug: query.project, name: query.project })).id),
+    format: query.format,
+    environment: query.environment ?? null,
+    policy: query.policy ?? null,
+    split: query.split ?? null,
     importedById: user.id,
   });
   if (projectId)

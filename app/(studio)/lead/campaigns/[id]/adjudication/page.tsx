@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CsvLink } from '@/components/agreement/csv-link';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';

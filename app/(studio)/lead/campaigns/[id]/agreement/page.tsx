@@ -6,7 +6,7 @@ import { CsvLink } from '@/components/agreement/csv-link';
 import { DriftChart } from '@/components/agreement/drift-chart';
 import { formatAlpha, formatCi, formatShare } from '@/components/agreement/format';
 import { ReviewerMatrix } from '@/components/agreement/reviewer-matrix';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';

@@ -1,6 +1,4 @@
-import { submitComparison, submitComparisonInput } from '@/lib/db/review/comparisons';
-import { AppError } from '@/lib/errors';
-import { measuresForAssignment } from '@/lib/video-renders/assignment-frames';
+import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
@@ -17,8 +15,6 @@ const body = submitComparisonInput.omit({ assignmentId: true });
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   const input = await jsonBody(request, body);
-  const frames = await measuresForAssignment(id, user.id);
-  if (frames.length !== 2) throw new AppError('BAD_INPUT', 'This is a single-item campaign: submit a review');
-  const row = await submitComparison(user.id, { ...input, assignmentId: id }, { left: frames[0]!, right: frames[1]! }, new Date());
+  const row = await submitComparison(user.id, { ...input, assignmentId: id }, new Date());
   return Response.json({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
 });

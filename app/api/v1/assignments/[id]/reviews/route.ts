@@ -1,5 +1,4 @@
-import { submitReviewInput, submitReview } from '@/lib/db/review/reviews';
-import { measuresForAssignment } from '@/lib/video-renders/assignment-frames';
+import { submitReviewInput, submitReview } from '@/lib/review/submit-review';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
@@ -16,7 +15,6 @@ const body = submitReviewInput.omit({ assignmentId: true });
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   const input = await jsonBody(request, body);
-  const [frames] = await measuresForAssignment(id, user.id);
-  const review = await submitReview(user.id, { ...input, assignmentId: id }, frames!, new Date());
+  const review = await submitReview(user.id, { ...input, assignmentId: id }, new Date());
   return Response.json({ review: { id: review.id, revision: review.revision } }, { status: review.duplicate ? 200 : 201 });
 });

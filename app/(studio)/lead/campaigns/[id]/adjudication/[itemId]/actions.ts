@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { recordAdjudication, recordAdjudicationInput } from '@/lib/db/agreement/adjudications';
+import { recordAdjudication, recordAdjudicationInput } from '@/lib/agreement/record-adjudication';
 import { defineAction } from '../../../../../../_server/action';
 
 /** A lead records the final label of a campaign item (a new revision each time; earlier ones kept). */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { AdjudicationForm } from '@/components/agreement/adjudication-form';
 import { EvidenceVideo, type EvidenceEntry } from '@/components/agreement/evidence-video';
-import { inert } from '@/components/trajectories/inert-text';
+import { inert } from '@/components/ui/inert-text';
 import { Panel } from '@/components/trajectories/panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { majorityAnswers } from '@/lib/agreement/majority-answers';

@@ -1,4 +1,4 @@
-import { safeFileName, toCsv } from '@/lib/agreement/csv';
+import { safeFileName, toCsv } from '@/lib/csv';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { agreementTable, agreementTables, type AgreementTable, tablePart } from '@/lib/agreement/tables';

@@ -1,5 +1,5 @@
 /**
- * CSV (RFC 4180): fields with a comma, quote, CR or LF are quoted and quotes doubled; text that
+ * The one CSV writer (agreement tables, insight tables, every download). CSV (RFC 4180): fields with a comma, quote, CR or LF are quoted and quotes doubled; text that
  * a spreadsheet would run as a formula (starting with = + - @ or a tab, and not a number) gets a
  * leading apostrophe. Numbers are written as they are; null/undefined as an empty field.
  */

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildTrajectory } from '../../formats/build-trajectory';
-import type { Trajectory } from '../../formats/trajectory';
-import { prepareTrajectory } from '../../ingest/prepare-trajectory';
-import { claimNextItem } from './assignments';
-import { createCampaign } from '../campaigns/campaigns';
-import { db } from '../infra/client';
-import { ensureProject } from '../trajectories/projects';
-import { submitReview } from './reviews';
-import { saveRubricVersion } from '../campaigns/rubrics';
-import { resetDatabase } from '../test/reset';
-import { storeTrajectory } from '../trajectories/trajectories';
+import { buildTrajectory } from '../formats/build-trajectory';
+import type { Trajectory } from '../formats/trajectory';
+import { prepareTrajectory } from '../ingest/prepare-trajectory';
+import { claimNextItem } from '../db/review/assignments';
+import { createCampaign } from '../db/campaigns/campaigns';
+import { db } from '../db/infra/client';
+import { ensureProject } from '../db/trajectories/projects';
+import { submitReview } from './submit-review';
+import { saveRubricVersion } from '../db/campaigns/rubrics';
+import { resetDatabase } from '../db/test/reset';
+import { storeTrajectory } from '../db/trajectories/trajectories';
 
 const criteria = [
   { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },

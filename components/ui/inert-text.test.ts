@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inert, prettyJson } from './inert-text';
-import { hasFilters, listHref } from './list-url';
+import { hasFilters, listHref } from '../trajectories/list-url';
 
 describe('inert', () => {
   it('shows ESC and other controls as visible symbols, keeps tabs and newlines', () => {

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { parseCriteria } from '../formats/criteria';
+import { AppError } from '../errors';
+import { parseInput } from '../parse-input';
+import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
+import { evidenceList } from './evidence';
+import { submitLabel, type LabelSpec, type Measure, type SubmitResult } from './submit-label';
+
+const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
+
+/** What the compare page sends: everything in SCREEN terms (left/right); the server un-randomises. */
+export const submitComparisonInput = z.object({
+  assignmentId: z.string().min(1),
+  idempotencyKey: z.string().min(8).max(100),
+  /** -2 left much better, -1 left better, 0 equal, 1 right better, 2 right much better */
+  preference: z.number().int().min(-2).max(2),
+  bothBad: z.boolean().default(false),
+  rationale: z.string().trim().min(10, 'explain your preference in a sentence or two (10+ characters)').max(5000),
+  criteria: z.object({ left: verdicts, right: verdicts }),
+  evidence: evidenceList.default([]),
+  coverage: z.object({ left: coverageReport, right: coverageReport }),
+});
+export type SubmitComparisonInput = z.input<typeof submitComparisonInput>;
+
+/** Maps screen sides to the item's A/B: when `swapSides`, B was shown on the left. */
+export function unrandomise(
+  input: { preference: number; criteria: { left: Record<string, string>; right: Record<string, string> } },
+  swapSides: boolean,
+) {
+  return swapSides
+    ? { preference: -input.preference, criteria: { a: input.criteria.right, b: input.criteria.left } }
+    : { preference: input.preference, criteria: { a: input.criteria.left, b: input.criteria.right } };
+}
+
+const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
+  kind: 'comparison',
+  mode: 'pairwise',
+  wrongMode: 'This is a single-item campaign: submit a review',
+  row(input, target, [left = 0, right = 0]) {
+    const basis = target.item.campaign.coverageBasis;
+    const measured = {
+      left: measureCoverage(input.coverage.left, left, basis),
+      right: measureCoverage(input.coverage.right, right, basis),
+    };
+    const keys = parseCriteria(target.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
+    for (const side of ['left', 'right'] as const) {
+      const missing = keys.filter((k) => !input.criteria[side][k]);
+      if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
+      const unknown = Object.keys(input.criteria[side]).filter((k) => !keys.includes(k));
+      if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
+      const refusal = coverageRefusal(measured[side], target.item.campaign.minCoverage, `the ${side} run`);
+      if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
+    }
+    const swap = target.swapSides;
+    const mapped = unrandomise(input, swap);
+    const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
+    const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
+    return {
+      kind: 'comparison',
+      data: {
+        preference: mapped.preference,
+        bothBad: input.bothBad,
+        rationale: input.rationale,
+        criteria: { ...mapped.criteria, evidence },
+        coverage,
+      },
+    };
+  },
+};
+
+/**
+ * Submits a pairwise comparison (the skeleton: lib/review/submit-label.ts; idempotent by key; a
+ * later submit is a kept revision). Every criterion of the task needs a verdict on both sides;
+ * both runs need the campaign's minimum coverage, on its basis. `frames` (what the two videos
+ * are covered against, screen order) are looked up unless given (seeds and tests that know them).
+ */
+export function submitComparison(reviewerId: string, raw: SubmitComparisonInput, now: Date): Promise<SubmitResult>;
+export function submitComparison(
+  reviewerId: string,
+  raw: SubmitComparisonInput,
+  frames: { left: Measure; right: Measure },
+  now: Date,
+): Promise<SubmitResult>;
+export function submitComparison(
+  reviewerId: string,
+  raw: SubmitComparisonInput,
+  framesOrNow: { left: Measure; right: Measure } | Date,
+  now?: Date,
+): Promise<SubmitResult> {
+  const input = parseInput(submitComparisonInput, raw, '');
+  return framesOrNow instanceof Date
+    ? submitLabel(comparison, reviewerId, input, undefined, framesOrNow)
+    : submitLabel(comparison, reviewerId, input, [framesOrNow.left, framesOrNow.right], now!);
+}
