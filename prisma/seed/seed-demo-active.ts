@@ -16,18 +16,19 @@ import { SWEEP_CHECKPOINTS, SWEEP_MODEL, type SweepCheckpoint } from './demo-swe
 /**
  * The demo's "review where it tells the most" campaign: a nightly batch of 90 short terminal runs
  * (30 log-triage tasks x the sweep's three checkpoints), every one scored by the verifier and the
- * LLM judge, of which an active campaign drew about 30 for review (k=1) and the demo reviewers
- * reviewed 22. The judge and verifier are right most of the time, so the environment's
- * prediction-powered pass rate (90 scored runs corrected by 22 reviews) is visibly narrower than
+ * LLM judge, of which an active campaign drew about 30 for review (k=1), all of them reviewed by
+ * the demo reviewers. The judge and verifier are right most of the time, so the environment's
+ * prediction-powered pass rate (90 scored runs corrected by the reviews of the drawn ones) is visibly narrower than
  * the reviews alone. Deterministic (seeded draw and answers); idempotent (found by name).
  */
 export const DEMO_ACTIVE_CAMPAIGN = 'Nightly terminal batch: review where it tells the most';
 export const ACTIVE_TASKS = 30;
 const ACTIVE_BUDGET = 30;
+/** the demo reviewers review every drawn item (the draw is seeded), so the demo's figures are the same on every fresh start */
 const ACTIVE_PLAN: { email: string; reviews: number }[] = [
-  { email: 'sol@witness.local', reviews: 8 },
-  { email: 'kit@witness.local', reviews: 7 },
-  { email: 'noor@witness.local', reviews: 7 },
+  { email: 'sol@witness.local', reviews: ACTIVE_BUDGET },
+  { email: 'kit@witness.local', reviews: ACTIVE_BUDGET },
+  { email: 'noor@witness.local', reviews: ACTIVE_BUDGET },
 ];
 
 function prng(seed: string): () => number {

@@ -158,7 +158,7 @@ describe('demo campaigns (seedDemo)', () => {
     expect(active).toMatchObject({ sampling: 'active', population: 90, overlap: 1 });
     expect(active.items).toBeGreaterThan(20);
     expect(active.items).toBeLessThan(45);
-    expect(first.campaigns.active).toEqual({ trajectoriesCreated: 90, reviews: 22 });
+    expect(first.campaigns.active).toEqual({ trajectoriesCreated: 90, reviews: active.items }); // every drawn item reviewed
     const probabilities = await db().campaignItem.findMany({ where: { campaignId: active.id }, select: { probability: true } });
     expect(new Set(probabilities.map((p) => p.probability.toFixed(3))).size).toBeGreaterThan(5); // drawn with unequal chances
     const { estimates } = await loadEnvironmentEstimates(first.projectId);

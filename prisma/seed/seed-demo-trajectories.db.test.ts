@@ -4,11 +4,14 @@ import { db } from '../../lib/db/infra/client';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { seedDemo, type SeedReport } from './seed-demo';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS } from './demo-sweep';
+import { ACTIVE_TASKS } from './seed-demo-active';
 import { DEMO_DIR, DEMO_GROUPS } from './seed-demo-trajectories';
 
 const expectedTrajectories = DEMO_GROUPS.reduce((n, g) => n + g.trajectories, 0);
 /** the synthetic checkpoint sweep seedDemo adds for the demo campaigns (seed-demo-campaigns.db.test.ts) */
 const sweepTrajectories = SWEEP_TASKS.length * SWEEP_CHECKPOINTS.length;
+// the active campaign's nightly batch (seed-demo-active.ts): one run a task and checkpoint
+const activeTrajectories = ACTIVE_TASKS * SWEEP_CHECKPOINTS.length;
 
 async function counts() {
   const [trajectories, steps, sources, tasks, policies, judgeScores, blobs] = await Promise.all([
@@ -44,7 +47,7 @@ describe('demo trajectories (seedDemo)', () => {
       trajectoriesImported: 0,
       trajectoriesSkipped: expectedTrajectories,
     });
-    expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories);
+    expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories + activeTrajectories);
     expect(await counts()).toEqual(afterFirst);
 
     // every listed source is stored as an import source (the raw file or trial directory)
