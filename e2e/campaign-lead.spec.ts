@@ -281,7 +281,7 @@ test('the demo campaigns: a busy single campaign with per-reviewer progress, a p
 
   await page.goto('/lead/campaigns');
   const rows = page.getByTestId('campaign-row').filter({ hasText: project });
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4); // single, pairwise, physics, and the active nightly batch
   await expect(rows.filter({ hasText: 'Physics derivations: expert check' })).toContainText('needs physics');
   await screenshot(page, 'campaign-list-demo');
 
