@@ -34,6 +34,9 @@ describe('trimUnclosedMath', () => {
   it('cuts a clipped label before maths whose closing was cut off, and leaves prices and shell variables', () => {
     expect(trimUnclosedMath('agent · So $\\ddot\\theta + \\frac{g}{\\ell}…')).toBe('agent · So…');
     expect(trimUnclosedMath('agent · Torque about the pivot:$m\\ell^2\\ddot\\theta =…')).toBe('agent · Torque about the pivot:…');
+    // cut before any TeX character, after closed maths (seen on the demo physics chapters)
+    expect(trimUnclosedMath('agent · Landing time: $y(t) = h$, so $t...')).toBe('agent · Landing time: \\(y(t) = h\\), so…');
+    expect(trimUnclosedMath('user · echo $HOME done')).toBe('user · echo $HOME done'); // not clipped: a shell variable stays
     expect(trimUnclosedMath('agent · With $x^2$ and \\(y\\) we get…')).toBe('agent · With \\(x^2\\) and \\(y\\) we get…');
     expect(trimUnclosedMath('tool · echo $HOME costs $5…')).toBe('tool · echo $HOME costs $5…');
   });

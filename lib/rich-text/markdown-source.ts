@@ -40,13 +40,22 @@ export const DISPLAY_FENCE = '$$$';
  */
 export function trimUnclosedMath(label: string): string {
   let out = '';
-  for (const t of mathTokens(label)) {
+  const tokens = [...mathTokens(label)];
+  // a clipped label's tail may hold an opening whose TeX was cut before any backslash ("so $t…")
+  const clipped = /(…|\.\.\.)\s*$/.test(label);
+  for (const [i, t] of tokens.entries()) {
     if (t.k === 'code') out += t.text;
     else if (t.k === 'dollar') out += '\\$';
     else if (t.k === 'math') out += t.display ? `\\[${t.tex}\\]` : `\\(${t.tex}\\)`;
     else {
       const open = /\$(?=[^\s\d])|\\[([]/.exec(t.text);
       if (open && /[\\^_{}]/.test(t.text.slice(open.index + 1))) return `${out}${t.text.slice(0, open.index).trimEnd()}…`;
+      // the clipped tail: its last opening, when what follows reads as maths (no words, or an operator)
+      if (clipped && i === tokens.length - 1) {
+        const last = [...t.text.matchAll(/\$(?=[^\s\d])/g)].at(-1);
+        const rest = last ? t.text.slice(last.index + 1).replace(/(…|\.\.\.)\s*$/, '') : '';
+        if (last && (!/\s/.test(rest.trim()) || /[=+<>]/.test(rest))) return `${out}${t.text.slice(0, last.index).trimEnd()}…`;
+      }
       out += t.text;
     }
   }
