@@ -29,3 +29,10 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** Prints a command's failure as one `error: …` line on stderr; the exit code (a CliError's own, else 1). */
+export function failCommand(io: CliIo, error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`error: ${message.split('\n')[0]}\n`);
+  return error instanceof CliError ? error.exitCode : 1;
+}

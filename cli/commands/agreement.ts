@@ -10,7 +10,7 @@ import {
 import { type MeasurementLevel, measurementLevels } from '../../lib/stats/ratings';
 import { readRatingsFile } from '../../lib/stats/read-ratings-file';
 import { type WeightScheme, weightSchemes } from '../../lib/stats/weights';
-import { type CliCommand, CliError, type CliIo } from '../command';
+import { type CliCommand, CliError, failCommand } from '../command';
 
 const help = `witness agreement --input FILE [options]
 
@@ -143,12 +143,6 @@ function human(report: AgreementReport, seed: number): string {
 }
 
 /** Prints `error: …` and returns the exit code (2 for usage, 1 otherwise). */
-function fail(io: CliIo, error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`error: ${message.split('\n')[0]}\n`);
-  if (error instanceof CliError) return error.exitCode;
-  return 1;
-}
 
 export const agreementCommand: CliCommand = {
   name: 'agreement',
@@ -187,7 +181,7 @@ export const agreementCommand: CliCommand = {
       }
       return 0;
     } catch (error) {
-      return fail(io, error);
+      return failCommand(io, error);
     }
   },
 };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { estimatePpiMeanColumns, type Interval, type PpiMeanResult } from '../../lib/stats/ppi';
 import { readEstimateFile } from '../../lib/stats/read-estimate-file';
-import { type CliCommand, CliError, type CliIo } from '../command';
+import { type CliCommand, CliError, failCommand } from '../command';
 
 const help = `witness estimate --input FILE [options]
 
@@ -119,12 +119,6 @@ function table(groups: GroupEstimate[], alpha: number): string {
   return `${out.join('\n')}\n`;
 }
 
-function fail(io: CliIo, error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`error: ${message.split('\n')[0]}\n`);
-  return error instanceof CliError ? error.exitCode : 1;
-}
-
 export const estimateCommand: CliCommand = {
   name: 'estimate',
   summary: 'prediction-powered (PPI++) estimates of rates: judge scores on every item corrected by the human labels',
@@ -159,7 +153,7 @@ export const estimateCommand: CliCommand = {
       }
       return 0;
     } catch (error) {
-      return fail(io, error);
+      return failCommand(io, error);
     }
   },
 };

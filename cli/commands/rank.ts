@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bradleyTerryRatings, type BradleyTerryResult } from '../../lib/stats/bradley-terry';
 import { readBattlesFile } from '../../lib/stats/read-battles-file';
-import { type CliCommand, CliError, type CliIo } from '../command';
+import { type CliCommand, CliError, failCommand } from '../command';
 
 const help = `witness rank --input FILE [options]
 
@@ -87,12 +87,6 @@ function table(result: BradleyTerryResult, rounds: number, seed: number): string
   return `${out.join('\n')}\n`;
 }
 
-function fail(io: CliIo, error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`error: ${message.split('\n')[0]}\n`);
-  return error instanceof CliError ? error.exitCode : 1;
-}
-
 export const rankCommand: CliCommand = {
   name: 'rank',
   summary: 'Bradley-Terry (LMArena-style Elo) ratings from pairwise battles, with bootstrap CI',
@@ -114,7 +108,7 @@ export const rankCommand: CliCommand = {
       }
       return 0;
     } catch (error) {
-      return fail(io, error);
+      return failCommand(io, error);
     }
   },
 };
