@@ -74,8 +74,20 @@ describe('witness estimate', () => {
   it('reads JSONL without groups (group null), and a group with no label has null figures', async () => {
     const r = await run('--input', 'items.jsonl', '--json');
     expect(JSON.parse(r.stdout).groups[0]).toMatchObject({ group: null, labeled: 4, unlabeled: 2 });
-    const none = JSON.parse((await run('--input', 'unlabelled.jsonl', '--json')).stdout);
-    expect(none.groups[0]).toEqual({ group: null, labeled: 0, unlabeled: 1, human: null, ppi: null, effective_labels: 0 });
+    const unlabelled = await run('--input', 'unlabelled.jsonl', '--json');
+    expect(JSON.parse(unlabelled.stdout).groups[0]).toEqual({
+      group: null,
+      labeled: 0,
+      unlabeled: 1,
+      human: null,
+      ppi: null,
+      effective_labels: 0,
+    });
+    // nothing estimated is not a success
+    expect(unlabelled.code).toBe(1);
+    expect(unlabelled.stderr).toBe(
+      'error: no item in unlabelled.jsonl has a label: nothing was estimated (give the human verdicts in "label")\n',
+    );
   });
 
   it('prints a table with both intervals and how they were computed', async () => {

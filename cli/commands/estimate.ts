@@ -151,6 +151,11 @@ export const estimateCommand: CliCommand = {
       } else {
         io.stdout(table(groups, options.alpha));
       }
+      // printed all the same (the document keeps its shape), but nothing estimated is not a success
+      if (groups.every((g) => g.result.labeled === 0)) {
+        io.stderr(`error: no item in ${options.input} has a label: nothing was estimated (give the human verdicts in "label")\n`);
+        return 1;
+      }
       return 0;
     } catch (error) {
       return failCommand(io, error);
