@@ -45,7 +45,6 @@ describe('a delivery worker killed mid-batch', () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
     const out = path.join(dataDir, 'received.jsonl');
     receiver = await startReceiver({ secret: SECRET, out });
-    // the second batch's answer is held for 4 s: the worker is killed while waiting for it
     const sink = await createSink(seeded.projectId, {
       name: 'crashy',
       kind: 'webhook',
@@ -53,6 +52,10 @@ describe('a delivery worker killed mid-batch', () => {
       secret: SECRET,
       config: { url: receiver.url, timeoutMs: 10_000, batchSize: 3, retry: { attempts: 20, baseMs: 50, maxMs: 500 } },
     });
+    // both batches' answers are held for 4 s (set before the worker starts, so the second batch cannot slip through
+    // unheld); the worker is killed while the receiver holds the second batch, which it has read and will store
+    receiver.faults.delayMs = 4000;
+    receiver.faults.delayCount = 2;
     const log: string[] = [];
     const first = startWorkerProcess(dataDir, log);
     workers.push(first);
@@ -63,11 +66,11 @@ describe('a delivery worker killed mid-batch', () => {
       60_000,
       log,
     );
-    receiver.faults.delayMs = 4000;
-    receiver.faults.delayCount = 1;
     const inFlight = await waitFor(
-      'a batch on the wire',
-      async () => db().delivery.findFirst({ where: { sinkId: sink.id, status: 'sending' }, select: { id: true, sequence: true } }),
+      'the second batch held by the receiver',
+      async () =>
+        receiver.faults.delayCount === 0 &&
+        db().delivery.findFirst({ where: { sinkId: sink.id, status: 'sending' }, select: { id: true, sequence: true } }),
       30_000,
       log,
     );

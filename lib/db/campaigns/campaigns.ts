@@ -80,7 +80,7 @@ export interface PlannedItem extends CandidateItem {
 }
 
 /**
- * The items a campaign filter gives, in a stable order. Single mode: one item per trajectory.
+ * The items a campaign filter gives, in an order that depends on the data only (not on generated ids, where the data tells them apart). Single mode: one item per trajectory.
  * Pairwise: one item per pair of trajectories of the same task from different policies.
  */
 export async function campaignCandidates(
@@ -91,7 +91,9 @@ export async function campaignCandidates(
   const trajectories = await db().trajectory.findMany({
     where: trajectoryWhere(projectId, filter),
     select: { id: true, taskId: true, policyId: true },
-    orderBy: [{ taskId: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    // by task name and import order, then the producer's id: the same on every database holding the same data,
+    // so a seeded draw (the demo's, a test's) picks the same items
+    orderBy: [{ task: { name: 'asc' } }, { taskId: 'asc' }, { createdAt: 'asc' }, { externalId: 'asc' }, { id: 'asc' }],
   });
   if (mode === 'single') return trajectories.map((t) => ({ trajectoryId: t.id, trajectoryBId: null }));
   const items: CandidateItem[] = [];
