@@ -7,7 +7,8 @@ import {
   type SubmitTarget,
 } from '../db/review/label-submits';
 import { AppError } from '../errors';
-import { measuresForAssignment } from '../video-renders/assignment-frames';
+import { blindSettings } from '../db/review/assignment-view';
+import { videoMeasureFor } from '../video-renders/video-props-for';
 import type { CoverageMeasure } from './coverage';
 
 /** What a video's coverage is measured against: its frames, chapters and steps (a bare frame count measures the video alone). */
@@ -58,8 +59,11 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   const { campaign } = target.item;
   if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
   if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
-  const row = spec.row(input, target, measures ?? (await measuresForAssignment(input.assignmentId, reviewerId)));
   const { trajectoryId, trajectoryBId } = target.item;
+  // screen order (pairwise: [left, right]), at the campaign's pacing and blind mask: the measure the reviewer's claim stored
+  const screen = trajectoryBId ? (target.swapSides ? [trajectoryBId, trajectoryId] : [trajectoryId, trajectoryBId]) : [trajectoryId];
+  const blind = blindSettings.parse(campaign.blind);
+  const row = spec.row(input, target, measures ?? (await Promise.all(screen.map((id) => videoMeasureFor(id, campaign.pacing, blind)))));
   return writeSubmit(row, {
     assignmentId: input.assignmentId,
     reviewerId,

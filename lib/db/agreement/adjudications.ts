@@ -232,3 +232,12 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
     })),
   };
 }
+
+/** A campaign's stored decisions and how many of them lack their `adjudicated` label event (the soak checks both). */
+export async function adjudicationsOf(campaignId: string): Promise<{ ids: Set<string>; missingEvents: number }> {
+  const [rows, events] = await Promise.all([
+    db().adjudication.findMany({ where: { item: { campaignId } }, select: { id: true } }),
+    db().labelEvent.count({ where: { kind: 'adjudicated', item: { campaignId } } }),
+  ]);
+  return { ids: new Set(rows.map((r) => r.id)), missingEvents: Math.abs(rows.length - events) };
+}

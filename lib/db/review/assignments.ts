@@ -136,10 +136,19 @@ export async function skipAssignment(assignmentId: string, reviewerId: string, r
   }, CLAIM_TX);
 }
 
+/** The item as a settled claim leaves it: what the label event of the submit is decided on. */
+export interface SettledItem {
+  reviewCount: number;
+  isGold: boolean;
+  projectId: string;
+  overlap: number;
+}
+
 /**
  * Turns a claim into a submitted slot inside the caller's transaction (used by review and
  * comparison submit). A claim whose lease expired is honoured when a slot is still free.
- * Answers whether this is the first submit of the assignment (then reviewCount goes up).
+ * Answers whether this is the first submit of the assignment (then reviewCount goes up) and the
+ * item's counts after it.
  */
 export async function settleClaim(
   tx: Tx,
@@ -147,22 +156,26 @@ export async function settleClaim(
   reviewerId: string,
   overlap: number,
   now: Date,
-): Promise<{ first: boolean; campaignItemId: string }> {
-  // serialise submits of one assignment (a double submit with two keys becomes a revision)
-  await tx.$queryRaw`SELECT id FROM assignment WHERE id = ${assignmentId} FOR UPDATE`;
-  const a = await tx.assignment.findUnique({
-    where: { id: assignmentId },
-    select: { reviewerId: true, status: true, campaignItemId: true },
-  });
+): Promise<{ first: boolean; campaignItemId: string; item: SettledItem }> {
+  // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
+  const [a] = await tx.$queryRaw<Array<{ reviewerId: string; status: string; campaignItemId: string }>>`
+    SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = ${assignmentId} FOR UPDATE`;
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-  if (a.status === 'submitted') return { first: false, campaignItemId: a.campaignItemId };
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');
   if (a.status === 'expired') {
     const retaken =
       await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = "activeCount" + 1 WHERE id = ${a.campaignItemId} AND "activeCount" < ${overlap}`;
     if (retaken !== 1) throw new AppError('CONFLICT', 'Your claim on this item expired and it went to other reviewers');
   }
-  await tx.assignment.update({ where: { id: assignmentId }, data: { status: 'submitted', finishedAt: now }, select: { id: true } });
-  await tx.$executeRaw`UPDATE campaign_item SET "reviewCount" = "reviewCount" + 1 WHERE id = ${a.campaignItemId}`;
-  return { first: true, campaignItemId: a.campaignItemId };
+  const first = a.status !== 'submitted';
+  // the first submit marks the assignment and counts the review, in one statement; a revision only reads the counts
+  const [item] = await tx.$queryRaw<SettledItem[]>`
+    WITH done AS (
+      UPDATE assignment SET status = 'submitted', "finishedAt" = ${now} WHERE id = ${assignmentId} AND ${first} RETURNING "campaignItemId"
+    ), counted AS (
+      UPDATE campaign_item SET "reviewCount" = "reviewCount" + 1 WHERE id IN (SELECT "campaignItemId" FROM done) RETURNING id, "reviewCount"
+    )
+    SELECT coalesce((SELECT "reviewCount" FROM counted), ci."reviewCount") AS "reviewCount", ci."isGold", c."projectId", c.overlap
+    FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId" WHERE ci.id = ${a.campaignItemId}`;
+  return { first, campaignItemId: a.campaignItemId, item: item! };
 }

@@ -42,29 +42,32 @@ export async function recordLabelEvent(
   tx: Tx,
   input: { projectId: string; campaignItemId: string; kind: LabelEventKind },
 ): Promise<bigint> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(${input.projectId}))::text`;
+  // one statement: the materialised lock row is produced (the shared lock held) before the insert draws its seq
   const rows = await tx.$queryRaw<{ seq: bigint }[]>`
-    INSERT INTO label_event ("projectId", "campaignItemId", "kind") VALUES (${input.projectId}, ${input.campaignItemId}, ${input.kind}) RETURNING seq`;
+    WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(${input.projectId}))::text AS l)
+    INSERT INTO label_event ("projectId", "campaignItemId", "kind")
+    SELECT ${input.projectId}, ${input.campaignItemId}, ${input.kind} FROM locked RETURNING seq`;
   return rows[0]!.seq;
 }
 
 /**
- * After a submit's claim is settled (same transaction): records `finalised` when this submit
- * brought the item's reviews to the overlap k, `revised` when an item that was already final
- * changed. Gold items are quality checks, never training data: no event.
+ * After a submit's claim is settled (same transaction, with the item's counts it left):
+ * records `finalised` when this submit brought the item's reviews to the overlap k, `revised`
+ * when an item that was already final changed. Gold items are quality checks, never training
+ * data: no event.
  */
-export async function recordSubmitLabelEvent(tx: Tx, input: { campaignItemId: string; first: boolean }): Promise<LabelEventKind | null> {
-  const item = await tx.campaignItem.findUnique({
-    where: { id: input.campaignItemId },
-    select: { reviewCount: true, isGold: true, campaign: { select: { projectId: true, overlap: true } } },
-  });
-  if (!item || item.isGold) return null;
-  const k = item.campaign.overlap;
+export async function recordSubmitLabelEvent(
+  tx: Tx,
+  input: { campaignItemId: string; first: boolean; item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number } },
+): Promise<LabelEventKind | null> {
+  const { item } = input;
+  if (item.isGold) return null;
+  const k = item.overlap;
   let kind: LabelEventKind | null = null;
   if (input.first && item.reviewCount === k) kind = 'finalised';
   else if (item.reviewCount >= k && (!input.first || item.reviewCount > k)) kind = 'revised';
   if (!kind) return null;
-  await recordLabelEvent(tx, { projectId: item.campaign.projectId, campaignItemId: input.campaignItemId, kind });
+  await recordLabelEvent(tx, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
   return kind;
 }
 

@@ -27,6 +27,8 @@ export async function findSubmitTarget(assignmentId: string) {
             select: {
               status: true,
               overlap: true,
+              pacing: true,
+              blind: true,
               minCoverage: true,
               coverageBasis: true,
               mode: true,
@@ -117,7 +119,7 @@ export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id:
                 data: { ...owned, ...row.data, criteria: json(row.data.criteria), coverage: json(row.data.coverage) },
                 select,
               });
-        await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
+        await recordSubmitLabelEvent(tx, settled);
         await refreshTrajectoryInsight(prismaRun(tx), s.trajectoryIds);
         return { ...created, duplicate: false };
       },
