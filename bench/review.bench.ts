@@ -23,7 +23,7 @@ import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
 
 /**
- * Review load test: real HTTP against the production build (`witness start --no-demo` on its
+ * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
  * own database), 50 reviewers with API tokens claiming (`POST /api/v1/campaigns/:id/assignments`)
  * and submitting (`POST /api/v1/assignments/:id/reviews`) as fast as they can for
  * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted. One submit in twenty is
@@ -69,8 +69,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** BENCH_REVIEW_PROFILE=DIR writes the studio's CPU profile (node --cpu-prof) there, for the note on where the time goes. */
+const PROFILE_DIR = process.env.BENCH_REVIEW_PROFILE;
+
 function startStudio(port: number, databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
+  // no job worker: nothing here queues a job, and its start (bundling the video compositions) would eat the CPU the load test measures
+  const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  return spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo', '--no-worker'], {
     cwd: root,
     env: childEnv({
       PORT: String(port),
