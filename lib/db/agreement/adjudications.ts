@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { writeAudit } from '../auth/audit';
 import { recordLabelEvent } from '../review/label-events';
 import { db } from '../infra/client';
+import { prismaRun } from '../infra/sql';
 import { nextRevision } from '../review/revisions';
 
 /** The item a lead settles, with what its final label is checked against (mode, rubric, criteria). */
@@ -65,7 +66,7 @@ export async function writeAdjudication(
       data: {
         campaignItemId: by.campaignItemId,
         adjudicatorId: by.adjudicatorId,
-        revision: await nextRevision(tx, 'adjudication', by.campaignItemId),
+        revision: await nextRevision(prismaRun(tx), 'adjudication', by.campaignItemId),
         answers: label.answers as Prisma.InputJsonValue,
         preference: label.preference,
         bothBad: label.bothBad,
@@ -82,7 +83,7 @@ export async function writeAdjudication(
       data: { revision: row.revision },
     });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
-    await recordLabelEvent(tx, { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
+    await recordLabelEvent(prismaRun(tx), { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
     return { ...row, duplicate: false };
   });
 }

@@ -1,5 +1,5 @@
-import type { Prisma } from '@prisma/client';
 import type pg from 'pg';
+import { pgRun, type SqlRun } from '../infra/sql';
 import {
   INSIGHT_RULES_VERSION,
   insightKeys,
@@ -20,17 +20,7 @@ import {
  *
  * Runs on a Prisma transaction (submits) or a node-postgres client (migrate), through `SqlRun`.
  */
-export type SqlRun = <T>(text: string, values: unknown[]) => Promise<T[]>;
-
-export const prismaRun =
-  (tx: Prisma.TransactionClient): SqlRun =>
-  <T>(text: string, values: unknown[]) =>
-    tx.$queryRawUnsafe<T[]>(text, ...values);
-
-const pgRun =
-  (client: pg.Client): SqlRun =>
-  async <T>(text: string, values: unknown[]) =>
-    (await client.query(text, values)).rows as T[];
+export type { SqlRun } from '../infra/sql';
 
 /** Refreshes the summaries of these trajectories; call inside the transaction that wrote their labels. */
 export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (string | null | undefined)[]): Promise<void> {

@@ -1,9 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Prisma } from '@prisma/client';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
-
-type Tx = Prisma.TransactionClient;
+import { at, inSqlTransaction, type SqlRun } from '../infra/sql';
 
 export interface Claim {
   assignmentId: string;
@@ -33,55 +31,61 @@ export interface Claim {
  * resumes the live claim or picks, leases and records a new one.
  */
 export async function claimNextItem(campaignId: string, reviewer: { id: string; expertise: string[] }, now: Date): Promise<Claim | null> {
-  return db().$transaction(async (tx) => {
-    const [campaign] = await tx.$queryRaw<
-      Array<{ status: string; overlap: number; requiredExpertise: string[]; leaseSeconds: number; mode: 'single' | 'pairwise' }>
-    >`
-      SELECT c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
-             pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}::int, hashtext(${reviewer.id} || ':' || c.id))::text AS locked
-      FROM campaign c WHERE c.id = ${campaignId}`;
+  return inSqlTransaction(async (run) => {
+    const [campaign] = await run<{
+      status: string;
+      overlap: number;
+      requiredExpertise: string[];
+      leaseSeconds: number;
+      mode: 'single' | 'pairwise';
+    }>(
+      `SELECT c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
+              pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked
+       FROM campaign c WHERE c.id = $1`,
+      [campaignId, CLAIM_LOCK_CLASS, reviewer.id],
+    );
     if (!campaign) throw new AppError('NOT_FOUND', 'No such campaign');
     if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is not open for reviews');
     const missing = campaign.requiredExpertise.filter((tag) => !reviewer.expertise.includes(tag));
     if (missing.length > 0) throw new AppError('FORBIDDEN', `This campaign needs ${missing.join(', ')} expertise`);
 
-    await expireLeases(tx, campaignId, now);
+    await expireLeases(run, campaignId, now);
 
     const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
     for (let attempt = 0; attempt < 5; attempt++) {
       const swapSides = campaign.mode === 'pairwise' ? randomInt(2) === 1 : false;
       // the reviewer's live claim if any, else the next free slot. The queue: selected items of
       // the campaign below k, that this reviewer never had, fewest reviews first, random order per reviewer.
-      const [row] = await tx.$queryRaw<
-        Array<{ id: string; campaignItemId: string; leaseExpiresAt: Date; swapSides: boolean; resumed: boolean }>
-      >`
-        WITH live AS (
-          SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
-          FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
-          WHERE a."reviewerId" = ${reviewer.id} AND a.status = 'claimed' AND a."leaseExpiresAt" > ${now} AND ci."campaignId" = ${campaignId}
-          ORDER BY a."claimedAt" LIMIT 1
-        ), picked AS (
-          UPDATE campaign_item SET "activeCount" = "activeCount" + 1
-          WHERE NOT EXISTS (SELECT 1 FROM live)
-            AND id = (
-              SELECT ci.id FROM campaign_item ci
-              WHERE ci."campaignId" = ${campaignId} AND ci.selected
-                AND ci."activeCount" < ${campaign.overlap}
-                AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})
-              ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || ${reviewer.id})
-              LIMIT 1
-              FOR UPDATE SKIP LOCKED
-            )
-            AND "activeCount" < ${campaign.overlap}
-          RETURNING id
-        ), created AS (
-          INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "claimedAt", "leaseExpiresAt", "swapSides")
-          SELECT ${randomUUID()}, picked.id, ${reviewer.id}, 'claimed', ${now}, ${leaseExpiresAt}, ${swapSides} FROM picked
-          RETURNING id, "campaignItemId", "leaseExpiresAt", "swapSides"
-        )
-        SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
-        UNION ALL
-        SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`;
+      const [row] = await run<{ id: string; campaignItemId: string; leaseExpiresAt: Date; swapSides: boolean; resumed: boolean }>(
+        `WITH live AS (
+           SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
+           FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
+           WHERE a."reviewerId" = $2 AND a.status = 'claimed' AND a."leaseExpiresAt" > $3::timestamp AND ci."campaignId" = $1
+           ORDER BY a."claimedAt" LIMIT 1
+         ), picked AS (
+           UPDATE campaign_item SET "activeCount" = "activeCount" + 1
+           WHERE NOT EXISTS (SELECT 1 FROM live)
+             AND id = (
+               SELECT ci.id FROM campaign_item ci
+               WHERE ci."campaignId" = $1 AND ci.selected
+                 AND ci."activeCount" < $4
+                 AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = $2)
+               ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || $2)
+               LIMIT 1
+               FOR UPDATE SKIP LOCKED
+             )
+             AND "activeCount" < $4
+           RETURNING id
+         ), created AS (
+           INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "claimedAt", "leaseExpiresAt", "swapSides")
+           SELECT $5, picked.id, $2, 'claimed', $3::timestamp, $6::timestamp, $7 FROM picked
+           RETURNING id, "campaignItemId", "leaseExpiresAt", "swapSides"
+         )
+         SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
+         UNION ALL
+         SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`,
+        [campaignId, reviewer.id, at(now), campaign.overlap, randomUUID(), at(leaseExpiresAt), swapSides],
+      );
       if (row)
         return {
           assignmentId: row.id,
@@ -92,36 +96,40 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
           mode: campaign.mode,
         };
       // nothing free right now, or a concurrent claim took the last slot: look again while any is left
-      const [left] = await tx.$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM campaign_item ci
-        WHERE ci."campaignId" = ${campaignId} AND ci.selected AND ci."activeCount" < ${campaign.overlap}
-          AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})`;
+      const [left] = await run<{ n: number }>(
+        `SELECT count(*)::int AS n FROM campaign_item ci
+         WHERE ci."campaignId" = $1 AND ci.selected AND ci."activeCount" < $3
+           AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = $2)`,
+        [campaignId, reviewer.id, campaign.overlap],
+      );
       if (!left?.n) return null;
     }
     return null;
-  }, CLAIM_TX);
+  });
 }
 
 /** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
 const CLAIM_LOCK_CLASS = 0x57495443;
 
-/** Claims are short, but many reviewers may click at once: wait for a pooled connection rather than fail. */
-const CLAIM_TX = { maxWait: 15_000, timeout: 15_000 } as const;
-
 /** Claims past their lease go back to the pool (status expired, slot freed), in one statement. */
-async function expireLeases(tx: Tx, campaignId: string, now: Date): Promise<void> {
-  await tx.$executeRaw`
-    WITH expired AS (
-      UPDATE assignment a SET status = 'expired', "finishedAt" = ${now}
-      FROM campaign_item ci
-      WHERE a."campaignItemId" = ci.id AND ci."campaignId" = ${campaignId}
-        AND a.status = 'claimed' AND a."leaseExpiresAt" <= ${now}
-      RETURNING a."campaignItemId"
-    )
-    UPDATE campaign_item ci SET "activeCount" = GREATEST(ci."activeCount" - e.n, 0)
-    FROM (SELECT "campaignItemId", count(*)::int AS n FROM expired GROUP BY "campaignItemId") e
-    WHERE ci.id = e."campaignItemId"`;
+async function expireLeases(run: SqlRun, campaignId: string, now: Date): Promise<void> {
+  await run(
+    `WITH expired AS (
+       UPDATE assignment a SET status = 'expired', "finishedAt" = $2::timestamp
+       FROM campaign_item ci
+       WHERE a."campaignItemId" = ci.id AND ci."campaignId" = $1
+         AND a.status = 'claimed' AND a."leaseExpiresAt" <= $2::timestamp
+       RETURNING a."campaignItemId"
+     )
+     UPDATE campaign_item ci SET "activeCount" = GREATEST(ci."activeCount" - e.n, 0)
+     FROM (SELECT "campaignItemId", count(*)::int AS n FROM expired GROUP BY "campaignItemId") e
+     WHERE ci.id = e."campaignItemId"`,
+    [campaignId, at(now)],
+  );
 }
+
+/** Many reviewers may click at once: wait for a pooled connection rather than fail. */
+const SKIP_TX = { maxWait: 15_000, timeout: 15_000 } as const;
 
 /** The reviewer gives an item back with a reason; they will not get it again, and the slot is freed. */
 export async function skipAssignment(assignmentId: string, reviewerId: string, reason: string, now: Date): Promise<void> {
@@ -133,7 +141,7 @@ export async function skipAssignment(assignmentId: string, reviewerId: string, r
     if (updated.count !== 1) throw new AppError('NOT_FOUND', 'No open claim to skip');
     const a = await tx.assignment.findUniqueOrThrow({ where: { id: assignmentId }, select: { campaignItemId: true } });
     await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = GREATEST("activeCount" - 1, 0) WHERE id = ${a.campaignItemId}`;
-  }, CLAIM_TX);
+  }, SKIP_TX);
 }
 
 /** The item as a settled claim leaves it: what the label event of the submit is decided on. */
@@ -151,31 +159,37 @@ export interface SettledItem {
  * item's counts after it.
  */
 export async function settleClaim(
-  tx: Tx,
+  run: SqlRun,
   assignmentId: string,
   reviewerId: string,
   overlap: number,
   now: Date,
 ): Promise<{ first: boolean; campaignItemId: string; item: SettledItem }> {
   // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
-  const [a] = await tx.$queryRaw<Array<{ reviewerId: string; status: string; campaignItemId: string }>>`
-    SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = ${assignmentId} FOR UPDATE`;
+  const [a] = await run<{ reviewerId: string; status: string; campaignItemId: string }>(
+    `SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE`,
+    [assignmentId],
+  );
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');
   if (a.status === 'expired') {
-    const retaken =
-      await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = "activeCount" + 1 WHERE id = ${a.campaignItemId} AND "activeCount" < ${overlap}`;
-    if (retaken !== 1) throw new AppError('CONFLICT', 'Your claim on this item expired and it went to other reviewers');
+    const retaken = await run(
+      `UPDATE campaign_item SET "activeCount" = "activeCount" + 1 WHERE id = $1 AND "activeCount" < $2 RETURNING id`,
+      [a.campaignItemId, overlap],
+    );
+    if (retaken.length !== 1) throw new AppError('CONFLICT', 'Your claim on this item expired and it went to other reviewers');
   }
   const first = a.status !== 'submitted';
   // the first submit marks the assignment and counts the review, in one statement; a revision only reads the counts
-  const [item] = await tx.$queryRaw<SettledItem[]>`
-    WITH done AS (
-      UPDATE assignment SET status = 'submitted', "finishedAt" = ${now} WHERE id = ${assignmentId} AND ${first} RETURNING "campaignItemId"
-    ), counted AS (
-      UPDATE campaign_item SET "reviewCount" = "reviewCount" + 1 WHERE id IN (SELECT "campaignItemId" FROM done) RETURNING id, "reviewCount"
-    )
-    SELECT coalesce((SELECT "reviewCount" FROM counted), ci."reviewCount") AS "reviewCount", ci."isGold", c."projectId", c.overlap
-    FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId" WHERE ci.id = ${a.campaignItemId}`;
+  const [item] = await run<SettledItem>(
+    `WITH done AS (
+       UPDATE assignment SET status = 'submitted', "finishedAt" = $3::timestamp WHERE id = $1 AND $4::boolean RETURNING "campaignItemId"
+     ), counted AS (
+       UPDATE campaign_item SET "reviewCount" = "reviewCount" + 1 WHERE id IN (SELECT "campaignItemId" FROM done) RETURNING id, "reviewCount"
+     )
+     SELECT coalesce((SELECT "reviewCount" FROM counted), ci."reviewCount") AS "reviewCount", ci."isGold", c."projectId", c.overlap
+     FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId" WHERE ci.id = $2`,
+    [assignmentId, a.campaignItemId, at(now), first],
+  );
   return { first, campaignItemId: a.campaignItemId, item: item! };
 }

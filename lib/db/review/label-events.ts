@@ -1,8 +1,6 @@
-import type { Prisma } from '@prisma/client';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
-
-type Tx = Prisma.TransactionClient;
+import type { SqlRun } from '../infra/sql';
 
 /**
  * The label event stream: one row each time an item's labels become final (`finalised`: the
@@ -36,18 +34,20 @@ export interface LabelEventRow {
 /**
  * Records one label event inside the caller's transaction (the submit / adjudication), so the
  * event exists exactly when the label does. Callable from any transaction, e.g. adjudication:
- * `await recordLabelEvent(tx, { projectId, campaignItemId, kind: 'adjudicated' })`.
+ * `await recordLabelEvent(prismaRun(tx), { projectId, campaignItemId, kind: 'adjudicated' })`.
  */
 export async function recordLabelEvent(
-  tx: Tx,
+  run: SqlRun,
   input: { projectId: string; campaignItemId: string; kind: LabelEventKind },
 ): Promise<bigint> {
   // one statement: the materialised lock row is produced (the shared lock held) before the insert draws its seq
-  const rows = await tx.$queryRaw<{ seq: bigint }[]>`
-    WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(${input.projectId}))::text AS l)
-    INSERT INTO label_event ("projectId", "campaignItemId", "kind")
-    SELECT ${input.projectId}, ${input.campaignItemId}, ${input.kind} FROM locked RETURNING seq`;
-  return rows[0]!.seq;
+  const rows = await run<{ seq: string | bigint }>(
+    `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared($1::int, hashtext($2))::text AS l)
+     INSERT INTO label_event ("projectId", "campaignItemId", "kind")
+     SELECT $2, $3, $4 FROM locked RETURNING seq`,
+    [LOCK_CLASS, input.projectId, input.campaignItemId, input.kind],
+  );
+  return BigInt(rows[0]!.seq);
 }
 
 /**
@@ -57,7 +57,7 @@ export async function recordLabelEvent(
  * data: no event.
  */
 export async function recordSubmitLabelEvent(
-  tx: Tx,
+  run: SqlRun,
   input: { campaignItemId: string; first: boolean; item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number } },
 ): Promise<LabelEventKind | null> {
   const { item } = input;
@@ -67,7 +67,7 @@ export async function recordSubmitLabelEvent(
   if (input.first && item.reviewCount === k) kind = 'finalised';
   else if (item.reviewCount >= k && (!input.first || item.reviewCount > k)) kind = 'revised';
   if (!kind) return null;
-  await recordLabelEvent(tx, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
+  await recordLabelEvent(run, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
   return kind;
 }
 

@@ -1,5 +1,5 @@
 import type { VideoPacing } from '@prisma/client';
-import { db } from '../infra/client';
+import { sql } from '../infra/sql';
 
 /**
  * The stored video props of a trajectory (table video_props, one row per trajectory, props
@@ -36,11 +36,16 @@ export async function findVideoProps(
   measureOnly = false,
 ): Promise<{ inputsHash: string; stored: StoredVideoProps | null } | null> {
   const bodies = !measureOnly;
-  const rows = await db().$queryRaw<
-    Array<{ inputsHash: string; props: string | null; transcript: string | null; durationInFrames: number | null; measure: unknown }>
-  >`
-    SELECT k."inputsHash", CASE WHEN ${bodies} THEN vp.props ELSE '' END AS props,
-           CASE WHEN ${bodies} THEN vp.transcript ELSE '' END AS transcript, vp."durationInFrames", vp.measure
+  const rows = await sql<{
+    inputsHash: string;
+    props: string | null;
+    transcript: string | null;
+    durationInFrames: number | null;
+    measure: unknown;
+  }>(
+    `
+    SELECT k."inputsHash", CASE WHEN $5::boolean THEN vp.props ELSE '' END AS props,
+           CASE WHEN $5::boolean THEN vp.transcript ELSE '' END AS transcript, vp."durationInFrames", vp.measure
     FROM (
       SELECT t.id, md5(json_build_array(
                t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
@@ -49,11 +54,13 @@ export async function findVideoProps(
       JOIN task tk ON tk.id = t."taskId"
       JOIN policy p ON p.id = t."policyId"
       LEFT JOIN environment e ON e.id = tk."environmentId"
-      WHERE t.id = ${key.trajectoryId}
+      WHERE t.id = $1
     ) k
     LEFT JOIN video_props vp
-      ON vp."trajectoryId" = k.id AND vp."propsVersion" = ${key.propsVersion} AND vp.pacing = ${key.pacing}::"VideoPacing"
-     AND vp."blindMask" = ${key.blindMask} AND vp."inputsHash" = k."inputsHash"`;
+      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
+     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"`,
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, bodies],
+  );
   const row = rows[0];
   if (!row) return null;
   const stored =
@@ -69,11 +76,22 @@ export async function findVideoProps(
  * longer matches, so it is derived again on the next read, never served stale.
  */
 export async function storeVideoProps(key: VideoPropsKey, inputsHash: string, value: StoredVideoProps): Promise<void> {
-  await db().$executeRaw`
-    INSERT INTO video_props ("trajectoryId", "propsVersion", pacing, "blindMask", "inputsHash", props, transcript, "durationInFrames", measure)
-    VALUES (${key.trajectoryId}, ${key.propsVersion}, ${key.pacing}::"VideoPacing", ${key.blindMask}, ${inputsHash}, ${value.props},
-            ${value.transcript}, ${value.durationInFrames}, ${JSON.stringify(value.measure)}::jsonb)
+  await sql(
+    `INSERT INTO video_props ("trajectoryId", "propsVersion", pacing, "blindMask", "inputsHash", props, transcript, "durationInFrames", measure)
+    VALUES ($1, $2, $3::"VideoPacing", $4, $5, $6, $7, $8, $9::jsonb)
     ON CONFLICT ("trajectoryId", "propsVersion", pacing, "blindMask") DO UPDATE SET
       "inputsHash" = EXCLUDED."inputsHash", props = EXCLUDED.props, transcript = EXCLUDED.transcript,
-      "durationInFrames" = EXCLUDED."durationInFrames", measure = EXCLUDED.measure, "createdAt" = now()`;
+      "durationInFrames" = EXCLUDED."durationInFrames", measure = EXCLUDED.measure, "createdAt" = now()`,
+    [
+      key.trajectoryId,
+      key.propsVersion,
+      key.pacing,
+      key.blindMask,
+      inputsHash,
+      value.props,
+      value.transcript,
+      value.durationInFrames,
+      JSON.stringify(value.measure),
+    ],
+  );
 }
