@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { recordAdjudication } from '../lib/agreement/record-adjudication';
+import { adjudicationsOf, getAdjudicationView } from '../lib/db/agreement/adjudications';
 import { createApiToken } from '../lib/db/auth/api-tokens';
+import { listReviews } from '../lib/db/review/review-list';
 import { disconnectDb } from '../lib/db/infra/client';
 import { createCampaign } from '../lib/db/campaigns/campaigns';
 import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
@@ -20,7 +23,7 @@ import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
 
 /**
- * Review load test: real HTTP against the production build (`witness start --no-demo` on its
+ * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
  * own database), 50 reviewers with API tokens claiming (`POST /api/v1/campaigns/:id/assignments`)
  * and submitting (`POST /api/v1/assignments/:id/reviews`) as fast as they can for
  * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted. One submit in twenty is
@@ -30,6 +33,14 @@ import type { BenchFigure } from './figure';
  * Afterwards the database is checked: every acknowledged review is there exactly once, no item
  * has more than k current reviews, no reviewer reviewed an item twice. The figures are p50/p95
  * of claim, submit and the static route.
+ *
+ * Then the soak, on a second campaign of the same studio, for BENCH_SOAK_SECONDS (default 60):
+ * the 50 reviewers again, now with one claim in ten sent twice at once (both must answer the
+ * same live claim), one submit in ten sent twice at once with one key, one in five cut off by
+ * the client a few ms in and retried with its key until answered, and three leads adjudicating
+ * one reviewed item at once, round after round (in-process: adjudication is a server action),
+ * each from the revision they read. Figures: errors, duplicate claims and lost labels, each
+ * required to be 0 (the bench throws otherwise), with the database's invariants checked after.
  */
 const GROUP = 'review';
 const root = path.resolve(import.meta.dirname, '..');
@@ -40,6 +51,8 @@ const STATIC_SAMPLERS = 5;
 const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
 const K = 3;
 const SECONDS = Number(process.env.BENCH_REVIEW_SECONDS ?? 120);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const SOAK_LEADS = 3;
 
 const log = (line: string) => process.stderr.write(`  [review] ${line}\n`);
 
@@ -56,8 +69,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** BENCH_REVIEW_PROFILE=DIR writes the studio's CPU profile (node --cpu-prof) there, for the note on where the time goes. */
+const PROFILE_DIR = process.env.BENCH_REVIEW_PROFILE;
+
 function startStudio(port: number, databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
+  // no job worker: nothing here queues a job, and its start (bundling the video compositions) would eat the CPU the load test measures
+  const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  return spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo', '--no-worker'], {
     cwd: root,
     env: childEnv({
       PORT: String(port),
@@ -119,6 +137,22 @@ export async function run(): Promise<BenchFigure[]> {
       { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
       null,
     );
+    const soakCampaign = await createCampaign(
+      project.id,
+      { name: 'soak', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
+      null,
+    );
+    const leads: string[] = [];
+    for (let i = 0; i < SOAK_LEADS; i++) {
+      const { user } = await ensureUser({
+        email: `lead${i}@load.local`,
+        name: `Lead ${i}`,
+        role: 'lead',
+        password: 'load-test-password',
+        expertise: [],
+      });
+      leads.push(user.id);
+    }
     const tokens: string[] = [];
     for (let i = 0; i < REVIEWERS; i++) {
       const { user } = await ensureUser({
@@ -207,6 +241,7 @@ export async function run(): Promise<BenchFigure[]> {
 
     // ---- invariants, from the database
     const integrity = await campaignIntegrity(campaign.id);
+    const soak = await runSoak(base, soakCampaign.id, tokens, leads);
     log(
       `${seconds.toFixed(0)} s: ${acknowledged.size} reviews acknowledged (${replays} replays answered with the same review), ${errors} errors`,
     );
@@ -220,10 +255,14 @@ export async function run(): Promise<BenchFigure[]> {
       integrity.maxReviewsPerItem > K ||
       integrity.duplicatePairs ||
       integrity.counterDrift ||
+      integrity.activeDrift ||
+      integrity.liveClaimDuplicates ||
+      integrity.eventDrift ||
+      integrity.summaryDrift ||
       errors
     ) {
       throw new Error(
-        `load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}, errors ${errors}`,
+        `load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}/${integrity.activeDrift}, live claim duplicates ${integrity.liveClaimDuplicates}, event drift ${integrity.eventDrift}, summary drift ${integrity.summaryDrift}, errors ${errors}`,
       );
     }
 
@@ -236,6 +275,7 @@ export async function run(): Promise<BenchFigure[]> {
       unit: 'ms',
       higherIsBetter: false,
       comparator: { name: `static p${p}`, value: percentile(yard, p) },
+      goal: p === 95 ? '<= 3x static p95' : undefined,
     });
     return [
       fig('claim', c, 50, st),
@@ -248,7 +288,9 @@ export async function run(): Promise<BenchFigure[]> {
         value: integrity.currentReviews / seconds,
         unit: 'reviews/s',
         higherIsBetter: true,
+        goal: '>= 100 reviews/s',
       },
+      ...soak,
     ];
   } finally {
     if (studio && studio.exitCode === null) {
@@ -269,4 +311,181 @@ async function findStaticAsset(base: string): Promise<string> {
   const match = /\/_next\/static\/[^"']+\.js/.exec(html);
   if (!match) throw new Error('no static asset found on /sign-in');
   return match[0];
+}
+
+/**
+ * The soak (see the header): returns its figures (errors, duplicate claims, lost labels, each 0)
+ * or throws naming what broke.
+ */
+async function runSoak(base: string, campaignId: string, tokens: string[], leads: string[]): Promise<BenchFigure[]> {
+  const deadline = performance.now() + SOAK_SECONDS * 1000;
+  const acknowledged = new Map<string, string>(); // idempotency key -> review id
+  const adjudicated = new Set<string>();
+  let errors = 0;
+  let duplicateClaims = 0;
+  let mismatchedReplays = 0;
+  let cutOff = 0;
+  let doubleSubmits = 0;
+  let doubleClaims = 0;
+  let adjudicationRounds = 0;
+  let conflicts = 0;
+  let finished = 0;
+  const fail = (what: string) => {
+    errors++;
+    if (errors <= 5) log(`soak: ${what}`);
+  };
+
+  async function claimOnce(headers: Record<string, string>): Promise<{ status: number; id?: string }> {
+    const r = await fetch(`${base}/api/v1/campaigns/${campaignId}/assignments`, { method: 'POST', headers, body: '{}' });
+    if (r.status === 204) return { status: 204 };
+    const body = (await r.json()) as { assignment?: { assignment?: { id: string } } };
+    if (r.status !== 201) fail(`claim answered ${r.status}: ${JSON.stringify(body).slice(0, 200)}`);
+    return { status: r.status, id: body.assignment?.assignment?.id };
+  }
+
+  async function submitOnce(headers: Record<string, string>, assignmentId: string, body: string, signal?: AbortSignal) {
+    const r = await fetch(`${base}/api/v1/assignments/${assignmentId}/reviews`, { method: 'POST', headers, body, signal });
+    return { status: r.status, body: (await r.json()) as { review?: { id: string } } };
+  }
+
+  /** Sends until answered (a cut-off request is retried with the same key): the review id, or null after a refusal. */
+  async function submitUntilAnswered(headers: Record<string, string>, assignmentId: string, key: string, body: string, cut: boolean) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        const signal = cut && attempt === 0 ? AbortSignal.timeout(1 + Math.floor(Math.random() * 8)) : undefined;
+        const answer = await submitOnce(headers, assignmentId, body, signal);
+        if (answer.status === 201 || answer.status === 200) return answer.body.review!.id;
+        fail(`submit answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+        return null;
+      } catch (error) {
+        if ((error as Error).name !== 'TimeoutError' && (error as Error).name !== 'AbortError') throw error;
+        cutOff++;
+      }
+    }
+    fail(`submit with key ${key} never answered`);
+    return null;
+  }
+
+  async function reviewer(token: string, index: number): Promise<void> {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    for (let n = 0; performance.now() < deadline; n++) {
+      const twice = (index + n) % 10 === 3;
+      const claims = await Promise.all(twice ? [claimOnce(headers), claimOnce(headers)] : [claimOnce(headers)]);
+      if (twice) doubleClaims++;
+      if (claims.some((c) => c.status === 204)) break;
+      const ids = new Set(claims.map((c) => c.id).filter(Boolean));
+      if (ids.size > 1) duplicateClaims++;
+      const assignmentId = claims[0]!.id;
+      if (!assignmentId) continue;
+      const key = randomUUID();
+      const body = JSON.stringify({
+        answers: { overall: 1 + ((index + n) % 5) },
+        coverage: { ranges: [], speeds: [1], seeks: 0 },
+        idempotencyKey: key,
+        durationSec: 20,
+      });
+      const double = (index + n) % 10 === 7;
+      const cut = (index + n) % 5 === 1;
+      const answers = await Promise.all(
+        double
+          ? [submitUntilAnswered(headers, assignmentId, key, body, false), submitUntilAnswered(headers, assignmentId, key, body, false)]
+          : [submitUntilAnswered(headers, assignmentId, key, body, cut)],
+      );
+      if (double) doubleSubmits++;
+      if (answers.some((a) => a === null)) continue;
+      if (new Set(answers).size > 1) mismatchedReplays++;
+      acknowledged.set(key, answers[0]!);
+    }
+    finished++;
+  }
+
+  async function adjudicators(): Promise<void> {
+    while (performance.now() < deadline && finished < tokens.length) {
+      const { reviews } = await listReviews({ campaignId, limit: 20 }, null);
+      const itemId = reviews[Math.floor(Math.random() * reviews.length)]?.campaignItemId;
+      if (!itemId) {
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
+      const view = await getAdjudicationView(campaignId, itemId);
+      const basedOnRevision = view.adjudications.find((a) => a.isCurrent)?.revision ?? null;
+      adjudicationRounds++;
+      const outcomes = await Promise.allSettled(
+        leads.map((lead, i) =>
+          recordAdjudication(lead, {
+            campaignId,
+            itemId,
+            answers: { overall: 1 + ((adjudicationRounds + i) % 5) },
+            rationale: `soak round ${adjudicationRounds}, lead ${i}`,
+            basedOnRevision,
+          }),
+        ),
+      );
+      let won = 0;
+      for (const o of outcomes) {
+        if (o.status === 'fulfilled') {
+          adjudicated.add(o.value.id);
+          if (!o.value.duplicate) won++;
+        } else if ((o.reason as { code?: string }).code === 'CONFLICT') conflicts++;
+        else fail(`adjudication failed: ${String((o.reason as Error).message ?? o.reason).slice(0, 200)}`);
+      }
+      if (won !== 1) fail(`adjudication round ${adjudicationRounds}: ${won} decisions saved from one revision (expected exactly 1)`);
+    }
+  }
+
+  const started = performance.now();
+  await Promise.all([...tokens.map((t, i) => reviewer(t, i)), adjudicators()]);
+  const seconds = (performance.now() - started) / 1000;
+
+  const integrity = await campaignIntegrity(campaignId);
+  const stored = await adjudicationsOf(campaignId);
+  const lostReviews = [...acknowledged.values()].filter((id) => !integrity.reviewIds.has(id)).length;
+  const lostAdjudications = [...adjudicated].filter((id) => !stored.ids.has(id)).length;
+  const lost =
+    lostReviews +
+    lostAdjudications +
+    (integrity.currentReviews - acknowledged.size !== 0 ? 1 : 0) +
+    integrity.eventDrift +
+    stored.missingEvents +
+    integrity.summaryDrift;
+  const duplicates = duplicateClaims + integrity.liveClaimDuplicates + integrity.duplicatePairs + mismatchedReplays;
+  log(
+    `soak ${seconds.toFixed(0)} s: ${acknowledged.size} reviews (${doubleSubmits} double submits, ${cutOff} cut-off requests retried, ${doubleClaims} double claims), ` +
+      `${adjudicationRounds} adjudication rounds x ${leads.length} leads (${stored.ids.size} decisions stored, ${conflicts} answered 409 as decided meanwhile); ` +
+      `errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost} (reviews ${lostReviews}, adjudications ${lostAdjudications}, stored ${integrity.currentReviews} vs acknowledged ${acknowledged.size}, event drift ${integrity.eventDrift}+${stored.missingEvents}, summary drift ${integrity.summaryDrift}), counters ${integrity.counterDrift}/${integrity.activeDrift}`,
+  );
+  if (
+    errors ||
+    duplicates ||
+    lost ||
+    integrity.counterDrift ||
+    integrity.activeDrift ||
+    integrity.maxReviewsPerItem > K ||
+    acknowledged.size === 0 ||
+    stored.ids.size === 0
+  ) {
+    throw new Error(
+      `soak broke an invariant: errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost}, counters ${integrity.counterDrift}/${integrity.activeDrift}, max/item ${integrity.maxReviewsPerItem}, reviews ${acknowledged.size}, decisions ${stored.ids.size}`,
+    );
+  }
+  const figure = (name: string, value: number): BenchFigure => ({
+    group: GROUP,
+    name: `soak ${name} (${SOAK_SECONDS} s, ${tokens.length} reviewers, ${leads.length} leads)`,
+    value,
+    unit: 'count',
+    higherIsBetter: false,
+    goal: '0',
+  });
+  return [
+    figure('errors', errors),
+    figure('duplicate claims', duplicates),
+    figure('lost labels', lost),
+    {
+      group: GROUP,
+      name: `soak labels stored (${acknowledged.size} reviews, ${stored.ids.size} adjudications)`,
+      value: (acknowledged.size + stored.ids.size) / seconds,
+      unit: 'labels/s',
+      higherIsBetter: true,
+    },
+  ];
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
-import { videoPropsFor } from '../../lib/video-renders/video-props-for';
+import { freshVideoPropsFor } from '../../lib/video-renders/video-props-for';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 
@@ -31,7 +31,7 @@ in this process and writes an h264 MP4 atomically (a partial file is renamed whe
     const videos = [];
     try {
       for (const id of positionals) {
-        const props = await videoPropsFor(id);
+        const props = await freshVideoPropsFor(id);
         const outPath = path.resolve(io.cwd, values.out ?? `witness-${id}.mp4`);
         if (!values.json) io.stderr(`rendering ${id} (${props.durationInFrames} frames)...\n`);
         const t0 = performance.now();

@@ -7,7 +7,8 @@ import {
   type SubmitTarget,
 } from '../db/review/label-submits';
 import { AppError } from '../errors';
-import { measuresForAssignment } from '../video-renders/assignment-frames';
+import { blindSettings } from '../db/review/assignment-view';
+import { videoMeasureFor } from '../video-renders/video-props-for';
 import type { CoverageMeasure } from './coverage';
 
 /** What a video's coverage is measured against: its frames, chapters and steps (a bare frame count measures the video alone). */
@@ -31,9 +32,10 @@ export interface LabelSpec<I> {
 }
 
 /**
- * The one submit skeleton (reviews and comparisons): idempotency by the client's key (the same
- * key answers the label it made; someone else's key is a conflict), the reviewer's own
- * assignment, the campaign's mode and open status, what each video is covered against (looked
+ * The one submit skeleton (reviews and comparisons): the reviewer's own assignment (checked
+ * before anything else, so another's assignment answers NOT_FOUND whatever key comes with it),
+ * idempotency by the client's key (the same key on the same assignment answers the label it
+ * made; a key that made a label elsewhere is a conflict), the campaign's mode and open status, what each video is covered against (looked
  * up here unless the caller passes it: seeds and tests), the per-kind payload step, then one transaction
  * (lib/db/review/label-submits.ts) that settles the claim, keeps the revision, writes the label
  * event and refreshes the insight summaries.
@@ -45,18 +47,23 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   measures: Measure[] | undefined,
   now: Date,
 ): Promise<SubmitResult> {
-  const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
-  if (done) {
-    if (done.reviewerId !== reviewerId) throw new AppError('CONFLICT', 'This submit key was used by someone else');
-    return { id: done.id, revision: done.revision, duplicate: true };
-  }
+  // ownership first: someone else's assignment answers the same whatever key comes with it
   const target = await findSubmitTarget(input.assignmentId);
   if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
+  const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
+  if (done) {
+    if (done.assignmentId !== input.assignmentId)
+      throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
+    return { id: done.id, revision: done.revision, duplicate: true };
+  }
   const { campaign } = target.item;
   if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
   if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
-  const row = spec.row(input, target, measures ?? (await measuresForAssignment(input.assignmentId, reviewerId)));
   const { trajectoryId, trajectoryBId } = target.item;
+  // screen order (pairwise: [left, right]), at the campaign's pacing and blind mask: the measure the reviewer's claim stored
+  const screen = trajectoryBId ? (target.swapSides ? [trajectoryBId, trajectoryId] : [trajectoryId, trajectoryBId]) : [trajectoryId];
+  const blind = blindSettings.parse(campaign.blind);
+  const row = spec.row(input, target, measures ?? (await Promise.all(screen.map((id) => videoMeasureFor(id, campaign.pacing, blind)))));
   return writeSubmit(row, {
     assignmentId: input.assignmentId,
     reviewerId,

@@ -1,11 +1,13 @@
 import type { Prisma } from '@prisma/client';
 import { parseCriteria } from '../../formats/criteria';
 import type { Criterion } from '../../formats/trajectory';
+import { stableStringify } from '../../ingest/stable-json';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { writeAudit } from '../auth/audit';
 import { recordLabelEvent } from '../review/label-events';
 import { db } from '../infra/client';
+import { prismaRun } from '../infra/sql';
 import { nextRevision } from '../review/revisions';
 
 /** The item a lead settles, with what its final label is checked against (mode, rubric, criteria). */
@@ -20,21 +22,51 @@ export async function findAdjudicationTarget(campaignId: string, itemId: string)
   });
 }
 
+type AdjudicationLabel = { answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string };
+
+const sameDecision = (a: AdjudicationLabel, b: AdjudicationLabel) =>
+  stableStringify(a.answers) === stableStringify(b.answers) &&
+  a.preference === b.preference &&
+  a.bothBad === b.bothBad &&
+  a.rationale === b.rationale;
+
 /**
  * Writes a lead's final label (the use-case: lib/agreement/record-adjudication.ts) as the item's
  * next revision (lib/db/review/revisions.ts), with its audit entry and the training stream's
- * label event, in one transaction.
+ * label event, in one transaction. The item's row is locked first, so concurrent decisions on
+ * one item take turns (never two rows claiming one revision number): the same decision by the
+ * same lead as the current one answers that row (`duplicate`); with `basedOnRevision` given, a
+ * current revision other than it is a CONFLICT naming the revision to look at.
  */
 export async function writeAdjudication(
   by: { adjudicatorId: string; campaignItemId: string; projectId: string },
-  label: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string },
-) {
+  label: AdjudicationLabel,
+  basedOnRevision?: number | null,
+): Promise<{ id: string; revision: number; duplicate: boolean }> {
   return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM campaign_item WHERE id = ${by.campaignItemId} FOR UPDATE`;
+    const current = await tx.adjudication.findFirst({
+      where: { campaignItemId: by.campaignItemId, isCurrent: true },
+      select: { id: true, revision: true, adjudicatorId: true, answers: true, preference: true, bothBad: true, rationale: true },
+    });
+    if (
+      current &&
+      current.adjudicatorId === by.adjudicatorId &&
+      sameDecision({ ...current, answers: current.answers as Record<string, unknown> }, label)
+    ) {
+      return { id: current.id, revision: current.revision, duplicate: true };
+    }
+    if (basedOnRevision !== undefined && (current?.revision ?? null) !== basedOnRevision) {
+      throw new AppError(
+        'CONFLICT',
+        `Another decision on this item was saved meanwhile (revision ${current?.revision ?? 'none'}): reload to see it before deciding again`,
+      );
+    }
     const row = await tx.adjudication.create({
       data: {
         campaignItemId: by.campaignItemId,
         adjudicatorId: by.adjudicatorId,
-        revision: await nextRevision(tx, 'adjudication', by.campaignItemId),
+        revision: await nextRevision(prismaRun(tx), 'adjudication', by.campaignItemId),
         answers: label.answers as Prisma.InputJsonValue,
         preference: label.preference,
         bothBad: label.bothBad,
@@ -51,8 +83,8 @@ export async function writeAdjudication(
       data: { revision: row.revision },
     });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
-    await recordLabelEvent(tx, { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
-    return row;
+    await recordLabelEvent(prismaRun(tx), { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
+    return { ...row, duplicate: false };
   });
 }
 
@@ -200,4 +232,13 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       createdAt: a.createdAt,
     })),
   };
+}
+
+/** A campaign's stored decisions and how many of them lack their `adjudicated` label event (the soak checks both). */
+export async function adjudicationsOf(campaignId: string): Promise<{ ids: Set<string>; missingEvents: number }> {
+  const [rows, events] = await Promise.all([
+    db().adjudication.findMany({ where: { item: { campaignId } }, select: { id: true } }),
+    db().labelEvent.count({ where: { kind: 'adjudicated', item: { campaignId } } }),
+  ]);
+  return { ids: new Set(rows.map((r) => r.id)), missingEvents: Math.abs(rows.length - events) };
 }

@@ -3,6 +3,7 @@ import { generateApiToken, hashApiToken, looksLikeApiToken } from '../../auth/ap
 import type { SessionUser } from '../../auth/session-user';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
+import { sql } from '../infra/sql';
 import { writeAudit } from './audit';
 import { parseInput } from '../../parse-input';
 
@@ -40,16 +41,20 @@ export async function createApiToken(
 /** The user a token acts as, or null for an unknown, revoked or expired token, or a disabled user. */
 export async function userForApiToken(token: string, now: Date = new Date()): Promise<SessionUser | null> {
   if (!looksLikeApiToken(token)) return null;
-  const row = await db().apiToken.findUnique({
-    where: { tokenHash: hashApiToken(token) },
-    select: {
-      id: true,
-      revokedAt: true,
-      expiresAt: true,
-      lastUsedAt: true,
-      user: { select: { id: true, email: true, name: true, role: true, expertise: true, disabledAt: true } },
-    },
-  });
+  // one statement: every API request authenticates with it
+  const [row] = await sql<{
+    id: string;
+    revokedAt: Date | null;
+    expiresAt: Date | null;
+    lastUsedAt: Date | null;
+    user: { id: string; email: string; name: string; role: SessionUser['role']; expertise: string[]; disabledAt: string | null };
+  }>(
+    `SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt",
+           json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user
+    FROM api_token t JOIN "user" u ON u.id = t."userId"
+    WHERE t."tokenHash" = $1`,
+    [hashApiToken(token)],
+  );
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.user.disabledAt) return null;
   // touch at most once a minute, so busy clients don't write on every call
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {

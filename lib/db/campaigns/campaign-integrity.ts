@@ -1,30 +1,63 @@
 import { db } from '../infra/client';
 
 /**
- * The invariants of a campaign's reviews, read straight from the tables (the load test and
- * operators use it): current reviews, the most any item has (must be <= k, and the item's
- * counter must agree), reviewer/item pairs reviewed twice (must be 0).
+ * The invariants of a campaign's reviews, read straight from the tables (the load test, the
+ * soak and operators use it): current reviews, the most any item has (must be <= k, and the
+ * item's counters must agree), reviewer/item pairs reviewed twice, reviewers holding more than
+ * one live claim, items whose training-stream events disagree with their reviews, and
+ * trajectories whose insight summary disagrees with their current reviews (all must be 0).
  */
-export async function campaignIntegrity(campaignId: string) {
-  const [reviews, perItem, duplicates, counterDrift] = await Promise.all([
+export async function campaignIntegrity(campaignId: string, now: Date = new Date()) {
+  const count = async (query: Promise<{ n: bigint | number }[]>) => Number((await query)[0]?.n ?? 0);
+  const [reviews, perItem, duplicatePairs, counterDrift, activeDrift, liveClaimDuplicates, eventDrift, summaryDrift] = await Promise.all([
     db().review.findMany({ where: { isCurrent: true, item: { campaignId } }, select: { id: true } }),
     db().review.groupBy({ by: ['campaignItemId'], where: { isCurrent: true, item: { campaignId } }, _count: { _all: true } }),
-    db().$queryRaw<{ n: bigint }[]>`
+    count(db().$queryRaw`
       SELECT count(*) AS n FROM (
         SELECT r."campaignItemId", r."reviewerId" FROM review r JOIN campaign_item i ON i.id = r."campaignItemId"
         WHERE i."campaignId" = ${campaignId} AND r."isCurrent"
-        GROUP BY 1, 2 HAVING count(*) > 1) d`,
-    db().$queryRaw<{ n: bigint }[]>`
+        GROUP BY 1, 2 HAVING count(*) > 1) d`),
+    count(db().$queryRaw`
       SELECT count(*) AS n FROM campaign_item i
       WHERE i."campaignId" = ${campaignId}
-        AND i."reviewCount" <> (SELECT count(*) FROM review r WHERE r."campaignItemId" = i.id AND r."isCurrent")`,
+        AND i."reviewCount" <> (SELECT count(*) FROM review r WHERE r."campaignItemId" = i.id AND r."isCurrent")`),
+    // a slot is held by each claim (live or lapsed but not yet expired) and each submitted assignment
+    count(db().$queryRaw`
+      SELECT count(*) AS n FROM campaign_item i
+      WHERE i."campaignId" = ${campaignId}
+        AND i."activeCount" <> (SELECT count(*) FROM assignment a WHERE a."campaignItemId" = i.id AND a.status IN ('claimed', 'submitted'))`),
+    count(db().$queryRaw`
+      SELECT count(*) AS n FROM (
+        SELECT a."reviewerId" FROM assignment a JOIN campaign_item i ON i.id = a."campaignItemId"
+        WHERE i."campaignId" = ${campaignId} AND a.status = 'claimed' AND a."leaseExpiresAt" > ${now}
+        GROUP BY 1 HAVING count(*) > 1) d`),
+    // every item at k (not gold) has exactly one `finalised` event; none below k has one
+    count(db().$queryRaw`
+      SELECT count(*) AS n FROM campaign_item i JOIN campaign c ON c.id = i."campaignId"
+      WHERE i."campaignId" = ${campaignId} AND NOT i."isGold"
+        AND (SELECT count(*) FROM label_event e WHERE e."campaignItemId" = i.id AND e.kind = 'finalised') <> (CASE WHEN i."reviewCount" >= c.overlap THEN 1 ELSE 0 END)`),
+    count(db().$queryRaw`
+      SELECT count(*) AS n FROM campaign_item i
+      LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = i."trajectoryId"
+      WHERE i."campaignId" = ${campaignId}
+        AND coalesce(ti.reviews, 0) <> (
+          SELECT count(*) FROM review r JOIN campaign_item j ON j.id = r."campaignItemId" JOIN campaign c ON c.id = j."campaignId"
+          WHERE r."isCurrent" AND c.mode = 'single' AND j."trajectoryId" = i."trajectoryId")`),
   ]);
   return {
     currentReviews: reviews.length,
     reviewIds: new Set(reviews.map((r) => r.id)),
     maxReviewsPerItem: Math.max(0, ...perItem.map((g) => g._count._all)),
-    duplicatePairs: Number(duplicates[0]?.n ?? 0),
+    duplicatePairs,
     /** items whose reviewCount disagrees with their current reviews */
-    counterDrift: Number(counterDrift[0]?.n ?? 0),
+    counterDrift,
+    /** items whose activeCount disagrees with their claims and submits */
+    activeDrift,
+    /** reviewers with more than one live claim in the campaign */
+    liveClaimDuplicates,
+    /** items whose `finalised` events disagree with their review count */
+    eventDrift,
+    /** trajectories whose insight summary counts other reviews than they have */
+    summaryDrift,
   };
 }

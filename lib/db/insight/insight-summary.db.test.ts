@@ -73,7 +73,8 @@ describe('trajectory insight summaries', () => {
     const before = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
     expect(before).toMatchObject({ reviews: 2, passVotes: 2, failVotes: 0 });
     const assignment = await db().assignment.findFirstOrThrow({
-      where: { reviewerId: reviewers[0], item: { trajectoryId: t.id } },
+      // its single-mode review (the trajectory is in a pairwise campaign too; rows have no order of their own)
+      where: { reviewerId: reviewers[0], item: { trajectoryId: t.id, campaign: { mode: 'single' } } },
       select: { id: true },
     });
     const revise = (key: string) =>

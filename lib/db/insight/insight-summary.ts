@@ -1,5 +1,5 @@
-import type { Prisma } from '@prisma/client';
 import type pg from 'pg';
+import { pgRun, type SqlRun } from '../infra/sql';
 import {
   INSIGHT_RULES_VERSION,
   insightKeys,
@@ -20,17 +20,7 @@ import {
  *
  * Runs on a Prisma transaction (submits) or a node-postgres client (migrate), through `SqlRun`.
  */
-export type SqlRun = <T>(text: string, values: unknown[]) => Promise<T[]>;
-
-export const prismaRun =
-  (tx: Prisma.TransactionClient): SqlRun =>
-  <T>(text: string, values: unknown[]) =>
-    tx.$queryRawUnsafe<T[]>(text, ...values);
-
-const pgRun =
-  (client: pg.Client): SqlRun =>
-  async <T>(text: string, values: unknown[]) =>
-    (await client.query(text, values)).rows as T[];
+export type { SqlRun } from '../infra/sql';
 
 /** Refreshes the summaries of these trajectories; call inside the transaction that wrote their labels. */
 export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (string | null | undefined)[]): Promise<void> {
@@ -43,34 +33,36 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
      ) x WHERE x.l IS NOT NULL`,
     [ids],
   );
-  // one after another: a transaction (or a pg client) runs one statement at a time anyway
-  const reviews = await run<{
+  // everything the summaries are computed from, in one statement (one round trip inside the submit's transaction)
+  const [read] = await run<{ reviews: unknown; comparisons: unknown; trajectories: unknown; versions: unknown }>(
+    // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
+    `WITH r AS (
+       SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
+       FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
+       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY($1::text[])
+     )
+     SELECT
+       (SELECT coalesce(json_agg(r), '[]') FROM r)::text AS reviews,
+       (SELECT coalesce(json_agg(json_build_object('a', ci."trajectoryId", 'b', ci."trajectoryBId", 'criteria', pc.criteria)), '[]')
+          FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
+          WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[])))::text AS comparisons,
+       (SELECT coalesce(json_agg(json_build_object('id', t.id, 'projectId', t."projectId")), '[]') FROM trajectory t WHERE t.id = ANY($1::text[]))::text AS trajectories,
+       (SELECT coalesce(json_agg(json_build_object('id', v.id, 'definition', v.definition)), '[]')
+          FROM rubric_version v WHERE v.id IN (SELECT "rubricVersionId" FROM r))::text AS versions`,
+    [ids],
+  );
+  const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
+  const reviews = parsed<{
     id: string;
     campaignItemId: string;
     submittedMs: number;
     answers: unknown;
     rubricVersionId: string;
     trajectoryId: string;
-  }>(
-    // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
-    `SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
-     FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
-     WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY($1::text[])`,
-    [ids],
-  );
-  const comparisons = await run<{ a: string; b: string | null; criteria: unknown }>(
-    `SELECT ci."trajectoryId" AS a, ci."trajectoryBId" AS b, pc.criteria
-     FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
-     WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[]))`,
-    [ids],
-  );
-  const trajectories = await run<{ id: string; projectId: string }>(`SELECT id, "projectId" FROM trajectory WHERE id = ANY($1::text[])`, [
-    ids,
-  ]);
-  const versionIds = [...new Set(reviews.map((r) => r.rubricVersionId))];
-  const versions = versionIds.length
-    ? await run<{ id: string; definition: unknown }>(`SELECT id, definition FROM rubric_version WHERE id = ANY($1::text[])`, [versionIds])
-    : [];
+  }>(read?.reviews);
+  const comparisons = parsed<{ a: string; b: string | null; criteria: unknown }>(read?.comparisons);
+  const trajectories = parsed<{ id: string; projectId: string }>(read?.trajectories);
+  const versions = parsed<{ id: string; definition: unknown }>(read?.versions);
   const keys = new Map<string, InsightKeys>(versions.map((v) => [v.id, insightKeys(v.definition)]));
   const noKeys = insightKeys(null);
 

@@ -4,12 +4,10 @@ import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
-import { rememberFrames } from '../../video/frames-cache';
-import { trajectoryVideoProps } from '../../video/props';
 import type { TrajectoryVideoProps } from '../../video/schema';
-import { blindTranscript, type TranscriptStep } from '../../video/transcript';
+import type { TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
-import { loadTrajectory } from '../trajectories/trajectory-load';
+import { sql } from '../infra/sql';
 import type { Pacing } from '../../video/pacing';
 
 export const blindSettings = z
@@ -63,63 +61,142 @@ export interface AssignmentView {
 
 const verdicts = z.record(z.string(), z.string()).catch({});
 
-/** The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never says whose it is). */
-export async function assignmentView(assignmentId: string, reviewerId: string): Promise<AssignmentView> {
-  const a = await db().assignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      reviewerId: true,
-      status: true,
-      claimedAt: true,
-      leaseExpiresAt: true,
-      swapSides: true,
-      item: {
-        select: {
-          trajectoryId: true,
-          trajectoryBId: true,
-          campaign: {
-            select: {
-              id: true,
-              name: true,
-              mode: true,
-              status: true,
-              minCoverage: true,
-              coverageBasis: true,
-              blind: true,
-              pacing: true,
-              rubricVersion: { select: { id: true, version: true, definition: true } },
-            },
-          },
+interface ViewRow {
+  id: string;
+  reviewerId: string;
+  status: AssignmentView['assignment']['status'];
+  claimedAt: Date;
+  leaseExpiresAt: Date;
+  swapSides: boolean;
+  trajectoryId: string;
+  trajectoryBId: string | null;
+  taskName: string;
+  instruction: string;
+  acceptanceCriteria: unknown;
+  environment: string | null;
+  campaignId: string;
+  campaignName: string;
+  mode: 'single' | 'pairwise';
+  campaignStatus: string;
+  minCoverage: number;
+  coverageBasis: CoverageBasis;
+  blind: unknown;
+  pacing: Pacing;
+  rubricVersionId: string;
+  rubricVersion: number;
+  definition: unknown;
+  reviewRevision: number | null;
+  reviewAnswers: unknown;
+  reviewEvidence: unknown;
+  reviewSubmittedAt: Date | null;
+  comparisonRevision: number | null;
+  preference: number | null;
+  bothBad: boolean | null;
+  rationale: string | null;
+  comparisonCriteria: unknown;
+  comparisonSubmittedAt: Date | null;
+}
+
+/** One trajectory's video, blind transcript and coverage measure under a blind setting and pacing (lib/video-renders/video-props-for.ts). */
+export type VideoLookup = (
+  trajectoryId: string,
+  blind: BlindSettings,
+  pacing: Pacing,
+) => Promise<{ props: TrajectoryVideoProps; transcript: TranscriptStep[] }>;
+
+/**
+ * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
+ * says whose it is). The videos and transcripts come from `videoOf` (the stored props).
+ */
+export async function assignmentView(assignmentId: string, reviewerId: string, videoOf: VideoLookup): Promise<AssignmentView> {
+  // one statement (every claim answers this view): the assignment, its item, task, campaign, rubric and the reviewer's current label
+  const [row] = await sql<ViewRow>(
+    `SELECT a.id, a."reviewerId", a.status::text AS status, a."claimedAt", a."leaseExpiresAt", a."swapSides",
+           ci."trajectoryId", ci."trajectoryBId",
+           tk.name AS "taskName", tk.instruction, tk."acceptanceCriteria", e.name AS "environment",
+           c.id AS "campaignId", c.name AS "campaignName", c.mode::text AS mode, c.status::text AS "campaignStatus", c."minCoverage",
+           c."coverageBasis"::text AS "coverageBasis", c.blind, c.pacing::text AS pacing,
+           rv.id AS "rubricVersionId", rv.version AS "rubricVersion", rv.definition,
+           r.revision AS "reviewRevision", r.answers AS "reviewAnswers", r.evidence AS "reviewEvidence", r."submittedAt" AS "reviewSubmittedAt",
+           pc.revision AS "comparisonRevision", pc.preference, pc."bothBad", pc.rationale, pc.criteria AS "comparisonCriteria",
+           pc."submittedAt" AS "comparisonSubmittedAt"
+    FROM assignment a
+    JOIN campaign_item ci ON ci.id = a."campaignItemId"
+    JOIN trajectory t ON t.id = ci."trajectoryId"
+    JOIN task tk ON tk.id = t."taskId"
+    LEFT JOIN environment e ON e.id = tk."environmentId"
+    JOIN campaign c ON c.id = ci."campaignId"
+    JOIN rubric_version rv ON rv.id = c."rubricVersionId"
+    -- only this assignment's rows: they are the reviewer's own by construction
+    LEFT JOIN LATERAL (SELECT * FROM review WHERE "assignmentId" = a.id AND "isCurrent" LIMIT 1) r ON true
+    LEFT JOIN LATERAL (SELECT * FROM pairwise_comparison WHERE "assignmentId" = a.id AND "isCurrent" LIMIT 1) pc ON true
+    WHERE a.id = $1`,
+    [assignmentId],
+  );
+  const a = row && {
+    id: row.id,
+    reviewerId: row.reviewerId,
+    status: row.status,
+    claimedAt: row.claimedAt,
+    leaseExpiresAt: row.leaseExpiresAt,
+    swapSides: row.swapSides,
+    item: {
+      trajectoryId: row.trajectoryId,
+      trajectoryBId: row.trajectoryBId,
+      trajectory: {
+        task: {
+          name: row.taskName,
+          instruction: row.instruction,
+          acceptanceCriteria: row.acceptanceCriteria,
+          environment: row.environment === null ? null : { name: row.environment },
         },
       },
-      // only this assignment's rows: they are the reviewer's own by construction
-      reviews: { where: { isCurrent: true }, select: { revision: true, answers: true, evidence: true, submittedAt: true }, take: 1 },
-      comparisons: {
-        where: { isCurrent: true },
-        select: { revision: true, preference: true, bothBad: true, rationale: true, criteria: true, submittedAt: true },
-        take: 1,
+      campaign: {
+        id: row.campaignId,
+        name: row.campaignName,
+        mode: row.mode,
+        status: row.campaignStatus,
+        minCoverage: row.minCoverage,
+        coverageBasis: row.coverageBasis,
+        blind: row.blind,
+        pacing: row.pacing,
+        rubricVersion: { id: row.rubricVersionId, version: row.rubricVersion, definition: row.definition },
       },
     },
-  });
+    reviews:
+      row.reviewRevision === null
+        ? []
+        : [{ revision: row.reviewRevision, answers: row.reviewAnswers, evidence: row.reviewEvidence, submittedAt: row.reviewSubmittedAt! }],
+    comparisons:
+      row.comparisonRevision === null
+        ? []
+        : [
+            {
+              revision: row.comparisonRevision,
+              preference: row.preference!,
+              bothBad: row.bothBad!,
+              rationale: row.rationale!,
+              criteria: row.comparisonCriteria,
+              submittedAt: row.comparisonSubmittedAt!,
+            },
+          ],
+  };
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   const { campaign } = a.item;
   const blind = blindSettings.parse(campaign.blind);
 
   const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  const loaded = await Promise.all(ids.map((id) => loadTrajectory(id)));
-  if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
   const pacing = campaign.pacing;
-  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind, pacing }));
-  videos.forEach((v, i) => rememberFrames(ids[i]!, pacing, v.durationInFrames));
-  const transcripts = loaded.map((l) => blindTranscript(l!.trajectory, { blind }));
+  const seen = await Promise.all(ids.map((id) => videoOf(id, blind, pacing)));
+  const videos = seen.map((v) => v.props);
+  const transcripts = seen.map((v) => v.transcript);
   if (campaign.mode === 'pairwise' && a.swapSides) {
     videos.reverse();
     transcripts.reverse();
   }
 
-  const first = loaded[0]!;
-  const criteria = parseCriteria(first.criteria);
+  const { task } = a.item.trajectory;
+  const criteria = parseCriteria(task.acceptanceCriteria);
   const review = a.reviews[0];
   const comparison = a.comparisons[0];
   let myComparison: AssignmentView['myComparison'] = null;
@@ -159,9 +236,9 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       definition: rubricDefinition.parse(campaign.rubricVersion.definition),
     },
     task: {
-      name: first.labels.task,
-      instruction: first.trajectory.task.instruction,
-      environment: first.labels.environment,
+      name: task.name,
+      instruction: task.instruction,
+      environment: task.environment?.name ?? null,
       criteria: criteria.map((c) => ({ key: c.key, text: c.text, verdict: blind.hideReward ? null : c.verdict })),
     },
     videos,
@@ -180,18 +257,21 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
 
 /**
  * The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]),
- * and the pacing their videos are shown at; NOT_FOUND when not theirs.
+ * the pacing their videos are shown at and the campaign's blind settings; NOT_FOUND when not theirs.
  */
-export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<{ ids: string[]; pacing: Pacing }> {
+export async function assignmentTrajectoryIds(
+  assignmentId: string,
+  reviewerId: string,
+): Promise<{ ids: string[]; pacing: Pacing; blind: BlindSettings }> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
     select: {
       reviewerId: true,
       swapSides: true,
-      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true } } } },
+      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true, blind: true } } } },
     },
   });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   const ids = a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing };
+  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing, blind: blindSettings.parse(a.item.campaign.blind) };
 }

@@ -6,6 +6,7 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { claimNextItem, settleClaim, skipAssignment } from './assignments';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
+import { inSqlTransaction } from '../infra/sql';
 import { ensureProject } from '../trajectories/projects';
 import { saveRubricVersion } from '../campaigns/rubrics';
 import { resetDatabase } from '../test/reset';
@@ -78,7 +79,7 @@ describe('claiming review items', () => {
           const claim = await claimNextItem(campaign.id, r, now);
           if (!claim) return mine;
           mine.push(claim.campaignItemId);
-          await db().$transaction((tx) => settleClaim(tx, claim.assignmentId, r.id, 3, now), { maxWait: 15_000 });
+          await inSqlTransaction((run) => settleClaim(run, claim.assignmentId, r.id, 3, now));
         }
       }),
     );
@@ -105,7 +106,7 @@ describe('claiming review items', () => {
     const second = await claimNextItem(campaign.id, b!, later);
     expect(second?.campaignItemId).toBe(first!.campaignItemId);
     // a's late submit is refused: the only slot went to b
-    await expect(db().$transaction((tx) => settleClaim(tx, first!.assignmentId, a!.id, 1, later))).rejects.toMatchObject({
+    await expect(inSqlTransaction((run) => settleClaim(run, first!.assignmentId, a!.id, 1, later))).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     await skipAssignment(second!.assignmentId, b!.id, 'cannot judge this', later);

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../infra/client';
 import { readLabelEvents, recordLabelEvent } from './label-events';
+import { prismaRun } from '../infra/sql';
 import { resetDatabase } from '../test/reset';
 import { seedLabelledProject } from '../test/seed-labels';
 
@@ -35,7 +36,7 @@ describe('label events', () => {
     // transaction A draws the smaller seq and stays open
     const txA = db().$transaction(
       async (tx) => {
-        const seq = await recordLabelEvent(tx, { projectId: seeded.projectId, campaignItemId: itemA!.id, kind: 'finalised' });
+        const seq = await recordLabelEvent(prismaRun(tx), { projectId: seeded.projectId, campaignItemId: itemA!.id, kind: 'finalised' });
         aHasSeq.resolve();
         await releaseA.promise;
         return seq;
@@ -45,7 +46,7 @@ describe('label events', () => {
     await aHasSeq.promise;
     // transaction B draws a larger seq and commits first
     const seqB = await db().$transaction((tx) =>
-      recordLabelEvent(tx, { projectId: seeded.projectId, campaignItemId: itemB!.id, kind: 'finalised' }),
+      recordLabelEvent(prismaRun(tx), { projectId: seeded.projectId, campaignItemId: itemB!.id, kind: 'finalised' }),
     );
     // the hazard: a plain "after my cursor" read right now sees B's event and not A's
     const naive = await db().labelEvent.findMany({
@@ -77,7 +78,7 @@ describe('label events', () => {
     const started = deferred();
     const tx = db().$transaction(
       async (t) => {
-        await recordLabelEvent(t, { projectId: seeded.projectId, campaignItemId: item!.id, kind: 'adjudicated' });
+        await recordLabelEvent(prismaRun(t), { projectId: seeded.projectId, campaignItemId: item!.id, kind: 'adjudicated' });
         started.resolve();
         await release.promise;
       },

@@ -1,8 +1,6 @@
-import type { Prisma } from '@prisma/client';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
-
-type Tx = Prisma.TransactionClient;
+import type { SqlRun } from '../infra/sql';
 
 /**
  * The label event stream: one row each time an item's labels become final (`finalised`: the
@@ -36,35 +34,40 @@ export interface LabelEventRow {
 /**
  * Records one label event inside the caller's transaction (the submit / adjudication), so the
  * event exists exactly when the label does. Callable from any transaction, e.g. adjudication:
- * `await recordLabelEvent(tx, { projectId, campaignItemId, kind: 'adjudicated' })`.
+ * `await recordLabelEvent(prismaRun(tx), { projectId, campaignItemId, kind: 'adjudicated' })`.
  */
 export async function recordLabelEvent(
-  tx: Tx,
+  run: SqlRun,
   input: { projectId: string; campaignItemId: string; kind: LabelEventKind },
 ): Promise<bigint> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(${input.projectId}))::text`;
-  const rows = await tx.$queryRaw<{ seq: bigint }[]>`
-    INSERT INTO label_event ("projectId", "campaignItemId", "kind") VALUES (${input.projectId}, ${input.campaignItemId}, ${input.kind}) RETURNING seq`;
-  return rows[0]!.seq;
+  // one statement: the materialised lock row is produced (the shared lock held) before the insert draws its seq
+  const rows = await run<{ seq: string | bigint }>(
+    `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared($1::int, hashtext($2))::text AS l)
+     INSERT INTO label_event ("projectId", "campaignItemId", "kind")
+     SELECT $2, $3, $4 FROM locked RETURNING seq`,
+    [LOCK_CLASS, input.projectId, input.campaignItemId, input.kind],
+  );
+  return BigInt(rows[0]!.seq);
 }
 
 /**
- * After a submit's claim is settled (same transaction): records `finalised` when this submit
- * brought the item's reviews to the overlap k, `revised` when an item that was already final
- * changed. Gold items are quality checks, never training data: no event.
+ * After a submit's claim is settled (same transaction, with the item's counts it left):
+ * records `finalised` when this submit brought the item's reviews to the overlap k, `revised`
+ * when an item that was already final changed. Gold items are quality checks, never training
+ * data: no event.
  */
-export async function recordSubmitLabelEvent(tx: Tx, input: { campaignItemId: string; first: boolean }): Promise<LabelEventKind | null> {
-  const item = await tx.campaignItem.findUnique({
-    where: { id: input.campaignItemId },
-    select: { reviewCount: true, isGold: true, campaign: { select: { projectId: true, overlap: true } } },
-  });
-  if (!item || item.isGold) return null;
-  const k = item.campaign.overlap;
+export async function recordSubmitLabelEvent(
+  run: SqlRun,
+  input: { campaignItemId: string; first: boolean; item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number } },
+): Promise<LabelEventKind | null> {
+  const { item } = input;
+  if (item.isGold) return null;
+  const k = item.overlap;
   let kind: LabelEventKind | null = null;
   if (input.first && item.reviewCount === k) kind = 'finalised';
   else if (item.reviewCount >= k && (!input.first || item.reviewCount > k)) kind = 'revised';
   if (!kind) return null;
-  await recordLabelEvent(tx, { projectId: item.campaign.projectId, campaignItemId: input.campaignItemId, kind });
+  await recordLabelEvent(run, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
   return kind;
 }
 

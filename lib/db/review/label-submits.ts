@@ -1,6 +1,9 @@
-import type { Prisma } from '@prisma/client';
+import { randomUUID } from 'node:crypto';
+import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing } from '@prisma/client';
+import { AppError } from '../../errors';
 import { db } from '../infra/client';
-import { prismaRun, refreshTrajectoryInsight } from '../insight/insight-summary';
+import { refreshTrajectoryInsight } from '../insight/insight-summary';
+import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
 import { settleClaim } from './assignments';
 import { recordSubmitLabelEvent } from './label-events';
 import { nextRevision } from './revisions';
@@ -9,42 +12,96 @@ import { nextRevision } from './revisions';
 export type LabelKind = 'review' | 'comparison';
 
 /** What a submit is checked against: the assignment with its item, campaign, rubric and task criteria. */
-export async function findSubmitTarget(assignmentId: string) {
-  return db().assignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      reviewerId: true,
-      swapSides: true,
-      item: {
-        select: {
-          id: true,
-          isGold: true,
-          goldAnswers: true,
-          trajectoryId: true,
-          trajectoryBId: true,
-          campaign: {
-            select: {
-              status: true,
-              overlap: true,
-              minCoverage: true,
-              coverageBasis: true,
-              mode: true,
-              rubricVersionId: true,
-              rubricVersion: { select: { definition: true } },
-            },
-          },
-          trajectory: { select: { task: { select: { acceptanceCriteria: true } } } },
-        },
-      },
-    },
-  });
+export interface SubmitTarget {
+  reviewerId: string;
+  swapSides: boolean;
+  item: {
+    id: string;
+    isGold: boolean;
+    goldAnswers: Prisma.JsonValue | null;
+    trajectoryId: string;
+    trajectoryBId: string | null;
+    campaign: {
+      status: CampaignStatus;
+      overlap: number;
+      pacing: VideoPacing;
+      blind: Prisma.JsonValue;
+      minCoverage: number;
+      coverageBasis: CoverageBasis;
+      mode: CampaignMode;
+      rubricVersionId: string;
+      rubricVersion: { definition: Prisma.JsonValue };
+    };
+    trajectory: { task: { acceptanceCriteria: Prisma.JsonValue } };
+  };
 }
-export type SubmitTarget = NonNullable<Awaited<ReturnType<typeof findSubmitTarget>>>;
+
+/** The submit's target in one statement (the hot path: every submit reads it), or null for an unknown assignment. */
+export async function findSubmitTarget(assignmentId: string): Promise<SubmitTarget | null> {
+  const [row] = await sql<{
+    reviewerId: string;
+    swapSides: boolean;
+    itemId: string;
+    isGold: boolean;
+    goldAnswers: Prisma.JsonValue | null;
+    trajectoryId: string;
+    trajectoryBId: string | null;
+    status: CampaignStatus;
+    overlap: number;
+    pacing: VideoPacing;
+    blind: Prisma.JsonValue;
+    minCoverage: number;
+    coverageBasis: CoverageBasis;
+    mode: CampaignMode;
+    rubricVersionId: string;
+    definition: Prisma.JsonValue;
+    acceptanceCriteria: Prisma.JsonValue;
+  }>(
+    `SELECT a."reviewerId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
+           c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
+           c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria"
+    FROM assignment a
+    JOIN campaign_item ci ON ci.id = a."campaignItemId"
+    JOIN campaign c ON c.id = ci."campaignId"
+    JOIN rubric_version rv ON rv.id = c."rubricVersionId"
+    JOIN trajectory t ON t.id = ci."trajectoryId"
+    JOIN task tk ON tk.id = t."taskId"
+    WHERE a.id = $1`,
+    [assignmentId],
+  );
+  if (!row) return null;
+  return {
+    reviewerId: row.reviewerId,
+    swapSides: row.swapSides,
+    item: {
+      id: row.itemId,
+      isGold: row.isGold,
+      goldAnswers: row.goldAnswers,
+      trajectoryId: row.trajectoryId,
+      trajectoryBId: row.trajectoryBId,
+      campaign: {
+        status: row.status,
+        overlap: row.overlap,
+        pacing: row.pacing,
+        blind: row.blind,
+        minCoverage: row.minCoverage,
+        coverageBasis: row.coverageBasis,
+        mode: row.mode,
+        rubricVersionId: row.rubricVersionId,
+        rubricVersion: { definition: row.definition },
+      },
+      trajectory: { task: { acceptanceCriteria: row.acceptanceCriteria } },
+    },
+  };
+}
 
 /** The label an idempotency key already made, if any. */
 export async function findSubmitByKey(kind: LabelKind, idempotencyKey: string) {
-  const query = { where: { idempotencyKey }, select: { id: true, reviewerId: true, revision: true } } as const;
-  return kind === 'review' ? db().review.findUnique(query) : db().pairwiseComparison.findUnique(query);
+  const [row] = await sql<{ id: string; assignmentId: string; revision: number }>(
+    `SELECT id, "assignmentId", revision FROM ${kind === 'review' ? 'review' : 'pairwise_comparison'} WHERE "idempotencyKey" = $1`,
+    [idempotencyKey],
+  );
+  return row ?? null;
 }
 
 /** The columns of a new review that its payload step decides (the shared ones are filled here). */
@@ -66,8 +123,6 @@ export interface ComparisonColumns {
 }
 export type SubmitRow = { kind: 'review'; data: ReviewColumns } | { kind: 'comparison'; data: ComparisonColumns };
 
-const json = (value: unknown) => value as Prisma.InputJsonValue;
-
 export interface SubmitWrite {
   assignmentId: string;
   reviewerId: string;
@@ -88,44 +143,50 @@ export interface SubmitWrite {
  */
 export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id: string; revision: number; duplicate: boolean }> {
   try {
-    return await db().$transaction(
-      async (tx) => {
-        const settled = await settleClaim(tx, s.assignmentId, s.reviewerId, s.overlap, s.now);
-        const owned = {
-          assignmentId: s.assignmentId,
-          campaignItemId: settled.campaignItemId,
-          reviewerId: s.reviewerId,
-          revision: await nextRevision(tx, row.kind, s.assignmentId),
-          idempotencyKey: s.idempotencyKey,
-          submittedAt: s.now,
-        };
-        const select = { id: true, revision: true } as const;
-        const created =
-          row.kind === 'review'
-            ? await tx.review.create({
-                data: {
-                  ...owned,
-                  ...row.data,
-                  answers: json(row.data.answers),
-                  evidence: json(row.data.evidence),
-                  coverage: json(row.data.coverage),
-                },
-                select,
-              })
-            : await tx.pairwiseComparison.create({
-                data: { ...owned, ...row.data, criteria: json(row.data.criteria), coverage: json(row.data.coverage) },
-                select,
-              });
-        await recordSubmitLabelEvent(tx, { campaignItemId: settled.campaignItemId, first: settled.first });
-        await refreshTrajectoryInsight(prismaRun(tx), s.trajectoryIds);
-        return { ...created, duplicate: false };
-      },
-      { maxWait: 15_000, timeout: 15_000 },
-    );
+    return await inSqlTransaction(async (run) => {
+      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now);
+      const revision = await nextRevision(run, row.kind, s.assignmentId);
+      const owned = [randomUUID(), s.assignmentId, settled.campaignItemId, s.reviewerId, revision, s.idempotencyKey, at(s.now)];
+      const [created] =
+        row.kind === 'review'
+          ? await run<{ id: string; revision: number }>(
+              `INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+                 "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
+               VALUES ($1, $2, $3, $4, $5, $6, $7::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13)
+               RETURNING id, revision`,
+              [
+                ...owned,
+                row.data.rubricVersionId,
+                JSON.stringify(row.data.answers),
+                JSON.stringify(row.data.evidence),
+                JSON.stringify(row.data.coverage),
+                row.data.durationSec,
+                row.data.goldScore,
+              ],
+            )
+          : await run<{ id: string; revision: number }>(
+              `INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+                 "isCurrent", preference, "bothBad", rationale, criteria, coverage)
+               VALUES ($1, $2, $3, $4, $5, $6, $7::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb)
+               RETURNING id, revision`,
+              [
+                ...owned,
+                row.data.preference,
+                row.data.bothBad,
+                row.data.rationale,
+                JSON.stringify(row.data.criteria),
+                JSON.stringify(row.data.coverage),
+              ],
+            );
+      await recordSubmitLabelEvent(run, settled);
+      await refreshTrajectoryInsight(run, s.trajectoryIds);
+      return { ...created!, duplicate: false };
+    });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') {
+    if (isUniqueViolation(error)) {
       const same = await findSubmitByKey(row.kind, s.idempotencyKey);
-      if (same && same.reviewerId === s.reviewerId) return { id: same.id, revision: same.revision, duplicate: true };
+      if (same && same.assignmentId === s.assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
+      if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
     }
     throw error;
   }

@@ -5,6 +5,7 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { claimNextItem, settleClaim } from './assignments';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
+import { inSqlTransaction } from '../infra/sql';
 import { ensureProject } from '../trajectories/projects';
 import { reviewerQueues } from './review-queue';
 import { saveRubricVersion } from '../campaigns/rubrics';
@@ -40,7 +41,7 @@ describe('reviewer queues', () => {
     await db().user.create({ data: { id: reviewer.id, email: `${reviewer.id}@x.test`, name: 'R', role: 'reviewer' } });
     const now = new Date();
     const claim = (await claimNextItem(general.id, reviewer, now))!;
-    await db().$transaction((tx) => settleClaim(tx, claim.assignmentId, reviewer.id, 1, now));
+    await inSqlTransaction((run) => settleClaim(run, claim.assignmentId, reviewer.id, 1, now));
 
     const queues = await reviewerQueues(reviewer, now);
     expect(queues.map((q) => q.name)).toEqual(['general']);

@@ -1,4 +1,4 @@
-import type { Prisma } from '@prisma/client';
+import type { SqlRun } from '../infra/sql';
 
 /** The labels that are kept as revisions, and what one revision chain belongs to. */
 const revisioned = {
@@ -15,13 +15,13 @@ export type RevisionedLabel = keyof typeof revisioned;
  * earlier ones stay, marked isCurrent=false. Call it inside the transaction that then creates
  * the row with the returned revision number (1 for the first).
  */
-export async function nextRevision(tx: Prisma.TransactionClient, label: RevisionedLabel, ownerId: string): Promise<number> {
+export async function nextRevision(run: SqlRun, label: RevisionedLabel, ownerId: string): Promise<number> {
   const { table, owner } = revisioned[label];
   // the UPDATE runs once whether or not the SELECT reads it; the SELECT sees the rows before it
-  const [row] = await tx.$queryRawUnsafe<{ next: number }[]>(
+  const [row] = await run<{ next: number }>(
     `WITH retired AS (UPDATE "${table}" SET "isCurrent" = false WHERE "${owner}" = $1 AND "isCurrent" RETURNING 1)
      SELECT (coalesce(max(revision), 0) + 1)::int AS next FROM "${table}" WHERE "${owner}" = $1`,
-    ownerId,
+    [ownerId],
   );
   return row!.next;
 }

@@ -1,0 +1,93 @@
+import type { Prisma } from '@prisma/client';
+import pg from 'pg';
+import { env } from '../../env';
+
+/**
+ * Plain SQL for the hot paths (a claim, a submit, the blind view, an API token: every reviewer
+ * request), beside Prisma: the review load test's profile showed Prisma's query compiler and
+ * request pipeline at ~28% of the web process's CPU. `SqlRun` is one statement with $n
+ * parameters; the same code runs on a Prisma transaction (`prismaRun`), a node-postgres client
+ * (`pgRun`) or this module's pool (`sql`, `inSqlTransaction`).
+ *
+ * Timestamps: the schema's columns are `timestamp(3)` holding UTC; this pool reads them as UTC
+ * whatever the process time zone, and writers pass ISO strings (`at(date)`).
+ */
+export type SqlRun = <T>(text: string, values: unknown[]) => Promise<T[]>;
+
+export const prismaRun =
+  (tx: Prisma.TransactionClient): SqlRun =>
+  <T>(text: string, values: unknown[]) =>
+    tx.$queryRawUnsafe<T[]>(text, ...values);
+
+export const pgRun =
+  (client: pg.ClientBase): SqlRun =>
+  async <T>(text: string, values: unknown[]) =>
+    (await client.query(text, values)).rows as T[];
+
+/** A timestamp parameter: ISO text, read by `::timestamp` as the UTC instant it names. */
+export const at = (date: Date): string => date.toISOString();
+
+const TIMESTAMP_OID = 1114;
+const utcTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_OID
+      ? (value: string) => new Date(`${value.replace(' ', 'T')}Z`)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+const globalForPool = globalThis as unknown as { witnessSqlPool?: { url: string; pool: pg.Pool } };
+
+function sqlPool(): pg.Pool {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: start Witness with `witness start`, or set it to an external PostgreSQL.');
+  const cached = globalForPool.witnessSqlPool;
+  if (cached && cached.url === url) return cached.pool;
+  if (cached) void cached.pool.end().catch(() => {});
+  const created = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 10_000, allowExitOnIdle: true, types: utcTypes });
+  created.on('error', (error) => {
+    // an idle connection closed by the server (e.g. the embedded database stopping): the pool replaces it
+    if ((error as { code?: string }).code !== '57P01') console.error('[db] connection error:', error.message);
+  });
+  globalForPool.witnessSqlPool = { url, pool: created };
+  return created;
+}
+
+/** One statement on the pool. */
+export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  return (await sqlPool().query(text, values)).rows as T[];
+}
+
+/** Runs `fn` in one transaction (BEGIN, COMMIT; ROLLBACK on a throw) on a pooled connection. */
+export async function inSqlTransaction<T>(fn: (run: SqlRun) => Promise<T>): Promise<T> {
+  const client = await sqlPool().connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await fn(pgRun(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw error;
+    }
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+/** Closes the pool (tests and benchmarks; processes exit without it). */
+export async function closeSqlPool(): Promise<void> {
+  const cached = globalForPool.witnessSqlPool;
+  globalForPool.witnessSqlPool = undefined;
+  await cached?.pool.end();
+}
+
+/** True for a unique violation (PostgreSQL 23505) of the named constraint (any when omitted). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && (!constraint || e.constraint === constraint);
+}
