@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { claimNextItem } from '../lib/db/review/assignments';
 import { disconnectDb } from '../lib/db/infra/client';
 import { copyFrom } from '../lib/db/infra/copy-from';
@@ -81,27 +81,46 @@ async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
   throw new Error('studio did not become healthy');
 }
 
-/** Signs in through the auth API as a browser would; the session cookie. */
-async function signIn(base: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email, password }),
-  });
-  if (!res.ok) throw new Error(`sign-in as ${email}: HTTP ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .join('; ');
-  if (!cookie) throw new Error(`sign-in as ${email}: no session cookie`);
-  return cookie;
+/** Signs in through the sign-in form in Chromium, as a person would; the session cookie header. */
+async function signIn(browser: Browser, base: string, email: string, password: string): Promise<string> {
+  const context = await browser.newContext({ baseURL: base });
+  try {
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+    const cookies = await context.cookies();
+    if (cookies.length === 0) throw new Error(`sign-in as ${email}: no session cookie`);
+    return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  } finally {
+    await context.close();
+  }
 }
 
+/**
+ * Next answers an RSC request without its cache-busting `_rsc` search parameter with a redirect
+ * to the URL that has it: the URL a client navigation would fetch, found once per page.
+ */
+const rscUrls = new Map<string, string>();
+
 /** ms to fetch a page whole (the body read to its end); throws unless it answers 200 as that role. */
-async function timeOnce(base: string, url: string, cookie: string | null, rsc: boolean): Promise<number> {
+async function timeOnce(base: string, path: string, cookie: string | null, rsc: boolean): Promise<number> {
   const headers: Record<string, string> = {};
   if (cookie) headers.cookie = cookie;
   if (rsc) headers.rsc = '1';
+  let url = rsc ? (rscUrls.get(path) ?? path) : path;
+  if (rsc && !rscUrls.has(path)) {
+    const probe = await fetch(`${base}${url}`, { headers, redirect: 'manual' });
+    await probe.arrayBuffer();
+    const location = probe.headers.get('location');
+    if (probe.status === 307 && location && new URL(location, base).searchParams.has('_rsc')) {
+      const to = new URL(location, base);
+      url = `${to.pathname}${to.search}`;
+    }
+    rscUrls.set(path, url);
+  }
   const t0 = performance.now();
   const res = await fetch(`${base}${url}`, { headers, redirect: 'manual' });
   const body = await res.text();
@@ -404,7 +423,6 @@ export async function run(): Promise<BenchFigure[]> {
       { role: 'lead', path: '/trajectories', label: 'trajectories' },
       { role: 'lead', path: `/trajectories/${derivation.id}`, label: 'trajectories/[id] (demo derivation)' },
       { role: 'lead', path: `/trajectories/${derivation.id}?view=source`, label: 'trajectories/[id]?view=source' },
-      { role: 'lead', path: '/insight', label: 'insight' },
       { role: 'lead', path: '/insight/policies', label: 'insight/policies' },
       { role: 'lead', path: '/insight/environments', label: 'insight/environments' },
       { role: 'lead', path: '/insight/compare', label: 'insight/compare' },
@@ -418,10 +436,10 @@ export async function run(): Promise<BenchFigure[]> {
     await untilHealthy(base, studio);
     const password = (email: string) => demoUsers.find((u) => u.email === email)!.password;
     const cookies: Record<Role, string> = {
-      admin: await signIn(base, 'admin@witness.local', password('admin@witness.local')),
-      lead: await signIn(base, 'lead@witness.local', password('lead@witness.local')),
-      physicist: await signIn(base, 'physicist@witness.local', password('physicist@witness.local')),
-      reviewer: await signIn(base, 'reviewer@witness.local', password('reviewer@witness.local')),
+      admin: await signIn(browser, base, 'admin@witness.local', password('admin@witness.local')),
+      lead: await signIn(browser, base, 'lead@witness.local', password('lead@witness.local')),
+      physicist: await signIn(browser, base, 'physicist@witness.local', password('physicist@witness.local')),
+      reviewer: await signIn(browser, base, 'reviewer@witness.local', password('reviewer@witness.local')),
     };
 
     const demo = await timePages(base, cookies, pages({ campaign: single, item: item.id }), RUNS);
@@ -436,8 +454,9 @@ export async function run(): Promise<BenchFigure[]> {
 
     // the 1,000-step run's video in the browser: navigation until the Player is hydrated and plays
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
-    const [name, value] = cookies.lead.split(';')[0]!.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: base }]);
+    await context.addCookies(
+      cookies.lead.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), url: base })),
+    );
     const page = await context.newPage();
     const playable: number[] = [];
     for (let i = 0; i < 4; i++) {
