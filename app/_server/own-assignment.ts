@@ -1,8 +1,9 @@
 import 'server-only';
-import { assignmentView, type AssignmentView } from '@/lib/db/review/assignment-view';
+import type { AssignmentView } from '@/lib/db/review/assignment-view';
+import { viewAssignment } from '@/lib/review/view-assignment';
 import { orNotFound } from './or-not-found';
 
 /** For review pages: the reviewer's own assignment (blind view); anyone else's is a 404. */
 export async function ownAssignmentView(assignmentId: string, reviewerId: string): Promise<AssignmentView> {
-  return orNotFound(assignmentView(assignmentId, reviewerId));
+  return orNotFound(viewAssignment(assignmentId, reviewerId));
 }

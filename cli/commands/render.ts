@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
 import { pacingOfTrajectory } from '../../lib/db/videos/videos';
 import { pacingSchema } from '../../lib/video/pacing';
-import { videoPropsFor } from '../../lib/video-renders/video-props-for';
+import { freshVideoPropsFor } from '../../lib/video-renders/video-props-for';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 
@@ -38,7 +38,7 @@ in this process and writes an h264 MP4 atomically (a partial file is renamed whe
     try {
       for (const id of positionals) {
         const pacing = pacingArg?.data ?? (await pacingOfTrajectory(id));
-        const props = await videoPropsFor(id, undefined, pacing);
+        const props = await freshVideoPropsFor(id, pacing);
         const outPath = path.resolve(io.cwd, values.out ?? `witness-${id}.mp4`);
         if (!values.json) io.stderr(`rendering ${id} (${props.durationInFrames} frames, ${pacing} pacing)...\n`);
         const t0 = performance.now();

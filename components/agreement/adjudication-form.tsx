@@ -11,7 +11,8 @@ const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focu
 /**
  * The lead's final label. Single mode: one field per rubric question (prefilled with the
  * reviewers' majority; leave a field empty to not settle it); pairwise: the final preference.
- * Always a rationale. Saving again makes a new revision (earlier ones kept).
+ * Always a rationale. Saving again makes a new revision (earlier ones kept); when another lead
+ * saved meanwhile, the save is refused with a message to reload.
  */
 export function AdjudicationForm({
   campaignId,
@@ -20,6 +21,7 @@ export function AdjudicationForm({
   rubric,
   criteria,
   initial,
+  basedOnRevision,
   save,
 }: {
   campaignId: string;
@@ -28,6 +30,8 @@ export function AdjudicationForm({
   rubric: RubricDefinition;
   criteria: { key: string; text: string }[];
   initial: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean };
+  /** the current decision's revision the lead sees (null: none yet); a save from a stale page is refused */
+  basedOnRevision: number | null;
   save: (input: unknown) => Promise<ActionResult<{ id: string; revision: number }>>;
 }) {
   const router = useRouter();
@@ -65,6 +69,7 @@ export function AdjudicationForm({
             preference: preference === '' ? null : Number(preference),
             bothBad,
             rationale,
+            basedOnRevision,
           });
           if (!result.ok) {
             setError(result.error.message);

@@ -13,6 +13,11 @@ export const recordAdjudicationInput = z.object({
   preference: z.number().int().min(-2).max(2).nullable().default(null),
   bothBad: z.boolean().default(false),
   rationale: z.string().trim().min(10, 'give the rationale for the final label in a sentence or two (10+ characters)').max(5000),
+  /**
+   * The current revision the lead decided from (null: there was none). When given and another
+   * decision landed meanwhile, the save is refused (CONFLICT) instead of silently replacing it.
+   */
+  basedOnRevision: z.number().int().min(1).nullable().optional(),
 });
 export type RecordAdjudicationInput = z.input<typeof recordAdjudicationInput>;
 
@@ -20,7 +25,9 @@ export type RecordAdjudicationInput = z.input<typeof recordAdjudicationInput>;
  * Records a lead's final label for a campaign item, kept apart from the raw reviews. A changed
  * decision is a new revision, by the same rule as reviews (lib/db/review/revisions.ts): earlier
  * ones stay (isCurrent=false). Single mode: the answers must fit the rubric (any subset of its
- * questions, at least one); pairwise: a preference.
+ * questions, at least one); pairwise: a preference. Concurrent saves of one item are serialised:
+ * the same decision as the current one answers it (`duplicate`, nothing new is written); a
+ * decision made from a revision that is no longer current (`basedOnRevision`) is a CONFLICT.
  */
 export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjudicationInput) {
   const input = parseInput(recordAdjudicationInput, raw, '');
@@ -46,5 +53,6 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
       bothBad: pairwise ? input.bothBad : false,
       rationale: input.rationale,
     },
+    input.basedOnRevision,
   );
 }

@@ -31,9 +31,10 @@ export interface LabelSpec<I> {
 }
 
 /**
- * The one submit skeleton (reviews and comparisons): idempotency by the client's key (the same
- * key answers the label it made; someone else's key is a conflict), the reviewer's own
- * assignment, the campaign's mode and open status, what each video is covered against (looked
+ * The one submit skeleton (reviews and comparisons): the reviewer's own assignment (checked
+ * before anything else, so another's assignment answers NOT_FOUND whatever key comes with it),
+ * idempotency by the client's key (the same key on the same assignment answers the label it
+ * made; a key that made a label elsewhere is a conflict), the campaign's mode and open status, what each video is covered against (looked
  * up here unless the caller passes it: seeds and tests), the per-kind payload step, then one transaction
  * (lib/db/review/label-submits.ts) that settles the claim, keeps the revision, writes the label
  * event and refreshes the insight summaries.
@@ -45,13 +46,15 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   measures: Measure[] | undefined,
   now: Date,
 ): Promise<SubmitResult> {
-  const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
-  if (done) {
-    if (done.reviewerId !== reviewerId) throw new AppError('CONFLICT', 'This submit key was used by someone else');
-    return { id: done.id, revision: done.revision, duplicate: true };
-  }
+  // ownership first: someone else's assignment answers the same whatever key comes with it
   const target = await findSubmitTarget(input.assignmentId);
   if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
+  const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
+  if (done) {
+    if (done.assignmentId !== input.assignmentId)
+      throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
+    return { id: done.id, revision: done.revision, duplicate: true };
+  }
   const { campaign } = target.item;
   if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
   if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');

@@ -1,16 +1,15 @@
 import { assignmentTrajectoryIds } from '../db/review/assignment-view';
 import type { CoverageMeasure } from '../review/coverage';
-import { videoFramesFor, videoMeasureFor } from './video-props-for';
+import { videoMeasureFor } from './video-props-for';
 
 /** The length in frames of each video of the reviewer's own assignment, in screen order. */
 export async function framesForAssignment(assignmentId: string, reviewerId: string): Promise<number[]> {
-  const { ids, pacing } = await assignmentTrajectoryIds(assignmentId, reviewerId);
-  return Promise.all(ids.map((id) => videoFramesFor(id, pacing)));
+  return (await measuresForAssignment(assignmentId, reviewerId)).map((m) => m.totalFrames);
 }
 
-/** What each video of the reviewer's own assignment is covered against (frames, chapters, steps), in screen order. */
+/** What each video of the reviewer's own assignment is covered against (frames, chapters, steps), in screen order, as they saw it. */
 export async function measuresForAssignment(assignmentId: string, reviewerId: string): Promise<CoverageMeasure[]> {
-  // at the campaign's pacing: the chapters the reviewer saw
-  const { ids, pacing } = await assignmentTrajectoryIds(assignmentId, reviewerId);
-  return Promise.all(ids.map((id) => videoMeasureFor(id, pacing)));
+  // at the campaign's pacing and blind mask: the chapters the reviewer saw (the row their claim stored)
+  const { ids, pacing, blind } = await assignmentTrajectoryIds(assignmentId, reviewerId);
+  return Promise.all(ids.map((id) => videoMeasureFor(id, pacing, blind)));
 }

@@ -1,14 +1,31 @@
+import { z } from 'zod';
 import { loadTrajectory, type LoadedTrajectory } from '../db/trajectories/trajectory-load';
+import { findVideoProps, storeVideoProps, type VideoPropsKey } from '../db/videos/video-props';
 import { AppError } from '../errors';
 import type { CoverageMeasure } from '../review/coverage';
 import { trajectoryVideoProps } from '../video/props';
-import { knownFrames, rememberFrames } from '../video/frames-cache';
 import type { Pacing } from '../video/pacing';
-import type { TrajectoryVideoProps } from '../video/schema';
+import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from '../video/schema';
+import { blindTranscript, type TranscriptStep } from '../video/transcript';
 
 export interface BlindSettings {
   hidePolicy: boolean;
   hideReward: boolean;
+}
+
+/** What a blind setting withholds, as the stored props are keyed: a blind view never reads an open row, nor the reverse. */
+export type BlindMask = 'open' | 'policy' | 'reward' | 'both';
+
+export function blindMaskOf(blind: BlindSettings | undefined): BlindMask {
+  if (!blind || (!blind.hidePolicy && !blind.hideReward)) return 'open';
+  return blind.hidePolicy && blind.hideReward ? 'both' : blind.hidePolicy ? 'policy' : 'reward';
+}
+
+/** A trajectory's video as one viewer sees it: the props, the blind transcript and what watch coverage is measured against. */
+export interface TrajectoryVideo {
+  props: TrajectoryVideoProps;
+  transcript: TranscriptStep[];
+  measure: CoverageMeasure;
 }
 
 /**
@@ -19,31 +36,87 @@ export function videoPropsOfLoaded(loaded: LoadedTrajectory, blind?: BlindSettin
   return trajectoryVideoProps(loaded.trajectory, { criteria: loaded.criteria, labels: loaded.labels, blind, pacing });
 }
 
-/** The video props of a stored trajectory (pure derivation over what the database holds). */
-export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings, pacing: Pacing = 'skim'): Promise<TrajectoryVideoProps> {
-  const loaded = await loadTrajectory(trajectoryId);
-  if (!loaded) throw new AppError('NOT_FOUND', 'No such trajectory');
+function derive(loaded: LoadedTrajectory, blind: BlindSettings | undefined, pacing: Pacing): TrajectoryVideo {
   const props = videoPropsOfLoaded(loaded, blind, pacing);
-  rememberFrames(trajectoryId, pacing, props.durationInFrames);
-  return props;
+  return {
+    props,
+    transcript: blindTranscript(loaded.trajectory, { blind }),
+    measure: {
+      totalFrames: props.durationInFrames,
+      chapters: props.chapters.map((c) => ({ step: c.step, fromFrame: c.fromFrame, toFrame: c.toFrame })),
+      steps: loaded.trajectory.steps.map((s) => s.index),
+    },
+  };
 }
 
-/** What a trajectory's coverage is measured against at a pacing: its video's length, where each step shows, its steps. */
-export async function videoMeasureFor(trajectoryId: string, pacing: Pacing = 'skim'): Promise<CoverageMeasure> {
+const storedMeasure = z.object({
+  chapters: z.array(z.object({ step: z.number(), fromFrame: z.number(), toFrame: z.number() })),
+  steps: z.array(z.number()),
+});
+
+export interface VideoOf {
+  blind?: BlindSettings;
+  pacing?: Pacing;
+  /** derive anew and overwrite the stored row (a render: what it draws is what the props say now) */
+  fresh?: boolean;
+}
+
+/**
+ * A trajectory's video props, blind transcript and coverage measure at a pacing and blind
+ * setting: read from video_props while the inputs they were derived from are unchanged (see
+ * lib/db/videos/video-props.ts), else derived once (lib/video/props.ts, pure) and stored.
+ * NOT_FOUND for an unknown trajectory.
+ */
+export async function trajectoryVideo(trajectoryId: string, options: VideoOf = {}): Promise<TrajectoryVideo> {
+  const pacing = options.pacing ?? 'skim';
+  const key: VideoPropsKey = { trajectoryId, propsVersion: String(VIDEO_PROPS_VERSION), pacing, blindMask: blindMaskOf(options.blind) };
+  const found = await findVideoProps(key);
+  if (!found) throw new AppError('NOT_FOUND', 'No such trajectory');
+  if (found.stored && !options.fresh) {
+    const m = storedMeasure.parse(found.stored.measure);
+    return {
+      props: JSON.parse(found.stored.props) as TrajectoryVideoProps,
+      transcript: JSON.parse(found.stored.transcript) as TranscriptStep[],
+      measure: { totalFrames: found.stored.durationInFrames, ...m },
+    };
+  }
   const loaded = await loadTrajectory(trajectoryId);
   if (!loaded) throw new AppError('NOT_FOUND', 'No such trajectory');
-  const props = videoPropsOfLoaded(loaded, undefined, pacing);
-  rememberFrames(trajectoryId, pacing, props.durationInFrames);
-  return {
-    totalFrames: props.durationInFrames,
-    chapters: props.chapters.map((c) => ({ step: c.step, fromFrame: c.fromFrame, toFrame: c.toFrame })),
-    steps: loaded.trajectory.steps.map((s) => s.index),
-  };
+  const video = derive(loaded, options.blind, pacing);
+  await storeVideoProps(key, found.inputsHash, {
+    props: JSON.stringify(video.props),
+    transcript: JSON.stringify(video.transcript),
+    durationInFrames: video.measure.totalFrames,
+    measure: { chapters: video.measure.chapters, steps: video.measure.steps },
+  });
+  return video;
+}
+
+/** The video props of a stored trajectory (stored once per inputs, see trajectoryVideo). */
+export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings, pacing: Pacing = 'skim'): Promise<TrajectoryVideoProps> {
+  return (await trajectoryVideo(trajectoryId, { blind, pacing })).props;
+}
+
+/** The props a render draws: derived from the rows as they are now (and stored for the next reader). */
+export async function freshVideoPropsFor(trajectoryId: string, pacing: Pacing = 'skim'): Promise<TrajectoryVideoProps> {
+  return (await trajectoryVideo(trajectoryId, { pacing, fresh: true })).props;
+}
+
+/**
+ * What a trajectory's coverage is measured against, as the viewer under `blind` saw it: its
+ * video's length, where each step shows, its steps. Reads only the measure of a stored row.
+ */
+export async function videoMeasureFor(trajectoryId: string, pacing: Pacing = 'skim', blind?: BlindSettings): Promise<CoverageMeasure> {
+  const found = await findVideoProps(
+    { trajectoryId, propsVersion: String(VIDEO_PROPS_VERSION), pacing, blindMask: blindMaskOf(blind) },
+    true,
+  );
+  if (!found) throw new AppError('NOT_FOUND', 'No such trajectory');
+  if (found.stored) return { totalFrames: found.stored.durationInFrames, ...storedMeasure.parse(found.stored.measure) };
+  return (await trajectoryVideo(trajectoryId, { blind, pacing })).measure;
 }
 
 /** The length in frames of a trajectory's video at a pacing (what watch coverage is measured against). */
 export async function videoFramesFor(trajectoryId: string, pacing: Pacing = 'skim'): Promise<number> {
-  const known = knownFrames(trajectoryId, pacing);
-  if (known !== undefined) return known;
-  return (await videoPropsFor(trajectoryId, undefined, pacing)).durationInFrames;
+  return (await videoMeasureFor(trajectoryId, pacing)).totalFrames;
 }

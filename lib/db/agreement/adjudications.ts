@@ -1,6 +1,7 @@
 import type { Prisma } from '@prisma/client';
 import { parseCriteria } from '../../formats/criteria';
 import type { Criterion } from '../../formats/trajectory';
+import { stableStringify } from '../../ingest/stable-json';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { writeAudit } from '../auth/audit';
@@ -20,16 +21,46 @@ export async function findAdjudicationTarget(campaignId: string, itemId: string)
   });
 }
 
+type AdjudicationLabel = { answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string };
+
+const sameDecision = (a: AdjudicationLabel, b: AdjudicationLabel) =>
+  stableStringify(a.answers) === stableStringify(b.answers) &&
+  a.preference === b.preference &&
+  a.bothBad === b.bothBad &&
+  a.rationale === b.rationale;
+
 /**
  * Writes a lead's final label (the use-case: lib/agreement/record-adjudication.ts) as the item's
  * next revision (lib/db/review/revisions.ts), with its audit entry and the training stream's
- * label event, in one transaction.
+ * label event, in one transaction. The item's row is locked first, so concurrent decisions on
+ * one item take turns (never two rows claiming one revision number): the same decision by the
+ * same lead as the current one answers that row (`duplicate`); with `basedOnRevision` given, a
+ * current revision other than it is a CONFLICT naming the revision to look at.
  */
 export async function writeAdjudication(
   by: { adjudicatorId: string; campaignItemId: string; projectId: string },
-  label: { answers: Record<string, unknown>; preference: number | null; bothBad: boolean; rationale: string },
-) {
+  label: AdjudicationLabel,
+  basedOnRevision?: number | null,
+): Promise<{ id: string; revision: number; duplicate: boolean }> {
   return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM campaign_item WHERE id = ${by.campaignItemId} FOR UPDATE`;
+    const current = await tx.adjudication.findFirst({
+      where: { campaignItemId: by.campaignItemId, isCurrent: true },
+      select: { id: true, revision: true, adjudicatorId: true, answers: true, preference: true, bothBad: true, rationale: true },
+    });
+    if (
+      current &&
+      current.adjudicatorId === by.adjudicatorId &&
+      sameDecision({ ...current, answers: current.answers as Record<string, unknown> }, label)
+    ) {
+      return { id: current.id, revision: current.revision, duplicate: true };
+    }
+    if (basedOnRevision !== undefined && (current?.revision ?? null) !== basedOnRevision) {
+      throw new AppError(
+        'CONFLICT',
+        `Another decision on this item was saved meanwhile (revision ${current?.revision ?? 'none'}): reload to see it before deciding again`,
+      );
+    }
     const row = await tx.adjudication.create({
       data: {
         campaignItemId: by.campaignItemId,
@@ -52,7 +83,7 @@ export async function writeAdjudication(
     });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
     await recordLabelEvent(tx, { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
-    return row;
+    return { ...row, duplicate: false };
   });
 }
 

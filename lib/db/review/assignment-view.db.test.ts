@@ -4,7 +4,7 @@ import { buildTrajectory } from '../../formats/build-trajectory';
 import type { Trajectory } from '../../formats/trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { framesForAssignment } from '../../video-renders/assignment-frames';
-import { assignmentView } from './assignment-view';
+import { viewAssignment } from '../../review/view-assignment';
 import { claimNextItem, skipAssignment } from './assignments';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
@@ -85,7 +85,7 @@ describe('the blind assignment view', () => {
     const { campaign } = await setup('single');
     const r = await reviewer();
     const claim = (await claimNextItem(campaign.id, r, new Date()))!;
-    const view = await assignmentView(claim.assignmentId, r.id);
+    const view = await viewAssignment(claim.assignmentId, r.id);
     const json = JSON.stringify(view);
     for (const secret of SECRETS) expect(json, secret).not.toContain(secret);
     expect(json).not.toContain('0.73');
@@ -135,7 +135,7 @@ describe('the blind assignment view', () => {
       );
       const r = await reviewer();
       const claim = (await claimNextItem(campaign.id, r, new Date()))!;
-      return (await assignmentView(claim.assignmentId, r.id)).transcripts;
+      return (await viewAssignment(claim.assignmentId, r.id)).transcripts;
     };
 
     const [hidden] = await open({ hidePolicy: true, hideReward: true });
@@ -174,7 +174,7 @@ describe('the blind assignment view', () => {
     const { campaign } = await setup('single', { hidePolicy: false, hideReward: false });
     const r = await reviewer();
     const claim = (await claimNextItem(campaign.id, r, new Date()))!;
-    const view = await assignmentView(claim.assignmentId, r.id);
+    const view = await viewAssignment(claim.assignmentId, r.id);
     expect(view.videos[0]!.header.policy).toBe('secret-policy-name');
     expect(view.videos[0]!.outcome.reward).toBe(0.73);
     expect(view.task.criteria[0]!.verdict).toBe(true);
@@ -201,11 +201,11 @@ describe('the blind assignment view', () => {
       new Date(),
     );
 
-    const bobView = JSON.stringify(await assignmentView(b.assignmentId, bob.id));
+    const bobView = JSON.stringify(await viewAssignment(b.assignmentId, bob.id));
     expect(bobView).not.toContain('alice saw this');
     expect(JSON.parse(bobView).myReview).toBeNull();
 
-    const aliceView = await assignmentView(a.assignmentId, alice.id);
+    const aliceView = await viewAssignment(a.assignmentId, alice.id);
     expect(aliceView.myReview).toMatchObject({ revision: 1, answers, evidence: [{ frame: 3, note: 'alice saw this' }] });
     expect(aliceView.assignment.status).toBe('submitted');
 
@@ -216,7 +216,7 @@ describe('the blind assignment view', () => {
       frames,
       new Date(),
     );
-    expect((await assignmentView(a.assignmentId, alice.id)).myReview).toMatchObject({ revision: 2, answers: { quality: 2 } });
+    expect((await viewAssignment(a.assignmentId, alice.id)).myReview).toMatchObject({ revision: 2, answers: { quality: 2 } });
     expect(await db().review.count({ where: { assignmentId: a.assignmentId } })).toBe(2);
 
     // the reviews list: a reviewer's own only, a lead's everyone's
@@ -229,7 +229,7 @@ describe('the blind assignment view', () => {
     const { campaign } = await setup('single');
     const [alice, mallory] = [await reviewer(), await reviewer()];
     const a = (await claimNextItem(campaign.id, alice, new Date()))!;
-    await expect(assignmentView(a.assignmentId, mallory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(viewAssignment(a.assignmentId, mallory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(framesForAssignment(a.assignmentId, mallory.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(
       submitReview(
@@ -243,14 +243,14 @@ describe('the blind assignment view', () => {
     expect(await db().assignment.findUniqueOrThrow({ where: { id: a.assignmentId }, select: { status: true } })).toEqual({
       status: 'claimed',
     });
-    await expect(assignmentView('no-such-id', alice.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(viewAssignment('no-such-id', alice.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('pairwise: both videos blind, in the screen order the server randomised, and the comparison read back in screen terms', async () => {
     const { campaign } = await setup('pairwise');
     const r = await reviewer();
     const claim = (await claimNextItem(campaign.id, r, new Date()))!;
-    const view = await assignmentView(claim.assignmentId, r.id);
+    const view = await viewAssignment(claim.assignmentId, r.id);
     const json = JSON.stringify(view);
     for (const secret of SECRETS) expect(json, secret).not.toContain(secret);
     expect(json).not.toContain('swapSides');
@@ -275,7 +275,7 @@ describe('the blind assignment view', () => {
       { left: frames[0]!, right: frames[1]! },
       new Date(),
     );
-    const again = await assignmentView(claim.assignmentId, r.id);
+    const again = await viewAssignment(claim.assignmentId, r.id);
     expect(again.myComparison).toMatchObject({
       revision: 1,
       preference: -1,

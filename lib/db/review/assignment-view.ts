@@ -4,12 +4,9 @@ import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
-import { rememberFrames } from '../../video/frames-cache';
-import { trajectoryVideoProps } from '../../video/props';
 import type { TrajectoryVideoProps } from '../../video/schema';
-import { blindTranscript, type TranscriptStep } from '../../video/transcript';
+import type { TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
-import { loadTrajectory } from '../trajectories/trajectory-load';
 import type { Pacing } from '../../video/pacing';
 
 export const blindSettings = z
@@ -63,8 +60,18 @@ export interface AssignmentView {
 
 const verdicts = z.record(z.string(), z.string()).catch({});
 
-/** The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never says whose it is). */
-export async function assignmentView(assignmentId: string, reviewerId: string): Promise<AssignmentView> {
+/** One trajectory's video, blind transcript and coverage measure under a blind setting and pacing (lib/video-renders/video-props-for.ts). */
+export type VideoLookup = (
+  trajectoryId: string,
+  blind: BlindSettings,
+  pacing: Pacing,
+) => Promise<{ props: TrajectoryVideoProps; transcript: TranscriptStep[] }>;
+
+/**
+ * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
+ * says whose it is). The videos and transcripts come from `videoOf` (the stored props).
+ */
+export async function assignmentView(assignmentId: string, reviewerId: string, videoOf: VideoLookup): Promise<AssignmentView> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
     select: {
@@ -78,6 +85,11 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
         select: {
           trajectoryId: true,
           trajectoryBId: true,
+          trajectory: {
+            select: {
+              task: { select: { name: true, instruction: true, acceptanceCriteria: true, environment: { select: { name: true } } } },
+            },
+          },
           campaign: {
             select: {
               id: true,
@@ -107,19 +119,17 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
   const blind = blindSettings.parse(campaign.blind);
 
   const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  const loaded = await Promise.all(ids.map((id) => loadTrajectory(id)));
-  if (loaded.some((l) => !l)) throw new AppError('NOT_FOUND', 'The trajectory of this item is gone');
   const pacing = campaign.pacing;
-  const videos = loaded.map((l) => trajectoryVideoProps(l!.trajectory, { criteria: l!.criteria, labels: l!.labels, blind, pacing }));
-  videos.forEach((v, i) => rememberFrames(ids[i]!, pacing, v.durationInFrames));
-  const transcripts = loaded.map((l) => blindTranscript(l!.trajectory, { blind }));
+  const seen = await Promise.all(ids.map((id) => videoOf(id, blind, pacing)));
+  const videos = seen.map((v) => v.props);
+  const transcripts = seen.map((v) => v.transcript);
   if (campaign.mode === 'pairwise' && a.swapSides) {
     videos.reverse();
     transcripts.reverse();
   }
 
-  const first = loaded[0]!;
-  const criteria = parseCriteria(first.criteria);
+  const { task } = a.item.trajectory;
+  const criteria = parseCriteria(task.acceptanceCriteria);
   const review = a.reviews[0];
   const comparison = a.comparisons[0];
   let myComparison: AssignmentView['myComparison'] = null;
@@ -159,9 +169,9 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
       definition: rubricDefinition.parse(campaign.rubricVersion.definition),
     },
     task: {
-      name: first.labels.task,
-      instruction: first.trajectory.task.instruction,
-      environment: first.labels.environment,
+      name: task.name,
+      instruction: task.instruction,
+      environment: task.environment?.name ?? null,
       criteria: criteria.map((c) => ({ key: c.key, text: c.text, verdict: blind.hideReward ? null : c.verdict })),
     },
     videos,
@@ -180,18 +190,21 @@ export async function assignmentView(assignmentId: string, reviewerId: string): 
 
 /**
  * The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]),
- * and the pacing their videos are shown at; NOT_FOUND when not theirs.
+ * the pacing their videos are shown at and the campaign's blind settings; NOT_FOUND when not theirs.
  */
-export async function assignmentTrajectoryIds(assignmentId: string, reviewerId: string): Promise<{ ids: string[]; pacing: Pacing }> {
+export async function assignmentTrajectoryIds(
+  assignmentId: string,
+  reviewerId: string,
+): Promise<{ ids: string[]; pacing: Pacing; blind: BlindSettings }> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
     select: {
       reviewerId: true,
       swapSides: true,
-      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true } } } },
+      item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true, blind: true } } } },
     },
   });
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   const ids = a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing };
+  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing, blind: blindSettings.parse(a.item.campaign.blind) };
 }

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Prisma } from '@prisma/client';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
@@ -22,100 +22,105 @@ export interface Claim {
  * `activeCount` is raised only by a conditional UPDATE that re-checks `activeCount < k` on the
  * locked row, so two reviewers clicking at once cannot both take the k-th slot), only when
  * their expertise covers the campaign's required tags, and expired claims go back to the pool.
- * A reviewer with a live claim gets it back (resumed) instead of a new one. Only the items the
- * campaign's draw selected are handed out (a random or active campaign keeps the others as the
- * population its estimates cover), in a random order per reviewer, so the items reviewed so far
- * are a random part of the selected ones (lib/db/insight-estimate-rows.ts relies on it).
+ * A reviewer holds at most one live claim per campaign: their claims in one campaign take turns
+ * (an advisory lock on reviewer + campaign, taken with the campaign's row), so eight clicks at
+ * once get the same claim back, resumed. Only the items the campaign's draw selected are handed
+ * out (a random or active campaign keeps the others as the population its estimates cover), in
+ * a random order per reviewer, so the items reviewed so far are a random part of the selected
+ * ones (lib/db/insight-estimate-rows.ts relies on it).
+ *
+ * Round trips: the campaign + lock, the expiry of lapsed leases, then one statement that
+ * resumes the live claim or picks, leases and records a new one.
  */
 export async function claimNextItem(campaignId: string, reviewer: { id: string; expertise: string[] }, now: Date): Promise<Claim | null> {
   return db().$transaction(async (tx) => {
-    const campaign = await tx.campaign.findUnique({
-      where: { id: campaignId },
-      select: { status: true, overlap: true, requiredExpertise: true, leaseSeconds: true, mode: true },
-    });
+    const [campaign] = await tx.$queryRaw<
+      Array<{ status: string; overlap: number; requiredExpertise: string[]; leaseSeconds: number; mode: 'single' | 'pairwise' }>
+    >`
+      SELECT c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
+             pg_advisory_xact_lock(${CLAIM_LOCK_CLASS}::int, hashtext(${reviewer.id} || ':' || c.id))::text AS locked
+      FROM campaign c WHERE c.id = ${campaignId}`;
     if (!campaign) throw new AppError('NOT_FOUND', 'No such campaign');
     if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is not open for reviews');
     const missing = campaign.requiredExpertise.filter((tag) => !reviewer.expertise.includes(tag));
     if (missing.length > 0) throw new AppError('FORBIDDEN', `This campaign needs ${missing.join(', ')} expertise`);
 
-    const live = await tx.assignment.findFirst({
-      where: { reviewerId: reviewer.id, status: 'claimed', leaseExpiresAt: { gt: now }, item: { campaignId } },
-      select: { id: true, campaignItemId: true, leaseExpiresAt: true, swapSides: true },
-      orderBy: { claimedAt: 'asc' },
-    });
-    if (live)
-      return {
-        assignmentId: live.id,
-        campaignItemId: live.campaignItemId,
-        leaseExpiresAt: live.leaseExpiresAt,
-        swapSides: live.swapSides,
-        resumed: true,
-        mode: campaign.mode,
-      };
-
     await expireLeases(tx, campaignId, now);
 
+    const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const picked = await tx.$queryRaw<{ id: string }[]>`
-        UPDATE campaign_item SET "activeCount" = "activeCount" + 1
-        WHERE id = (
-          SELECT ci.id FROM campaign_item ci
-          WHERE ci."campaignId" = ${campaignId} AND ci.selected
-            AND ci."activeCount" < ${campaign.overlap}
-            AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})
-          ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || ${reviewer.id})
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED
-        ) AND "activeCount" < ${campaign.overlap}
-        RETURNING id`;
-      const itemId = picked[0]?.id;
-      if (!itemId) {
-        // nothing free right now, or a concurrent claim took the last slot: look again once
-        const anyLeft = await tx.$queryRaw<{ n: bigint }[]>`
-          SELECT count(*) AS n FROM campaign_item ci
-          WHERE ci."campaignId" = ${campaignId} AND ci.selected AND ci."activeCount" < ${campaign.overlap}
-            AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})`;
-        if (Number(anyLeft[0]?.n ?? 0) === 0) return null;
-        continue;
-      }
-      const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
-      const assignment = await tx.assignment.create({
-        data: {
-          campaignItemId: itemId,
-          reviewerId: reviewer.id,
-          leaseExpiresAt,
-          claimedAt: now,
-          swapSides: campaign.mode === 'pairwise' ? randomInt(2) === 1 : false,
-        },
-        select: { id: true, swapSides: true },
-      });
-      return {
-        assignmentId: assignment.id,
-        campaignItemId: itemId,
-        leaseExpiresAt,
-        swapSides: assignment.swapSides,
-        resumed: false,
-        mode: campaign.mode,
-      };
+      const swapSides = campaign.mode === 'pairwise' ? randomInt(2) === 1 : false;
+      // the reviewer's live claim if any, else the next free slot. The queue: selected items of
+      // the campaign below k, that this reviewer never had, fewest reviews first, random order per reviewer.
+      const [row] = await tx.$queryRaw<
+        Array<{ id: string; campaignItemId: string; leaseExpiresAt: Date; swapSides: boolean; resumed: boolean }>
+      >`
+        WITH live AS (
+          SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
+          FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
+          WHERE a."reviewerId" = ${reviewer.id} AND a.status = 'claimed' AND a."leaseExpiresAt" > ${now} AND ci."campaignId" = ${campaignId}
+          ORDER BY a."claimedAt" LIMIT 1
+        ), picked AS (
+          UPDATE campaign_item SET "activeCount" = "activeCount" + 1
+          WHERE NOT EXISTS (SELECT 1 FROM live)
+            AND id = (
+              SELECT ci.id FROM campaign_item ci
+              WHERE ci."campaignId" = ${campaignId} AND ci.selected
+                AND ci."activeCount" < ${campaign.overlap}
+                AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})
+              ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || ${reviewer.id})
+              LIMIT 1
+              FOR UPDATE SKIP LOCKED
+            )
+            AND "activeCount" < ${campaign.overlap}
+          RETURNING id
+        ), created AS (
+          INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "claimedAt", "leaseExpiresAt", "swapSides")
+          SELECT ${randomUUID()}, picked.id, ${reviewer.id}, 'claimed', ${now}, ${leaseExpiresAt}, ${swapSides} FROM picked
+          RETURNING id, "campaignItemId", "leaseExpiresAt", "swapSides"
+        )
+        SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
+        UNION ALL
+        SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`;
+      if (row)
+        return {
+          assignmentId: row.id,
+          campaignItemId: row.campaignItemId,
+          leaseExpiresAt: row.leaseExpiresAt,
+          swapSides: row.swapSides,
+          resumed: row.resumed,
+          mode: campaign.mode,
+        };
+      // nothing free right now, or a concurrent claim took the last slot: look again while any is left
+      const [left] = await tx.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM campaign_item ci
+        WHERE ci."campaignId" = ${campaignId} AND ci.selected AND ci."activeCount" < ${campaign.overlap}
+          AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id})`;
+      if (!left?.n) return null;
     }
     return null;
   }, CLAIM_TX);
 }
 
+/** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
+const CLAIM_LOCK_CLASS = 0x57495443;
+
 /** Claims are short, but many reviewers may click at once: wait for a pooled connection rather than fail. */
 const CLAIM_TX = { maxWait: 15_000, timeout: 15_000 } as const;
 
-/** Claims past their lease go back to the pool: status expired, slot freed. */
+/** Claims past their lease go back to the pool (status expired, slot freed), in one statement. */
 async function expireLeases(tx: Tx, campaignId: string, now: Date): Promise<void> {
-  const expired = await tx.$queryRaw<{ campaignItemId: string }[]>`
-    UPDATE assignment a SET status = 'expired', "finishedAt" = ${now}
-    FROM campaign_item ci
-    WHERE a."campaignItemId" = ci.id AND ci."campaignId" = ${campaignId}
-      AND a.status = 'claimed' AND a."leaseExpiresAt" <= ${now}
-    RETURNING a."campaignItemId"`;
-  for (const row of expired) {
-    await tx.$executeRaw`UPDATE campaign_item SET "activeCount" = GREATEST("activeCount" - 1, 0) WHERE id = ${row.campaignItemId}`;
-  }
+  await tx.$executeRaw`
+    WITH expired AS (
+      UPDATE assignment a SET status = 'expired', "finishedAt" = ${now}
+      FROM campaign_item ci
+      WHERE a."campaignItemId" = ci.id AND ci."campaignId" = ${campaignId}
+        AND a.status = 'claimed' AND a."leaseExpiresAt" <= ${now}
+      RETURNING a."campaignItemId"
+    )
+    UPDATE campaign_item ci SET "activeCount" = GREATEST(ci."activeCount" - e.n, 0)
+    FROM (SELECT "campaignItemId", count(*)::int AS n FROM expired GROUP BY "campaignItemId") e
+    WHERE ci.id = e."campaignItemId"`;
 }
 
 /** The reviewer gives an item back with a reason; they will not get it again, and the slot is freed. */

@@ -1,4 +1,5 @@
 import type { Prisma } from '@prisma/client';
+import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { prismaRun, refreshTrajectoryInsight } from '../insight/insight-summary';
 import { settleClaim } from './assignments';
@@ -43,7 +44,7 @@ export type SubmitTarget = NonNullable<Awaited<ReturnType<typeof findSubmitTarge
 
 /** The label an idempotency key already made, if any. */
 export async function findSubmitByKey(kind: LabelKind, idempotencyKey: string) {
-  const query = { where: { idempotencyKey }, select: { id: true, reviewerId: true, revision: true } } as const;
+  const query = { where: { idempotencyKey }, select: { id: true, assignmentId: true, revision: true } } as const;
   return kind === 'review' ? db().review.findUnique(query) : db().pairwiseComparison.findUnique(query);
 }
 
@@ -125,7 +126,8 @@ export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id:
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') {
       const same = await findSubmitByKey(row.kind, s.idempotencyKey);
-      if (same && same.reviewerId === s.reviewerId) return { id: same.id, revision: same.revision, duplicate: true };
+      if (same && same.assignmentId === s.assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
+      if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
     }
     throw error;
   }

@@ -17,7 +17,7 @@ import { liveWorkers } from '../../../lib/db/infra/worker-heartbeats';
 import { openStore } from '../../../lib/storage/open-store';
 import { planChunks } from '../../../lib/video/chunks';
 import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
-import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
+import { freshVideoPropsFor } from '../../../lib/video-renders/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
@@ -40,7 +40,7 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
     if (!mine) return { skipped: 'another worker is rendering it' };
 
     try {
-      const props = await videoPropsFor(video.trajectoryId, undefined, video.pacing);
+      const props = await freshVideoPropsFor(video.trajectoryId, video.pacing);
       // a retry keeps the plan it made (chunks may be done); a first run splits for the workers that are up
       const planned = await listVideoChunks(videoId);
       const chunks = planned.length > 0 ? planned : planChunks(props.durationInFrames, { workers: await liveChunkWorkers(ctx.now()) });

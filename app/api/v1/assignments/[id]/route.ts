@@ -1,4 +1,4 @@
-import { assignmentView } from '@/lib/db/review/assignment-view';
+import { viewAssignment } from '@/lib/review/view-assignment';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  return Response.json({ assignment: await assignmentView(id, user.id) });
+  return Response.json({ assignment: await viewAssignment(id, user.id) });
 });

@@ -1,4 +1,4 @@
-import { assignmentView } from '@/lib/db/review/assignment-view';
+import { viewAssignment } from '@/lib/review/view-assignment';
 import { claimNextItem } from '@/lib/db/review/assignments';
 import { apiRoute } from '../../../../../_server/api-route';
 
@@ -14,5 +14,5 @@ export const POST = apiRoute('review', async (_request, user, context: { params:
   const { id } = await context.params;
   const claim = await claimNextItem(id, { id: user.id, expertise: user.expertise }, new Date());
   if (!claim) return new Response(null, { status: 204 });
-  return Response.json({ assignment: await assignmentView(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
+  return Response.json({ assignment: await viewAssignment(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
 });

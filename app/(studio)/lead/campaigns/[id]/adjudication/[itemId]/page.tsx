@@ -244,6 +244,7 @@ export default async function AdjudicateItem({ params }: Props) {
               rubric={rubric}
               criteria={view.item.criteria.map((c) => ({ key: c.key, text: c.text }))}
               initial={initial}
+              basedOnRevision={current?.revision ?? null}
               save={recordAdjudicationAction}
             />
           </Panel>

@@ -1,0 +1,11 @@
+import { assignmentView, type AssignmentView } from '../db/review/assignment-view';
+import { trajectoryVideo } from '../video-renders/video-props-for';
+
+/**
+ * The reviewer's blind view of their own assignment (lib/db/review/assignment-view.ts), its
+ * videos and transcripts read from the stored props under the campaign's blind mask and pacing
+ * (derived and stored on first sight). NOT_FOUND when the assignment is not theirs.
+ */
+export function viewAssignment(assignmentId: string, reviewerId: string): Promise<AssignmentView> {
+  return assignmentView(assignmentId, reviewerId, (trajectoryId, blind, pacing) => trajectoryVideo(trajectoryId, { blind, pacing }));
+}
