@@ -1,10 +1,12 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
 import type { ActionResult } from '@/lib/action-result';
+import type { Pacing } from '@/lib/video/pacing';
 
 export interface VideoStatus {
   id: string;
@@ -29,16 +31,21 @@ export function VideoPanel({
   initialStatus,
   requestRender,
   initialFrame = 0,
+  pacing,
+  pacingHrefs,
 }: {
   video: TrajectoryVideoProps;
   initialStatus: VideoStatus | null;
   requestRender: () => Promise<ActionResult<VideoStatus>>;
   /** where the player starts (clamped to the video) */
   initialFrame?: number;
+  /** the pacing the player and the MP4 are at, and the page at each pacing (read: every card readable at 1x; skim: the overview) */
+  pacing: Pacing;
+  pacingHrefs: Record<Pacing, string>;
 }) {
   const player = useRef<PlayerHandle>(null);
   const queryClient = useQueryClient();
-  const statusKey = ['video-status', initialStatus?.id ?? null] as const;
+  const statusKey = ['video-status', pacing, initialStatus?.id ?? null] as const;
   // the MP4's status: the page's, then a render request's answer, re-read every 2 s while it renders
   const { data: status = null } = useQuery({
     queryKey: statusKey,
@@ -73,6 +80,19 @@ export function VideoPanel({
         <h2 id="video-title" className="text-xs font-semibold uppercase tracking-wide text-zinc-500">
           Proof-of-work video
         </h2>
+        <nav aria-label="Video pacing" className="flex overflow-hidden rounded-md border border-zinc-300 text-xs">
+          {(['read', 'skim'] as const).map((p) => (
+            <Link
+              key={p}
+              href={pacingHrefs[p]}
+              aria-current={p === pacing ? 'true' : undefined}
+              title={p === 'read' ? 'every card held long enough to read at 1x' : 'the ~90 s overview'}
+              className={`px-2 py-1 ${p === pacing ? 'bg-zinc-800 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'}`}
+            >
+              {p === 'read' ? 'Read pacing' : 'Skim pacing'}
+            </Link>
+          ))}
+        </nav>
         <div className="ml-auto flex items-center gap-2 text-xs" data-testid="mp4-status">
           {status?.status === 'done' ? (
             <>
@@ -81,7 +101,8 @@ export function VideoPanel({
                 download
                 className="rounded-md bg-indigo-600 px-3 py-1.5 font-semibold text-white hover:bg-indigo-500"
               >
-                Download MP4{status.sizeBytes ? ` (${(status.sizeBytes / 1024 / 1024).toFixed(1)} MB)` : ''}
+                Download MP4 ({pacing}
+                {status.sizeBytes ? `, ${(status.sizeBytes / 1024 / 1024).toFixed(1)} MB` : ''})
               </a>
               <button
                 type="button"

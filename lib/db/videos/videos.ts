@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@prisma/client';
+import type { VideoPacing, VideoStatus } from '@prisma/client';
 import { db } from '../infra/client';
 
 /**
@@ -9,6 +9,7 @@ const videoSelect = {
   id: true,
   trajectoryId: true,
   compositionVersion: true,
+  pacing: true,
   status: true,
   progress: true,
   storageKey: true,
@@ -25,15 +26,14 @@ const videoSelect = {
 
 export type VideoRow = Awaited<ReturnType<typeof findVideo>>;
 
-/** Finds or creates the video for (trajectory, composition version). A failed one is re-queued. */
+/** Finds or creates the video for (trajectory, composition version, pacing). A failed one is re-queued. */
 export async function requestVideo(
   trajectoryId: string,
   compositionVersion: string,
+  pacing: VideoPacing,
 ): Promise<{ id: string; status: VideoStatus; created: boolean }> {
-  const existing = await db().video.findUnique({
-    where: { trajectoryId_compositionVersion: { trajectoryId, compositionVersion } },
-    select: { id: true, status: true },
-  });
+  const key = { trajectoryId_compositionVersion_pacing: { trajectoryId, compositionVersion, pacing } };
+  const existing = await db().video.findUnique({ where: key, select: { id: true, status: true } });
   if (existing) {
     if (existing.status === 'failed') {
       await db().video.updateMany({ where: { id: existing.id, status: 'failed' }, data: { status: 'queued', error: null, progress: 0 } });
@@ -42,14 +42,11 @@ export async function requestVideo(
     return { ...existing, created: false };
   }
   try {
-    const row = await db().video.create({ data: { trajectoryId, compositionVersion }, select: { id: true, status: true } });
+    const row = await db().video.create({ data: { trajectoryId, compositionVersion, pacing }, select: { id: true, status: true } });
     return { ...row, created: true };
   } catch (error) {
     if ((error as { code?: string }).code !== 'P2002') throw error;
-    const row = await db().video.findUniqueOrThrow({
-      where: { trajectoryId_compositionVersion: { trajectoryId, compositionVersion } },
-      select: { id: true, status: true },
-    });
+    const row = await db().video.findUniqueOrThrow({ where: key, select: { id: true, status: true } });
     return { ...row, created: false };
   }
 }
@@ -58,9 +55,21 @@ export async function findVideo(videoId: string) {
   return db().video.findUnique({ where: { id: videoId }, select: videoSelect });
 }
 
-/** The newest video of a trajectory (any composition version), for the trajectory page. */
-export async function latestVideoForTrajectory(trajectoryId: string) {
-  return db().video.findFirst({ where: { trajectoryId }, select: videoSelect, orderBy: { createdAt: 'desc' } });
+/** The newest video of a trajectory at a pacing (any composition version), for the trajectory page. */
+export async function latestVideoForTrajectory(trajectoryId: string, pacing: VideoPacing) {
+  return db().video.findFirst({ where: { trajectoryId, pacing }, select: videoSelect, orderBy: { createdAt: 'desc' } });
+}
+
+/**
+ * The pacing a trajectory's video is watched at: read when a campaign that holds it (either
+ * side of a pair) paces for reading, else skim (the lead's overview).
+ */
+export async function pacingOfTrajectory(trajectoryId: string): Promise<VideoPacing> {
+  const read = await db().campaignItem.findFirst({
+    where: { OR: [{ trajectoryId }, { trajectoryBId: trajectoryId }], campaign: { pacing: 'read' } },
+    select: { id: true },
+  });
+  return read ? 'read' : 'skim';
 }
 
 /** queued (or a stale rendering after a crash) -> rendering; false when another worker has it or it is done. */

@@ -29,7 +29,17 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
     <AbsoluteFill style={{ background: theme.bg, fontFamily: theme.sans, color: theme.text, fontVariantLigatures: 'none' }}>
       <TopBar props={props} frame={frame} scene={scene} />
       <div
-        style={{ position: 'absolute', left: layout.pad, top: layout.topBar + layout.pad, width: mainW, height: mainH, overflow: 'hidden' }}
+        style={{
+          position: 'absolute',
+          left: layout.pad,
+          top: layout.topBar + layout.pad,
+          width: mainW,
+          height: mainH,
+          overflow: 'hidden',
+          // its own compositor layer: the clock and the progress rail change on every frame, the
+          // scene mostly not, so a frame repaints the chrome without the scene's typeset maths
+          willChange: 'transform',
+        }}
       >
         <SceneView props={props} scene={scene} frame={frame} width={mainW} height={mainH} />
       </div>

@@ -41,7 +41,7 @@ export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-chunk-'));
     try {
       // the props the video's render derived and stored: every chunk draws the same ones
-      const props = await videoPropsFor(video.trajectoryId);
+      const props = await videoPropsFor(video.trajectoryId, undefined, video.pacing);
       let last = 0;
       const result = await renderTrajectoryVideo({
         props,

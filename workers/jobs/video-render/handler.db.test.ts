@@ -59,7 +59,7 @@ describe('video.render fan-out', () => {
     await heartbeat('w1', ['video.render', videoRenderChunkJob.name]);
     await heartbeat('w2', [videoRenderChunkJob.name]);
     await heartbeat('w3', ['dataset.export']);
-    const video = await requestVideo(trajectoryId, COMPOSITION_VERSION);
+    const video = await requestVideo(trajectoryId, COMPOSITION_VERSION, 'skim');
     expect(await videoRenderHandler.handle({ videoId: video.id }, ctx(0))).toEqual({ chunks: 6 });
     const planned = await listVideoChunks(video.id);
     expect(planned.map((c) => [c.fromFrame, c.toFrame])).toEqual(
@@ -70,5 +70,24 @@ describe('video.render fan-out', () => {
     await db().workerHeartbeat.deleteMany({ where: { id: 'w2' } });
     expect(await videoRenderHandler.handle({ videoId: video.id }, ctx(1))).toEqual({ chunks: 6 });
     expect(await listVideoChunks(video.id)).toEqual(planned);
+  }, 60_000);
+
+  it('plans a read-paced video over the read-paced length (its own row, beside the skim one)', async () => {
+    const project = await ensureProject({ slug: 'fan-out-read', name: 'fan-out-read' });
+    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), {
+      source: null,
+      sourceWhere: null,
+      importedById: null,
+    });
+    const skimFrames = (await videoPropsFor(trajectoryId)).durationInFrames;
+    const readFrames = (await videoPropsFor(trajectoryId, undefined, 'read')).durationInFrames;
+    expect(readFrames).toBeGreaterThan(skimFrames);
+    await heartbeat('w1', ['video.render', videoRenderChunkJob.name]);
+    const video = await requestVideo(trajectoryId, COMPOSITION_VERSION, 'read');
+    expect(video.id).not.toBe((await requestVideo(trajectoryId, COMPOSITION_VERSION, 'skim')).id);
+    await videoRenderHandler.handle({ videoId: video.id }, ctx(0));
+    const planned = await listVideoChunks(video.id);
+    expect(planned.length).toBeGreaterThan(1);
+    expect(planned.at(-1)!.toFrame).toBe(readFrames - 1);
   }, 60_000);
 });

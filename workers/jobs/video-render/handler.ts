@@ -40,7 +40,7 @@ export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
     if (!mine) return { skipped: 'another worker is rendering it' };
 
     try {
-      const props = await freshVideoPropsFor(video.trajectoryId);
+      const props = await freshVideoPropsFor(video.trajectoryId, video.pacing);
       // a retry keeps the plan it made (chunks may be done); a first run splits for the workers that are up
       const planned = await listVideoChunks(videoId);
       const chunks = planned.length > 0 ? planned : planChunks(props.durationInFrames, { workers: await liveChunkWorkers(ctx.now()) });

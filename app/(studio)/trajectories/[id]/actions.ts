@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/trajectories/tasks';
 import { findVideo } from '@/lib/db/videos/videos';
 import { env } from '@/lib/env';
+import { pacingSchema } from '@/lib/video/pacing';
 import { requestRender } from '@/lib/video-renders/request-render';
 import { defineAction } from '../../../_server/action';
 
@@ -20,9 +21,13 @@ export const updateCriteriaAction = defineAction(
   },
 );
 
-/** Leads and admins may ask for the MP4 (idempotent: a queued, rendering or done video is not rendered again). */
-export const requestRenderAction = defineAction('lead', z.object({ trajectoryId: z.string().min(1).max(64) }), async (input) => {
-  const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId);
-  const video = await findVideo(videoId);
-  return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };
-});
+/** Leads and admins may ask for the MP4 at the pacing the page plays (idempotent: a queued, rendering or done video is not rendered again). */
+export const requestRenderAction = defineAction(
+  'lead',
+  z.object({ trajectoryId: z.string().min(1).max(64), pacing: pacingSchema }),
+  async (input) => {
+    const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId, input.pacing);
+    const video = await findVideo(videoId);
+    return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };
+  },
+);

@@ -16,7 +16,8 @@ import { canAccess } from '@/lib/auth/roles';
 import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { AppError } from '@/lib/errors';
 import { VideoPanel } from '@/components/video/video-panel';
-import { latestVideoForTrajectory } from '@/lib/db/videos/videos';
+import { latestVideoForTrajectory, pacingOfTrajectory } from '@/lib/db/videos/videos';
+import { pacingSchema } from '@/lib/video/pacing';
 import { videoPropsFor } from '@/lib/video-renders/video-props-for';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
@@ -39,6 +40,7 @@ export async function generateMetadata({ params }: Props) {
 }
 
 const frameParam = z.coerce.number().int().min(0).max(10_000_000).catch(0);
+const pacingParam = pacingSchema.optional().catch(undefined);
 
 function isEmptyObject(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
@@ -54,8 +56,10 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const t = await loadDetail(id);
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
+  // ?pacing=read|skim; by default the pacing its campaigns watch it at (read where an expert checks every line at 1x)
+  const pacing = pacingParam.parse(Array.isArray(query.pacing) ? query.pacing[0] : query.pacing) ?? (await pacingOfTrajectory(id));
   const [videoProps, videoRow] =
-    view === 'transcript' ? await Promise.all([videoPropsFor(id), latestVideoForTrajectory(id)]) : [null, null];
+    view === 'transcript' ? await Promise.all([videoPropsFor(id, undefined, pacing), latestVideoForTrajectory(id, pacing)]) : [null, null];
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
@@ -98,8 +102,10 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                       }
                     : null
                 }
-                requestRender={requestRenderAction.bind(null, { trajectoryId: t.id })}
+                requestRender={requestRenderAction.bind(null, { trajectoryId: t.id, pacing })}
                 initialFrame={frame}
+                pacing={pacing}
+                pacingHrefs={{ read: `/trajectories/${t.id}?pacing=read`, skim: `/trajectories/${t.id}?pacing=skim` }}
               />
             </div>
           ) : null}

@@ -35,6 +35,17 @@ const Equation: React.FC<{ tex: string; fontSize: number; className: string }> =
   </div>
 );
 
+/**
+ * The stylesheet is the same on every frame: a stylesheet that changed per frame made Chromium
+ * recompute the style of the whole frame, and a blurred text-shadow repainted every glyph of the
+ * equation. The flare is a custom property on the equation's box instead (its subtree only),
+ * drawn as a background behind the changed pieces (no blur).
+ */
+const DIFF_CSS = `
+  ${markerSelector('.wd-eq-new', NEW_MARKER)} { color: ${AMBER} !important; background: rgba(255,200,87,var(--wd-flare, 0)); border-radius: 3px; }
+  ${markerSelector('.wd-eq-prev', GONE_MARKER)} { color: ${theme.fail} !important; text-decoration: line-through; text-decoration-color: rgba(248,81,73,0.9); }
+`;
+
 const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; reasoning: string | null }> = ({
   beat,
   frame,
@@ -45,16 +56,11 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
   // the equation follows its prose by a moment; the highlight flares, then stays as a tint
   const eqFrom = beat.prose.length > 0 ? 10 : 0;
   const flare = interpolate(t, [eqFrom, eqFrom + 8, eqFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
-  const css = `
-    ${markerSelector('.wd-eq-new', NEW_MARKER)} { color: ${AMBER} !important; text-shadow: 0 0 ${(flare * 14).toFixed(1)}px rgba(255,200,87,${(0.35 + flare * 0.55).toFixed(2)}); }
-    ${markerSelector('.wd-eq-prev', GONE_MARKER)} { color: ${theme.fail} !important; text-decoration: line-through; text-decoration-color: rgba(248,81,73,0.9); }
-    
-  `;
   const eq = beat.equation;
   const prev = beat.previous;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>
-      <style>{css}</style>
+      <style>{DIFF_CSS}</style>
       {prev ? (
         <div style={{ display: 'flex', alignItems: 'center', opacity: 0.6, ...enter(frame, beat.from, 6) }}>
           <Equation tex={markedTex(prev.pieces, GONE_MARKER)} fontSize={19} className="wd-eq-prev" />
@@ -94,6 +100,7 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
             background: theme.panel,
             border: `1px solid ${prev && flare > 0 ? `rgba(255,200,87,${(0.15 + flare * 0.5).toFixed(2)})` : theme.border}`,
             ...enter(frame, beat.from + eqFrom, 10),
+            ...({ '--wd-flare': (flare * 0.22).toFixed(3) } as React.CSSProperties),
           }}
         >
           <Equation tex={markedTex(eq.pieces, NEW_MARKER)} fontSize={26} className="wd-eq-new" />
