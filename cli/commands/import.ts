@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
 import { ensureProject, projectSlugSchema } from '../../lib/db/trajectories/projects';
@@ -69,6 +70,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           policy: values.policy ?? null,
           split: split?.success ? split.data : null,
           importedById: null,
+          // parse on every core while this thread writes (lib/ingest/parse-pool.ts)
+          workers: availableParallelism(),
           onItem: values.json
             ? undefined
             : (item) => {
