@@ -28,12 +28,23 @@ export function deflatedEntry(name: string, content: string | Uint8Array): RawZi
  * repeated, then an empty final block. Declares its true size and CRC unless told otherwise.
  */
 export function bombEntry(name: string, mib: number, declare?: { size: number }): RawZipEntry {
-  const zeros = Buffer.alloc(1024 * 1024);
-  const piece = deflateRawSync(zeros, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
-  const data = Buffer.concat([...Array.from({ length: mib }, () => piece), Buffer.from([0x03, 0x00])]);
-  let crc = 0;
-  for (let i = 0; i < mib; i++) crc = crc32(zeros, crc);
-  return { name, data, method: 8, size: declare?.size ?? mib * 1024 * 1024, crc: crc >>> 0 };
+  const data = Buffer.concat([...Array.from({ length: mib }, () => zeroPiece()), Buffer.from([0x03, 0x00])]);
+  return { name, data, method: 8, size: declare?.size ?? mib * 1024 * 1024, crc: zerosCrc(mib) };
+}
+
+const ZEROS = Buffer.alloc(1024 * 1024);
+let piece: Buffer | null = null;
+const zeroPiece = () => (piece ??= deflateRawSync(ZEROS, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
+const crcs = new Map<number, number>();
+/** CRC-32 of `mib` MiB of zeros (computed once a size). */
+function zerosCrc(mib: number): number {
+  let crc = crcs.get(mib);
+  if (crc === undefined) {
+    crc = 0;
+    for (let i = 0; i < mib; i++) crc = crc32(ZEROS, crc);
+    crcs.set(mib, (crc = crc >>> 0));
+  }
+  return crc;
 }
 
 export function writeZip(entries: RawZipEntry[]): Uint8Array {

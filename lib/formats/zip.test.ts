@@ -43,7 +43,7 @@ async function peakRssOver(fn: () => Promise<unknown>): Promise<number | null> {
   return m ? Number(m[1]) * 1024 : null;
 }
 
-describe('zip reading', () => {
+describe('zip reading', { timeout: 60_000 }, () => {
   it("reads what fflate's zipSync writes (stored and deflated entries, UTF-8 names) byte for byte", () => {
     const files = { 'a.json': strToU8('{"x":1}'), 'dir/ü.txt': strToU8('x'.repeat(10_000)), 'empty.txt': new Uint8Array(0) };
     const zip = zipSync(files);
@@ -70,7 +70,7 @@ describe('zip reading', () => {
   });
 });
 
-describe('Inspect .eval zip bombs (issue 14, item 10)', () => {
+describe('Inspect .eval zip bombs (issue 14, item 10)', { timeout: 60_000 }, () => {
   it('refuses a sample entry declared over the per-entry limit unread, and imports the other samples', async () => {
     const bomb = bombEntry('samples/bomb_epoch_1.json', 512); // ~0.5 MB that inflates to 512 MiB
     expect(bomb.size).toBeGreaterThan(MAX_ENTRY_BYTES);
