@@ -18,6 +18,7 @@ import { probeFile } from '../lib/formats/source';
 import type { Trajectory } from '../lib/formats/trajectory';
 import { collectInputs } from '../lib/ingest/collect-inputs';
 import { importTrajectories, type ImportProfile } from '../lib/ingest/import-trajectories';
+import { ParsePool } from '../lib/ingest/parse-pool';
 import { prepareTrajectory, type PreparedTrajectory } from '../lib/ingest/prepare-trajectory';
 import { rawSource } from '../lib/ingest/raw-source';
 import { mulberry32 } from '../lib/stats/prng';
@@ -464,6 +465,7 @@ export async function run(): Promise<BenchFigure[]> {
     // (a) the import, as `witness import DIR` runs it
     const importProject = await ensureProject({ slug: 'bench-import', name: 'bench-import' });
     const rssBefore = process.memoryUsage().rss;
+    const parsePool = WORKERS > 0 ? new ParsePool(WORKERS) : undefined;
     const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
     const t0 = performance.now();
     const {
@@ -476,7 +478,7 @@ export async function run(): Promise<BenchFigure[]> {
         format: 'auto',
         importedById: null,
         profile,
-        workers: WORKERS,
+        parsePool,
       }),
     );
     const importSeconds = (performance.now() - t0) / 1000;
@@ -496,10 +498,11 @@ export async function run(): Promise<BenchFigure[]> {
       projectId: importProject.id,
       format: 'auto',
       importedById: null,
-      workers: WORKERS,
+      parsePool,
     });
     const reimportSeconds = (performance.now() - r0) / 1000;
     if (again.skipped !== COUNT || again.imported !== 0) throw new Error(`re-import: ${again.imported} imported, ${again.skipped} skipped`);
+    await parsePool?.close();
     log(`re-import (all skipped): ${reimportSeconds.toFixed(2)} s (${(COUNT / reimportSeconds).toFixed(0)} traj/s)`);
 
     const parse = await parseOnly(filesDir);

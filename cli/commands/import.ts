@@ -6,6 +6,7 @@ import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
+import { ParsePool } from '../../lib/ingest/parse-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { renderAfterImport } from '../../lib/video-renders/render-after-import';
 import { CliError, type CliCommand } from '../command';
@@ -58,6 +59,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     if (!slug.success) throw new CliError(`--project: ${slug.error.issues[0]!.message}`, 2);
 
     const database = await openDatabase();
+    const parsePool = new ParsePool(availableParallelism());
     try {
       let projectId: string | null = null;
       const report = await importTrajectories(
@@ -71,7 +73,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           split: split?.success ? split.data : null,
           importedById: null,
           // parse on every core while this thread writes (lib/ingest/parse-pool.ts)
-          workers: availableParallelism(),
+          parsePool,
           onItem: values.json
             ? undefined
             : (item) => {
@@ -107,6 +109,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       }
       return report.failed > 0 ? 1 : 0;
     } finally {
+      await parsePool.close();
       await stopQueueClient();
       await disconnectDb();
       await database.stop();

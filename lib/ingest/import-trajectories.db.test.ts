@@ -7,6 +7,7 @@ import { resetDatabase } from '../db/test/reset';
 import { ensureProject } from '../db/trajectories/projects';
 import { collectInputs } from './collect-inputs';
 import { importTrajectories, type ImportReport } from './import-trajectories';
+import { ParsePool } from './parse-pool';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -37,10 +38,13 @@ async function stored(projectId: string) {
 }
 
 let dir = '';
+const pool1 = new ParsePool(1);
+const pool2 = new ParsePool(2);
+afterAll(() => Promise.all([pool1.close(), pool2.close()]));
 beforeAll(async () => {
-  // 40 small ATIF files and a broken one among them: enough to go past the files parsed inline
+  // 80 small ATIF files, one broken: more than the pool parses inline (INLINE_FIRST), so workers take most
   dir = await mkdtemp(path.join(tmpdir(), 'witness-parse-workers-'));
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 80; i++) {
     const doc = {
       schema_version: 'ATIF-v1.4',
       session_id: `s${i}`,
@@ -76,7 +80,7 @@ describe('importTrajectories on parse workers', () => {
       projectId: b.id,
       format: 'auto',
       importedById: null,
-      workers: 2,
+      parsePool: pool2,
       onItem: (item) => order.push(item.ok ? `${item.trajectory.task}` : `fail ${item.error.path}`),
     });
     expect(inline.imported).toBeGreaterThan(40);
@@ -85,6 +89,7 @@ describe('importTrajectories on parse workers', () => {
       where: 'line 1',
       message: expect.stringMatching(/^invalid JSON/),
     });
+    expect(pool2.dispatched).toBeGreaterThan(10); // the workers did parse
     expect(shape(pooled)).toEqual(shape(inline));
     expect(order.filter((o) => !o.startsWith('fail'))).toEqual(pooled.trajectories.map((t) => t.task));
     expect(await stored(b.id)).toEqual(await stored(a.id));
@@ -104,7 +109,7 @@ describe('importTrajectories on parse workers', () => {
       projectId: b.id,
       format: 'atif',
       importedById: null,
-      workers: 1,
+      parsePool: pool1,
       ...overrides,
     });
     expect(shape(pooled)).toEqual(shape(inline));

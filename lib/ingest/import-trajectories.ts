@@ -11,7 +11,7 @@ import { probeDir, probeFile } from '../formats/source';
 import type { FormatName } from '../formats/trajectory';
 import type { CollectedInput } from './collect-inputs';
 import { prepareTrajectory, type ImportOverrides } from './prepare-trajectory';
-import { ParsePool } from './parse-pool';
+import type { ParsePool } from './parse-pool';
 import { rawSource } from './raw-source';
 
 export interface ImportedTrajectory {
@@ -61,12 +61,13 @@ export interface ImportOptions extends ImportOverrides {
   onItem?: (item: { ok: true; trajectory: ImportedTrajectory } | { ok: false; error: ImportError }) => void;
   profile?: ImportProfile;
   /**
-   * Parse on this many worker threads (lib/ingest/parse-pool.ts): small files are read,
-   * detected, parsed, validated, hashed and compressed there, in parallel, while this thread
-   * only batches and writes. 0 (the default) parses here. The CLI passes the number of cores;
-   * the web server keeps 0 (its bundle cannot start TypeScript workers).
+   * Parse on these worker threads (lib/ingest/parse-pool.ts; the caller makes and closes it):
+   * small files are read, detected, parsed, validated, hashed and compressed there, in
+   * parallel, while this thread only batches and writes. Without one, parsing runs here. The CLI
+   * makes one a core; the web server none (this module never imports the pool, so the server's
+   * bundle does not trace the TypeScript loader its workers start with).
    */
-  workers?: number;
+  parsePool?: ParsePool;
 }
 
 /** A batch is stored when it holds this many items or about this many bytes of rows. */
@@ -172,21 +173,16 @@ export async function importTrajectories(
   };
 
   try {
-    if (options.workers && options.workers > 0) {
-      const pool = new ParsePool(options.workers);
-      try {
-        for await (const next of pool.inOrder(inputs, options)) {
-          if (next.kind === 'inline') {
-            for await (const { slot, bytes } of parseCollected(next.collected, null, options)) await push(slot, bytes);
-            continue;
-          }
-          const t0 = performance.now();
-          const result = await next.result;
-          workerWaited += performance.now() - t0;
-          for (const { slot, bytes } of result) await push(slot, bytes);
+    if (options.parsePool) {
+      for await (const next of options.parsePool.inOrder(inputs, options)) {
+        if (next.kind === 'inline') {
+          for await (const { slot, bytes } of parseCollected(next.collected, null, options)) await push(slot, bytes);
+          continue;
         }
-      } finally {
-        await pool.close();
+        const t0 = performance.now();
+        const result = await next.result;
+        workerWaited += performance.now() - t0;
+        for (const { slot, bytes } of result) await push(slot, bytes);
       }
     } else {
       for await (const { collected, read } of readAhead(inputs)) {

@@ -25,7 +25,7 @@ const WORKER_MAX_BYTES = 8 * 1024 * 1024;
 const AHEAD_PER_WORKER = 8;
 const AHEAD_BYTES = 64 * 1024 * 1024;
 /** The first files are parsed inline: an import of a few files never pays for starting workers. */
-const INLINE_FIRST = 4;
+const INLINE_FIRST = 64;
 
 /**
  * A pool of parse workers (worker_threads running lib/ingest/parse-worker.ts through tsx's
@@ -40,6 +40,11 @@ const INLINE_FIRST = 4;
 export class ParsePool {
   private readonly workers: { worker: Worker; busy: number; jobs: Map<number, (answer: ParseAnswer) => void> }[] = [];
   private nextId = 1;
+
+  /** how many files went to the workers so far */
+  get dispatched(): number {
+    return this.nextId - 1;
+  }
 
   /** Workers start with the first job sent to one. */
   constructor(private readonly size: number) {}
