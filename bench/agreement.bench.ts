@@ -21,6 +21,13 @@ import type { BenchFigure } from './figure';
  *   loaded arrays (np.unique included).
  *   File loading is reported separately. The two alphas must agree within 1e-9.
  * - Bradley-Terry with 1,000 bootstrap rounds on 100,000 battles among 20 models.
+ * - End to end, process start to exit (the real binary, `node bin/witness.mjs agreement|rank
+ *   --input FILE --json`), against the same pipeline in Python + numpy on the same file
+ *   (numpy import, np.loadtxt, the computation, JSON out): `agreement --bootstrap 0` (nominal
+ *   alpha) vs `agreement_numpy.py FILE --pipeline nominal`; `rank` with its 1,000 bootstrap
+ *   rounds vs bench/rank_numpy.py. Each the median wall time of REPEATS runs after a warm-up
+ *   run (which also builds the CLI bundle when stale), alternating; results must agree (alpha
+ *   within 1e-9, every rating within 1e-6).
  */
 const execFileAsync = promisify(execFile);
 const REPEATS = 7;
@@ -93,6 +100,52 @@ function battles(n: number, models: number, seed: number): Battle[] {
   return out;
 }
 
+const root = path.resolve(import.meta.dirname, '..');
+
+async function timed<T>(
+  file: string,
+  args: string[],
+  parse: (stdout: string) => T,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ms: number; out: T }> {
+  const t = performance.now();
+  const { stdout } = await execFileAsync(file, args, { cwd: root, env: env ?? process.env, maxBuffer: 16 << 20 });
+  return { ms: performance.now() - t, out: parse(stdout) };
+}
+
+/** Median wall times of the CLI and its numpy pipeline, alternating, after one warm-up run of each. */
+async function endToEnd<A, B>(
+  cli: string[],
+  python: string[] | null,
+  parseA: (s: string) => A,
+  parseB: (s: string) => B,
+): Promise<{ ours: number; theirs: number | null; a: A; b: B | null }> {
+  const runCli = () => timed(process.execPath, [path.join(root, 'bin', 'witness.mjs'), ...cli], parseA);
+  const runPython = () => timed('python3', python!, parseB, childEnv());
+  await runCli();
+  if (python) await runPython();
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  let a: A | undefined;
+  let b: B | null = null;
+  for (let i = 0; i < REPEATS; i++) {
+    const x = await runCli();
+    ours.push(x.ms);
+    a = x.out;
+    if (python) {
+      const y = await runPython();
+      theirs.push(y.ms);
+      b = y.out;
+    }
+  }
+  return { ours: median(ours), theirs: python ? median(theirs) : null, a: a!, b };
+}
+
+async function writeBattlesCsv(file: string, arena: Battle[]): Promise<void> {
+  const lines = arena.map((b) => `${b.model_a},${b.model_b},${b.winner}`);
+  await writeFile(file, `model_a,model_b,winner\n${lines.join('\n')}\n`);
+}
+
 export async function run(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   const dir = await mkdtemp(path.join(tmpdir(), 'witness-bench-agreement-'));
@@ -150,7 +203,60 @@ export async function run(): Promise<BenchFigure[]> {
       ...(numpy ? { comparator: { name: 'np.loadtxt (numeric only)', value: numpy.load_ms } } : {}),
     });
 
+    // end to end: witness agreement vs numpy's pipeline
+    {
+      const e2e = await endToEnd(
+        ['agreement', '--input', file, '--json', '--bootstrap', '0'],
+        hasNumpy ? [path.join(import.meta.dirname, 'agreement_numpy.py'), file, '--pipeline', 'nominal'] : null,
+        (s) => JSON.parse(s) as { value: number; n_ratings: number },
+        (s) => JSON.parse(s) as { alpha: number; n_ratings: number },
+      );
+      if (e2e.a.n_ratings !== nRatings) throw new Error(`witness agreement read ${e2e.a.n_ratings} ratings, wrote ${nRatings}`);
+      if (e2e.b && !(Math.abs(e2e.a.value - e2e.b.alpha) <= 1e-9))
+        throw new Error(`agreement end to end: Witness ${e2e.a.value}, numpy ${e2e.b.alpha}`);
+      figures.push({
+        group: GROUP,
+        name: 'witness agreement --json --bootstrap 0, 1M-rating CSV, nominal alpha (process start to exit)',
+        value: e2e.ours,
+        unit: 'ms',
+        higherIsBetter: false,
+        ...(e2e.theirs !== null ? { comparator: { name: 'python3 + numpy (import, loadtxt, alpha)', value: e2e.theirs } } : {}),
+        goal: '<= 1.0x numpy',
+      });
+    }
+
     const arena = battles(100_000, 20, 7);
+    {
+      const battlesFile = path.join(dir, 'battles.csv');
+      await writeBattlesCsv(battlesFile, arena);
+      type Ranked = { ratings: { model: string; rating: number; battles: number }[] };
+      const e2e = await endToEnd(
+        ['rank', '--input', battlesFile, '--json'],
+        hasNumpy ? [path.join(import.meta.dirname, 'rank_numpy.py'), battlesFile, '1000'] : null,
+        (s) => JSON.parse(s) as Ranked,
+        (s) => JSON.parse(s) as Ranked,
+      );
+      if (e2e.a.ratings.length !== 20) throw new Error('witness rank: expected 20 models');
+      if (e2e.b) {
+        const theirs = new Map(e2e.b.ratings.map((r) => [r.model, r]));
+        for (const r of e2e.a.ratings) {
+          const t = theirs.get(r.model);
+          if (!t || Math.abs(t.rating - r.rating) > 1e-6 || t.battles !== r.battles)
+            throw new Error(`rank end to end: ${r.model} Witness ${r.rating}, numpy ${t?.rating}`);
+        }
+      }
+      figures.push({
+        group: GROUP,
+        name: 'witness rank --json, 100k battles x 20 models CSV, 1,000 bootstrap rounds (process start to exit)',
+        value: e2e.ours,
+        unit: 'ms',
+        higherIsBetter: false,
+        ...(e2e.theirs !== null
+          ? { comparator: { name: 'python3 + numpy (import, loadtxt, Newton fit, bootstrap)', value: e2e.theirs } }
+          : {}),
+        goal: '<= 1.0x numpy',
+      });
+    }
     t = performance.now();
     const ranked = bradleyTerryRatings(arena, { bootstrap: 1000, seed: 1 });
     const btMs = performance.now() - t;

@@ -1,6 +1,7 @@
 """Vectorised numpy Krippendorff's alpha: the comparator of bench/agreement.bench.ts.
 
 Usage: python3 bench/agreement_numpy.py FILE [REPEATS]
+       python3 bench/agreement_numpy.py FILE --pipeline LEVEL   (end to end: load, one alpha, print)
 FILE is CSV with header unit,rater,value and numeric fields (missing ratings are absent rows).
 Prints one JSON object: alpha per level, the median compute time per level in ms over REPEATS
 runs (default 5; file load excluded), and the load time.
@@ -45,7 +46,17 @@ def alpha(units, values, level):
     return 1.0 - (n - 1.0) * (o * delta).sum() / (np.outer(nc, nc) * delta).sum()
 
 
+def pipeline(path, level):
+    """What a Python user's script does end to end: load, compute once, print."""
+    data = np.loadtxt(path, delimiter=",", skiprows=1, dtype=np.float64)
+    a = alpha(data[:, 0].copy(), data[:, 2].copy(), level)
+    print(json.dumps({"alpha": float(a), "n_ratings": int(len(data))}))
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[2] == "--pipeline":
+        pipeline(sys.argv[1], sys.argv[3])
+        return
     path = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     t0 = time.perf_counter()

@@ -77,6 +77,50 @@ describe('witness import', () => {
     expect(report.trajectories[0].format).toBe('openai');
   });
 
+  it('says where and what for 1e999 and an empty Inspect sample, and imports an .eval archive (issue 14, items 12c, 12d, 10)', async () => {
+    const { mkdtemp, readFile, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { deflatedEntry, writeZip, bombEntry } = await import('../../lib/formats/zip-testing');
+    const dir = await mkdtemp(`${tmpdir()}/witness-import-`);
+    try {
+      const atif = await readFile(`${fixtures}/atif/basic.json`, 'utf8');
+      await writeFile(`${dir}/overflow.json`, atif.replace(/"prompt_tokens": 1600/, '"prompt_tokens": 1e999'));
+      const log = JSON.parse(await readFile(`${fixtures}/inspect/log.json`, 'utf8')) as Record<string, unknown>;
+      await writeFile(`${dir}/empty-sample.json`, JSON.stringify({ ...log, samples: [{}] }));
+      const { samples, ...header } = log as { samples: { id: string; epoch: number }[] };
+      const entries = [
+        deflatedEntry('header.json', JSON.stringify(header)),
+        deflatedEntry('samples/empty_epoch_1.json', '{}'),
+        deflatedEntry(`samples/${samples[0]!.id}_epoch_1.json`, JSON.stringify(samples[0])),
+        bombEntry('samples/bomb_epoch_1.json', 300),
+      ];
+      await writeFile(`${dir}/run.eval`, writeZip(entries));
+      const io = fakeIo();
+      expect(await main(['import', dir, '--project', 'hostile', '--json'], io)).toBe(1);
+      const report = JSON.parse(io.out);
+      expect(report.imported).toBe(1);
+      expect(report.trajectories[0]).toMatchObject({ format: 'inspect', task: samples[0]!.id });
+      const noSteps =
+        /^no steps: this inspect trajectory \(task "sample"\) records nothing the agent did and no final answer, so it is not imported$/;
+      expect(report.errors).toEqual([
+        { path: `${dir}/empty-sample.json`, where: '/samples/0', message: expect.stringMatching(noSteps) },
+        {
+          path: `${dir}/overflow.json`,
+          where: 'line 35',
+          message: '/steps/3/metrics/prompt_tokens: 1e999 is not a finite number (out of range for a 64-bit float)',
+        },
+        { path: `${dir}/run.eval`, where: 'zip entry samples/empty_epoch_1.json', message: expect.stringMatching(noSteps) },
+        {
+          path: `${dir}/run.eval`,
+          where: 'zip entry samples/bomb_epoch_1.json',
+          message: 'inflates to 300.0 MiB, over the limit of 128.0 MiB for one entry: refused unread',
+        },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a forced format that does not fit, and usage errors exit 2', async () => {
     const io = fakeIo();
     expect(await main(['import', `${fixtures}/atif/basic.json`, '--format', 'asciinema', '--project', 'x', '--json'], io)).toBe(1);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
 import { ensureProject, projectSlugSchema } from '../../lib/db/trajectories/projects';
@@ -5,6 +6,7 @@ import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
+import { ParsePool } from '../../lib/ingest/parse-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { renderAfterImport } from '../../lib/video-renders/render-after-import';
 import { CliError, type CliCommand } from '../command';
@@ -57,6 +59,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     if (!slug.success) throw new CliError(`--project: ${slug.error.issues[0]!.message}`, 2);
 
     const database = await openDatabase();
+    const parsePool = new ParsePool(availableParallelism());
     try {
       let projectId: string | null = null;
       const report = await importTrajectories(
@@ -69,6 +72,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           policy: values.policy ?? null,
           split: split?.success ? split.data : null,
           importedById: null,
+          // parse on every core while this thread writes (lib/ingest/parse-pool.ts)
+          parsePool,
           onItem: values.json
             ? undefined
             : (item) => {
@@ -104,6 +109,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       }
       return report.failed > 0 ? 1 : 0;
     } finally {
+      await parsePool.close();
       await stopQueueClient();
       await disconnectDb();
       await database.stop();

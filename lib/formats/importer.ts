@@ -9,6 +9,8 @@ import type { FormatName, Trajectory } from './trajectory';
 export interface SourceFile {
   /** path as the user gave it (or a pseudo path such as `stdin` / `request`) */
   path: string;
+  /** set when the bytes are a file on disk (another thread can read it there) */
+  diskPath?: string;
   size: number;
   readText(): Promise<string>;
   readBytes(): Promise<Uint8Array>;

@@ -1,8 +1,8 @@
-import { unzipSync } from 'fflate';
 import { criteriaFromTexts } from './criteria';
 import type { ImportInput, Importer, ParsedItem, Probe, SourceFile } from './importer';
 import { errorItem, trajectoryItem } from './item';
 import { asCount, asNumber, asString, isRecord, parseJson } from './parse-json';
+import { inflateZipEntry, readZipDirectory, type ZipEntry } from './zip';
 import type { JudgeScore, Observation, Step, ToolCall, Trajectory, Usage, Verifier } from './trajectory';
 
 /**
@@ -28,7 +28,14 @@ import type { JudgeScore, Observation, Step, ToolCall, Trajectory, Usage, Verifi
  * sample only (the error names the zip entry).
  */
 
-const SAMPLE_BATCH = 32;
+/**
+ * Decompression limits (issue 14, item 10): one sample entry inflates to at most MAX_ENTRY_BYTES,
+ * a whole log's header and samples to at most MAX_INFLATED_BYTES; both are checked on the sizes
+ * the archive declares before anything is inflated, and lib/formats/zip.ts never inflates an
+ * entry past its declared size. Samples are inflated one at a time.
+ */
+export const MAX_ENTRY_BYTES = 128 * 1024 * 1024;
+export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
 const LETTERS: Record<string, number> = { C: 1, I: 0, P: 0.5, N: 0 };
@@ -285,29 +292,47 @@ async function* parseEvalZip(file: SourceFile): AsyncIterable<ParsedItem> {
     yield errorItem(file.path, 'empty file: expected an Inspect .eval archive');
     return;
   }
-  const names: string[] = [];
-  let headerBytes: Uint8Array | undefined;
-  let startBytes: Uint8Array | undefined;
+  let entries: ZipEntry[];
   try {
-    const first = unzipSync(bytes, {
-      filter: (f) => {
-        names.push(f.name);
-        return f.name === 'header.json' || f.name === '_journal/start.json';
-      },
-    });
-    headerBytes = first['header.json'];
-    startBytes = first['_journal/start.json'];
+    entries = readZipDirectory(bytes);
   } catch (e) {
     yield errorItem(file.path, `not a readable zip archive: ${e instanceof Error ? e.message : String(e)}`);
     return;
   }
-  const entryName = headerBytes ? 'header.json' : '_journal/start.json';
-  const headerRaw = headerBytes ?? startBytes;
-  if (!headerRaw) {
+  // sizes are checked before anything is inflated: a hostile archive costs nothing to refuse
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const headerEntry = byName.get('header.json') ?? byName.get('_journal/start.json');
+  const sampleEntries = entries.filter((e) => e.name.startsWith('samples/') && e.name.endsWith('.json'));
+  const declared = [headerEntry, ...sampleEntries].reduce((sum, e) => sum + (e?.size ?? 0), 0);
+  if (declared > MAX_INFLATED_BYTES) {
+    yield errorItem(
+      file.path,
+      `the archive's header and samples inflate to ${mib(declared)}, over the limit of ${mib(MAX_INFLATED_BYTES)} for one log ` +
+        `(${mib(bytes.byteLength)} compressed): refused unread (a zip bomb, or split the log)`,
+    );
+    return;
+  }
+  const tooLarge = (e: ZipEntry) =>
+    `zip entry ${e.name}: inflates to ${mib(e.size)}, over the limit of ${mib(MAX_ENTRY_BYTES)} for one entry: refused unread`;
+  const inflate = (e: ZipEntry): { ok: true; data: Uint8Array } | { ok: false; message: string } => {
+    if (e.size > MAX_ENTRY_BYTES) return { ok: false, message: tooLarge(e) };
+    try {
+      return { ok: true, data: inflateZipEntry(bytes, e) };
+    } catch (error) {
+      return { ok: false, message: `zip entry ${e.name}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  };
+  if (!headerEntry) {
     yield errorItem('zip entry header.json', 'zip entry header.json is missing (and no _journal/start.json): not a complete Inspect log');
     return;
   }
-  const headerJson = parseJson(decoder.decode(headerRaw));
+  const entryName = headerEntry.name;
+  const headerRaw = inflate(headerEntry);
+  if (!headerRaw.ok) {
+    yield errorItem(`zip entry ${entryName}`, headerRaw.message);
+    return;
+  }
+  const headerJson = parseJson(decoder.decode(headerRaw.data));
   if (!headerJson.ok) {
     yield errorItem(`zip entry ${entryName} line ${headerJson.line}`, `zip entry ${entryName}: ${headerJson.message}`);
     return;
@@ -317,40 +342,32 @@ async function* parseEvalZip(file: SourceFile): AsyncIterable<ParsedItem> {
     yield errorItem(`zip entry ${entryName} /eval`, `zip entry ${entryName}: /eval: missing (expected object)`);
     return;
   }
-  const sampleNames = names.filter((n) => n.startsWith('samples/') && n.endsWith('.json'));
-  if (sampleNames.length === 0) {
+  if (sampleEntries.length === 0) {
     yield errorItem(file.path, 'the log has no samples');
     return;
   }
-  for (let i = 0; i < sampleNames.length; i += SAMPLE_BATCH) {
-    const batch = new Set(sampleNames.slice(i, i + SAMPLE_BATCH));
-    let files: Record<string, Uint8Array>;
-    try {
-      files = unzipSync(bytes, { filter: (f) => batch.has(f.name) });
-    } catch (e) {
-      yield errorItem(`zip entry ${[...batch][0]}`, `could not decompress: ${e instanceof Error ? e.message : String(e)}`);
-      return;
+  // one entry inflated at a time, parsed and let go: memory is one sample, not the archive
+  for (const entry of sampleEntries) {
+    const where = `zip entry ${entry.name}`;
+    const data = inflate(entry);
+    if (!data.ok) {
+      yield errorItem(where, data.message);
+      continue;
     }
-    for (const name of batch) {
-      const where = `zip entry ${name}`;
-      const data = files[name];
-      if (!data) {
-        yield errorItem(where, `${where}: could not be read`);
-        continue;
-      }
-      const json = parseJson(decoder.decode(data));
-      if (!json.ok) {
-        yield errorItem(`${where} line ${json.line}`, `${where}: ${json.message}`);
-        continue;
-      }
-      if (!isRecord(json.value)) {
-        yield errorItem(where, `${where}: expected a sample object`);
-        continue;
-      }
-      yield trajectoryItem(sampleTrajectory(json.value, header), where);
+    const json = parseJson(decoder.decode(data.data));
+    if (!json.ok) {
+      yield errorItem(`${where} line ${json.line}`, `${where}: ${json.message}`);
+      continue;
     }
+    if (!isRecord(json.value)) {
+      yield errorItem(where, `${where}: expected a sample object`);
+      continue;
+    }
+    yield trajectoryItem(sampleTrajectory(json.value, header), where);
   }
 }
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 async function* parseJsonLog(file: SourceFile): AsyncIterable<ParsedItem> {
   const text = await file.readText();

@@ -43,7 +43,12 @@ export function zodIssues(error: z.ZodError, input: unknown, base = ''): Pointer
     let message: string;
     if (issue.code === 'invalid_type') {
       const expected = issue.expected === 'record' ? 'object' : String(issue.expected);
-      message = found === undefined ? `missing (expected ${expected})` : `expected ${expected}, received ${describeType(found)}`;
+      message =
+        found === undefined
+          ? `missing (expected ${expected})`
+          : typeof found === 'number' && !Number.isFinite(found)
+            ? `${found} is not a finite number`
+            : `expected ${expected}, received ${describeType(found)}`;
     } else if (issue.code === 'invalid_value') {
       message = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(found)}`;
     } else {

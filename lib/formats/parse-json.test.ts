@@ -26,6 +26,24 @@ describe('parseJson', () => {
     if (!r3.ok) expect(r3.message).toContain('unexpected content after the JSON value');
   });
 
+  it('refuses a number that overflows a double (1e999) with its pointer, literal, line and column (issue 14, item 12c)', () => {
+    const r = parseJson('{\n  "steps": [\n    {"reward": 0.5},\n    {"n": 3, "reward": 1e999}\n  ]\n}');
+    expect(r).toEqual({
+      ok: false,
+      line: 4,
+      column: 24,
+      message: '/steps/1/reward: 1e999 is not a finite number (out of range for a 64-bit float)',
+    });
+    const negative = parseJson('[-2.5E+400]');
+    expect(negative.ok || negative.message).toBe('/0: -2.5E+400 is not a finite number (out of range for a 64-bit float)');
+    const digits = parseJson(`{"a/b": ${'9'.repeat(400)}}`);
+    expect(digits.ok || digits.message).toBe(
+      '/a~1b: 99999999999999999999…(400 characters) is not a finite number (out of range for a 64-bit float)',
+    );
+    // the largest doubles, and 1e999 inside a string, are fine
+    expect(parseJson('[1.7976931348623157e308, 1e-999, "1e999"]')).toEqual({ ok: true, value: [1.7976931348623157e308, 0, '1e999'] });
+  });
+
   it('reports an empty input', () => {
     const r = parseJson('  ');
     expect(r.ok).toBe(false);

@@ -8,13 +8,58 @@ export type JsonParseResult = { ok: true; value: unknown } | { ok: false; line: 
 
 export function parseJson(input: string): JsonParseResult {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     const { offset, reason } = locateJsonError(text);
     const { line, column } = lineColumn(text, offset);
     return { ok: false, line, column, message: `invalid JSON at line ${line}, column ${column}: ${reason}` };
   }
+  // JSON.parse reads 1e999 as Infinity, which no column stores and zod calls "expected number,
+  // received number": refuse it here, saying where. Only text with a literal that can overflow
+  // a double (an exponent of 3+ digits, or 309+ digits) is walked.
+  if (MAYBE_OVERFLOW.test(text)) {
+    const overflow = findOverflow(text, value);
+    if (overflow) return { ok: false, ...overflow };
+  }
+  return { ok: true, value };
+}
+
+const MAYBE_OVERFLOW = /\d[eE]\+?\d{3}|\d{309}/;
+const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** The first number in `value` that JSON.parse made infinite, as pointer, literal, line and column. */
+function findOverflow(text: string, value: unknown): { line: number; column: number; message: string } | null {
+  const pointer = infinitePointer(value, '');
+  if (pointer === null) return null;
+  let literal = 'the number';
+  let offset = 0;
+  for (const m of text.matchAll(NUMBER_LITERAL)) {
+    if (!Number.isFinite(Number(m[0]))) {
+      literal = m[0].length > 40 ? `${m[0].slice(0, 20)}…(${m[0].length} characters)` : m[0];
+      offset = m.index;
+      break;
+    }
+  }
+  const { line, column } = lineColumn(text, offset);
+  return { line, column, message: `${pointer || '/'}: ${literal} is not a finite number (out of range for a 64-bit float)` };
+}
+
+function infinitePointer(value: unknown, at: string): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : at;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = infinitePointer(value[i], `${at}/${i}`);
+      if (found !== null) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      const found = infinitePointer(v, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }
 
 /** 1-based line and column of a character offset. */

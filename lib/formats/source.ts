@@ -8,6 +8,7 @@ import { PROBE_BYTES, type Probe, type SourceDir, type SourceFile } from './impo
 export function fileSource(filePath: string, size: number): SourceFile {
   return {
     path: filePath,
+    diskPath: filePath,
     size,
     readText: () => readFile(filePath, 'utf8'),
     readBytes: async () => new Uint8Array(await readFile(filePath)),

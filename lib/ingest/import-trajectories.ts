@@ -11,6 +11,7 @@ import { probeDir, probeFile } from '../formats/source';
 import type { FormatName } from '../formats/trajectory';
 import type { CollectedInput } from './collect-inputs';
 import { prepareTrajectory, type ImportOverrides } from './prepare-trajectory';
+import type { ParsePool } from './parse-pool';
 import { rawSource } from './raw-source';
 
 export interface ImportedTrajectory {
@@ -46,6 +47,8 @@ export interface ImportProfile {
   storeMs: number;
   /** how long the parsing waited for the previous batch to be stored */
   waitMs: number;
+  /** with parse workers: how long the main thread (which feeds the database) waited for their next result */
+  workerWaitMs: number;
   batches: number;
 }
 
@@ -57,19 +60,27 @@ export interface ImportOptions extends ImportOverrides {
   /** called after each item (progress for the CLI), in input order, once its batch is stored */
   onItem?: (item: { ok: true; trajectory: ImportedTrajectory } | { ok: false; error: ImportError }) => void;
   profile?: ImportProfile;
+  /**
+   * Parse on these worker threads (lib/ingest/parse-pool.ts; the caller makes and closes it):
+   * small files are read, detected, parsed, validated, hashed and compressed there, in
+   * parallel, while this thread only batches and writes. Without one, parsing runs here. The CLI
+   * makes one a core; the web server none (this module never imports the pool, so the server's
+   * bundle does not trace the TypeScript loader its workers start with).
+   */
+  parsePool?: ParsePool;
 }
 
 /** A batch is stored when it holds this many items or about this many bytes of rows. */
 const BATCH_ITEMS = 250;
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** Files up to this size are read once and kept in memory while imported; larger ones are streamed. */
-const IN_MEMORY_BYTES = 8 * 1024 * 1024;
+export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 const READ_AHEAD = 16;
 const READ_AHEAD_BYTES = 32 * 1024 * 1024;
 
 const gzipAsync = promisify(gzip);
 
-type Slot =
+export type Slot =
   | { ok: false; error: ImportError }
   | { ok: true; path: string; where: string; storable: StorableTrajectory; meta: Omit<ImportedTrajectory, 'id' | 'created'> };
 
@@ -94,6 +105,7 @@ export async function importTrajectories(
   const profile = options.profile;
   const started = performance.now();
   let waited = 0;
+  let workerWaited = 0;
 
   const fail = (error: ImportError) => {
     report.failed++;
@@ -159,78 +171,22 @@ export async function importTrajectories(
     pendingBytes += bytes;
     if (pendingItems >= BATCH_ITEMS || pendingBytes >= BATCH_BYTES) await flush();
   };
-  const pushError = (error: ImportError) => push({ ok: false, error });
 
   try {
-    for await (const { collected, read } of readAhead(inputs)) {
-      if (!collected.ok) {
-        await pushError({ path: collected.path, where: collected.where, message: collected.message });
-        continue;
-      }
-      const kindWhere = collected.input.kind === 'dir' ? 'directory' : 'file';
-      if (collected.input.kind === 'file' && collected.input.file.size === 0) {
-        await pushError({ path: collected.path, where: 'file', message: 'empty file: nothing to import' });
-        continue;
-      }
-      let input = collected.input;
-      let format: FormatName | null;
-      try {
-        if (read && input.kind === 'file') {
-          if (read.error) throw read.error;
-          input = { kind: 'file', file: inMemory(input.file, read.bytes) };
+    if (options.parsePool) {
+      for await (const next of options.parsePool.inOrder(inputs, options)) {
+        if (next.kind === 'inline') {
+          for await (const { slot, bytes } of parseCollected(next.collected, null, options)) await push(slot, bytes);
+          continue;
         }
-        format = options.format === 'auto' ? await detect(input) : options.format;
-      } catch (error) {
-        await pushError({ path: collected.path, where: kindWhere, message: `unreadable: ${(error as Error).message}` });
-        continue;
+        const t0 = performance.now();
+        const result = await next.result;
+        workerWaited += performance.now() - t0;
+        for (const { slot, bytes } of result) await push(slot, bytes);
       }
-      if (!format) {
-        await pushError({ path: collected.path, where: kindWhere, message: unknownFormatMessage(input) });
-        continue;
-      }
-      try {
-        // the raw source's gzip runs on the thread pool while the main thread parses
-        const sourcePromise = read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read) : rawSource(input, format);
-        sourcePromise.catch(() => {});
-        let source: RawSource | null = null;
-        let sourceBytes = 0;
-        for await (const item of getImporter(format).parse(input)) {
-          if (!item.ok) {
-            // importers often start the message with the pointer that `where` already gives
-            const message = item.message.startsWith(`${item.where}: `) ? item.message.slice(item.where.length + 2) : item.message;
-            await pushError({ path: collected.path, where: item.where, message });
-            continue;
-          }
-          if (!source) {
-            source = await sourcePromise;
-            sourceBytes = source.gzipped.byteLength * 1.4;
-          }
-          let slot: Slot;
-          try {
-            const prepared = prepareTrajectory(item.trajectory, options);
-            const storable = await toStorable(prepared, { source, sourceWhere: item.where, importedById: options.importedById });
-            slot = {
-              ok: true,
-              path: collected.path,
-              where: item.where,
-              storable,
-              meta: { format, steps: item.trajectory.steps.length, task: item.trajectory.task.name, policy: prepared.policyName },
-            };
-          } catch (error) {
-            if (!(error instanceof AppError)) console.error(`[import] ${collected.path} ${item.where}:`, error);
-            await pushError({
-              path: collected.path,
-              where: item.where,
-              message: error instanceof AppError ? error.message : 'could not store this trajectory (see server log)',
-            });
-            continue;
-          }
-          await push(slot, slot.storable.bytes + sourceBytes);
-          sourceBytes = 0; // the file's raw source travels once
-        }
-        if (!source) await sourcePromise; // a file of only bad items: surface a read error like any other
-      } catch (error) {
-        await pushError({ path: collected.path, where: kindWhere, message: `unreadable as ${format}: ${(error as Error).message}` });
+    } else {
+      for await (const { collected, read } of readAhead(inputs)) {
+        for await (const { slot, bytes } of parseCollected(collected, read, options)) await push(slot, bytes);
       }
     }
     await flush();
@@ -242,13 +198,102 @@ export async function importTrajectories(
   await inflight; // rethrows what an onItem callback threw
   if (profile) {
     profile.waitMs += waited;
-    profile.parseMs += performance.now() - started - waited;
+    profile.workerWaitMs += workerWaited;
+    profile.parseMs += performance.now() - started - waited - workerWaited;
   }
   return report;
 }
 
+/** One slot of the report, in input order, with about how many bytes it sends. */
+export interface ParsedSlot {
+  slot: Slot;
+  bytes: number;
+}
+
+/**
+ * Everything an import does to one input before storing it (the same here and on a parse
+ * worker): detect its format, parse, validate, keep its raw source (hash + gzip), hash and
+ * shape each trajectory into rows. Yields one slot a trajectory or error, in order.
+ */
+export async function* parseCollected(
+  collected: CollectedInput,
+  read: ReadAhead | null,
+  options: Pick<ImportOptions, 'format' | 'importedById' | keyof ImportOverrides>,
+): AsyncIterable<ParsedSlot> {
+  const pushError = (error: ImportError): ParsedSlot => ({ slot: { ok: false, error }, bytes: 0 });
+  if (!collected.ok) {
+    yield pushError({ path: collected.path, where: collected.where, message: collected.message });
+    return;
+  }
+  const kindWhere = collected.input.kind === 'dir' ? 'directory' : 'file';
+  if (collected.input.kind === 'file' && collected.input.file.size === 0) {
+    yield pushError({ path: collected.path, where: 'file', message: 'empty file: nothing to import' });
+    return;
+  }
+  let input = collected.input;
+  let format: FormatName | null;
+  try {
+    if (read && input.kind === 'file') {
+      if (read.error) throw read.error;
+      input = { kind: 'file', file: inMemory(input.file, read.bytes) };
+    }
+    format = options.format === 'auto' ? await detect(input) : options.format;
+  } catch (error) {
+    yield pushError({ path: collected.path, where: kindWhere, message: `unreadable: ${(error as Error).message}` });
+    return;
+  }
+  if (!format) {
+    yield pushError({ path: collected.path, where: kindWhere, message: unknownFormatMessage(input) });
+    return;
+  }
+  try {
+    // the raw source's gzip runs on the thread pool while this thread parses
+    const sourcePromise = read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read) : rawSource(input, format);
+    sourcePromise.catch(() => {});
+    let source: RawSource | null = null;
+    let sourceBytes = 0;
+    for await (const item of getImporter(format).parse(input)) {
+      if (!item.ok) {
+        // importers often start the message with the pointer that `where` already gives
+        const message = item.message.startsWith(`${item.where}: `) ? item.message.slice(item.where.length + 2) : item.message;
+        yield pushError({ path: collected.path, where: item.where, message });
+        continue;
+      }
+      if (!source) {
+        source = await sourcePromise;
+        sourceBytes = source.gzipped.byteLength * 1.4;
+      }
+      let slot: Slot;
+      try {
+        const prepared = prepareTrajectory(item.trajectory, options);
+        const storable = await toStorable(prepared, { source, sourceWhere: item.where, importedById: options.importedById });
+        slot = {
+          ok: true,
+          path: collected.path,
+          where: item.where,
+          storable,
+          meta: { format, steps: item.trajectory.steps.length, task: item.trajectory.task.name, policy: prepared.policyName },
+        };
+      } catch (error) {
+        if (!(error instanceof AppError)) console.error(`[import] ${collected.path} ${item.where}:`, error);
+        yield pushError({
+          path: collected.path,
+          where: item.where,
+          message: error instanceof AppError ? error.message : 'could not store this trajectory (see server log)',
+        });
+        continue;
+      }
+      yield { slot, bytes: slot.storable.bytes + sourceBytes };
+      sourceBytes = 0; // the file's raw source travels once
+    }
+    if (!source) await sourcePromise; // a file of only bad items: surface a read error like any other
+  } catch (error) {
+    yield pushError({ path: collected.path, where: kindWhere, message: `unreadable as ${format}: ${(error as Error).message}` });
+  }
+}
+
 /** A small file read ahead: its bytes, and the gzip of its raw source under way on the thread pool. */
-interface ReadAhead {
+export interface ReadAhead {
   bytes: Uint8Array;
   gzipped: Promise<Buffer>;
   error?: Error;
@@ -273,21 +318,25 @@ async function* readAhead(
     if (!collected.ok || collected.input.kind !== 'file' || size === 0 || size > IN_MEMORY_BYTES) {
       queue.push({ size: 0, next: Promise.resolve({ collected, read: null }) });
     } else {
-      const file = collected.input.file;
-      const next = file.readBytes().then(
-        (bytes) => {
-          const gzipped = gzipAsync(bytes, { level: 1 }); // same level as raw-source.ts
-          gzipped.catch(() => {});
-          return { collected, read: { bytes, gzipped } };
-        },
-        (error: Error) => ({ collected, read: { bytes: new Uint8Array(0), gzipped: Promise.resolve(Buffer.alloc(0)), error } }),
-      );
+      const next = readSmallFile(collected.input.file).then((read) => ({ collected, read }));
       queue.push({ size, next });
       queued += size;
     }
     while (queue.length > READ_AHEAD || queued > READ_AHEAD_BYTES) yield await take();
   }
   while (queue.length > 0) yield await take();
+}
+
+/** Reads a small file whole and starts the gzip of its raw source on the thread pool. */
+export function readSmallFile(file: SourceFile): Promise<ReadAhead> {
+  return file.readBytes().then(
+    (bytes) => {
+      const gzipped = gzipAsync(bytes, { level: 1 }); // same level as raw-source.ts
+      gzipped.catch(() => {});
+      return { bytes, gzipped };
+    },
+    (error: Error) => ({ bytes: new Uint8Array(0), gzipped: Promise.resolve(Buffer.alloc(0)), error }),
+  );
 }
 
 /** The raw source of a file read ahead: the same hash and gzip as rawSource streams. */

@@ -1,11 +1,11 @@
 import { AppError } from '../errors';
 import { type Battle, type BattleWinner, battleWinners } from './battles';
-import { forEachRecord } from './read-records';
+import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
 
 /**
  * Reads pairwise battles from JSONL (`{"model_a": …, "model_b": …, "winner": …}` per line; other
  * keys ignored) or CSV with those columns, streaming line by line. `winner` is one of model_a,
- * model_b, tie, tie (bothbad).
+ * model_b, tie, tie (bothbad). A CSV without quotes is scanned byte by byte (read-records.ts).
  */
 export async function readBattlesFile(filePath: string, label: string = filePath): Promise<Battle[]> {
   const battles: Battle[] = [];
@@ -31,7 +31,17 @@ export async function readBattlesFile(filePath: string, label: string = filePath
     }
     battles.push({ model_a: intern(a), model_b: intern(b), winner: winner as BattleWinner });
   };
-  await forEachRecord(filePath, ['model_a', 'model_b', 'winner'], visit, label);
+  const plain = await readPlainCsv(filePath, label);
+  if (plain) {
+    // byte-level rows (no string per line); the fields decoded as the general reader gives them
+    const fields: Record<string, unknown> = {};
+    scanCsvRows(plain, ['model_a', 'model_b', 'winner'], label, (line, start, end) => {
+      fields.model_a = plain.toString('utf8', start[0]!, end[0]!);
+      fields.model_b = plain.toString('utf8', start[1]!, end[1]!);
+      fields.winner = plain.toString('utf8', start[2]!, end[2]!);
+      visit({ line, fields });
+    });
+  } else await forEachRecord(filePath, ['model_a', 'model_b', 'winner'], visit, label);
   if (battles.length === 0) throw new AppError('BAD_INPUT', `${label}: no battles found`);
   return battles;
 }

@@ -47,6 +47,49 @@ describe('readRatingsFile', () => {
     expect(await readRatingsFile(p)).toEqual([{ unit: 1, rater: 'a', value: 2 }]);
   });
 
+  it('reads an unquoted CSV byte by byte exactly as the general reader does (keys, numbers, strings, missing markers)', async () => {
+    const units = ['0', '7', '017', ' 12 ', 'u-ü', '1e3', '123456789012345', '1234567890123456', '-3', 'a b'];
+    const values = [
+      '3',
+      ' 4.5 ',
+      'NA',
+      '.',
+      '',
+      '-1.5e0',
+      'yes',
+      '1e999',
+      '0x10',
+      'Infinity',
+      '+2',
+      '007',
+      '.5',
+      '5.',
+      '1e-7',
+      ' NA ',
+      'ü',
+    ];
+    const rows: string[] = [];
+    for (let i = 0; i < 200; i++) rows.push(`${units[i % units.length]},r${i % 3},${values[i % values.length]}`);
+    const plain = await file('plain.csv', `unit,rater,value\n${rows.join('\n')}\n`);
+    // the same records with a quoted extra column: the general (string) reader
+    const quoted = await file('quoted.csv', `unit,rater,value,q\r\n${rows.map((r) => `${r},"x"`).join('\r\n')}`);
+    const fast = await readRatingsFile(plain);
+    expect(fast).toEqual(await readRatingsFile(quoted));
+    expect(fast.slice(0, 2)).toEqual([
+      { unit: 0, rater: 'r0', value: 3 },
+      { unit: 7, rater: 'r1', value: 4.5 },
+    ]);
+    expect(fast.find((r) => r.value === 'yes')).toEqual({ unit: 123456789012345, rater: 'r0', value: 'yes' });
+    for (const bad of ['unit,rater,value\n1,a,1\n , b,2\n', 'unit,rater,value\n1,a,1\n2,,2\n']) {
+      const message = await readRatingsFile(await file('bad.csv', bad)).catch((e: Error) => e.message);
+      const general = await readRatingsFile(await file('bad-q.csv', bad.replace('unit,rater,value', '"unit",rater,value'))).catch(
+        (e: Error) => e.message,
+      );
+      expect(message).toMatch(/bad\.csv line 3: expected a (unit|rater), got an empty field/);
+      expect(message.replace('bad.csv', '')).toBe(general.replace('bad-q.csv', ''));
+    }
+  });
+
   it('says the line and what was expected', async () => {
     await expect(readRatingsFile(await file('b.jsonl', '{"unit":1,"rater":"a","value":1}\n{"unit":1,"rater":"a"\n'))).rejects.toThrow(
       /b\.jsonl line 2: expected a JSON object with "unit", "rater", "value"; the line is not valid JSON/,

@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import type { Rating, RatingValue } from './ratings';
-import { forEachRecord } from './read-records';
+import { parseDecimal } from './read-estimate-file';
+import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
 
 /**
  * Reads reliability data from JSONL (`{"unit": …, "rater": …, "value": …}` per line) or CSV with
@@ -11,6 +12,11 @@ import { forEachRecord } from './read-records';
  * raters stay strings except canonical integers ("0", "17", not "017"), which become numbers
  * (lossless, and the common case the encoder handles fastest). JSONL keeps the JSON types (so
  * "3" is a string there).
+ *
+ * Speed: a CSV without quotes (what scripts write) is read whole and scanned byte by byte
+ * (`scanCsvRows`); canonical integer keys and plain decimal values are parsed from the bytes,
+ * strings decoded only for keys that are not integers (once per distinct key) and for values
+ * that are not numbers. Anything else takes the general reader, with the same results.
  */
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const CSV_MISSING = new Set(['', 'NA', '.']);
@@ -29,6 +35,12 @@ export async function readRatingsFile(filePath: string, label: string = filePath
     keys.set(key, key);
     return key;
   };
+  const plain = await readPlainCsv(filePath, label);
+  if (plain) {
+    readPlainRatings(plain, label, ratings, intern, fail);
+    if (ratings.length === 0) throw new AppError('BAD_INPUT', `${label}: no ratings found`);
+    return ratings;
+  }
   await forEachRecord(
     filePath,
     ['unit', 'rater', 'value'],
@@ -66,4 +78,55 @@ export async function readRatingsFile(filePath: string, label: string = filePath
 
 function isKey(v: unknown): boolean {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** CSV ratings from bytes (see the header): the same values the general path gives. */
+function readPlainRatings(
+  buf: Buffer,
+  label: string,
+  ratings: Rating[],
+  intern: (key: string) => string,
+  fail: (line: number, message: string) => never,
+): void {
+  // a key's string per its bytes, for keys that are not canonical integers (raters, usually few)
+  const recent = new Map<string, string | number>();
+  const key = (s: number, e: number): string | number => {
+    while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
+    while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
+    const len = e - s;
+    if (len > 0 && len <= 15 && (buf[s] !== 48 || len === 1)) {
+      let v = 0;
+      let i = s;
+      for (; i < e; i++) {
+        const c = buf[i]! - 48;
+        if (c < 0 || c > 9) break;
+        v = v * 10 + c;
+      }
+      if (i === e) return v;
+    }
+    const text = buf.toString('utf8', s, e).trim();
+    const known = recent.get(text);
+    if (known !== undefined) return known;
+    const k = CANONICAL_INTEGER.test(text) ? Number(text) : intern(text);
+    recent.set(text, k);
+    return k;
+  };
+  scanCsvRows(buf, ['unit', 'rater', 'value'], label, (line, start, end) => {
+    const unit = key(start[0]!, end[0]!);
+    if (unit === '') fail(line, 'expected a unit, got an empty field');
+    const rater = key(start[1]!, end[1]!);
+    if (rater === '') fail(line, 'expected a rater, got an empty field');
+    let s = start[2]!;
+    let e = end[2]!;
+    while (s < e && (buf[s] === 32 || buf[s] === 9)) s++;
+    while (e > s && (buf[e - 1] === 32 || buf[e - 1] === 9)) e--;
+    if (s === e || (e - s === 1 && buf[s] === 46) || (e - s === 2 && buf[s] === 78 && buf[s + 1] === 65)) return; // '', '.', 'NA'
+    let value: RatingValue = parseDecimal(buf, s, e);
+    if (Number.isNaN(value)) {
+      const raw = buf.toString('utf8', start[2]!, end[2]!).trim();
+      if (CSV_MISSING.has(raw)) return;
+      value = NUMBER.test(raw) ? Number(raw) : raw;
+    }
+    ratings.push({ unit, rater, value });
+  });
 }

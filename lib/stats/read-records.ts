@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { AppError } from '../errors';
 
 /**
@@ -137,4 +137,98 @@ export function splitCsv(text: string): string[] | null {
   if (quoted) return null;
   out.push(field);
   return out;
+}
+
+const MAX_WHOLE_FILE_BYTES = 2 ** 31 - 1;
+
+/**
+ * The bytes of a CSV file that `scanCsvRows` can read (no quote character anywhere: the
+ * common, machine-written case), or null when `forEachRecord` must (JSONL, quoted CSV, over
+ * 2 GiB). The format is decided as `forEachRecord` decides it; the same errors for a missing file.
+ */
+export async function readPlainCsv(filePath: string, label: string = filePath): Promise<Buffer | null> {
+  let size: number;
+  try {
+    const info = await stat(filePath);
+    if (!info.isFile()) throw new AppError('BAD_INPUT', `Cannot read ${label}: not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
+  }
+  const lower = filePath.toLowerCase();
+  if (/\.(jsonl|ndjson|json)$/.test(lower) || size > MAX_WHOLE_FILE_BYTES) return null;
+  const buf = await readFile(filePath);
+  if (buf.indexOf(34) >= 0) return null; // a quote: the general splitter
+  if (!lower.endsWith('.csv')) {
+    // by content: the first non-blank character of the first non-blank line ('{' is JSONL)
+    let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
+    if (buf[i] === 123) return null;
+  }
+  return buf;
+}
+
+/**
+ * Byte-level CSV rows of a file `readPlainCsv` returned, as `forEachRecord` reads them (header
+ * row, columns by name in any order, blank lines skipped, CRLF, a BOM; the same errors with
+ * the same lines), without a string per line or field: `visit(line, start, end)` gets, for each
+ * of `columns` in order, the byte range of its field (untrimmed) in `buf`. The arrays are reused.
+ */
+export function scanCsvRows(
+  buf: Buffer,
+  columns: readonly string[],
+  label: string,
+  visit: (line: number, start: Int32Array, end: Int32Array) => void,
+): void {
+  const fail = (line: number, message: string): never => {
+    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
+  };
+  const n = buf.length;
+  const start = new Int32Array(columns.length);
+  const end = new Int32Array(columns.length);
+  let role = new Int32Array(0); // field index -> column index, or -1
+  let header: string[] | null = null;
+  let pos = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let line = 0;
+  while (pos < n) {
+    line++;
+    const lineStart = pos;
+    let field = 0;
+    let fieldStart = pos;
+    let i = pos;
+    let blank = true;
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (c === 10) break;
+      if (c === 44) {
+        if (header !== null && field < role.length && role[field]! >= 0) {
+          start[role[field]!] = fieldStart;
+          end[role[field]!] = i;
+        }
+        field++;
+        fieldStart = i + 1;
+        blank = false;
+      } else if (blank && c !== 32 && c !== 9 && c !== 13) blank = false;
+    }
+    const lineEnd = i > lineStart && buf[i - 1] === 13 ? i - 1 : i;
+    pos = i + 1;
+    if (blank) continue;
+    if (header === null) {
+      header = splitCsv(buf.toString('utf8', lineStart, lineEnd))!.map((f) => f.trim().toLowerCase());
+      const index = columns.map((c) => header!.indexOf(c));
+      const missing = columns.filter((_, k) => index[k]! < 0);
+      if (missing.length > 0) fail(line, `expected a CSV header with columns ${columns.join(', ')}; missing ${missing.join(', ')}`);
+      role = new Int32Array(header.length).fill(-1);
+      index.forEach((f, k) => (role[f] = k));
+      continue;
+    }
+    if (field < role.length && role[field]! >= 0) {
+      start[role[field]!] = fieldStart;
+      end[role[field]!] = lineEnd;
+    }
+    if (field + 1 !== header.length) fail(line, `expected ${header.length} fields (${header.join(', ')}), got ${field + 1}`);
+    visit(line, start, end);
+  }
+  if (header === null && line > 0) fail(1, `expected a CSV header with columns ${columns.join(', ')}`);
 }

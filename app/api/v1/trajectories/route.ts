@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { ensureProject, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { env } from '@/lib/env';
-import { AppError } from '@/lib/errors';
-import { eventStreamFormats, detectFormat } from '@/lib/formats/detect';
-import { memorySource, probeFile } from '@/lib/formats/source';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
-import type { CollectedInput } from '@/lib/ingest/collect-inputs';
+import { bodyInputs } from '@/lib/ingest/body-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { renderAfterImport } from '@/lib/video-renders/render-after-import';
 import { readBodyBytes } from '../../../_server/read-body';
@@ -24,7 +21,8 @@ const querySchema = z.object({
 
 /**
  * POST /api/v1/trajectories?project=SLUG[&format=…&environment=…&policy=…&split=train|eval]
- * Body: one document in any supported format (Content-Type application/json), or NDJSON
+ * Body: one document in any supported format, its bytes as the file's (JSON, JSONL, a cast, an
+ * Inspect `.eval` zip sent as application/zip or application/octet-stream), or NDJSON
  * (application/x-ndjson): one document per line, each imported and answered on its own (a body
  * that is itself a stream of events, a cast or a Claude Code / Codex session, stays one document).
  * Same importer code as `witness import`; answers its report: 200 when anything was imported
@@ -34,23 +32,8 @@ export const POST = apiRoute('lead', async (request, user) => {
   const url = new URL(request.url);
   const query = parseInput(querySchema, Object.fromEntries(url.searchParams), 'query parameter');
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
-  const body = (await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches')).toString('utf8');
-  if (body.trim() === '') throw new AppError('BAD_INPUT', 'empty body: send one JSON document, or NDJSON with one document per line');
-
-  const contentType = request.headers.get('content-type') ?? '';
-  // a session log or cast is JSONL by nature: one document, even when sent as NDJSON
-  const whole = memorySource('body', body);
-  const detected = query.format === 'auto' ? detectFormat(await probeFile(whole)) : query.format;
-  const ndjson = /ndjson|jsonl|json-seq/i.test(contentType) && !(detected !== null && eventStreamFormats.includes(detected));
-  const inputs: CollectedInput[] = ndjson
-    ? body
-        .split(/\r?\n/)
-        .flatMap((line, i) =>
-          line.trim() === ''
-            ? []
-            : [{ ok: true as const, path: `line ${i + 1}`, input: { kind: 'file' as const, file: memorySource(`line ${i + 1}`, line) } }],
-        )
-    : [{ ok: true, path: 'body', input: { kind: 'file', file: whole } }];
+  const body = await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches');
+  const inputs = await bodyInputs(body, request.headers.get('content-type') ?? '', query.format);
 
   // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
   let projectId: string | null = null;

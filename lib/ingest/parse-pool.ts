@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CollectedInput } from './collect-inputs';
+import type { ImportOptions, ParsedSlot } from './import-trajectories';
+
+/** What a parse worker is sent: a small file on disk and the options that shape its trajectories. */
+export interface ParseJob {
+  id: number;
+  /** the input's path as the report names it */
+  label: string;
+  diskPath: string;
+  size: number;
+  options: Pick<ImportOptions, 'format' | 'importedById' | 'environment' | 'policy' | 'split'>;
+}
+
+export type ParseAnswer = { id: number; slots: ParsedSlot[] } | { id: number; error: string };
+
+export type PooledInput = { kind: 'inline'; collected: CollectedInput } | { kind: 'worker'; result: Promise<ParsedSlot[]> };
+
+/** Files a worker takes: read whole there (larger ones stream on the main thread, as without workers). */
+const WORKER_MAX_BYTES = 8 * 1024 * 1024;
+/** Results held ahead of the writer, at most: per worker, and in file bytes. */
+const AHEAD_PER_WORKER = 8;
+const AHEAD_BYTES = 64 * 1024 * 1024;
+/** The first files are parsed inline: an import of a few files never pays for starting workers. */
+const INLINE_FIRST = 64;
+
+/**
+ * A pool of parse workers (worker_threads running lib/ingest/parse-worker.ts through tsx's
+ * loader): `inOrder` hands each small file on disk to the least busy worker and yields, in input
+ * order, either that job's result (a promise of its slots: the main thread writes batches while
+ * the workers parse ahead) or the input itself for the caller to parse inline (stdin, a
+ * directory, a large file, an input that failed to collect). At most AHEAD_PER_WORKER jobs per
+ * worker and AHEAD_BYTES of files are ahead of the consumer, so memory stays flat in the number
+ * of files. The first INLINE_FIRST files are left inline. A worker that dies fails only its jobs (each reported as that file's error) and is
+ * replaced.
+ */
+export class ParsePool {
+  private readonly workers: { worker: Worker; busy: number; jobs: Map<number, (answer: ParseAnswer) => void> }[] = [];
+  private nextId = 1;
+
+  /** how many files went to the workers so far */
+  get dispatched(): number {
+    return this.nextId - 1;
+  }
+
+  /** Workers start with the first job sent to one. */
+  constructor(private readonly size: number) {}
+
+  private spawn() {
+    const jobs = new Map<number, (answer: ParseAnswer) => void>();
+    // tsx's ESM API registers its loader in the worker, which then imports the TypeScript entry
+    const api = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+    const entry = new URL('./parse-worker.ts', import.meta.url).href;
+    const worker = new Worker(
+      `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })` +
+        `.catch((e) => { console.error(e); process.exit(1); });`,
+      { eval: true },
+    );
+    const slot = { worker, busy: 0, jobs };
+    worker.on('message', (answer: ParseAnswer) => {
+      const resolve = jobs.get(answer.id);
+      jobs.delete(answer.id);
+      slot.busy--;
+      resolve?.(answer);
+    });
+    const die = (reason: string) => {
+      for (const [id, resolve] of jobs) resolve({ id, error: `the parse worker stopped (${reason})` });
+      jobs.clear();
+      const at = this.workers.indexOf(slot);
+      if (at >= 0 && !this.closing) this.workers[at] = this.spawn();
+    };
+    worker.on('error', (error) => die(error.message));
+    worker.on('exit', (code) => die(`exit code ${code}`));
+    return slot;
+  }
+
+  private closing = false;
+
+  private submit(job: Omit<ParseJob, 'id'>): Promise<ParsedSlot[]> {
+    while (this.workers.length < this.size) this.workers.push(this.spawn());
+    const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextId++;
+    slot.busy++;
+    return new Promise<ParseAnswer>((resolve) => {
+      slot.jobs.set(id, resolve);
+      slot.worker.postMessage({ ...job, id } satisfies ParseJob);
+    }).then((answer) =>
+      'error' in answer
+        ? [
+            {
+              slot: { ok: false as const, error: { path: job.label, where: 'file', message: `could not parse: ${answer.error}` } },
+              bytes: 0,
+            },
+          ]
+        : answer.slots.map(rehydrate),
+    );
+  }
+
+  async *inOrder(
+    inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>,
+    options: ParseJob['options'],
+  ): AsyncIterable<PooledInput> {
+    const queue: { size: number; item: PooledInput }[] = [];
+    let queuedBytes = 0;
+    const limit = AHEAD_PER_WORKER * this.size;
+    let eligible = 0;
+    const take = () => {
+      const head = queue.shift()!;
+      queuedBytes -= head.size;
+      return head.item;
+    };
+    const jobOptions = {
+      format: options.format,
+      importedById: options.importedById,
+      environment: options.environment ?? null,
+      policy: options.policy ?? null,
+      split: options.split ?? null,
+    };
+    for await (const collected of inputs) {
+      const file = collected.ok && collected.input.kind === 'file' ? collected.input.file : null;
+      if (file?.diskPath && file.size > 0 && file.size <= WORKER_MAX_BYTES && ++eligible > INLINE_FIRST) {
+        const result = this.submit({ label: collected.path, diskPath: file.diskPath, size: file.size, options: jobOptions });
+        result.catch(() => {});
+        queue.push({ size: file.size, item: { kind: 'worker', result } });
+        queuedBytes += file.size;
+      } else queue.push({ size: 0, item: { kind: 'inline', collected } });
+      while (queue.length > limit || queuedBytes > AHEAD_BYTES) yield take();
+    }
+    while (queue.length > 0) yield take();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+}
+
+/** Buffers cross a thread as Uint8Arrays: the writer needs Buffers back (node-postgres sends a Buffer as bytea). */
+function rehydrate(parsed: ParsedSlot): ParsedSlot {
+  if (!parsed.slot.ok) return parsed;
+  const s = parsed.slot.storable;
+  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  s.stepCopy = s.stepCopy.map(buffer);
+  if (s.terminal) s.terminal = { ...s.terminal, gzipped: buffer(s.terminal.gzipped) };
+  return parsed;
+}
