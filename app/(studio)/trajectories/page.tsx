@@ -7,18 +7,19 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { listTrajectories } from '@/lib/db/trajectories/trajectory-queries';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../_server/current-user';
 import { readListParams } from './search-params';
 
 export const metadata = { title: 'Trajectories' };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { params, values } = readListParams(await searchParams);
 
   let list: Awaited<ReturnType<typeof listTrajectories>>;
   try {
-    list = await listTrajectories(params);
+    list = await listTrajectories(params, visibleProjectIds(user.access, 'lead'));
   } catch (error) {
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (

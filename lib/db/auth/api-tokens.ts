@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { generateApiToken, hashApiToken, looksLikeApiToken } from '../../auth/api-token';
+import { roleInProject } from '../../auth/project-access';
 import type { SessionUser } from '../../auth/session-user';
+import { sessionUserFor } from './memberships';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { writeAudit } from './audit';
@@ -8,9 +10,14 @@ import { writeAudit } from './audit';
 export const createApiTokenInput = z.object({
   name: z.string().trim().min(1, 'a name for the token').max(80),
   expiresInDays: z.number().int().min(1).max(3650).nullable().default(null),
+  /** narrow the token to one of the user's projects (null: every project the user reaches) */
+  projectId: z.string().trim().min(1).max(64).nullable().default(null),
 });
 
-/** Creates a token for `userId`; the plain token is returned once and never stored. */
+/**
+ * Creates a token for the user; the plain token is returned once and never stored. Narrowed to
+ * a project, it reaches only that one (which must be one the user reaches: else NOT_FOUND).
+ */
 export async function createApiToken(
   userId: string,
   input: z.input<typeof createApiTokenInput>,
@@ -18,11 +25,20 @@ export async function createApiToken(
 ): Promise<{ id: string; token: string; prefix: string }> {
   const parsed = createApiTokenInput.safeParse(input);
   if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  const projectId = parsed.data.projectId;
+  if (projectId !== null) {
+    const [user, exists] = await Promise.all([
+      db().user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, role: true, expertise: true } }),
+      db().project.findUnique({ where: { id: projectId }, select: { id: true } }),
+    ]);
+    if (!user || !exists || roleInProject((await sessionUserFor(user, null)).access, projectId) === null)
+      throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
+  }
   const { token, hash, prefix } = generateApiToken();
   const expiresAt = parsed.data.expiresInDays ? new Date(now.getTime() + parsed.data.expiresInDays * 86_400_000) : null;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt },
+      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt, projectId },
       select: { id: true },
     });
     await writeAudit(tx, {
@@ -30,7 +46,8 @@ export async function createApiToken(
       action: 'api_token.create',
       targetType: 'api_token',
       targetId: created.id,
-      data: { name: parsed.data.name },
+      data: { name: parsed.data.name, projectId },
+      ...(projectId ? { projectId } : {}),
     });
     return created;
   });
@@ -47,6 +64,7 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
       revokedAt: true,
       expiresAt: true,
       lastUsedAt: true,
+      projectId: true,
       user: { select: { id: true, email: true, name: true, role: true, expertise: true, disabledAt: true } },
     },
   });
@@ -56,13 +74,22 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } });
   }
   const { disabledAt: _disabled, ...user } = row.user;
-  return user;
+  return sessionUserFor(user, row.projectId);
 }
 
 export async function listApiTokens(userId: string) {
   return db().apiToken.findMany({
     where: { userId },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      project: { select: { slug: true, name: true } },
+    },
     orderBy: { createdAt: 'desc' },
   });
 }

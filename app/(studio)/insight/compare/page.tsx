@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';
 import { requirePageUser } from '../../../_server/current-user';
 
@@ -21,11 +22,11 @@ export default async function CompareInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     loaded = { project, projects, data: project ? await loadCompareInsight(project.id, query) : null };
   } catch (error) {
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {

@@ -10,6 +10,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';
 import { RichText } from '@/components/ui/rich-text';
@@ -23,11 +24,11 @@ export default async function EnvironmentsInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     const [report, estimates] = project
       ? await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)])
       : [null, null];

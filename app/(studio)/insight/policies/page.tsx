@@ -11,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Insight · Policies' };
@@ -20,11 +21,11 @@ export default async function PoliciesInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     const data = project ? await loadPolicyInsight(project.id, query.env) : null;
     const estimates = project && data ? await loadPolicyEstimates(project.id, data.environment?.id ?? null) : null;
     loaded = { project, projects, data, estimates };
