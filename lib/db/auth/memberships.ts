@@ -114,6 +114,16 @@ export async function addCreatorAsLead(projectId: string, user: UserRecord): Pro
   });
 }
 
+/** Seeding (the demo): gives a user these memberships when they have none yet; a user with any membership is left as is. */
+export async function ensureFirstMemberships(userId: string, memberships: { projectId: string; role: ProjectRole }[]): Promise<boolean> {
+  if (memberships.length === 0) return false;
+  return db().$transaction(async (tx) => {
+    if ((await tx.projectMember.count({ where: { userId } })) > 0) return false;
+    await tx.projectMember.createMany({ data: memberships.map((m) => ({ ...m, userId })), skipDuplicates: true });
+    return true;
+  });
+}
+
 /** The things an edge is asked for by id, each in exactly one project. */
 export const projectScopedKinds = ['trajectory', 'task', 'campaign', 'assignment', 'export', 'video', 'sink', 'campaignItem'] as const;
 export type ProjectScopedKind = (typeof projectScopedKinds)[number];
