@@ -72,8 +72,3 @@ export function requireProjectRole(access: ProjectAccess, projectId: string | nu
   if (role === null) throw new AppError('NOT_FOUND', `No such ${what}`);
   if (rank[role] < rank[min]) throw new AppError('FORBIDDEN', `Only the project's leads can do this (you review in it).`);
 }
-
-/** A `where` fragment for Prisma queries over rows with a projectId: every row, or the visible projects' rows. */
-export function projectFilter(ids: string[] | null): { projectId?: { in: string[] } } {
-  return ids === null ? {} : { projectId: { in: ids } };
-}

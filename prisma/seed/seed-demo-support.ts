@@ -60,6 +60,9 @@ const conversations: { model: string; messages: { role: string; content: string 
   },
 ];
 
+/** How many conversations the support project holds. */
+export const DEMO_SUPPORT_TRAJECTORIES = conversations.length;
+
 /** Seeds the support project, its conversations and one open campaign (idempotent). Returns the project id. */
 export async function seedDemoSupport(leadId: string | null): Promise<{ projectId: string; imported: number; campaignCreated: boolean }> {
   const project = await ensureProject({

@@ -65,7 +65,7 @@ export async function resolveInsightProject(
   const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
   if (slug) {
     const project = projects.find((p) => p.slug === slug);
-    if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`);
+    if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`, { details: { field: 'project' } });
     return { project, projects };
   }
   const first = rows.find((r) => r._count.trajectories > 0) ?? rows[0];

@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import { CompareTable } from '@/components/insight/compare-table';
 import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
@@ -29,6 +30,9 @@ export default async function CompareInsightPage({
     const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     loaded = { project, projects, data: project ? await loadCompareInsight(project.id, query) : null };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>

@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { EnvironmentTable } from '@/components/insight/environment-table';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
@@ -34,6 +35,9 @@ export default async function EnvironmentsInsightPage({
       : [null, null];
     loaded = { project, projects, report, estimates };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>

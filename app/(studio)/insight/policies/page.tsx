@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
@@ -30,6 +31,9 @@ export default async function PoliciesInsightPage({
     const estimates = project && data ? await loadPolicyEstimates(project.id, data.environment?.id ?? null) : null;
     loaded = { project, projects, data, estimates };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>
