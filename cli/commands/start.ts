@@ -146,7 +146,12 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
       log('Demo sign-ins (local demo only), and the projects each is in:');
       for (const u of demoUsers) {
-        const where = u.role === 'admin' ? 'every project' : Object.entries(u.projects).map(([p, r]) => `${p} as ${r}`).join(', ');
+        const where =
+          u.role === 'admin'
+            ? 'every project'
+            : Object.entries(u.projects)
+                .map(([p, r]) => `${p} as ${r}`)
+                .join(', ');
         const expertise = u.expertise.length ? `; ${u.expertise.join(', ')}` : '';
         log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password.padEnd(24)} (${where}${expertise})`);
       }

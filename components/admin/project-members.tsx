@@ -65,7 +65,9 @@ export function ProjectMembers({
             <li key={m.userId} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-testid="member">
               <span className="min-w-56 font-mono text-xs">{m.email}</span>
               <label className="inline-flex items-center gap-1">
-                <span className="sr-only">Role of {m.email} in {projectSlug}</span>
+                <span className="sr-only">
+                  Role of {m.email} in {projectSlug}
+                </span>
                 <select
                   aria-label={`Role of ${m.email}`}
                   value={m.role}
@@ -115,12 +117,21 @@ export function ProjectMembers({
           </label>
           <label>
             <span className="block text-xs text-zinc-600">as</span>
-            <select name="role" aria-label={`Role in ${projectSlug}`} defaultValue="reviewer" className="rounded border border-zinc-300 px-2 py-1">
+            <select
+              name="role"
+              aria-label={`Role in ${projectSlug}`}
+              defaultValue="reviewer"
+              className="rounded border border-zinc-300 px-2 py-1"
+            >
               <option value="reviewer">reviewer</option>
               <option value="lead">lead</option>
             </select>
           </label>
-          <button type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1 font-semibold text-white disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={pending}
+            className="rounded-md bg-indigo-600 px-3 py-1 font-semibold text-white disabled:opacity-60"
+          >
             Add member
           </button>
         </form>

@@ -117,7 +117,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
 
     const random = await createCampaignFromRequest(
       { ...base, name: 'Random', sampling: { mode: 'random', budget: { items: 15 } } },
-      lead.id, null
+      lead.id,
+      null,
     );
     const r = await items(random.id);
     expect(r).toHaveLength(60);
@@ -127,7 +128,11 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(random.selected).toBeLessThan(30);
 
     // hours: 1 h at k=2 and the median 120 s of this project's reviews (none yet: 180 s) -> floor(3600 / (2 x 180)) = 10 items
-    const hours = await createCampaignFromRequest({ ...base, name: 'Hours', sampling: { mode: 'random', budget: { hours: 1 } } }, lead.id, null);
+    const hours = await createCampaignFromRequest(
+      { ...base, name: 'Hours', sampling: { mode: 'random', budget: { hours: 1 } } },
+      lead.id,
+      null,
+    );
     expect((await db().campaign.findUniqueOrThrow({ where: { id: hours.id } })).budget).toEqual({
       hours: 1,
       secondsPerReview: 180,
@@ -145,7 +150,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
         await refusal(
           createCampaignFromRequest(
             { ...base, filter: { trajectoryIds: someIds }, sampling: { mode: 'random', budget: { items: 2 } } },
-            lead.id, null
+            lead.id,
+            null,
           ),
         )
       ).field,
@@ -167,7 +173,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
         sampling: { mode: 'active', budget: { items: 15 } },
         gold: [{ trajectoryId: goldId, answers: { criteria: { works: 'pass' } } }],
       },
-      lead.id, null
+      lead.id,
+      null,
     );
     expect(c.sampling).toBe('active');
     const rows = await items(c.id);
@@ -209,7 +216,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     }
     const c = await createCampaignFromRequest(
       { ...base, name: 'Pairs', mode: 'pairwise', filter: { environment: 'pairs' }, sampling: { mode: 'active', budget: { items: 8 } } },
-      lead.id, null
+      lead.id,
+      null,
     );
     const rows = await db().campaignItem.findMany({
       where: { campaignId: c.id },
@@ -235,7 +243,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const lead = await user('lead');
     const c = await createCampaignFromRequest(
       { ...base, name: 'Active k=2', requiredExpertise: ['physics'], sampling: { mode: 'active', budget: { items: 12 } } },
-      lead.id, null
+      lead.id,
+      null,
     );
     const selected = new Set((await items(c.id)).filter((i) => i.selected).map((i) => i.id));
     const outsider = await user('reviewer');
@@ -276,7 +285,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const lead = await user('lead');
     const c = await createCampaignFromRequest(
       { ...base, name: 'Active', overlap: 1, sampling: { mode: 'active', budget: { items: 24 } } },
-      lead.id, null
+      lead.id,
+      null,
     );
     const reviewer = await user('reviewer');
     let t = Date.parse('2026-12-01T10:00:00Z');
@@ -336,7 +346,10 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(plan.population).toBe(60);
     expect(plan.halfWidth.active).toBeLessThanOrEqual(plan.halfWidth.random);
     expect(plan.halfWidth.everything).toBeLessThanOrEqual(plan.halfWidth.random); // equal when the predictor explains every label
-    const formPlan = (await planCampaignFromRequest({ project: 'p', mode: 'single', filter: {}, overlap: 1, budget: { items: 10 } }, null))!;
+    const formPlan = (await planCampaignFromRequest(
+      { project: 'p', mode: 'single', filter: {}, overlap: 1, budget: { items: 10 } },
+      null,
+    ))!;
     expect(formPlan).toMatchObject({ population: 60, budget: 10 });
     expect(formPlan.halfWidth.random).toBeGreaterThanOrEqual(formPlan.halfWidth.everything);
     // 60 items cannot pin a rate to +-5 points even all reviewed (half-width ~0.12): the target widens to a reachable one
@@ -348,7 +361,8 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     // a hand-picked campaign over some of the same trajectories: the figure falls back to human-only and says why
     const picked = await createCampaignFromRequest(
       { ...base, name: 'Picked', overlap: 1, filter: { trajectoryIds: [...byId.keys()].slice(0, 2) } },
-      lead.id, null
+      lead.id,
+      null,
     );
     const claim = (await claimNextItem(picked.id, reviewer, new Date((t += 1000))))!;
     await review(reviewer.id, claim.assignmentId, true, new Date((t += 1000)));

@@ -112,7 +112,8 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     edited.questions.push({ id: 'minutes', type: 'number', prompt: 'Minutes an expert needs', required: false, min: 0 });
     const third = await createCampaignFromRequest(
       { ...base, name: 'Edited', rubric: { name: 'Agent run review', definition: edited } },
-      lead.id, null
+      lead.id,
+      null,
     );
     expect(third.rubricVersionCreated).toBe(true);
     expect(third.rubricVersionId).not.toBe(first.rubricVersionId);
@@ -141,7 +142,8 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     ).toBe('read');
     expect(
       await pacingOf(
-        (await createCampaignFromRequest({ ...base, name: 'Experts, skim', requiredExpertise: ['physics'], pacing: 'skim' }, lead.id, null)).id,
+        (await createCampaignFromRequest({ ...base, name: 'Experts, skim', requiredExpertise: ['physics'], pacing: 'skim' }, lead.id, null))
+          .id,
       ),
     ).toBe('skim');
     const bad = await refusal(createCampaignFromRequest({ ...base, name: 'Bad', pacing: 'slow' }, lead.id, null));
@@ -175,7 +177,9 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'nowhere' } }, null, null))).toMatchObject({
       field: 'filter',
     });
-    expect(await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null, null))).toMatchObject({
+    expect(
+      await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null, null)),
+    ).toMatchObject({
       field: 'filter',
       message: expect.stringMatching(/no pairs/),
     });
@@ -188,7 +192,8 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
       await refusal(
         createCampaignFromRequest(
           { ...base, filter: { environment: 'physics' }, gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] },
-          null, null
+          null,
+          null,
         ),
       ),
     ).toMatchObject({ field: 'gold.0.trajectoryId' });
@@ -216,7 +221,8 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
         filter: { environment: 'terminal-bench', split: 'train' },
         gold: [{ trajectoryId: ids.a2, answers: { overall: 5, flags: [] } }],
       },
-      lead.id, null
+      lead.id,
+      null,
     );
     const pair = await createCampaignFromRequest({ ...base, name: 'Pairs', mode: 'pairwise', overlap: 1 }, lead.id, null);
     expect(created.items).toBe(3);

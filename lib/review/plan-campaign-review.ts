@@ -21,7 +21,10 @@ export const planRequest = z.object({
  * expected 95% half-widths at the budget under everything / random / active, and reviews to
  * reach +-5 points. Single-item campaigns only (a pairwise campaign's figure is the ratings).
  */
-export async function planCampaignFromRequest(raw: unknown, projectIds: string[] | null): Promise<(ReviewPlan & { secondsPerReview: number }) | null> {
+export async function planCampaignFromRequest(
+  raw: unknown,
+  projectIds: string[] | null,
+): Promise<(ReviewPlan & { secondsPerReview: number }) | null> {
   const parsed = planRequest.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -9,9 +9,7 @@ import { writeAudit } from './audit';
 /** The signed-in user with the projects they reach (their memberships; a narrowed token: one project). */
 export async function sessionUserFor(user: UserRecord, narrowedTo: string | null): Promise<SessionUser> {
   const memberships =
-    user.role === 'admin'
-      ? []
-      : await db().projectMember.findMany({ where: { userId: user.id }, select: { projectId: true, role: true } });
+    user.role === 'admin' ? [] : await db().projectMember.findMany({ where: { userId: user.id }, select: { projectId: true, role: true } });
   return { ...user, access: projectAccess(user.role, memberships, narrowedTo) };
 }
 
@@ -44,7 +42,10 @@ export const removeMembershipInput = membershipInput.omit({ role: true });
  * reviewer can only review in a project: only global leads may lead one. Admins need no
  * membership (they reach every project).
  */
-export async function setProjectMember(actorId: string, raw: z.input<typeof membershipInput>): Promise<{ role: ProjectRole; previous: ProjectRole | null }> {
+export async function setProjectMember(
+  actorId: string,
+  raw: z.input<typeof membershipInput>,
+): Promise<{ role: ProjectRole; previous: ProjectRole | null }> {
   const input = parseInput(membershipInput, raw, '');
   return db().$transaction(async (tx) => {
     const [project, user] = await Promise.all([
@@ -139,7 +140,10 @@ export async function projectIdOf(kind: ProjectScopedKind, id: string): Promise<
     case 'campaign':
       return (await client.campaign.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null;
     case 'campaignItem':
-      return (await client.campaignItem.findUnique({ where: { id }, select: { campaign: { select: { projectId: true } } } }))?.campaign.projectId ?? null;
+      return (
+        (await client.campaignItem.findUnique({ where: { id }, select: { campaign: { select: { projectId: true } } } }))?.campaign
+          .projectId ?? null
+      );
     case 'assignment':
       return (
         (await client.assignment.findUnique({ where: { id }, select: { item: { select: { campaign: { select: { projectId: true } } } } } }))
@@ -148,7 +152,10 @@ export async function projectIdOf(kind: ProjectScopedKind, id: string): Promise<
     case 'export':
       return (await client.export.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null;
     case 'video':
-      return (await client.video.findUnique({ where: { id }, select: { trajectory: { select: { projectId: true } } } }))?.trajectory.projectId ?? null;
+      return (
+        (await client.video.findUnique({ where: { id }, select: { trajectory: { select: { projectId: true } } } }))?.trajectory.projectId ??
+        null
+      );
     case 'sink':
       return (await client.trainingSink.findUnique({ where: { id }, select: { projectId: true } }))?.projectId ?? null;
   }

@@ -87,7 +87,12 @@ async function store(projectId: string, t: Trajectory, raw: RawSource | null = n
 }
 
 async function lead(role: 'lead' | 'reviewer' | 'admin' = 'lead'): Promise<SessionUser> {
-  const user = await createUser({ email: `${role}-${Math.random().toString(36).slice(2)}@x.test`, name: role, role, password: 'long enough password' });
+  const user = await createUser({
+    email: `${role}-${Math.random().toString(36).slice(2)}@x.test`,
+    name: role,
+    role,
+    password: 'long enough password',
+  });
   return sessionUserFor(user, null);
 }
 
@@ -114,7 +119,9 @@ describe('listTrajectories', () => {
     expect((await listTrajectories({ project: a.id }, null)).total).toBe(3); // by id too
 
     const docsEnv = alpha.facets.environments.find((e) => e.name === 'docs')!;
-    expect((await listTrajectories({ project: 'alpha', environment: docsEnv.id }, null)).rows.map((r) => r.taskName)).toEqual(['write-docs']);
+    expect((await listTrajectories({ project: 'alpha', environment: docsEnv.id }, null)).rows.map((r) => r.taskName)).toEqual([
+      'write-docs',
+    ]);
     const otherPolicy = alpha.facets.policies.find((p) => p.name === 'other-model')!;
     expect((await listTrajectories({ policy: otherPolicy.id }, null)).rows.map((r) => r.taskName)).toEqual(['write-docs']);
     expect((await listTrajectories({ split: 'eval' }, null)).rows.map((r) => r.taskName)).toEqual(['measure']);

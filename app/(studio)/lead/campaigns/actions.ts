@@ -24,7 +24,8 @@ export const createCampaignAction = defineAction('lead', campaignRequest, async 
 export const previewCampaignAction = defineAction(
   'lead',
   z.object({ project: projectSlugSchema, mode: z.enum(['single', 'pairwise']), filter: trajectoryFilterSchema }),
-  async (input, user) => previewCampaign((await findProjectBySlug(input.project, visibleProjectIds(user.access, 'lead'))).id, input.mode, input.filter),
+  async (input, user) =>
+    previewCampaign((await findProjectBySlug(input.project, visibleProjectIds(user.access, 'lead'))).id, input.mode, input.filter),
 );
 
 /** The review planner for the form's filter, k and budget: expected interval widths under everything / random / active. */

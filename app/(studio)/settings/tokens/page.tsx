@@ -13,7 +13,10 @@ export default async function TokensPage() {
   const [tokens, projects] = await Promise.all([listApiTokens(user.id), listProjectSummaries(visibleProjectIds(user.access, 'reviewer'))]);
   return (
     <>
-      <PageHeader title="API tokens" description="For scripts and trainers that call /api/v1. A token acts as you, with your role, in your projects or only in one." />
+      <PageHeader
+        title="API tokens"
+        description="For scripts and trainers that call /api/v1. A token acts as you, with your role, in your projects or only in one."
+      />
       <TokenManager
         tokens={tokens.map((t) => ({
           id: t.id,
