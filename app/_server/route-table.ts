@@ -98,7 +98,10 @@ export const apiRoutes: RouteRow[] = [
       mode: 'single',
       overlap: 1,
       open: false,
-      rubric: { name: 'matrix rubric', definition: { version: 1, questions: [{ key: 'ok', type: 'pass_fail', label: 'Does it work?' }] } },
+      rubric: {
+        name: 'matrix rubric',
+        definition: { title: 'Matrix', questions: [{ id: 'overall', prompt: 'How good is it?', type: 'likert', points: 5 }] },
+      },
     },
   }),
   api('GET', 'campaigns/[id]/route.ts', 'campaigns/:campaign', 'lead', 'id'),
