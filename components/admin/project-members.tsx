@@ -65,11 +65,8 @@ export function ProjectMembers({
             <li key={m.userId} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-testid="member">
               <span className="min-w-56 font-mono text-xs">{m.email}</span>
               <label className="inline-flex items-center gap-1">
-                <span className="sr-only">
-                  Role of {m.email} in {projectSlug}
-                </span>
                 <select
-                  aria-label={`Role of ${m.email}`}
+                  aria-label={`Membership of ${m.email} in ${projectSlug}`}
                   value={m.role}
                   disabled={pending}
                   onChange={(event) => {
@@ -119,7 +116,7 @@ export function ProjectMembers({
             <span className="block text-xs text-zinc-600">as</span>
             <select
               name="role"
-              aria-label={`Role in ${projectSlug}`}
+              aria-label={`New member's part in ${projectSlug}`}
               defaultValue="reviewer"
               className="rounded border border-zinc-300 px-2 py-1"
             >
