@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { Pagination } from '@/components/trajectories/pagination';
 import { TrajectoryFilters } from '@/components/trajectories/trajectory-filters';
@@ -21,15 +22,14 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
   try {
     list = await listTrajectories(params, visibleProjectIds(user.access, 'lead'));
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
+    // a project the caller does not lead (or none by that name) is a 404, like any other project's id
+    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
+    if (error instanceof AppError && error.code === 'BAD_INPUT') {
       return (
         <>
           <PageHeader title="Trajectories" />
-          <EmptyState
-            title={error.code === 'NOT_FOUND' ? `No project “${values.project ?? ''}”` : 'These filters do not make sense'}
-            action={<ClearLink />}
-          >
-            {error.message}. Pick a project from the list, or clear the filters.
+          <EmptyState title="These filters do not make sense" action={<ClearLink />}>
+            {error.message}. Clear the filters, or pick others.
           </EmptyState>
         </>
       );
