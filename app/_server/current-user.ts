@@ -1,7 +1,10 @@
 import 'server-only';
 import { headers } from 'next/headers';
-import { forbidden, redirect } from 'next/navigation';
+import { forbidden, notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
+import type { ProjectRole } from '@/lib/auth/project-access';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
+import type { ProjectScopedKind } from '@/lib/db/auth/memberships';
 import { canAccess, roleHome, type Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
@@ -19,6 +22,21 @@ export async function requirePageUser(area: Area): Promise<SessionUser> {
   if (!user) redirect('/sign-in');
   if (!canAccess(user.role, area)) forbidden();
   return user;
+}
+
+/**
+ * For pages about one thing (a campaign, a trajectory, an assignment): the user when their role in
+ * its project is at least `min`. Absent or in a project they do not reach: the 404 page; a lower
+ * role in their own project: 403. Returns the project id.
+ */
+export async function requirePageProjectRole(user: SessionUser, kind: ProjectScopedKind, id: string, min: ProjectRole): Promise<string> {
+  try {
+    return await requireProjectRoleFor(user, kind, id, min);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
+    if (error instanceof AppError && error.code === 'FORBIDDEN') forbidden();
+    throw error;
+  }
 }
 
 /** For server actions: the user when allowed, else an AppError the action wrapper maps. */

@@ -1,9 +1,11 @@
 import 'server-only';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
+import type { SessionUser } from '@/lib/auth/session-user';
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import { viewAssignment } from '@/lib/review/view-assignment';
 import { orNotFound } from './or-not-found';
 
-/** For review pages: the reviewer's own assignment (blind view); anyone else's is a 404. */
-export async function ownAssignmentView(assignmentId: string, reviewerId: string): Promise<AssignmentView> {
-  return orNotFound(viewAssignment(assignmentId, reviewerId));
+/** For review pages: the reviewer's own assignment (blind view) in a project they belong to; anything else is a 404. */
+export async function ownAssignmentView(assignmentId: string, user: SessionUser): Promise<AssignmentView> {
+  return orNotFound(requireProjectRoleFor(user, 'assignment', assignmentId, 'reviewer').then(() => viewAssignment(assignmentId, user.id)));
 }

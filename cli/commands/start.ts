@@ -145,9 +145,17 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
 
     log(`\nWitness is running at ${baseUrl()}  (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
-      log('Demo sign-ins (local demo only):');
-      for (const u of demoUsers)
-        log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password}${u.expertise.length ? `   (${u.expertise.join(', ')})` : ''}`);
+      log('Demo sign-ins (local demo only), and the projects each is in:');
+      for (const u of demoUsers) {
+        const where =
+          u.role === 'admin'
+            ? 'every project'
+            : Object.entries(u.projects)
+                .map(([p, r]) => `${p} as ${r}`)
+                .join(', ');
+        const expertise = u.expertise.length ? `; ${u.expertise.join(', ')}` : '';
+        log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password.padEnd(24)} (${where}${expertise})`);
+      }
     }
     log('Press Ctrl-C to stop.');
     await done;

@@ -4,7 +4,8 @@ import type { ProjectSummary } from '@/lib/db/trajectories/projects';
 export const projectsQueryKey = ['projects'] as const;
 
 export async function fetchProjects(): Promise<ProjectSummary[]> {
-  const response = await fetch('/api/v1/projects', { headers: { accept: 'application/json' } });
+  // the lead's overview: the projects they lead (the server scopes it; this only picks which of theirs)
+  const response = await fetch('/api/v1/projects?role=lead', { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`Could not load projects (${response.status})`);
   const body = (await response.json()) as { projects: ProjectSummary[] };
   return body.projects;

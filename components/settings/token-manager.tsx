@@ -10,14 +10,19 @@ interface TokenRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** the project it is narrowed to, or null: every project of its user */
+  project: string | null;
 }
 
 export function TokenManager({
   tokens,
+  projects,
   create,
   revoke,
 }: {
   tokens: TokenRow[];
+  /** the projects the user reaches, for narrowing a new token */
+  projects: { id: string; name: string }[];
   create: (input: unknown) => Promise<ActionResult<{ token: string }>>;
   revoke: (input: unknown) => Promise<ActionResult<{ revoked: string }>>;
 }) {
@@ -30,9 +35,11 @@ export function TokenManager({
         className="flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          const name = new FormData(event.currentTarget).get('name');
+          const form = new FormData(event.currentTarget);
+          const name = form.get('name');
+          const projectId = form.get('projectId') || null;
           start(async () => {
-            const result = await create({ name });
+            const result = await create({ name, projectId });
             if (result.ok) {
               setShown(result.data.token);
               setError(null);
@@ -48,6 +55,17 @@ export function TokenManager({
             placeholder="trainer on gpu-01"
             className="mt-1 block w-72 rounded-md border border-zinc-300 px-3 py-2"
           />
+        </label>
+        <label className="text-sm">
+          <span className="font-medium text-zinc-700">Projects</span>
+          <select name="projectId" defaultValue="" className="mt-1 block w-64 rounded-md border border-zinc-300 px-3 py-2">
+            <option value="">All my projects</option>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                Only {p.name}
+              </option>
+            ))}
+          </select>
         </label>
         <button
           type="submit"
@@ -84,6 +102,7 @@ export function TokenManager({
             <tr>
               <th className="px-4 py-2">Name</th>
               <th className="px-4 py-2">Token</th>
+              <th className="px-4 py-2">Projects</th>
               <th className="px-4 py-2">Created</th>
               <th className="px-4 py-2">Last used</th>
               <th className="px-4 py-2" />
@@ -94,6 +113,9 @@ export function TokenManager({
               <tr key={t.id}>
                 <td className="px-4 py-2">{t.name}</td>
                 <td className="px-4 py-2 font-mono text-xs">{t.prefix}…</td>
+                <td className="px-4 py-2 text-zinc-600" data-testid="token-project">
+                  {t.project ?? 'all my projects'}
+                </td>
                 <td className="px-4 py-2 text-zinc-500">{t.createdAt.slice(0, 10)}</td>
                 <td className="px-4 py-2 text-zinc-500">{t.lastUsedAt ? t.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
                 <td className="px-4 py-2 text-right">

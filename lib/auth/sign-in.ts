@@ -3,7 +3,8 @@ import { AppError } from '../errors';
 import { recordAudit } from '../db/auth/audit';
 import { findActiveUser } from '../db/auth/users';
 import { assertUnderLimit, clearLimit, clientAddress, countFailure, limits } from './rate-limit';
-import type { SessionUser } from './session-user';
+import type { SessionUser, UserRecord } from './session-user';
+import { sessionUserFor } from '../db/auth/memberships';
 import { auth } from './better-auth';
 import { parseInput } from '../parse-input';
 
@@ -21,7 +22,7 @@ export async function signIn(
   input: unknown,
   requestHeaders: Headers,
   now: Date = new Date(),
-): Promise<{ user: SessionUser; setCookies: string[] }> {
+): Promise<{ user: UserRecord; setCookies: string[] }> {
   const valid = parseInput(signInInput, input, '');
   // better-auth's own limiter guards only its HTTP handler, which Witness does not route through
   const account = valid.email;
@@ -71,5 +72,6 @@ export async function signOut(requestHeaders: Headers): Promise<string[]> {
 export async function sessionUserFromHeaders(requestHeaders: Headers): Promise<SessionUser | null> {
   const session = await auth().api.getSession({ headers: requestHeaders });
   if (!session) return null;
-  return findActiveUser(session.user.id);
+  const user = await findActiveUser(session.user.id);
+  return user ? sessionUserFor(user, null) : null;
 }

@@ -111,13 +111,14 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
 
   it('records probability 1 for "review everything", a uniform budget / N for a random sample, and refuses what does not fit', async () => {
     const lead = await user('lead');
-    const all = await createCampaignFromRequest({ ...base, name: 'All' }, lead.id);
+    const all = await createCampaignFromRequest({ ...base, name: 'All' }, lead.id, null);
     expect(all).toMatchObject({ sampling: 'all', items: 60, selected: 60 });
     expect((await items(all.id)).every((i) => i.probability === 1 && i.selected)).toBe(true);
 
     const random = await createCampaignFromRequest(
       { ...base, name: 'Random', sampling: { mode: 'random', budget: { items: 15 } } },
       lead.id,
+      null,
     );
     const r = await items(random.id);
     expect(r).toHaveLength(60);
@@ -127,7 +128,11 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(random.selected).toBeLessThan(30);
 
     // hours: 1 h at k=2 and the median 120 s of this project's reviews (none yet: 180 s) -> floor(3600 / (2 x 180)) = 10 items
-    const hours = await createCampaignFromRequest({ ...base, name: 'Hours', sampling: { mode: 'random', budget: { hours: 1 } } }, lead.id);
+    const hours = await createCampaignFromRequest(
+      { ...base, name: 'Hours', sampling: { mode: 'random', budget: { hours: 1 } } },
+      lead.id,
+      null,
+    );
     expect((await db().campaign.findUniqueOrThrow({ where: { id: hours.id } })).budget).toEqual({
       hours: 1,
       secondsPerReview: 180,
@@ -135,7 +140,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     });
     expect((await items(hours.id))[0]!.probability).toBeCloseTo(10 / 60, 12);
 
-    expect(await refusal(createCampaignFromRequest({ ...base, sampling: { mode: 'active' } }, lead.id))).toEqual({
+    expect(await refusal(createCampaignFromRequest({ ...base, sampling: { mode: 'active' } }, lead.id, null))).toEqual({
       message: 'sampling.budget: a random or active sample needs a review budget (items or hours)',
       field: 'sampling.budget',
     });
@@ -146,13 +151,14 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
           createCampaignFromRequest(
             { ...base, filter: { trajectoryIds: someIds }, sampling: { mode: 'random', budget: { items: 2 } } },
             lead.id,
+            null,
           ),
         )
       ).field,
     ).toBe('sampling.mode');
-    const picked = await createCampaignFromRequest({ ...base, name: 'Picked', filter: { trajectoryIds: someIds } }, lead.id);
+    const picked = await createCampaignFromRequest({ ...base, name: 'Picked', filter: { trajectoryIds: someIds } }, lead.id, null);
     expect(picked).toMatchObject({ sampling: 'picked', items: 3, selected: 3 });
-    const listed = await listCampaigns({ projectId });
+    const listed = await listCampaigns({ projectIds: null, projectId });
     expect(listed.find((c) => c.id === random.id)).toMatchObject({ items: random.selected, population: 60, sampling: 'random' });
   });
 
@@ -168,6 +174,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
         gold: [{ trajectoryId: goldId, answers: { criteria: { works: 'pass' } } }],
       },
       lead.id,
+      null,
     );
     expect(c.sampling).toBe('active');
     const rows = await items(c.id);
@@ -210,6 +217,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const c = await createCampaignFromRequest(
       { ...base, name: 'Pairs', mode: 'pairwise', filter: { environment: 'pairs' }, sampling: { mode: 'active', budget: { items: 8 } } },
       lead.id,
+      null,
     );
     const rows = await db().campaignItem.findMany({
       where: { campaignId: c.id },
@@ -236,12 +244,13 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const c = await createCampaignFromRequest(
       { ...base, name: 'Active k=2', requiredExpertise: ['physics'], sampling: { mode: 'active', budget: { items: 12 } } },
       lead.id,
+      null,
     );
     const selected = new Set((await items(c.id)).filter((i) => i.selected).map((i) => i.id));
     const outsider = await user('reviewer');
     await expect(claimNextItem(c.id, outsider, new Date())).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const reviewers = [await user('reviewer', ['physics']), await user('reviewer', ['physics']), await user('reviewer', ['physics'])];
-    expect((await reviewerQueues(reviewers[0]!, new Date())).find((q) => q.id === c.id)).toMatchObject({
+    expect((await reviewerQueues({ ...reviewers[0]!, projectIds: null }, new Date())).find((q) => q.id === c.id)).toMatchObject({
       totalItems: selected.size,
       available: selected.size,
     });
@@ -277,6 +286,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const c = await createCampaignFromRequest(
       { ...base, name: 'Active', overlap: 1, sampling: { mode: 'active', budget: { items: 24 } } },
       lead.id,
+      null,
     );
     const reviewer = await user('reviewer');
     let t = Date.parse('2026-12-01T10:00:00Z');
@@ -336,7 +346,10 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(plan.population).toBe(60);
     expect(plan.halfWidth.active).toBeLessThanOrEqual(plan.halfWidth.random);
     expect(plan.halfWidth.everything).toBeLessThanOrEqual(plan.halfWidth.random); // equal when the predictor explains every label
-    const formPlan = (await planCampaignFromRequest({ project: 'p', mode: 'single', filter: {}, overlap: 1, budget: { items: 10 } }))!;
+    const formPlan = (await planCampaignFromRequest(
+      { project: 'p', mode: 'single', filter: {}, overlap: 1, budget: { items: 10 } },
+      null,
+    ))!;
     expect(formPlan).toMatchObject({ population: 60, budget: 10 });
     expect(formPlan.halfWidth.random).toBeGreaterThanOrEqual(formPlan.halfWidth.everything);
     // 60 items cannot pin a rate to +-5 points even all reviewed (half-width ~0.12): the target widens to a reachable one
@@ -349,6 +362,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const picked = await createCampaignFromRequest(
       { ...base, name: 'Picked', overlap: 1, filter: { trajectoryIds: [...byId.keys()].slice(0, 2) } },
       lead.id,
+      null,
     );
     const claim = (await claimNextItem(picked.id, reviewer, new Date((t += 1000))))!;
     await review(reviewer.id, claim.assignmentId, true, new Date((t += 1000)));

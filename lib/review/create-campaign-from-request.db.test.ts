@@ -102,10 +102,10 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
 
   it('creates a campaign with an inline rubric (version 1), then reuses that version while the rubric is unchanged, and versions an edit', async () => {
     const lead = await user('lead');
-    const first = await createCampaignFromRequest({ ...base, filter: { environment: 'terminal-bench' } }, lead.id);
+    const first = await createCampaignFromRequest({ ...base, filter: { environment: 'terminal-bench' } }, lead.id, null);
     expect(first).toMatchObject({ mode: 'single', status: 'open', items: 5, rubricVersionCreated: true });
 
-    const again = await createCampaignFromRequest({ ...base, name: 'Same rubric' }, lead.id);
+    const again = await createCampaignFromRequest({ ...base, name: 'Same rubric' }, lead.id, null);
     expect(again).toMatchObject({ rubricVersionId: first.rubricVersionId, rubricVersionCreated: false, items: 6 });
 
     const edited = defaultReviewRubric();
@@ -113,18 +113,19 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     const third = await createCampaignFromRequest(
       { ...base, name: 'Edited', rubric: { name: 'Agent run review', definition: edited } },
       lead.id,
+      null,
     );
     expect(third.rubricVersionCreated).toBe(true);
     expect(third.rubricVersionId).not.toBe(first.rubricVersionId);
 
     // by version id; the first campaign keeps the version it was created with
-    const byId = await createCampaignFromRequest({ ...base, name: 'By id', rubric: { versionId: first.rubricVersionId } }, lead.id);
+    const byId = await createCampaignFromRequest({ ...base, name: 'By id', rubric: { versionId: first.rubricVersionId } }, lead.id, null);
     expect(byId.rubricVersionId).toBe(first.rubricVersionId);
     expect((await getCampaignDetail(first.id, new Date())).rubric).toMatchObject({ version: 1, name: 'Agent run review' });
     expect((await getCampaignDetail(third.id, new Date())).rubric).toMatchObject({ version: 2 });
     const latest = await listLatestRubrics(projectId);
     expect(latest).toEqual([expect.objectContaining({ name: 'Agent run review', version: 2, campaigns: 4 })]);
-    expect((await campaignFormOptions())[0]).toMatchObject({
+    expect((await campaignFormOptions(null))[0]).toMatchObject({
       slug: 'p',
       trajectories: 6,
       environments: ['physics', 'terminal-bench'],
@@ -135,51 +136,54 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
   it('paces the video for reading when the campaign requires an expertise, unless the lead says otherwise', async () => {
     const lead = await user('lead');
     const pacingOf = async (id: string) => (await db().campaign.findUniqueOrThrow({ where: { id }, select: { pacing: true } })).pacing;
-    expect(await pacingOf((await createCampaignFromRequest({ ...base, name: 'Anyone' }, lead.id)).id)).toBe('skim');
+    expect(await pacingOf((await createCampaignFromRequest({ ...base, name: 'Anyone' }, lead.id, null)).id)).toBe('skim');
     expect(
-      await pacingOf((await createCampaignFromRequest({ ...base, name: 'Experts', requiredExpertise: ['physics'] }, lead.id)).id),
+      await pacingOf((await createCampaignFromRequest({ ...base, name: 'Experts', requiredExpertise: ['physics'] }, lead.id, null)).id),
     ).toBe('read');
     expect(
       await pacingOf(
-        (await createCampaignFromRequest({ ...base, name: 'Experts, skim', requiredExpertise: ['physics'], pacing: 'skim' }, lead.id)).id,
+        (await createCampaignFromRequest({ ...base, name: 'Experts, skim', requiredExpertise: ['physics'], pacing: 'skim' }, lead.id, null))
+          .id,
       ),
     ).toBe('skim');
-    const bad = await refusal(createCampaignFromRequest({ ...base, name: 'Bad', pacing: 'slow' }, lead.id));
+    const bad = await refusal(createCampaignFromRequest({ ...base, name: 'Bad', pacing: 'slow' }, lead.id, null));
     expect(bad.field).toBe('pacing');
   });
 
   it('refuses bad requests saying which field, and leaves nothing behind', async () => {
     const bad = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     bad.questions[1] = { ...bad.questions[1], prompt: '' };
-    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: bad } }, null))).toEqual({
+    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: bad } }, null, null))).toEqual({
       message: 'rubric.definition.questions.1.prompt: every question needs a prompt',
       field: 'rubric.definition.questions.1.prompt',
     });
     const badType = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     badType.questions[0] = { id: 'x', type: 'slider', prompt: 'p' };
-    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badType } }, null))).field).toBe(
+    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badType } }, null, null))).field).toBe(
       'rubric.definition.questions.0.type',
     );
     const badPoints = defaultReviewRubric() as unknown as { questions: Record<string, unknown>[] };
     badPoints.questions[1] = { ...badPoints.questions[1], points: 1 };
-    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badPoints } }, null))).field).toBe(
+    expect((await refusal(createCampaignFromRequest({ ...base, rubric: { name: 'r', definition: badPoints } }, null, null))).field).toBe(
       'rubric.definition.questions.1.points',
     );
 
-    expect((await refusal(createCampaignFromRequest({ ...base, overlap: 0 }, null))).field).toBe('overlap');
-    expect((await refusal(createCampaignFromRequest({ ...base, name: ' ' }, null))).field).toBe('name');
-    expect((await refusal(createCampaignFromRequest({ ...base, filter: { minReward: 1, maxReward: 0 } }, null))).field).toBe(
+    expect((await refusal(createCampaignFromRequest({ ...base, overlap: 0 }, null, null))).field).toBe('overlap');
+    expect((await refusal(createCampaignFromRequest({ ...base, name: ' ' }, null, null))).field).toBe('name');
+    expect((await refusal(createCampaignFromRequest({ ...base, filter: { minReward: 1, maxReward: 0 } }, null, null))).field).toBe(
       'filter.minReward',
     );
-    expect((await refusal(createCampaignFromRequest({ ...base, project: 'nope' }, null))).message).toMatch(/No project named nope/);
-    expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'nowhere' } }, null))).toMatchObject({
+    expect((await refusal(createCampaignFromRequest({ ...base, project: 'nope' }, null, null))).message).toMatch(/No project named nope/);
+    expect(await refusal(createCampaignFromRequest({ ...base, filter: { environment: 'nowhere' } }, null, null))).toMatchObject({
       field: 'filter',
     });
-    expect(await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null))).toMatchObject({
+    expect(
+      await refusal(createCampaignFromRequest({ ...base, mode: 'pairwise', filter: { policy: 'm@ckpt-1' } }, null, null)),
+    ).toMatchObject({
       field: 'filter',
       message: expect.stringMatching(/no pairs/),
     });
-    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { versionId: 'missing' } }, null))).toMatchObject({
+    expect(await refusal(createCampaignFromRequest({ ...base, rubric: { versionId: 'missing' } }, null, null))).toMatchObject({
       field: 'rubric.versionId',
     });
 
@@ -189,18 +193,19 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
         createCampaignFromRequest(
           { ...base, filter: { environment: 'physics' }, gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] },
           null,
+          null,
         ),
       ),
     ).toMatchObject({ field: 'gold.0.trajectoryId' });
     expect(
-      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { nope: 1 } }] }, null)),
+      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { nope: 1 } }] }, null, null)),
     ).toMatchObject({ field: 'gold.0.answers' });
     expect(
-      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { overall: 9 } }] }, null)),
+      await refusal(createCampaignFromRequest({ ...base, gold: [{ trajectoryId: ids.a1, answers: { overall: 9 } }] }, null, null)),
     ).toMatchObject({ field: 'gold.0.answers.overall' });
     expect(
       await refusal(
-        createCampaignFromRequest({ ...base, mode: 'pairwise', gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] }, null),
+        createCampaignFromRequest({ ...base, mode: 'pairwise', gold: [{ trajectoryId: ids.a1, answers: { overall: 2 } }] }, null, null),
       ),
     ).toMatchObject({ field: 'gold' });
 
@@ -217,8 +222,9 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
         gold: [{ trajectoryId: ids.a2, answers: { overall: 5, flags: [] } }],
       },
       lead.id,
+      null,
     );
-    const pair = await createCampaignFromRequest({ ...base, name: 'Pairs', mode: 'pairwise', overlap: 1 }, lead.id);
+    const pair = await createCampaignFromRequest({ ...base, name: 'Pairs', mode: 'pairwise', overlap: 1 }, lead.id, null);
     expect(created.items).toBe(3);
     expect(pair.items).toBe(4);
 
@@ -239,7 +245,7 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     await skipAssignment(skipped.assignmentId, r2.id, 'unclear', now);
     await claimNextItem(created.id, r2, now); // a live claim
 
-    const list = await listCampaigns({ projectId });
+    const list = await listCampaigns({ projectIds: null, projectId });
     expect(list.map((c) => c.name)).toEqual(['Pairs', 'Sweep']);
     expect(list.find((c) => c.name === 'Sweep')).toMatchObject({
       items: 3,
@@ -250,7 +256,7 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
       status: 'open',
       rubric: { version: 1 },
     });
-    expect(await listCampaigns({ projectId: 'other' })).toEqual([]);
+    expect(await listCampaigns({ projectIds: null, projectId: 'other' })).toEqual([]);
     expect(await findCampaignIdByName(projectId, 'Pairs')).toBe(pair.id);
 
     const detail = await getCampaignDetail(created.id, now);

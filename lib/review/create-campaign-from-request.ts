@@ -38,9 +38,10 @@ function badInput(field: string, message: string, extra: Record<string, unknown>
  * items from the filter's candidates with recorded probabilities (gold items always selected);
  * a filter listing trajectory ids by hand makes the campaign "picked" (not a random sample).
  */
-export async function createCampaignFromRequest(raw: unknown, actorId: string | null) {
+export async function createCampaignFromRequest(raw: unknown, actorId: string | null, projectIds: string[] | null) {
   const req = parseInput(campaignRequest, raw, '');
-  const project = await findProjectBySlug(req.project);
+  // membership (issue 14): a project the caller does not lead is "no project named …"
+  const project = await findProjectBySlug(req.project, projectIds);
 
   let rubric: RubricDefinition;
   let versionId: string | null = null;

@@ -21,10 +21,13 @@ export const planRequest = z.object({
  * expected 95% half-widths at the budget under everything / random / active, and reviews to
  * reach +-5 points. Single-item campaigns only (a pairwise campaign's figure is the ratings).
  */
-export async function planCampaignFromRequest(raw: unknown): Promise<(ReviewPlan & { secondsPerReview: number }) | null> {
+export async function planCampaignFromRequest(
+  raw: unknown,
+  projectIds: string[] | null,
+): Promise<(ReviewPlan & { secondsPerReview: number }) | null> {
   const req = parseInput(planRequest, raw, '');
   if (req.mode !== 'single') return null;
-  const project = await findProjectBySlug(req.project);
+  const project = await findProjectBySlug(req.project, projectIds);
   const candidates = await campaignCandidates(project.id, 'single', req.filter);
   const seconds = (await medianReviewSeconds(project.id)) ?? DEFAULT_REVIEW_SECONDS;
   const budget = req.budget ? budgetItems(req.budget, req.overlap, seconds) : candidates.length;

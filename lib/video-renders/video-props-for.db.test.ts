@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { projectAccess } from '../auth/project-access';
 import type { SessionUser } from '../auth/session-user';
 import { db } from '../db/infra/client';
 import { resetDatabase } from '../db/test/reset';
@@ -11,7 +12,14 @@ import { freshVideoPropsFor, trajectoryVideo, videoMeasureFor, videoPropsFor } f
 
 /** The stored video props (table video_props): read while their inputs are unchanged, derived again when anything they show changes. */
 
-const lead: SessionUser = { id: 'lead-1', email: 'lead@x.test', name: 'Lead', role: 'lead', expertise: [] };
+const lead: SessionUser = {
+  id: 'lead-1',
+  email: 'lead@x.test',
+  name: 'Lead',
+  role: 'lead',
+  expertise: [],
+  access: projectAccess('lead', []),
+};
 
 function run(stepText = 'I will run the tests') {
   return buildTrajectory({

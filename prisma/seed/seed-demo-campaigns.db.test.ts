@@ -10,11 +10,20 @@ import { datasetFormats } from '../../lib/datasets/formats';
 import { reviewerQueues } from '../../lib/db/review/review-queue';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { findUserByEmail } from '../../lib/db/auth/users';
+import { sessionUserFor } from '../../lib/db/auth/memberships';
+import { visibleProjectIds } from '../../lib/auth/project-access';
+import type { UserRecord } from '../../lib/auth/session-user';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
 import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
 import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight/insight-load';
 import { seedDemo, type SeedReport } from './seed-demo';
+
+/** A demo user's queues as the review page builds them: scoped to the projects they belong to. */
+async function queuesOf(user: UserRecord) {
+  const { access } = await sessionUserFor(user, null);
+  return reviewerQueues({ ...user, projectIds: visibleProjectIds(access, 'reviewer') }, new Date());
+}
 
 async function counts() {
   const [trajectories, campaigns, items, assignments, reviews, comparisons, rubricVersions, users] = await Promise.all([
@@ -71,7 +80,7 @@ describe('demo campaigns (seedDemo)', () => {
   });
 
   it('creates an open single, an open pairwise and an untouched campaign, with consistent counts', async () => {
-    const list = await listCampaigns({ projectId: first.projectId });
+    const list = await listCampaigns({ projectIds: null, projectId: first.projectId });
     const byName = new Map(list.map((c) => [c.name, c]));
     const single = byName.get(DEMO_CAMPAIGNS.single)!;
     const pairwise = byName.get(DEMO_CAMPAIGNS.pairwise)!;
@@ -139,7 +148,7 @@ describe('demo campaigns (seedDemo)', () => {
   it('leaves work in the queues of reviewer@ and physicist@', async () => {
     for (const email of ['reviewer@witness.local', 'physicist@witness.local']) {
       const user = (await findUserByEmail(email))!;
-      const queues = await reviewerQueues(user, new Date());
+      const queues = await queuesOf(user);
       const single = queues.find((q) => q.name === DEMO_CAMPAIGNS.single);
       const pairwise = queues.find((q) => q.name === DEMO_CAMPAIGNS.pairwise);
       expect(single?.available, email).toBeGreaterThan(5);
@@ -147,14 +156,14 @@ describe('demo campaigns (seedDemo)', () => {
       expect(single?.doneTotal).toBe(0);
     }
     const physicist = (await findUserByEmail('physicist@witness.local'))!;
-    const untouched = (await reviewerQueues(physicist, new Date())).find((q) => q.name === DEMO_CAMPAIGNS.untouched);
+    const untouched = (await queuesOf(physicist)).find((q) => q.name === DEMO_CAMPAIGNS.untouched);
     expect(untouched?.available).toBe(untouched?.totalItems);
     const software = (await findUserByEmail('reviewer@witness.local'))!;
-    expect((await reviewerQueues(software, new Date())).some((q) => q.name === DEMO_CAMPAIGNS.untouched)).toBe(false);
+    expect((await queuesOf(software)).some((q) => q.name === DEMO_CAMPAIGNS.untouched)).toBe(false);
   });
 
   it('adds a campaign in "review where it tells the most" mode whose figure is visibly narrower prediction-powered than from reviews alone', async () => {
-    const active = (await listCampaigns({ projectId: first.projectId })).find((c) => c.name === DEMO_ACTIVE_CAMPAIGN)!;
+    const active = (await listCampaigns({ projectIds: null, projectId: first.projectId })).find((c) => c.name === DEMO_ACTIVE_CAMPAIGN)!;
     expect(active).toMatchObject({ sampling: 'active', population: 90, overlap: 1 });
     expect(active.items).toBeGreaterThan(20);
     expect(active.items).toBeLessThan(45);

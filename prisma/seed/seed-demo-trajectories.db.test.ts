@@ -6,6 +6,11 @@ import { seedDemo, type SeedReport } from './seed-demo';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS } from './demo-sweep';
 import { ACTIVE_TASKS } from './seed-demo-active';
 import { DEMO_DIR, DEMO_GROUPS } from './seed-demo-trajectories';
+import { DEMO_SUPPORT_CAMPAIGN, DEMO_SUPPORT_TRAJECTORIES } from './seed-demo-support';
+import { demoUsers } from './demo-users';
+import { sessionUserFor } from '../../lib/db/auth/memberships';
+import { findUserByEmail } from '../../lib/db/auth/users';
+import { visibleProjectIds } from '../../lib/auth/project-access';
 
 const expectedTrajectories = DEMO_GROUPS.reduce((n, g) => n + g.trajectories, 0);
 /** the synthetic checkpoint sweep seedDemo adds for the demo campaigns (seed-demo-campaigns.db.test.ts) */
@@ -47,7 +52,7 @@ describe('demo trajectories (seedDemo)', () => {
       trajectoriesImported: 0,
       trajectoriesSkipped: expectedTrajectories,
     });
-    expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories + activeTrajectories);
+    expect(afterFirst.trajectories).toBe(expectedTrajectories + sweepTrajectories + activeTrajectories + DEMO_SUPPORT_TRAJECTORIES);
     expect(await counts()).toEqual(afterFirst);
 
     // every listed source is stored as an import source (the raw file or trial directory)
@@ -142,5 +147,26 @@ describe('demo trajectories (seedDemo)', () => {
       expect(text).toMatch(/\$\$[^$]+\$\$|\\\[[\s\S]+?\\\]/);
       expect(text).toMatch(/\\omega/);
     }
+  });
+
+  it('seeds two projects with different members: each lead sees only their own, the admin both', async () => {
+    const access = async (email: string) => (await sessionUserFor((await findUserByEmail(email))!, null)).access;
+    const demo = first.projectId;
+    const support = first.supportProjectId;
+    expect(demo).not.toBe(support);
+    expect(second.supportProjectId).toBe(support);
+    expect(visibleProjectIds(await access('lead@witness.local'), 'lead')).toEqual([demo]);
+    expect(visibleProjectIds(await access('quinn@witness.local'), 'lead')).toEqual([support]);
+    expect(visibleProjectIds(await access('rio@witness.local'), 'reviewer')).toEqual([support]);
+    expect(visibleProjectIds(await access('rio@witness.local'), 'lead')).toEqual([]);
+    for (const email of ['reviewer@witness.local', 'physicist@witness.local', 'sol@witness.local'])
+      expect(visibleProjectIds(await access(email), 'reviewer'), email).toEqual([demo]);
+    expect(visibleProjectIds(await access('admin@witness.local'), 'lead')).toBeNull();
+    // every demo user's memberships are what demo-users.ts says, and a re-run added none
+    expect(await db().projectMember.count()).toBe(demoUsers.reduce((n, u) => n + Object.keys(u.projects).length, 0));
+    expect(await db().trajectory.count({ where: { projectId: support } })).toBe(DEMO_SUPPORT_TRAJECTORIES);
+    expect(await db().campaign.findMany({ where: { projectId: support }, select: { name: true, status: true } })).toEqual([
+      { name: DEMO_SUPPORT_CAMPAIGN, status: 'open' },
+    ]);
   });
 });

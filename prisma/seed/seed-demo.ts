@@ -1,6 +1,8 @@
 import { ensureEnvironment, ensureProject } from '../../lib/db/trajectories/projects';
 import { ensureUser } from '../../lib/db/auth/users';
-import { demoUsers } from './demo-users';
+import { demoUsers, type DemoProject } from './demo-users';
+import { ensureFirstMemberships } from '../../lib/db/auth/memberships';
+import { seedDemoSupport } from './seed-demo-support';
 import { seedDemoCampaigns, type DemoCampaignsReport } from './seed-demo-campaigns';
 import { seedDemoTrajectories } from './seed-demo-trajectories';
 
@@ -13,6 +15,8 @@ export interface SeedReport {
   trajectoriesSkipped: number;
   /** the checkpoint sweep and the demo review campaigns (prisma/seed/seed-demo-campaigns.ts) */
   campaigns: DemoCampaignsReport;
+  /** the second team's project (prisma/seed/seed-demo-support.ts) */
+  supportProjectId: string;
 }
 
 /**
@@ -38,7 +42,18 @@ export async function seedDemo(): Promise<SeedReport> {
   await ensureEnvironment(project.id, 'physics-derivations', 'Derive a result; a physicist checks each step');
   const trajectories = await seedDemoTrajectories(project.id, { importedById: leadId });
   const campaigns = await seedDemoCampaigns(project.id, users, leadId);
+  const quinn = users.find((u) => u.email === 'quinn@witness.local');
+  const support = await seedDemoSupport(quinn?.id ?? leadId);
+  // who is in which project: each demo user joins their projects once (a user an admin has
+  // since moved between projects keeps what the admin chose: only users with no membership join)
+  const projectIds: Record<DemoProject, string> = { demo: project.id, 'support-desk': support.projectId };
+  for (const u of demoUsers) {
+    const user = users.find((x) => x.email === u.email)!;
+    const wanted = Object.entries(u.projects).map(([slug, role]) => ({ projectId: projectIds[slug as DemoProject], role: role! }));
+    await ensureFirstMemberships(user.id, wanted);
+  }
   return {
+    supportProjectId: support.projectId,
     usersCreated,
     projectId: project.id,
     trajectoriesImported: trajectories.imported,

@@ -140,7 +140,7 @@ async function exportDemo(dir: string): Promise<Record<string, number>> {
       const out = path.join(dir, 'exports', `${format}.jsonl`);
       let stdout = '';
       let stderr = '';
-      const code = await exportCommand.run(['--format', format, '--split', 'train', '--out', out, '--json'], {
+      const code = await exportCommand.run(['--format', format, '--project', 'demo', '--split', 'train', '--out', out, '--json'], {
         stdout: (t) => void (stdout += t),
         stderr: (t) => void (stderr += t),
         readStdin: async () => '',

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { expertiseTagSchema, roleSchema } from '@/lib/auth/roles';
 import { createInvite } from '@/lib/db/auth/invites';
+import { membershipInput, removeMembershipInput, removeProjectMember, setProjectMember } from '@/lib/db/auth/memberships';
 import { updateProjectSettings } from '@/lib/db/trajectories/projects';
 import { baseUrl } from '@/lib/env';
 import { defineAction } from '../../_server/action';
@@ -45,3 +46,17 @@ export const setAutoRenderAction = defineAction(
     return { autoRender: settings.autoRender };
   },
 );
+
+/** Adds a member to a project or changes their role there (audited). */
+export const setProjectMemberAction = defineAction('admin', membershipInput, async (input, user) => {
+  const saved = await setProjectMember(user.id, input);
+  revalidatePath('/admin');
+  return saved;
+});
+
+/** Removes a member from a project (audited); what they could reach there answers 404 from now on. */
+export const removeProjectMemberAction = defineAction('admin', removeMembershipInput, async (input, user) => {
+  await removeProjectMember(user.id, input);
+  revalidatePath('/admin');
+  return { removed: input.userId };
+});

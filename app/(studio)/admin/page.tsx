@@ -1,4 +1,6 @@
 import { AutoRenderToggle } from '@/components/admin/auto-render-toggle';
+import { ProjectMembers } from '@/components/admin/project-members';
+import { listProjectMembers } from '@/lib/db/auth/memberships';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { roleLabel } from '@/lib/auth/roles';
@@ -7,21 +9,23 @@ import { listProjectSettings } from '@/lib/db/trajectories/projects';
 import { listUsers } from '@/lib/db/auth/users';
 import { liveWorkers } from '@/lib/db/infra/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
-import { inviteUserAction, setAutoRenderAction } from './actions';
+import { inviteUserAction, removeProjectMemberAction, setAutoRenderAction, setProjectMemberAction } from './actions';
 
 export const metadata = { title: 'Admin' };
 
 export default async function AdminHome() {
   await requirePageUser('admin');
-  const [users, invites, workers, projects] = await Promise.all([
+  const [users, invites, workers, projects, members] = await Promise.all([
     listUsers(),
     listOpenInvites(),
     liveWorkers(new Date()),
     listProjectSettings(),
+    listProjectMembers(),
   ]);
+  const candidates = users.filter((u) => !u.disabledAt).map((u) => ({ id: u.id, email: u.email, globalRole: u.role }));
   return (
     <>
-      <PageHeader title="Admin" description="People, invitations and the studio's workers." />
+      <PageHeader title="Admin" description="People, invitations, project members and the studio's workers." />
       <section className="mb-8 rounded-xl border border-zinc-200 bg-white p-5 shadow-sm">
         <h2 className="mb-3 font-semibold">Invite someone</h2>
         <p className="mb-4 text-sm text-zinc-600">Sign-up is by invitation only. The link lets them choose a password.</p>
@@ -85,6 +89,36 @@ export default async function AdminHome() {
               ))}
             </tbody>
           </table>
+        </div>
+      </section>
+      <section className="mb-8">
+        <h2 className="mb-1 font-semibold">Project members</h2>
+        <p className="mb-3 text-sm text-zinc-600">
+          A lead manages only the projects they lead; a reviewer claims only in campaigns of their projects. Admins reach every project.
+          Only people with the lead role can lead a project. Every change is in the audit log.
+        </p>
+        <div className="space-y-4">
+          {members.map((p) => (
+            <div key={p.id} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm">
+              <h3 className="mb-2 text-sm font-semibold">
+                {p.name} <span className="font-mono text-xs font-normal text-zinc-500">{p.slug}</span>
+              </h3>
+              <ProjectMembers
+                projectId={p.id}
+                projectSlug={p.slug}
+                members={p.members.map((m) => ({
+                  userId: m.user.id,
+                  email: m.user.email,
+                  name: m.user.name,
+                  globalRole: m.user.role,
+                  role: m.role,
+                }))}
+                candidates={candidates}
+                setMember={setProjectMemberAction}
+                removeMember={removeProjectMemberAction}
+              />
+            </div>
+          ))}
         </div>
       </section>
       <section>

@@ -6,6 +6,7 @@ import { ProjectCards } from '@/components/projects/project-cards';
 import { projectsQueryKey } from '@/components/projects/projects-query';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { listProjectSummaries } from '@/lib/db/trajectories/projects';
 import { requirePageUser } from '../../_server/current-user';
@@ -14,11 +15,12 @@ import { serverQueryClient } from '../../_server/query-client';
 export const metadata = { title: 'Campaigns' };
 
 export default async function LeadHome() {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
+  const projectIds = visibleProjectIds(user.access, 'lead');
   const queryClient = serverQueryClient();
   const [campaigns] = await Promise.all([
-    listCampaigns(),
-    queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: listProjectSummaries }),
+    listCampaigns({ projectIds }),
+    queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: () => listProjectSummaries(projectIds) }),
   ]);
   return (
     <>

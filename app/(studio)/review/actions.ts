@@ -5,13 +5,16 @@ import { claimNextItem, skipAssignment } from '@/lib/db/review/assignments';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { submitReview, submitReviewInput } from '@/lib/review/submit-review';
 import { AppError } from '@/lib/errors';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
+import type { SessionUser } from '@/lib/auth/session-user';
 import { defineAction } from '../../_server/action';
 
 export type ClaimResult = { href: string; resumed: boolean } | { href: null; message: string };
 
-async function claim(campaignId: string, user: { id: string; expertise: string[] }): Promise<ClaimResult> {
+async function claim(campaignId: string, user: SessionUser): Promise<ClaimResult> {
   let claimed;
   try {
+    await requireProjectRoleFor(user, 'campaign', campaignId, 'reviewer');
     claimed = await claimNextItem(campaignId, { id: user.id, expertise: user.expertise }, new Date());
   } catch (error) {
     if (error instanceof AppError && error.code === 'CONFLICT') return { href: null, message: error.message };
@@ -35,6 +38,7 @@ export const skipAction = defineAction(
     reason: z.string().trim().min(3, 'Say why you skip (3+ characters)').max(500),
   }),
   async (input, user) => {
+    await requireProjectRoleFor(user, 'assignment', input.assignmentId, 'reviewer');
     await skipAssignment(input.assignmentId, user.id, input.reason, new Date());
     return claim(input.campaignId, user);
   },
@@ -46,6 +50,7 @@ export const submitReviewAction = defineAction(
   submitReviewInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
+    await requireProjectRoleFor(user, 'assignment', rest.assignmentId, 'reviewer');
     const review = await submitReview(user.id, rest, new Date());
     return { review: { id: review.id, revision: review.revision, duplicate: review.duplicate }, next: await claim(campaignId, user) };
   },
@@ -57,6 +62,7 @@ export const submitComparisonAction = defineAction(
   submitComparisonInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
+    await requireProjectRoleFor(user, 'assignment', rest.assignmentId, 'reviewer');
     const row = await submitComparison(user.id, rest, new Date());
     return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
   },

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { NextItemButton } from '@/components/review/next-item-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { reviewerQueues } from '@/lib/db/review/review-queue';
 import { myRecentWork } from '@/lib/db/review/review-list';
 import { requirePageUser } from '../../_server/current-user';
@@ -14,7 +15,11 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function ReviewerHome({ searchParams }: Props) {
   const user = await requirePageUser('review');
   const now = new Date();
-  const [queues, recent] = await Promise.all([reviewerQueues(user, now), myRecentWork(user.id, 8)]);
+  const projectIds = visibleProjectIds(user.access, 'reviewer');
+  const [queues, recent] = await Promise.all([
+    reviewerQueues({ id: user.id, expertise: user.expertise, projectIds }, now),
+    myRecentWork(user.id, projectIds, 8),
+  ]);
   const done = (await searchParams).done;
   const finished = typeof done === 'string' ? queues.find((q) => q.id === done) : undefined;
   const reviewedToday = queues.reduce((n, q) => n + q.doneToday, 0);

@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { Pagination } from '@/components/trajectories/pagination';
 import { TrajectoryFilters } from '@/components/trajectories/trajectory-filters';
@@ -7,28 +8,28 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { listTrajectories } from '@/lib/db/trajectories/trajectory-queries';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../_server/current-user';
 import { readListParams } from './search-params';
 
 export const metadata = { title: 'Trajectories' };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { params, values } = readListParams(await searchParams);
 
   let list: Awaited<ReturnType<typeof listTrajectories>>;
   try {
-    list = await listTrajectories(params);
+    list = await listTrajectories(params, visibleProjectIds(user.access, 'lead'));
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
+    // a project the caller does not lead (or none by that name) is a 404, like any other project's id
+    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
+    if (error instanceof AppError && error.code === 'BAD_INPUT') {
       return (
         <>
           <PageHeader title="Trajectories" />
-          <EmptyState
-            title={error.code === 'NOT_FOUND' ? `No project “${values.project ?? ''}”` : 'These filters do not make sense'}
-            action={<ClearLink />}
-          >
-            {error.message}. Pick a project from the list, or clear the filters.
+          <EmptyState title="These filters do not make sense" action={<ClearLink />}>
+            {error.message}. Clear the filters, or pick others.
           </EmptyState>
         </>
       );

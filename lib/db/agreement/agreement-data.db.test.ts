@@ -184,7 +184,7 @@ describe('assembling ratings from reviews', () => {
       { kind: 'adjudicated' },
     ]);
     expect((await loadAgreementData(campaign.id)).items.find((i) => i.id === item2.id)!.adjudicated).toBe(true);
-    const listed = await listAgreementCampaigns();
+    const listed = await listAgreementCampaigns(null);
     expect(listed).toMatchObject([{ id: campaign.id, items: 2, reviewed: 2, adjudicated: 1, projectName: 'P' }]);
     await expect(
       recordAdjudication(ann, { campaignId: 'other', itemId: item2.id, answers: { quality: 1 }, rationale: 'wrong campaign here' }),

@@ -122,8 +122,9 @@ export interface AgreementCampaignSummary {
 }
 
 /** The campaigns a lead can open the agreement dashboard of (newest first), with their counts. */
-export async function listAgreementCampaigns(): Promise<AgreementCampaignSummary[]> {
+export async function listAgreementCampaigns(projectIds: string[] | null): Promise<AgreementCampaignSummary[]> {
   const rows = await db().campaign.findMany({
+    where: projectIds === null ? {} : { projectId: { in: projectIds } },
     orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     take: 500,
     select: {

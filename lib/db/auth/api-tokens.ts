@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { generateApiToken, hashApiToken, looksLikeApiToken } from '../../auth/api-token';
+import { roleInProject } from '../../auth/project-access';
 import type { SessionUser } from '../../auth/session-user';
+import { sessionUserFor } from './memberships';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
@@ -10,20 +12,34 @@ import { parseInput } from '../../parse-input';
 export const createApiTokenInput = z.object({
   name: z.string().trim().min(1, 'a name for the token').max(80),
   expiresInDays: z.number().int().min(1).max(3650).nullable().default(null),
+  /** narrow the token to one of the user's projects (null: every project the user reaches) */
+  projectId: z.string().trim().min(1).max(64).nullable().default(null),
 });
 
-/** Creates a token for `userId`; the plain token is returned once and never stored. */
+/**
+ * Creates a token for the user; the plain token is returned once and never stored. Narrowed to
+ * a project, it reaches only that one (which must be one the user reaches: else NOT_FOUND).
+ */
 export async function createApiToken(
   userId: string,
   input: z.input<typeof createApiTokenInput>,
   now: Date = new Date(),
 ): Promise<{ id: string; token: string; prefix: string }> {
   const valid = parseInput(createApiTokenInput, input, '');
+  const projectId = valid.projectId;
+  if (projectId !== null) {
+    const [user, exists] = await Promise.all([
+      db().user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, role: true, expertise: true } }),
+      db().project.findUnique({ where: { id: projectId }, select: { id: true } }),
+    ]);
+    if (!user || !exists || roleInProject((await sessionUserFor(user, null)).access, projectId) === null)
+      throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
+  }
   const { token, hash, prefix } = generateApiToken();
   const expiresAt = valid.expiresInDays ? new Date(now.getTime() + valid.expiresInDays * 86_400_000) : null;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId, name: valid.name, prefix, tokenHash: hash, expiresAt },
+      data: { userId, name: valid.name, prefix, tokenHash: hash, expiresAt, projectId },
       select: { id: true },
     });
     await writeAudit(tx, {
@@ -31,7 +47,8 @@ export async function createApiToken(
       action: 'api_token.create',
       targetType: 'api_token',
       targetId: created.id,
-      data: { name: valid.name },
+      data: { name: valid.name, projectId },
+      ...(projectId ? { projectId } : {}),
     });
     return created;
   });
@@ -47,9 +64,10 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     revokedAt: Date | null;
     expiresAt: Date | null;
     lastUsedAt: Date | null;
+    projectId: string | null;
     user: { id: string; email: string; name: string; role: SessionUser['role']; expertise: string[]; disabledAt: string | null };
   }>(
-    `SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt",
+    `SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId",
            json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user
     FROM api_token t JOIN "user" u ON u.id = t."userId"
     WHERE t."tokenHash" = $1`,
@@ -61,13 +79,22 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } });
   }
   const { disabledAt: _disabled, ...user } = row.user;
-  return user;
+  return sessionUserFor(user, row.projectId);
 }
 
 export async function listApiTokens(userId: string) {
   return db().apiToken.findMany({
     where: { userId },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      project: { select: { slug: true, name: true } },
+    },
     orderBy: { createdAt: 'desc' },
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hashApiToken } from '../../auth/api-token';
 import { hashPassword, passwordSchema } from '../../auth/password';
 import { expertiseTagSchema, roleSchema } from '../../auth/roles';
-import type { SessionUser } from '../../auth/session-user';
+import type { UserRecord } from '../../auth/session-user';
 import { AppError } from '../../errors';
 import { writeAudit } from './audit';
 import { db } from '../infra/client';
@@ -59,7 +59,7 @@ export const acceptInviteInput = z.object({
 });
 
 /** Accepting creates the account and closes the invite in one transaction (a second accept fails). */
-export async function acceptInvite(input: z.input<typeof acceptInviteInput>, now = new Date()): Promise<SessionUser> {
+export async function acceptInvite(input: z.input<typeof acceptInviteInput>, now = new Date()): Promise<UserRecord> {
   const data = acceptInviteInput.parse(input);
   const hash = await hashPassword(data.password);
   return db().$transaction(async (tx) => {

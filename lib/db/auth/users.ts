@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import { expertiseTagSchema, roleSchema, type Role } from '../../auth/roles';
-import type { SessionUser } from '../../auth/session-user';
+import type { UserRecord } from '../../auth/session-user';
 import { hashPassword, passwordSchema } from '../../auth/password';
 import { db } from '../infra/client';
 import { writeAudit } from './audit';
@@ -20,7 +20,7 @@ export const createUserInput = z.object({
 export type CreateUserInput = z.input<typeof createUserInput>;
 
 /** Creates a user with an email + password credential (better-auth's `credential` account), in one transaction. */
-export async function createUser(input: CreateUserInput, actorId: string | null = null): Promise<SessionUser> {
+export async function createUser(input: CreateUserInput, actorId: string | null = null): Promise<UserRecord> {
   const { email, name, role, password, expertise } = parseInput(createUserInput, input, '');
   const hash = await hashPassword(password);
   const id = randomUUID();
@@ -38,7 +38,7 @@ export async function createUser(input: CreateUserInput, actorId: string | null 
 }
 
 /** Creates the user unless the email exists (demo seeding); returns whether it was created. */
-export async function ensureUser(input: CreateUserInput): Promise<{ user: SessionUser; created: boolean }> {
+export async function ensureUser(input: CreateUserInput): Promise<{ user: UserRecord; created: boolean }> {
   const existing = await findUserByEmail(input.email);
   if (existing) return { user: existing, created: false };
   try {
@@ -52,16 +52,16 @@ export async function ensureUser(input: CreateUserInput): Promise<{ user: Sessio
   }
 }
 
-export async function findUserByEmail(email: string): Promise<SessionUser | null> {
+export async function findUserByEmail(email: string): Promise<UserRecord | null> {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: userSelect });
 }
 
 /** An active (not disabled) user by id. */
-export async function findActiveUser(id: string): Promise<SessionUser | null> {
+export async function findActiveUser(id: string): Promise<UserRecord | null> {
   return db().user.findFirst({ where: { id, disabledAt: null }, select: userSelect });
 }
 
-export async function listUsers(): Promise<(SessionUser & { createdAt: Date; disabledAt: Date | null })[]> {
+export async function listUsers(): Promise<(UserRecord & { createdAt: Date; disabledAt: Date | null })[]> {
   return db().user.findMany({
     select: { ...userSelect, createdAt: true, disabledAt: true },
     orderBy: [{ role: 'asc' }, { email: 'asc' }],

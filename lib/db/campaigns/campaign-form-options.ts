@@ -11,8 +11,9 @@ export interface CampaignFormProject {
 }
 
 /** What the lead's create form offers per project: environments, policies and rubrics to reuse (JSON-safe). */
-export async function campaignFormOptions(): Promise<CampaignFormProject[]> {
+export async function campaignFormOptions(projectIds: string[] | null): Promise<CampaignFormProject[]> {
   const projects = await db().project.findMany({
+    where: projectIds === null ? {} : { id: { in: projectIds } },
     select: {
       id: true,
       slug: true,

@@ -4,9 +4,10 @@ import { db } from '../infra/client';
  * Campaigns for the lead's list and GET /api/v1/campaigns, newest first, with their progress:
  * reviews done of items × k. Two queries whatever the number of campaigns; JSON-safe.
  */
-export async function listCampaigns(scope: { projectId?: string } = {}) {
+export async function listCampaigns(scope: { projectIds: string[] | null; projectId?: string }) {
+  const visible = scope.projectIds === null ? {} : { projectId: { in: scope.projectIds } };
   const campaigns = await db().campaign.findMany({
-    where: scope.projectId ? { projectId: scope.projectId } : {},
+    where: scope.projectId ? { AND: [visible, { projectId: scope.projectId }] } : visible,
     select: {
       id: true,
       name: true,

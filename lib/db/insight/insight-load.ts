@@ -48,18 +48,24 @@ export interface InsightProject {
   name: string;
 }
 
-/** The named project, or (none named) the first project that has trajectories. */
+/**
+ * The named project, or (none named) the first project that has trajectories, among the
+ * caller's visible projects (`projectIds`; null: every project). One they do not lead is "No
+ * project named …", the same answer as a project that does not exist.
+ */
 export async function resolveInsightProject(
   slug: string | undefined,
+  projectIds: string[] | null,
 ): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
   const rows = await db().project.findMany({
+    where: projectIds === null ? {} : { id: { in: projectIds } },
     select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } },
     orderBy: { createdAt: 'asc' },
   });
   const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
   if (slug) {
     const project = projects.find((p) => p.slug === slug);
-    if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`);
+    if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`, { details: { field: 'project' } });
     return { project, projects };
   }
   const first = rows.find((r) => r._count.trajectories > 0) ?? rows[0];

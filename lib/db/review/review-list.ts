@@ -37,9 +37,9 @@ export async function listReviews(input: ListReviewsInput, reviewerId: string | 
 }
 
 /** The reviewer's own submitted items, newest first, for revising while their campaign is open. */
-export async function myRecentWork(reviewerId: string, limit = 10) {
+export async function myRecentWork(reviewerId: string, projectIds: string[] | null, limit = 10) {
   const rows = await db().assignment.findMany({
-    where: { reviewerId, status: 'submitted' },
+    where: { reviewerId, status: 'submitted', ...(projectIds === null ? {} : { item: { campaign: { projectId: { in: projectIds } } } }) },
     select: {
       id: true,
       finishedAt: true,

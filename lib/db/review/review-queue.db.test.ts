@@ -43,10 +43,10 @@ describe('reviewer queues', () => {
     const claim = (await claimNextItem(general.id, reviewer, now))!;
     await inSqlTransaction((run) => settleClaim(run, claim.assignmentId, reviewer.id, 1, now));
 
-    const queues = await reviewerQueues(reviewer, now);
+    const queues = await reviewerQueues({ ...reviewer, projectIds: null }, now);
     expect(queues.map((q) => q.name)).toEqual(['general']);
     expect(queues[0]).toMatchObject({ available: 2, doneToday: 1, doneTotal: 1, totalItems: 3 });
-    expect((await reviewerQueues({ ...reviewer, expertise: ['software', 'physics'] }, now)).map((q) => q.name)).toEqual([
+    expect((await reviewerQueues({ ...reviewer, expertise: ['software', 'physics'], projectIds: null }, now)).map((q) => q.name)).toEqual([
       'general',
       'physics only',
     ]);

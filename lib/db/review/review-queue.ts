@@ -5,10 +5,11 @@ import { db } from '../infra/client';
  * tags), with how many items are still open to them and how many they did today. A fixed
  * number of queries whatever the number of campaigns.
  */
-export async function reviewerQueues(reviewer: { id: string; expertise: string[] }, now: Date) {
+export async function reviewerQueues(reviewer: { id: string; expertise: string[]; projectIds: string[] | null }, now: Date) {
   const open = (
     await db().campaign.findMany({
-      where: { status: 'open' },
+      // membership (issue 14): only campaigns of the projects the reviewer belongs to (null: an admin, every project)
+      where: { status: 'open', ...(reviewer.projectIds === null ? {} : { projectId: { in: reviewer.projectIds } }) },
       select: { id: true, name: true, mode: true, overlap: true, requiredExpertise: true, project: { select: { slug: true, name: true } } },
       orderBy: { createdAt: 'asc' },
     })

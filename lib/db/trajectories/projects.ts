@@ -27,6 +27,22 @@ export async function ensureProject(input: { slug: string; name: string; descrip
   });
 }
 
+/** Creates the project unless its slug is taken; says whether this call created it (so only its creator becomes its lead). */
+export async function createProjectIfAbsent(slug: string): Promise<{ project: { id: string; slug: string }; created: boolean }> {
+  const parsed = projectSlugSchema.parse(slug);
+  try {
+    const project = await db().project.create({
+      data: { slug: parsed, name: parsed, settings: projectSettingsSchema.parse({}) },
+      select: { id: true, slug: true },
+    });
+    return { project, created: true };
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'P2002') throw error;
+  }
+  const existing = await db().project.findUniqueOrThrow({ where: { slug: parsed }, select: { id: true, slug: true } });
+  return { project: existing, created: false };
+}
+
 export async function ensureEnvironment(projectId: string, name: string, description = '') {
   return db().environment.upsert({
     where: { projectId_name: { projectId, name } },
@@ -36,15 +52,22 @@ export async function ensureEnvironment(projectId: string, name: string, descrip
   });
 }
 
-export async function findProjectBySlug(slug: string) {
+/** The project with this slug; NOT_FOUND when absent or, given `projectIds` (the caller's visible ones), not among them. */
+export async function findProjectBySlug(slug: string, projectIds: string[] | null) {
   const project = await db().project.findUnique({ where: { slug }, select: projectSelect });
-  if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`);
+  if (!project || (projectIds !== null && !projectIds.includes(project.id))) throw new AppError('NOT_FOUND', `No project named ${slug}`);
   return project;
 }
 
-/** Projects with their counts, for the studio's overview. */
-export async function listProjectsWithCounts() {
+/** The project with this slug, or null (no error): imports use it to decide between joining and creating. */
+export async function projectBySlug(slug: string) {
+  return db().project.findUnique({ where: { slug: projectSlugSchema.parse(slug) }, select: projectSelect });
+}
+
+/** Projects with their counts, for the studio's overview: the visible ones (`projectIds`, null: every project). */
+export async function listProjectsWithCounts(projectIds: string[] | null) {
   const rows = await db().project.findMany({
+    where: projectIds === null ? {} : { id: { in: projectIds } },
     select: {
       ...projectSelect,
       _count: { select: { environments: true, tasks: true, trajectories: true, campaigns: true } },
@@ -55,8 +78,8 @@ export async function listProjectsWithCounts() {
 }
 
 /** JSON-safe project summaries: the shape of GET /api/v1/projects and of the lead page's prefetched query. */
-export async function listProjectSummaries() {
-  const rows = await listProjectsWithCounts();
+export async function listProjectSummaries(projectIds: string[] | null) {
+  const rows = await listProjectsWithCounts(projectIds);
   return rows.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() }));
 }
 export type ProjectSummary = Awaited<ReturnType<typeof listProjectSummaries>>[number];

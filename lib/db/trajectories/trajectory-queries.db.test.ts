@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../auth/session-user';
+import { sessionUserFor } from '../auth/memberships';
 import type { Trajectory } from '../../formats/trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { db } from '../infra/client';
@@ -86,7 +87,13 @@ async function store(projectId: string, t: Trajectory, raw: RawSource | null = n
 }
 
 async function lead(role: 'lead' | 'reviewer' | 'admin' = 'lead'): Promise<SessionUser> {
-  return createUser({ email: `${role}-${Math.random().toString(36).slice(2)}@x.test`, name: role, role, password: 'long enough password' });
+  const user = await createUser({
+    email: `${role}-${Math.random().toString(36).slice(2)}@x.test`,
+    name: role,
+    role,
+    password: 'long enough password',
+  });
+  return sessionUserFor(user, null);
 }
 
 describe('listTrajectories', () => {
@@ -100,25 +107,27 @@ describe('listTrajectories', () => {
     await store(a.id, trajectory('measure', { reward: null, split: 'eval' }));
     await store(b.id, trajectory('fix-bug', { reward: 0.5 }));
 
-    const all = await listTrajectories();
+    const all = await listTrajectories({}, null);
     expect(all.total).toBe(4);
     expect(all.facets.projects.map((p) => p.slug)).toEqual(['alpha', 'beta']);
 
-    const alpha = await listTrajectories({ project: 'alpha' });
+    const alpha = await listTrajectories({ project: 'alpha' }, null);
     expect(alpha.total).toBe(3);
     expect(alpha.project?.slug).toBe('alpha');
     expect(alpha.facets.environments.map((e) => e.name)).toEqual(['bash', 'docs']);
     expect(alpha.facets.policies.map((p) => p.name)).toEqual(['gpt-test', 'other-model']);
-    expect((await listTrajectories({ project: a.id })).total).toBe(3); // by id too
+    expect((await listTrajectories({ project: a.id }, null)).total).toBe(3); // by id too
 
     const docsEnv = alpha.facets.environments.find((e) => e.name === 'docs')!;
-    expect((await listTrajectories({ project: 'alpha', environment: docsEnv.id })).rows.map((r) => r.taskName)).toEqual(['write-docs']);
+    expect((await listTrajectories({ project: 'alpha', environment: docsEnv.id }, null)).rows.map((r) => r.taskName)).toEqual([
+      'write-docs',
+    ]);
     const otherPolicy = alpha.facets.policies.find((p) => p.name === 'other-model')!;
-    expect((await listTrajectories({ policy: otherPolicy.id })).rows.map((r) => r.taskName)).toEqual(['write-docs']);
-    expect((await listTrajectories({ split: 'eval' })).rows.map((r) => r.taskName)).toEqual(['measure']);
+    expect((await listTrajectories({ policy: otherPolicy.id }, null)).rows.map((r) => r.taskName)).toEqual(['write-docs']);
+    expect((await listTrajectories({ split: 'eval' }, null)).rows.map((r) => r.taskName)).toEqual(['measure']);
 
     const names = async (params: Parameters<typeof listTrajectories>[0]) =>
-      (await listTrajectories(params)).rows.map((r) => `${r.projectSlug}/${r.taskName}`).sort();
+      (await listTrajectories(params, null)).rows.map((r) => `${r.projectSlug}/${r.taskName}`).sort();
     expect(await names({ reward: 'none' })).toEqual(['alpha/measure']);
     expect(await names({ reward: 'scored' })).toEqual(['alpha/fix-bug', 'alpha/write-docs', 'beta/fix-bug']);
     expect(await names({ rewardMin: 0.5 })).toEqual(['alpha/fix-bug', 'beta/fix-bug']);
@@ -141,23 +150,23 @@ describe('listTrajectories', () => {
   });
 
   it('rejects an unknown project and contradictory reward bounds', async () => {
-    await expect(listTrajectories({ project: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(listTrajectories({ rewardMin: 1, rewardMax: 0 })).rejects.toMatchObject({ code: 'BAD_INPUT' });
-    await expect(listTrajectories({ page: 0 })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(listTrajectories({ project: 'nope' }, null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(listTrajectories({ rewardMin: 1, rewardMax: 0 }, null)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(listTrajectories({ page: 0 }, null)).rejects.toMatchObject({ code: 'BAD_INPUT' });
   });
 
   it('paginates 50 a page, newest first, without overlaps', async () => {
     const p = await ensureProject({ slug: 'many', name: 'Many' });
     for (let i = 0; i < 53; i++) await store(p.id, trajectory(`task-${String(i).padStart(2, '0')}`));
-    const first = await listTrajectories({ project: 'many' });
-    const second = await listTrajectories({ project: 'many', page: 2 });
+    const first = await listTrajectories({ project: 'many' }, null);
+    const second = await listTrajectories({ project: 'many', page: 2 }, null);
     expect(first).toMatchObject({ total: 53, pageCount: 2, pageSize: 50, page: 1 });
     expect(first.rows).toHaveLength(50);
     expect(second.rows).toHaveLength(3);
     expect(first.rows[0]!.taskName).toBe('task-52');
     const ids = new Set([...first.rows, ...second.rows].map((r) => r.id));
     expect(ids.size).toBe(53);
-    expect((await listTrajectories({ project: 'many', page: 3 })).rows).toHaveLength(0);
+    expect((await listTrajectories({ project: 'many', page: 3 }, null)).rows).toHaveLength(0);
   });
 
   it('tells reviewed from unreviewed by current reviews through campaign items (A or B side)', async () => {
@@ -201,11 +210,11 @@ describe('listTrajectories', () => {
     await review(pairA, true, pairB);
 
     const names = async (state: 'any' | 'reviewed' | 'unreviewed') =>
-      (await listTrajectories({ project: 'rev', review: state })).rows.map((r) => r.taskName).sort();
+      (await listTrajectories({ project: 'rev', review: state }, null)).rows.map((r) => r.taskName).sort();
     expect(await names('reviewed')).toEqual(['pair-a', 'pair-b', 'reviewed']);
     expect(await names('unreviewed')).toEqual(['superseded-only', 'untouched']);
     expect(await names('any')).toHaveLength(5);
-    const rows = (await listTrajectories({ project: 'rev' })).rows;
+    const rows = (await listTrajectories({ project: 'rev' }, null)).rows;
     expect(rows.find((r) => r.taskName === 'reviewed')!.reviews).toBe(1);
     expect(rows.find((r) => r.taskName === 'pair-b')!.reviews).toBe(1);
     expect(rows.find((r) => r.taskName === 'superseded-only')!.reviews).toBe(0);

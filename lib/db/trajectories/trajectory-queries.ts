@@ -122,12 +122,12 @@ function reviewWhere(state: ReviewState): Prisma.TrajectoryWhereInput {
   return {};
 }
 
-async function resolveProject(ref: string) {
+async function resolveProject(ref: string, projectIds: string[] | null) {
   const project = await db().project.findFirst({
     where: { OR: [{ slug: ref.toLowerCase() }, { id: ref }] },
     select: { id: true, slug: true, name: true },
   });
-  if (!project) throw new AppError('NOT_FOUND', `No project named ${ref}`);
+  if (!project || (projectIds !== null && !projectIds.includes(project.id))) throw new AppError('NOT_FOUND', `No project named ${ref}`);
   return project;
 }
 
@@ -159,13 +159,16 @@ async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
 /**
  * One page (50 rows, newest first) of trajectories matching the filters, the total count, and
  * the facet lists for the filter dropdowns (environments and policies of the project, or of
- * every project when none is chosen). An unknown project is NOT_FOUND; bad params BAD_INPUT.
+ * every visible project when none is chosen), of the projects in `projectIds` (null: every
+ * project). An unknown project, or one not in `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
  */
-export async function listTrajectories(input: TrajectoryListParams = {}): Promise<TrajectoryList> {
+export async function listTrajectories(input: TrajectoryListParams, projectIds: string[] | null): Promise<TrajectoryList> {
   const p = parseInput(trajectoryListParamsSchema, input, '');
-  const project = p.project ? await resolveProject(p.project) : null;
+  const project = p.project ? await resolveProject(p.project, projectIds) : null;
 
-  const and: Prisma.TrajectoryWhereInput[] = [];
+  // membership (issue 14): only the caller's projects (null: every project)
+  const visible = projectIds === null ? {} : { projectId: { in: projectIds } };
+  const and: Prisma.TrajectoryWhereInput[] = projectIds === null ? [] : [visible];
   if (project) and.push({ projectId: project.id });
   if (p.environment) and.push({ task: { environmentId: p.environment } });
   if (p.policy) and.push({ policyId: p.policy });
@@ -184,7 +187,7 @@ export async function listTrajectories(input: TrajectoryListParams = {}): Promis
   if (p.review !== 'any') and.push(reviewWhere(p.review));
   const where: Prisma.TrajectoryWhereInput = and.length > 0 ? { AND: and } : {};
 
-  const facetScope = project ? { projectId: project.id } : {};
+  const facetScope = project ? { projectId: project.id } : visible;
   const [total, rows, projects, environments, policies] = await Promise.all([
     db().trajectory.count({ where }),
     db().trajectory.findMany({
@@ -204,7 +207,11 @@ export async function listTrajectories(input: TrajectoryListParams = {}): Promis
         judgeScores: { select: { judge: true, score: true, label: true }, orderBy: { judge: 'asc' } },
       },
     }),
-    db().project.findMany({ select: { id: true, slug: true, name: true }, orderBy: { slug: 'asc' } }),
+    db().project.findMany({
+      where: projectIds === null ? {} : { id: { in: projectIds } },
+      select: { id: true, slug: true, name: true },
+      orderBy: { slug: 'asc' },
+    }),
     db().environment.findMany({
       where: facetScope,
       select: { id: true, name: true, project: { select: { slug: true } } },

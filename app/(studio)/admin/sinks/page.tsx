@@ -2,6 +2,7 @@ import { DeliverNowButton, RetryDeliveryButton, SinkToggle } from '@/components/
 import { SinkForm } from '@/components/admin/sink-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
 import { listExportableCampaigns } from '@/lib/db/datasets/exports';
 import { listProjectSummaries } from '@/lib/db/trajectories/projects';
@@ -34,8 +35,9 @@ function when(d: Date | null): string {
 }
 
 export default async function SinksPage() {
-  await requirePageUser('admin');
-  const [sinks, projects] = await Promise.all([listSinks(), listProjectSummaries()]);
+  const user = await requirePageUser('admin');
+  // admins reach every project (visibleProjectIds is null for them): sinks are theirs to manage
+  const [sinks, projects] = await Promise.all([listSinks(), listProjectSummaries(visibleProjectIds(user.access, 'lead'))]);
   const withCampaigns = await Promise.all(
     projects.map(async (p) => ({
       id: p.id,

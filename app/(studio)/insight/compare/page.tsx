@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import { CompareTable } from '@/components/insight/compare-table';
 import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
@@ -9,6 +10,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';
 import { requirePageUser } from '../../../_server/current-user';
 
@@ -21,13 +23,16 @@ export default async function CompareInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     loaded = { project, projects, data: project ? await loadCompareInsight(project.id, query) : null };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>

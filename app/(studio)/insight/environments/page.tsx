@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { EnvironmentTable } from '@/components/insight/environment-table';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
@@ -10,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';
 import { RichText } from '@/components/ui/rich-text';
@@ -23,16 +25,19 @@ export default async function EnvironmentsInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     const [report, estimates] = project
       ? await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)])
       : [null, null];
     loaded = { project, projects, report, estimates };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>

@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import Link from 'next/link';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
@@ -11,6 +12,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Insight · Policies' };
@@ -20,15 +22,18 @@ export default async function PoliciesInsightPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   let loaded;
   try {
     const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project);
+    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
     const data = project ? await loadPolicyInsight(project.id, query.env) : null;
     const estimates = project && data ? await loadPolicyEstimates(project.id, data.environment?.id ?? null) : null;
     loaded = { project, projects, data, estimates };
   } catch (error) {
+    // a project the caller does not lead answers 404, the same as one that does not exist
+    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
+      notFound();
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
       return (
         <>

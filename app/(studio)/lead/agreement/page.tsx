@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listAgreementCampaigns } from '@/lib/db/agreement/agreement-data';
 import { requirePageUser } from '../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
@@ -10,8 +11,8 @@ export const metadata = { title: 'Agreement' };
 
 /** Pick a campaign to see its agreement, audit and disagreement queue. */
 export default async function AgreementPicker() {
-  await requirePageUser('lead');
-  const campaigns = await listAgreementCampaigns();
+  const user = await requirePageUser('lead');
+  const campaigns = await listAgreementCampaigns(visibleProjectIds(user.access, 'lead'));
   return (
     <>
       <PageHeader

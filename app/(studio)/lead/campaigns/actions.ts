@@ -2,6 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { visibleProjectIds } from '@/lib/auth/project-access';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { previewCampaign } from '@/lib/db/campaigns/campaign-preview';
 import { setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
 import { trajectoryFilterSchema } from '@/lib/db/campaigns/campaigns';
@@ -13,7 +15,7 @@ import { defineAction } from '../../../_server/action';
 
 /** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
 export const createCampaignAction = defineAction('lead', campaignRequest, async (input, user) => {
-  const created = await createCampaignFromRequest(input, user.id);
+  const created = await createCampaignFromRequest(input, user.id, visibleProjectIds(user.access, 'lead'));
   revalidatePath('/lead', 'layout');
   return { id: created.id, items: created.items, rubricVersionCreated: created.rubricVersionCreated };
 });
@@ -22,17 +24,21 @@ export const createCampaignAction = defineAction('lead', campaignRequest, async 
 export const previewCampaignAction = defineAction(
   'lead',
   z.object({ project: projectSlugSchema, mode: z.enum(['single', 'pairwise']), filter: trajectoryFilterSchema }),
-  async (input) => previewCampaign((await findProjectBySlug(input.project)).id, input.mode, input.filter),
+  async (input, user) =>
+    previewCampaign((await findProjectBySlug(input.project, visibleProjectIds(user.access, 'lead'))).id, input.mode, input.filter),
 );
 
 /** The review planner for the form's filter, k and budget: expected interval widths under everything / random / active. */
-export const planCampaignAction = defineAction('lead', planRequest, async (input) => planCampaignFromRequest(input));
+export const planCampaignAction = defineAction('lead', planRequest, async (input, user) =>
+  planCampaignFromRequest(input, visibleProjectIds(user.access, 'lead')),
+);
 
 /** Opens or closes a campaign (closed: no more claims, submits or revisions). */
 export const setCampaignStatusAction = defineAction(
   'lead',
   z.object({ id: z.string().min(1).max(64), status: z.enum(['open', 'closed']) }),
   async (input, user) => {
+    await requireProjectRoleFor(user, 'campaign', input.id, 'lead');
     const result = await setCampaignStatus(input.id, input.status, user.id, new Date());
     revalidatePath('/lead', 'layout');
     return result;

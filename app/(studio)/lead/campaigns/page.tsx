@@ -2,14 +2,15 @@ import { NewCampaignLink } from '@/components/campaigns/campaign-bits';
 import { CampaignTable } from '@/components/campaigns/campaign-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Review campaigns' };
 
 export default async function CampaignsPage() {
-  await requirePageUser('lead');
-  const campaigns = await listCampaigns();
+  const user = await requirePageUser('lead');
+  const campaigns = await listCampaigns({ projectIds: visibleProjectIds(user.access, 'lead') });
   return (
     <>
       <PageHeader

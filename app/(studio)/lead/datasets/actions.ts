@@ -2,6 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { requireProjectRole } from '@/lib/auth/project-access';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { datasetFormatSchema } from '@/lib/datasets/formats';
 import { requestExport } from '@/lib/datasets/request-export';
 import { env } from '@/lib/env';
@@ -19,6 +21,11 @@ const input = z.object({
 
 /** Leads define an export: the guard runs at once; the file is built by the dataset.export job. */
 export const requestExportAction = defineAction('lead', input, async (data, user) => {
+  requireProjectRole(user.access, data.projectId, 'lead', 'project');
+  if (data.campaignId) {
+    // the campaign must be of the same project (the use-case checks it too), and one the caller leads
+    await requireProjectRoleFor(user, 'campaign', data.campaignId, 'lead');
+  }
   const created = await requestExport(env().DATABASE_URL!, data, user.id);
   revalidatePath('/lead/datasets');
   return created;

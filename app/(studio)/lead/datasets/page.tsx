@@ -1,4 +1,6 @@
 import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { ExportForm } from '@/components/datasets/export-form';
 import { ExportList } from '@/components/datasets/export-list';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -14,9 +16,11 @@ export const metadata = { title: 'Datasets' };
 export const dynamic = 'force-dynamic';
 
 export default async function DatasetsPage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const wanted = (await searchParams).project;
-  const projects = await listProjectSummaries();
+  const projects = await listProjectSummaries(visibleProjectIds(user.access, 'lead'));
+  // a project named in the URL that the caller does not lead is a 404, like any other project's id
+  if (typeof wanted === 'string' && wanted && !projects.some((p) => p.slug === wanted)) notFound();
   const project = projects.find((p) => p.slug === wanted) ?? projects[0];
   if (!project) {
     return (

@@ -8,10 +8,13 @@ import { defineAction } from '../../../_server/action';
 
 export const createTokenAction = defineAction(
   'studio',
-  z.object({ name: z.string().trim().min(1, 'Give the token a name').max(80) }),
+  z.object({
+    name: z.string().trim().min(1, 'Give the token a name').max(80),
+    projectId: z.string().trim().min(1).max(64).nullable().default(null),
+  }),
   async (input, user) => {
     await spendLimit(limits.tokenCreate, user.id, new Date(), 'API tokens created');
-    const created = await createApiToken(user.id, { name: input.name });
+    const created = await createApiToken(user.id, { name: input.name, projectId: input.projectId });
     revalidatePath('/settings/tokens');
     return { token: created.token };
   },

@@ -1,6 +1,8 @@
 import { TokenManager } from '@/components/settings/token-manager';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listApiTokens } from '@/lib/db/auth/api-tokens';
+import { listProjectSummaries } from '@/lib/db/trajectories/projects';
 import { requirePageUser } from '../../../_server/current-user';
 import { createTokenAction, revokeTokenAction } from './actions';
 
@@ -8,10 +10,13 @@ export const metadata = { title: 'API tokens' };
 
 export default async function TokensPage() {
   const user = await requirePageUser('studio');
-  const tokens = await listApiTokens(user.id);
+  const [tokens, projects] = await Promise.all([listApiTokens(user.id), listProjectSummaries(visibleProjectIds(user.access, 'reviewer'))]);
   return (
     <>
-      <PageHeader title="API tokens" description="For scripts and trainers that call /api/v1. A token acts as you, with your role." />
+      <PageHeader
+        title="API tokens"
+        description="For scripts and trainers that call /api/v1. A token acts as you, with your role, in your projects or only in one."
+      />
       <TokenManager
         tokens={tokens.map((t) => ({
           id: t.id,
@@ -20,7 +25,9 @@ export default async function TokensPage() {
           createdAt: t.createdAt.toISOString(),
           lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
           revokedAt: t.revokedAt?.toISOString() ?? null,
+          project: t.project?.name ?? null,
         }))}
+        projects={projects.map((p) => ({ id: p.id, name: p.name }))}
         create={createTokenAction}
         revoke={revokeTokenAction}
       />

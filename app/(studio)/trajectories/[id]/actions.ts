@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/trajectories/tasks';
 import { findVideo } from '@/lib/db/videos/videos';
 import { env } from '@/lib/env';
@@ -15,6 +16,7 @@ export const updateCriteriaAction = defineAction(
   updateTaskCriteriaInput.extend({ taskId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { taskId, ...rest } = input;
+    await requireProjectRoleFor(user, 'task', taskId, 'lead');
     const saved = await updateTaskCriteria(taskId, rest, user);
     revalidatePath('/trajectories', 'layout');
     return saved;
@@ -25,7 +27,8 @@ export const updateCriteriaAction = defineAction(
 export const requestRenderAction = defineAction(
   'lead',
   z.object({ trajectoryId: z.string().min(1).max(64), pacing: pacingSchema }),
-  async (input) => {
+  async (input, user) => {
+    await requireProjectRoleFor(user, 'trajectory', input.trajectoryId, 'lead');
     const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId, input.pacing);
     const video = await findVideo(videoId);
     return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };

@@ -19,7 +19,7 @@ import { VideoPanel } from '@/components/video/video-panel';
 import { latestVideoForTrajectory, pacingOfTrajectory } from '@/lib/db/videos/videos';
 import { pacingSchema } from '@/lib/video/pacing';
 import { videoPropsFor } from '@/lib/video-renders/video-props-for';
-import { requirePageUser } from '../../../_server/current-user';
+import { requirePageProjectRole, requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -34,8 +34,10 @@ const loadDetail = cache(async (id: string): Promise<TrajectoryDetail | null> =>
 });
 
 export async function generateMetadata({ params }: Props) {
-  await requirePageUser('lead');
-  const t = await loadDetail((await params).id);
+  const user = await requirePageUser('lead');
+  const { id } = await params;
+  await requirePageProjectRole(user, 'trajectory', id, 'lead');
+  const t = await loadDetail(id);
   return { title: t ? inert(t.task.name) : 'Trajectory' };
 }
 
@@ -49,6 +51,7 @@ function isEmptyObject(value: unknown): boolean {
 export default async function TrajectoryPage({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
+  await requirePageProjectRole(user, 'trajectory', id, 'lead');
   const query = await searchParams;
   const view = query.view === 'source' ? 'source' : 'transcript';
   // ?frame=N opens the video at that frame (links to evidence, e.g. the insight page's flagged moments)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
@@ -12,12 +13,13 @@ const listQuery = z.object({ project: projectSlugSchema.optional() });
 
 /**
  * GET /api/v1/campaigns[?project=SLUG]: campaigns (newest first) with progress: items, reviews
- * done of items × k, complete items. Leads and admins; reviewers get 403.
+ * done of items × k, complete items, of the projects the caller leads (admins: all). Leads and admins; reviewers get 403.
  */
-export const GET = apiRoute('lead', async (request) => {
+export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInput(listQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
-  const projectId = query.project ? (await findProjectBySlug(query.project)).id : undefined;
-  return Response.json({ campaigns: await listCampaigns({ projectId }) });
+  const projectIds = visibleProjectIds(user.access, 'lead');
+  const projectId = query.project ? (await findProjectBySlug(query.project, projectIds)).id : undefined;
+  return Response.json({ campaigns: await listCampaigns({ projectIds, projectId }) });
 });
 
 /**
@@ -30,6 +32,6 @@ export const GET = apiRoute('lead', async (request) => {
  */
 export const POST = apiRoute('lead', async (request, user) => {
   const body = await readJsonBody(request);
-  const created = await createCampaignFromRequest(body, user.id);
+  const created = await createCampaignFromRequest(body, user.id, visibleProjectIds(user.access, 'lead'));
   return Response.json({ campaign: created }, { status: 201 });
 });

@@ -1,5 +1,20 @@
+import { z } from 'zod';
+import { projectRoleSchema, roleInProject, visibleProjectIds } from '@/lib/auth/project-access';
 import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { parseInput } from '@/lib/parse-input';
 import { apiRoute } from '../../../_server/api-route';
 
-/** GET /api/v1/projects: projects with counts. */
-export const GET = apiRoute('studio', async () => Response.json({ projects: await listProjectSummaries() }));
+export const dynamic = 'force-dynamic';
+
+const query = z.object({ role: projectRoleSchema.default('reviewer') });
+
+/**
+ * GET /api/v1/projects[?role=lead]: the projects the caller reaches (admins: every one; a
+ * narrowed token: its one), with counts and the caller's role in each; `role=lead`: only those
+ * they lead.
+ */
+export const GET = apiRoute('studio', async (request, user) => {
+  const { role } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
+  const projects = await listProjectSummaries(visibleProjectIds(user.access, role));
+  return Response.json({ projects: projects.map((p) => ({ ...p, role: roleInProject(user.access, p.id) })) });
+});

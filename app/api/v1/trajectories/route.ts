@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { ensureProject, projectSlugSchema } from '@/lib/db/trajectories/projects';
+import { requireProjectRole } from '@/lib/auth/project-access';
+import { addCreatorAsLead } from '@/lib/db/auth/memberships';
+import { createProjectIfAbsent, projectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { env } from '@/lib/env';
+import { AppError } from '@/lib/errors';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import { bodyInputs } from '@/lib/ingest/body-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
@@ -26,11 +29,17 @@ const querySchema = z.object({
  * (application/x-ndjson): one document per line, each imported and answered on its own (a body
  * that is itself a stream of events, a cast or a Claude Code / Codex session, stays one document).
  * Same importer code as `witness import`; answers its report: 200 when anything was imported
- * or skipped as a duplicate, 422 when every item failed. Leads and admins only.
+ * or skipped as a duplicate, 422 when every item failed. Leads and admins only: into a project the
+ * caller leads (another project answers 404), or a new one, which makes them its lead.
  */
 export const POST = apiRoute('lead', async (request, user) => {
   const url = new URL(request.url);
   const query = parseInput(querySchema, Object.fromEntries(url.searchParams), 'query parameter');
+  // membership (issue 14): an existing project takes imports from its leads only (another project: 404, as if absent);
+  // a new one is created by the first import that stores something, and its creator becomes its lead
+  const existing = await projectBySlug(query.project);
+  if (existing) requireProjectRole(user.access, existing.id, 'lead', `project named ${query.project}`);
+  else if (user.access.narrowedTo !== null) throw new AppError('NOT_FOUND', `No such project named ${query.project}`);
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
   const body = await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches');
   const inputs = await bodyInputs(body, request.headers.get('content-type') ?? '', query.format);
@@ -38,7 +47,13 @@ export const POST = apiRoute('lead', async (request, user) => {
   // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
   let projectId: string | null = null;
   const report = await importTrajectories(inputs, {
-    projectId: async () => (projectId = (await ensureProject({ slug: query.project, name: query.project })).id),
+    projectId: async () => {
+      if (existing) return (projectId = existing.id);
+      const { project, created } = await createProjectIfAbsent(query.project);
+      if (created) await addCreatorAsLead(project.id, user);
+      else requireProjectRole(user.access, project.id, 'lead', `project named ${query.project}`); // created meanwhile by someone else
+      return (projectId = project.id);
+    },
     format: query.format,
     environment: query.environment ?? null,
     policy: query.policy ?? null,

@@ -6,14 +6,15 @@ import { PageHeader } from '@/components/ui/page-header';
 import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { planCampaignReview } from '@/lib/review/plan-campaign-review';
 import { orNotFound } from '../../../../_server/or-not-found';
-import { requirePageUser } from '../../../../_server/current-user';
+import { requirePageProjectRole, requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
 
 export const metadata = { title: 'Campaign' };
 
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { id } = await params;
+  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const campaign = await orNotFound(getCampaignDetail(id, new Date()));
   const plan = await planCampaignReview(id);
   return (

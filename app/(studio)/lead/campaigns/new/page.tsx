@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { campaignFormOptions } from '@/lib/db/campaigns/campaign-form-options';
 import { defaultReviewRubric } from '@/lib/review/default-rubric';
 import { requirePageUser } from '../../../../_server/current-user';
@@ -10,8 +11,8 @@ import { createCampaignAction, planCampaignAction, previewCampaignAction } from 
 export const metadata = { title: 'New campaign' };
 
 export default async function NewCampaignPage() {
-  await requirePageUser('lead');
-  const projects = await campaignFormOptions();
+  const user = await requirePageUser('lead');
+  const projects = await campaignFormOptions(visibleProjectIds(user.access, 'lead'));
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">

@@ -8,7 +8,7 @@ export const metadata = { title: 'Compare' };
 
 export default async function CompareItemPage({ params }: { params: Promise<{ assignmentId: string }> }) {
   const user = await requirePageUser('review');
-  const view = await ownAssignmentView((await params).assignmentId, user.id);
+  const view = await ownAssignmentView((await params).assignmentId, user);
   if (view.campaign.mode !== 'pairwise') redirect(`/review/items/${view.assignment.id}`);
   return <CompareWorkspace view={view} actions={{ submit: submitComparisonAction, skip: skipAction }} />;
 }

@@ -8,7 +8,7 @@ export const metadata = { title: 'Review' };
 
 export default async function ReviewItemPage({ params }: { params: Promise<{ assignmentId: string }> }) {
   const user = await requirePageUser('review');
-  const view = await ownAssignmentView((await params).assignmentId, user.id);
+  const view = await ownAssignmentView((await params).assignmentId, user);
   if (view.campaign.mode === 'pairwise') redirect(`/review/compare/${view.assignment.id}`);
   return <ReviewWorkspace view={view} actions={{ submit: submitReviewAction, skip: skipAction }} />;
 }

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { viewAssignment } from '@/lib/review/view-assignment';
 import { apiRoute } from '../../../../_server/api-route';
 
@@ -9,5 +10,6 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
   return Response.json({ assignment: await viewAssignment(id, user.id) });
 });

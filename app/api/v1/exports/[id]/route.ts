@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { exportView } from '@/lib/datasets/export-view';
 import { findExport } from '@/lib/db/datasets/exports';
 import { AppError } from '@/lib/errors';
@@ -6,8 +7,10 @@ import { apiRoute } from '../../../../_server/api-route';
 export const dynamic = 'force-dynamic';
 
 /** GET /api/v1/exports/:id: status and progress of a dataset export (the datasets page polls it). */
-export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
-  const row = await findExport((await context.params).id);
+export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  await requireProjectRoleFor(user, 'export', id, 'lead');
+  const row = await findExport(id);
   if (!row) throw new AppError('NOT_FOUND', 'No such export');
   return Response.json({ export: exportView(row) }, { headers: { 'cache-control': 'no-store' } });
 });

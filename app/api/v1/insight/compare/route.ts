@@ -1,5 +1,6 @@
 import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
@@ -14,9 +15,9 @@ export const dynamic = 'force-dynamic';
  * reviews would settle it, and the win rate over items human-only and prediction-powered
  * (`winRateEstimate`; format=estimate: its input rows for `witness estimate`). Leads and admins.
  */
-export const GET = apiRoute('lead', async (request) => {
+export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
-  const { project } = await resolveInsightProject(query.project);
+  const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
   if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
   const { report, environment, winRateEstimate } = await loadCompareInsight(project.id, query);
   if (!report) throw new AppError('NOT_FOUND', 'This project needs at least two policies to compare');

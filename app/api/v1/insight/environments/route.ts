@@ -1,5 +1,6 @@
 import { environmentTableRows } from '@/lib/insight/environment-report';
 import { AppError } from '@/lib/errors';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
@@ -13,9 +14,9 @@ export const dynamic = 'force-dynamic';
  * prediction-powered figures (`estimates`: human-only and PPI intervals, effective reviews,
  * predictor). format=estimate: one figure's input rows for `witness estimate`. Leads and admins.
  */
-export const GET = apiRoute('lead', async (request) => {
+export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
-  const { project } = await resolveInsightProject(query.project);
+  const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
   if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
   const [report, estimates] = await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)]);
   const rows = environmentTableRows(report);

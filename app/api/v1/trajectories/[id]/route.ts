@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { getTrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { apiRoute } from '../../../../_server/api-route';
 
@@ -9,7 +10,8 @@ export const dynamic = 'force-dynamic';
  * usage, submission, exit status, metadata and source info. Leads and admins only (it names the policy
  * and the reward, which blind review hides from reviewers); 404 when absent.
  */
-export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
+export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'trajectory', id, 'lead');
   return Response.json({ trajectory: await getTrajectoryDetail(id) });
 });

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { findVideo } from '@/lib/db/videos/videos';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
@@ -5,8 +6,10 @@ import { apiRoute } from '../../../../_server/api-route';
 export const dynamic = 'force-dynamic';
 
 /** GET /api/v1/videos/:id: render status and progress (the trajectory page polls it). */
-export const GET = apiRoute('lead', async (_request, _user, context: { params: Promise<{ id: string }> }) => {
-  const video = await findVideo((await context.params).id);
+export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  await requireProjectRoleFor(user, 'video', id, 'lead');
+  const video = await findVideo(id);
   if (!video) throw new AppError('NOT_FOUND', 'No such video');
   return Response.json(
     {

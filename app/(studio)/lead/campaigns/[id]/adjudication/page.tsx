@@ -9,7 +9,7 @@ import { findDisagreements } from '@/lib/agreement/disagreements';
 import { questionRatings } from '@/lib/agreement/question-ratings';
 import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
-import { requirePageUser } from '../../../../../_server/current-user';
+import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Disagreements' };
@@ -18,8 +18,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 /** The disagreement queue: items whose answers split beyond the thresholds, worst first; adjudicated ones marked. */
 export default async function AdjudicationQueue({ params, searchParams }: Props) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { id } = await params;
+  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const options = dashboardParams(await searchParams);
   const data = await orNotFound(loadAgreementData(id));
   const queue = findDisagreements(questionRatings(data), options);

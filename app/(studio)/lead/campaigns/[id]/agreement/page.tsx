@@ -14,7 +14,7 @@ import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
-import { requirePageUser } from '../../../../../_server/current-user';
+import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Agreement' };
@@ -24,8 +24,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 const td = 'px-3 py-2';
 
 export default async function AgreementPage({ params, searchParams }: Props) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { id } = await params;
+  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const options = dashboardParams(await searchParams);
   const data = await orNotFound(loadAgreementData(id));
   const d = agreementDashboard(data, options);

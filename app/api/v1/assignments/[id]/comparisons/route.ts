@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
@@ -14,6 +15,7 @@ const body = submitComparisonInput.omit({ assignmentId: true });
  */
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
   const input = await jsonBody(request, body);
   const row = await submitComparison(user.id, { ...input, assignmentId: id }, new Date());
   return Response.json({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });

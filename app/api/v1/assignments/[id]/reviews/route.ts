@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { submitReviewInput, submitReview } from '@/lib/review/submit-review';
 import { jsonBody } from '../../../../../_server/json-body';
 import { apiRoute } from '../../../../../_server/api-route';
@@ -14,6 +15,7 @@ const body = submitReviewInput.omit({ assignmentId: true });
  */
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
   const input = await jsonBody(request, body);
   const review = await submitReview(user.id, { ...input, assignmentId: id }, new Date());
   return Response.json({ review: { id: review.id, revision: review.revision } }, { status: review.duplicate ? 200 : 201 });

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { z } from 'zod';
 import { skipAssignment } from '@/lib/db/review/assignments';
 import { jsonBody } from '../../../../../_server/json-body';
@@ -10,6 +11,7 @@ const body = z.object({ reason: z.string().trim().min(3, 'say why you skip (3+ c
 /** POST /api/v1/assignments/ID/skip `{ reason }`: give the item back; 204. 404 when it is not the caller's open claim. */
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
   const { reason } = await jsonBody(request, body);
   await skipAssignment(id, user.id, reason, new Date());
   return new Response(null, { status: 204 });

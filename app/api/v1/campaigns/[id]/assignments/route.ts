@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { viewAssignment } from '@/lib/review/view-assignment';
 import { claimNextItem } from '@/lib/db/review/assignments';
 import { apiRoute } from '../../../../../_server/api-route';
@@ -12,6 +13,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'campaign', id, 'reviewer');
   const claim = await claimNextItem(id, { id: user.id, expertise: user.expertise }, new Date());
   if (!claim) return new Response(null, { status: 204 });
   return Response.json({ assignment: await viewAssignment(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
 import { AppError } from '@/lib/errors';
 import { readJsonBody } from '../../../../../_server/read-body';
@@ -11,6 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  await requireProjectRoleFor(user, 'campaign', id, 'lead');
   const body = campaignStatusInput.safeParse(await readJsonBody(request));
   if (!body.success)
     throw new AppError('BAD_INPUT', 'status: send {"status": "open"} or {"status": "closed"}', { details: { field: 'status' } });

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { findVideo } from '@/lib/db/videos/videos';
 import { AppError } from '@/lib/errors';
 import { openStore } from '@/lib/storage/open-store';
@@ -10,8 +11,10 @@ export const dynamic = 'force-dynamic';
  * GET /api/v1/videos/:id/file: the rendered MP4, with HTTP range requests (206) so players can
  * seek, behind the same sign-in as the pages (session cookie or API token).
  */
-export const GET = apiRoute('lead', async (request, _user, context: { params: Promise<{ id: string }> }) => {
-  const video = await findVideo((await context.params).id);
+export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  await requireProjectRoleFor(user, 'video', id, 'lead');
+  const video = await findVideo(id);
   if (!video || video.status !== 'done' || !video.storageKey) throw new AppError('NOT_FOUND', 'This video has not been rendered yet');
   const store = openStore();
   const stat = await store.stat(video.storageKey);

@@ -10,7 +10,7 @@ import type { RubricDefinition } from '@/lib/review/rubric';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { videoPropsFor } from '@/lib/video-renders/video-props-for';
 import { orNotFound } from '../../../../../../_server/or-not-found';
-import { requirePageUser } from '../../../../../../_server/current-user';
+import { requirePageProjectRole, requirePageUser } from '../../../../../../_server/current-user';
 import { recordAdjudicationAction } from './actions';
 import { RichText } from '@/components/ui/rich-text';
 
@@ -71,8 +71,9 @@ function answerRows(rubric: RubricDefinition, view: AdjudicationView) {
 }
 
 export default async function AdjudicateItem({ params }: Props) {
-  await requirePageUser('lead');
+  const user = await requirePageUser('lead');
   const { id, itemId } = await params;
+  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const view = await orNotFound(getAdjudicationView(id, itemId));
   const pairwise = view.campaign.mode === 'pairwise';
   const [videoA, videoB] = await Promise.all([

@@ -1,3 +1,4 @@
+import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { safeFileName, toCsv } from '@/lib/csv';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
@@ -13,12 +14,13 @@ export const dynamic = 'force-dynamic';
  * (questions, reviewers, matrix, drift, audit, audit-items, disagreements). Lead area; takes the
  * dashboard's parameters (q, threshold, cut, range).
  */
-export const GET = apiRoute('lead', async (request, _user, context: { params: Promise<{ id: string; table: string }> }) => {
+export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string; table: string }> }) => {
   const { id, table: raw } = await context.params;
   const table = raw.replace(/\.csv$/, '');
   if (!(agreementTables as readonly string[]).includes(table)) {
     throw new AppError('NOT_FOUND', `No table "${table.slice(0, 40)}"; the tables are ${agreementTables.join(', ')}`);
   }
+  await requireProjectRoleFor(user, 'campaign', id, 'lead');
   const url = new URL(request.url);
   const options = dashboardParams(Object.fromEntries(url.searchParams));
   const data = await loadAgreementData(id);

@@ -1,0 +1,126 @@
+/**
+ * Every page and every public API route, with what it is about and who may reach it: the
+ * membership matrix (e2e/membership-matrix.spec.ts) requests each row as an admin, a lead and a
+ * reviewer of the project, a lead and a reviewer of another project, and a token narrowed to
+ * another project; app/_server/route-table.test.ts fails when a page.tsx or route.ts under app/
+ * has no row, so a new route cannot be added without saying how it is scoped.
+ *
+ * `path` placeholders are fixture ids of the project under test (project A):
+ *   :project     its slug (a query parameter of project-wide pages and routes)
+ *   :campaign    a single-item campaign        :pairCampaign  a pairwise campaign
+ *   :item        an item of :campaign          :trajectory    one of its trajectories
+ *   :assignment  the caller's own single-item claim in A (another member's for outsiders)
+ *   :pairAssignment the same in the pairwise campaign
+ *   :export      a finished dataset export     :video         a rendered video
+ *   :token       an invitation token (public page)
+ */
+export type RouteArea = 'public' | 'studio' | 'review' | 'lead' | 'admin';
+
+export interface RouteRow {
+  /** the file under app/ that serves it */
+  file: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** the global role area the edge checks first (admin: admins only; lead: leads and admins; review and studio: everyone signed in) */
+  area: RouteArea;
+  /**
+   * how it is scoped by project membership:
+   * - `id`: about one thing of project A (an id or the project's slug): outsiders get 404
+   * - `list`: lists what the caller reaches: outsiders get 2xx without A's data
+   * - `none`: not project data (sign-in, the caller's tokens, admin pages: admins reach everything)
+   */
+  scope: 'id' | 'list' | 'none';
+  /** the status an allowed caller gets (the request is built to pass the guard; a 422 means the guard passed and the body was read) */
+  ok: number[];
+  /** request body for POST */
+  body?: unknown;
+  /** a member's answer names project A (a list that shows A's things to members) */
+  showsProject?: boolean;
+}
+
+const page = (file: string, path: string, area: RouteArea, scope: RouteRow['scope'], extra: Partial<RouteRow> = {}): RouteRow => ({
+  file: `app/${file}`,
+  method: 'GET',
+  path,
+  area,
+  scope,
+  ok: [200],
+  ...extra,
+});
+const api = (
+  method: 'GET' | 'POST',
+  file: string,
+  path: string,
+  area: RouteArea,
+  scope: RouteRow['scope'],
+  extra: Partial<RouteRow> = {},
+): RouteRow => ({ file: `app/api/v1/${file}`, method, path: `/api/v1/${path}`, area, scope, ok: [method === 'GET' ? 200 : 201], ...extra });
+
+export const pageRoutes: RouteRow[] = [
+  page('page.tsx', '/', 'public', 'none'),
+  page('sign-in/page.tsx', '/sign-in', 'public', 'none'),
+  page('invite/[token]/page.tsx', '/invite/:token', 'public', 'none'),
+  page('(studio)/admin/page.tsx', '/admin', 'admin', 'none'),
+  page('(studio)/admin/sinks/page.tsx', '/admin/sinks', 'admin', 'none'),
+  page('(studio)/settings/tokens/page.tsx', '/settings/tokens', 'studio', 'none'),
+  page('(studio)/review/page.tsx', '/review', 'review', 'list', { showsProject: true }),
+  page('(studio)/review/items/[assignmentId]/page.tsx', '/review/items/:assignment', 'review', 'id'),
+  page('(studio)/review/compare/[assignmentId]/page.tsx', '/review/compare/:pairAssignment', 'review', 'id'),
+  page('(studio)/lead/page.tsx', '/lead', 'lead', 'list', { showsProject: true }),
+  page('(studio)/lead/campaigns/page.tsx', '/lead/campaigns', 'lead', 'list', { showsProject: true }),
+  page('(studio)/lead/campaigns/new/page.tsx', '/lead/campaigns/new', 'lead', 'list', { showsProject: true }),
+  page('(studio)/lead/campaigns/[id]/page.tsx', '/lead/campaigns/:campaign', 'lead', 'id'),
+  page('(studio)/lead/campaigns/[id]/agreement/page.tsx', '/lead/campaigns/:campaign/agreement', 'lead', 'id'),
+  page('(studio)/lead/campaigns/[id]/adjudication/page.tsx', '/lead/campaigns/:campaign/adjudication', 'lead', 'id'),
+  page('(studio)/lead/campaigns/[id]/adjudication/[itemId]/page.tsx', '/lead/campaigns/:campaign/adjudication/:item', 'lead', 'id'),
+  page('(studio)/lead/agreement/page.tsx', '/lead/agreement', 'lead', 'list', { showsProject: true }),
+  page('(studio)/lead/datasets/page.tsx', '/lead/datasets?project=:project', 'lead', 'id'),
+  page('(studio)/trajectories/page.tsx', '/trajectories?project=:project', 'lead', 'id'),
+  page('(studio)/trajectories/[id]/page.tsx', '/trajectories/:trajectory', 'lead', 'id'),
+  page('(studio)/insight/page.tsx', '/insight?project=:project', 'lead', 'id'),
+  page('(studio)/insight/environments/page.tsx', '/insight/environments?project=:project', 'lead', 'id'),
+  page('(studio)/insight/policies/page.tsx', '/insight/policies?project=:project', 'lead', 'id'),
+  page('(studio)/insight/compare/page.tsx', '/insight/compare?project=:project', 'lead', 'id'),
+];
+
+export const apiRoutes: RouteRow[] = [
+  { file: 'app/api/health/route.ts', method: 'GET', path: '/api/health', area: 'public', scope: 'none', ok: [200] },
+  api('GET', 'me/route.ts', 'me', 'studio', 'none'),
+  api('GET', 'projects/route.ts', 'projects', 'studio', 'list', { showsProject: true }),
+  api('GET', 'trajectories/[id]/route.ts', 'trajectories/:trajectory', 'lead', 'id'),
+  // an empty body: the guard passes first, then the body is refused (422)
+  api('POST', 'trajectories/route.ts', 'trajectories?project=:project', 'lead', 'id', { ok: [422], body: '' }),
+  api('GET', 'campaigns/route.ts', 'campaigns?project=:project', 'lead', 'id'),
+  api('POST', 'campaigns/route.ts', 'campaigns', 'lead', 'id', {
+    body: {
+      project: ':project',
+      name: 'Matrix-made campaign',
+      mode: 'single',
+      overlap: 1,
+      open: false,
+      rubric: {
+        name: 'matrix rubric',
+        definition: { title: 'Matrix', questions: [{ id: 'overall', prompt: 'How good is it?', type: 'likert', points: 5 }] },
+      },
+    },
+  }),
+  api('GET', 'campaigns/[id]/route.ts', 'campaigns/:campaign', 'lead', 'id'),
+  api('POST', 'campaigns/[id]/status/route.ts', 'campaigns/:campaign/status', 'lead', 'id', { ok: [200], body: { status: 'open' } }),
+  api('GET', 'campaigns/[id]/agreement/[table]/route.ts', 'campaigns/:campaign/agreement/questions.csv', 'lead', 'id'),
+  api('POST', 'campaigns/[id]/assignments/route.ts', 'campaigns/:campaign/assignments', 'review', 'id', { ok: [201, 204] }),
+  api('GET', 'reviews/route.ts', 'reviews?campaignId=:campaign', 'review', 'id'),
+  api('GET', 'assignments/[id]/route.ts', 'assignments/:assignment', 'review', 'id'),
+  api('POST', 'assignments/[id]/reviews/route.ts', 'assignments/:assignment/reviews', 'review', 'id', { ok: [422], body: {} }),
+  api('POST', 'assignments/[id]/comparisons/route.ts', 'assignments/:pairAssignment/comparisons', 'review', 'id', { ok: [422], body: {} }),
+  api('POST', 'assignments/[id]/skip/route.ts', 'assignments/:assignment/skip', 'review', 'id', { ok: [422], body: { reason: '' } }),
+  api('GET', 'exports/[id]/route.ts', 'exports/:export', 'lead', 'id'),
+  api('GET', 'exports/[id]/card/route.ts', 'exports/:export/card', 'lead', 'id'),
+  api('GET', 'exports/[id]/file/route.ts', 'exports/:export/file', 'lead', 'id'),
+  api('GET', 'videos/[id]/route.ts', 'videos/:video', 'lead', 'id'),
+  api('GET', 'videos/[id]/file/route.ts', 'videos/:video/file', 'lead', 'id'),
+  api('GET', 'insight/environments/route.ts', 'insight/environments?project=:project', 'lead', 'id'),
+  api('GET', 'insight/policies/route.ts', 'insight/policies?project=:project', 'lead', 'id'),
+  api('GET', 'insight/compare/route.ts', 'insight/compare?project=:project', 'lead', 'id'),
+];
+
+export const routeTable: RouteRow[] = [...pageRoutes, ...apiRoutes];

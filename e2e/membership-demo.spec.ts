@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { demoUsers } from '../prisma/seed/demo-users';
+import { DEMO_SUPPORT_PROJECT } from '../prisma/seed/seed-demo-support';
+import './fixtures/seed';
+import { screenshot, signIn } from './fixtures/sign-in';
+
+/**
+ * The demo's two teams (prisma/seed/seed-demo.ts): lead@ leads the terminal-and-physics project,
+ * quinn@ the support desk. Each signs in and sees only their own project; the other one's slug
+ * is a 404. The admin sees both, with their members, and moves a reviewer between them.
+ */
+const login = (email: string) => {
+  const u = demoUsers.find((d) => d.email === email)!;
+  return { email: u.email, password: u.password };
+};
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  const { seedDemo } = await import('./../prisma/seed/seed-demo');
+  await seedDemo();
+});
+
+test('each demo lead sees only their own project', async ({ page, browser }) => {
+  await signIn(page, login('lead@witness.local'));
+  await page.goto('/lead');
+  const cards = page.getByTestId('project-card');
+  await expect(cards).toHaveCount(1);
+  await expect(cards).toContainText('Demo: terminal and physics agents');
+  await expect(page.getByText(DEMO_SUPPORT_PROJECT.name)).toHaveCount(0);
+  await screenshot(page, 'membership-lead-demo');
+  expect((await page.goto(`/trajectories?project=${DEMO_SUPPORT_PROJECT.slug}`))?.status()).toBe(404);
+  expect((await page.goto(`/insight/environments?project=${DEMO_SUPPORT_PROJECT.slug}`))?.status()).toBe(404);
+  await page.goto('/trajectories');
+  await expect(page.getByText('support-chat')).toHaveCount(0);
+
+  const quinn = await (await browser.newContext()).newPage();
+  await signIn(quinn, login('quinn@witness.local'));
+  await quinn.goto('/lead');
+  await expect(quinn.getByTestId('project-card')).toHaveCount(1);
+  await expect(quinn.getByTestId('project-card')).toContainText(DEMO_SUPPORT_PROJECT.name);
+  await expect(quinn.getByText('Support replies: correct and kind').first()).toBeVisible();
+  await expect(quinn.getByText('Demo: terminal and physics agents')).toHaveCount(0);
+  await screenshot(quinn, 'membership-lead-support');
+  expect((await quinn.goto('/trajectories?project=demo'))?.status()).toBe(404);
+  await quinn.goto('/lead/campaigns');
+  await expect(quinn.getByText('Nightly terminal batch')).toHaveCount(0);
+
+  // the support reviewer's queue holds only the support campaign
+  const rio = await (await browser.newContext()).newPage();
+  await signIn(rio, login('rio@witness.local'));
+  await rio.goto('/review');
+  await expect(rio.getByTestId('queue')).toHaveCount(1);
+  await expect(rio.getByTestId('queue')).toContainText('Support replies: correct and kind');
+});
+
+test('the admin sees both projects with their members and adds a reviewer to the support desk (audited)', async ({ page }) => {
+  await signIn(page, login('admin@witness.local'));
+  await page.goto('/admin');
+  const support = page.getByTestId(`members-${DEMO_SUPPORT_PROJECT.slug}`);
+  await expect(support.getByTestId('member')).toHaveCount(2);
+  await expect(page.getByTestId('members-demo').getByTestId('member')).toHaveCount(6);
+  await support.getByLabel(`User to add to ${DEMO_SUPPORT_PROJECT.slug}`).selectOption({ label: 'kit@witness.local' });
+  await support.getByRole('button', { name: 'Add member' }).click();
+  await expect(support.getByTestId('member')).toHaveCount(3);
+  await screenshot(page, 'membership-admin');
+  const { db } = await import('../lib/db/infra/client');
+  const kit = await db().user.findUniqueOrThrow({ where: { email: 'kit@witness.local' }, select: { id: true } });
+  const audit = await db().auditLog.findFirst({ where: { action: 'project_member.add', targetId: kit.id }, select: { data: true } });
+  expect(audit?.data).toEqual({ role: 'reviewer' });
+  await support.getByRole('button', { name: 'Remove kit@witness.local' }).click();
+  await expect(support.getByTestId('member')).toHaveCount(2);
+});
