@@ -44,15 +44,15 @@ import { freePort } from './free-port';
  * parse-only pass (no database) over the same files, and a re-import (everything skipped).
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
- * number of parse workers (default one a core, as `witness import`; 0 = parse on the main thread).
+ * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread).
  */
 const GROUP = 'ingest';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-ingest');
 const COUNT = Number(process.env.BENCH_INGEST_N ?? 10_000);
 const STEPS = 30;
-/** parse workers, as `witness import` runs (one a core); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
-const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? availableParallelism());
+/** parse workers, as `witness import` runs (one a core but one); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
+const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? availableParallelism() - 1);
 
 const log = (line: string) => process.stderr.write(`  [ingest] ${line}\n`);
 
