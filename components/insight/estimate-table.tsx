@@ -97,7 +97,13 @@ export function EstimateTable({
             {e.effectiveLabels !== null ? (
               <span title="how many randomly chosen human reviews alone would give the prediction-powered interval">
                 ≈{Math.round(e.effectiveLabels)} reviews
-                <span className="block text-[10px] text-zinc-400">from {e.labeled}</span>
+                <span className="block text-[10px] text-zinc-400">
+                  from {e.labeled}
+                  {/* at lambda = 0 the predictor adds nothing: more than n is the draw's own efficiency (reviews spent where the labels vary) */}
+                  {e.ppi?.lambda === 0 && Math.round(e.effectiveLabels) > e.labeled
+                    ? ', by the sampling design (the predictor adds nothing)'
+                    : ''}
+                </span>
               </span>
             ) : (
               '—'
