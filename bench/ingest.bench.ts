@@ -44,15 +44,15 @@ import { freePort } from './free-port';
  * parse-only pass (no database) over the same files, and a re-import (everything skipped).
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
- * number of parse workers (default one a core, as `witness import`; 0 = parse on the main thread).
+ * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread).
  */
 const GROUP = 'ingest';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-ingest');
 const COUNT = Number(process.env.BENCH_INGEST_N ?? 10_000);
 const STEPS = 30;
-/** parse workers, as `witness import` runs (one a core); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
-const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? availableParallelism());
+/** parse workers, as `witness import` runs (one a core but one); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
+const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? availableParallelism() - 1);
 
 const log = (line: string) => process.stderr.write(`  [ingest] ${line}\n`);
 
@@ -505,6 +505,27 @@ export async function run(): Promise<BenchFigure[]> {
     await parsePool?.close();
     log(`re-import (all skipped): ${reimportSeconds.toFixed(2)} s (${(COUNT / reimportSeconds).toFixed(0)} traj/s)`);
 
+    // the same import on the main thread alone (no parse workers), into its own project: the change's own comparator
+    let inlineRate: number | null = null;
+    if (WORKERS > 0) {
+      const inlineProject = await ensureProject({ slug: 'bench-inline', name: 'bench-inline' });
+      const inlineProfile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
+      const i0 = performance.now();
+      const inline = await importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
+        projectId: inlineProject.id,
+        format: 'auto',
+        importedById: null,
+        profile: inlineProfile,
+      });
+      const inlineSeconds = (performance.now() - i0) / 1000;
+      if (inline.imported !== COUNT) throw new Error(`inline import: ${inline.imported} imported`);
+      inlineRate = COUNT / inlineSeconds;
+      log(
+        `import without parse workers: ${inlineSeconds.toFixed(2)} s (${inlineRate.toFixed(0)} traj/s); parse ${(inlineProfile.parseMs / 1000).toFixed(2)} s, ` +
+          `database ${(inlineProfile.storeMs / 1000).toFixed(2)} s, parse waited on the database ${(inlineProfile.waitMs / 1000).toFixed(2)} s`,
+      );
+    }
+
     const parse = await parseOnly(filesDir);
     log(`parse-only pass (no database): ${parse.seconds.toFixed(2)} s (${(parse.trajectories / parse.seconds).toFixed(0)} traj/s)`);
 
@@ -540,6 +561,18 @@ export async function run(): Promise<BenchFigure[]> {
         comparator: { name: 'COPY', value: copyRate },
         goal: '>= 0.8x COPY',
       },
+      ...(inlineRate !== null
+        ? [
+            {
+              group: GROUP,
+              name: `import on ${WORKERS} parse workers vs on the main thread alone`,
+              value: importRate,
+              unit: 'traj/s',
+              higherIsBetter: true,
+              comparator: { name: 'no workers', value: inlineRate },
+            },
+          ]
+        : []),
       { group: GROUP, name: 'import peak RSS', value: mib(peak), unit: 'MiB', higherIsBetter: false },
       {
         group: GROUP,

@@ -59,7 +59,9 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     if (!slug.success) throw new CliError(`--project: ${slug.error.issues[0]!.message}`, 2);
 
     const database = await openDatabase();
-    const parsePool = new ParsePool(availableParallelism());
+    // one parse worker a core but one, which the writer (and, on one machine, PostgreSQL) keeps; one core: parse inline
+    const workers = availableParallelism() - 1;
+    const parsePool = workers > 0 ? new ParsePool(workers) : undefined;
     try {
       let projectId: string | null = null;
       const report = await importTrajectories(
@@ -72,7 +74,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           policy: values.policy ?? null,
           split: split?.success ? split.data : null,
           importedById: null,
-          // parse on every core while this thread writes (lib/ingest/parse-pool.ts)
+          // parse on the other cores while this thread writes (lib/ingest/parse-pool.ts)
           parsePool,
           onItem: values.json
             ? undefined
@@ -109,7 +111,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       }
       return report.failed > 0 ? 1 : 0;
     } finally {
-      await parsePool.close();
+      await parsePool?.close();
       await stopQueueClient();
       await disconnectDb();
       await database.stop();

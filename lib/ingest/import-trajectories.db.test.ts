@@ -95,7 +95,12 @@ describe('importTrajectories on parse workers', () => {
     expect(await stored(b.id)).toEqual(await stored(a.id));
 
     // re-import through the workers: everything skipped
-    const again = await importTrajectories(collect([fixtures, dir]), { projectId: b.id, format: 'auto', importedById: null, workers: 2 });
+    const again = await importTrajectories(collect([fixtures, dir]), {
+      projectId: b.id,
+      format: 'auto',
+      importedById: null,
+      parsePool: pool2,
+    });
     expect(again.imported).toBe(0);
     expect(again.skipped).toBe(inline.imported + inline.skipped);
   }, 120_000);

@@ -86,7 +86,7 @@ describe('readRatingsFile', () => {
         (e: Error) => e.message,
       );
       expect(message).toMatch(/bad\.csv line 3: expected a (unit|rater), got an empty field/);
-      expect(message.replace('bad.csv', '')).toBe(general.replace('bad-q.csv', ''));
+      expect(String(message).replace('bad.csv', '')).toBe(String(general).replace('bad-q.csv', ''));
     }
   });
 
