@@ -5,6 +5,7 @@ import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
 import { writeAudit } from './audit';
+import { parseInput } from '../../parse-input';
 
 export const createApiTokenInput = z.object({
   name: z.string().trim().min(1, 'a name for the token').max(80),
@@ -17,13 +18,12 @@ export async function createApiToken(
   input: z.input<typeof createApiTokenInput>,
   now: Date = new Date(),
 ): Promise<{ id: string; token: string; prefix: string }> {
-  const parsed = createApiTokenInput.safeParse(input);
-  if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  const valid = parseInput(createApiTokenInput, input, '');
   const { token, hash, prefix } = generateApiToken();
-  const expiresAt = parsed.data.expiresInDays ? new Date(now.getTime() + parsed.data.expiresInDays * 86_400_000) : null;
+  const expiresAt = valid.expiresInDays ? new Date(now.getTime() + valid.expiresInDays * 86_400_000) : null;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt },
+      data: { userId, name: valid.name, prefix, tokenHash: hash, expiresAt },
       select: { id: true },
     });
     await writeAudit(tx, {
@@ -31,7 +31,7 @@ export async function createApiToken(
       action: 'api_token.create',
       targetType: 'api_token',
       targetId: created.id,
-      data: { name: parsed.data.name },
+      data: { name: valid.name },
     });
     return created;
   });
