@@ -7,6 +7,7 @@ import { recordAdjudication } from '../lib/agreement/record-adjudication';
 import { adjudicationsOf, getAdjudicationView } from '../lib/db/agreement/adjudications';
 import { createApiToken } from '../lib/db/auth/api-tokens';
 import { listReviews } from '../lib/db/review/review-list';
+import { trajectoryVideo } from '../lib/video-renders/video-props-for';
 import { disconnectDb } from '../lib/db/infra/client';
 import { createCampaign } from '../lib/db/campaigns/campaigns';
 import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
@@ -165,6 +166,7 @@ export async function run(): Promise<BenchFigure[]> {
       tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
     }
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
+    const propsFigures = await storedPropsFigures(project.id);
 
     studio = startStudio(port, postgres.url);
     const base = `http://127.0.0.1:${port}`;
@@ -291,6 +293,7 @@ export async function run(): Promise<BenchFigure[]> {
         goal: '>= 100 reviews/s',
       },
       ...soak,
+      ...propsFigures,
     ];
   } finally {
     if (studio && studio.exitCode === null) {
@@ -486,6 +489,56 @@ async function runSoak(base: string, campaignId: string, tokens: string[], leads
       value: (acknowledged.size + stored.ids.size) / seconds,
       unit: 'labels/s',
       higherIsBetter: true,
+    },
+  ];
+}
+
+/**
+ * The stored video props against deriving them, for one 200-step run (what the trajectory page
+ * and a claim did per view before video_props): median of 5 reads each way, same process.
+ */
+async function storedPropsFigures(projectId: string): Promise<BenchFigure[]> {
+  const steps = [];
+  for (let i = 0; i < 200; i++) {
+    steps.push(
+      i % 2 === 0
+        ? {
+            source: 'agent' as const,
+            text: `Step ${i}: I will look at the failing test and run it again with more output, then compare. `.repeat(3),
+          }
+        : { source: 'tool' as const, text: `$ pytest -x tests/test_${i}.py\n${'collected 12 items ... F\n'.repeat(6)}` },
+    );
+  }
+  const t = buildTrajectory({
+    format: 'openai',
+    task: { name: 'long-run', instruction: 'Fix the failing tests.' },
+    policy: { model: 'load-model' },
+    steps,
+  });
+  const [stored] = await storeTrajectoryBatch(projectId, [
+    await toStorable(prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null }),
+  ]);
+  if (!stored?.ok) throw new Error('the 200-step run was not stored');
+  const median = async (fn: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await fn();
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[2]!;
+  };
+  const derived = await median(() => trajectoryVideo(stored.id, { fresh: true }));
+  const read = await median(() => trajectoryVideo(stored.id));
+  log(`200-step run: props derived ${derived.toFixed(0)} ms, read from video_props ${read.toFixed(0)} ms`);
+  return [
+    {
+      group: GROUP,
+      name: 'video props of a 200-step run, read from video_props (median of 5)',
+      value: read,
+      unit: 'ms',
+      higherIsBetter: false,
+      comparator: { name: 'derived from the rows', value: derived },
     },
   ];
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing } from '@prisma/client';
 import { AppError } from '../../errors';
-import { db } from '../infra/client';
 import { refreshTrajectoryInsight } from '../insight/insight-summary';
 import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
 import { settleClaim } from './assignments';
