@@ -3,7 +3,7 @@ import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { env } from '../../env';
 import { installQueue, stopQueueClient } from '../../queue/boss';
-import { jobContracts } from '../../queue/jobs';
+import { jobContracts } from '../../queue/job-list';
 import { requestRender } from '../../video-renders/request-render';
 import { createCampaign } from '../campaigns/campaigns';
 import { saveRubricVersion } from '../campaigns/rubrics';
