@@ -40,9 +40,12 @@ describe('witness render', () => {
     let stdout = '';
     const io: CliIo = { stdout: (t) => void (stdout += t), stderr: () => {}, readStdin: async () => '', cwd: process.cwd() };
     expect(await main(['render', id, '--out', out, '--json'], io)).toBe(0);
-    const report = JSON.parse(stdout) as { videos: { id: string; path: string; frames: number; fps: number; seconds: number }[] };
-    const expected = (await videoPropsFor(id)).durationInFrames;
-    expect(report.videos).toEqual([{ id, path: out, frames: expected, fps: 30, seconds: expected / 30 }]);
+    const report = JSON.parse(stdout) as {
+      videos: { id: string; path: string; frames: number; fps: number; seconds: number; pacing: string }[];
+    };
+    // in no campaign that paces for reading: the skim overview
+    const expected = (await videoPropsFor(id, undefined, 'skim')).durationInFrames;
+    expect(report.videos).toEqual([{ id, path: out, frames: expected, fps: 30, seconds: expected / 30, pacing: 'skim' }]);
     expect(existsSync(out)).toBe(true);
     const probe = JSON.parse(
       execFileSync(

@@ -21,6 +21,21 @@ describe('markdownWithMath', () => {
     expect(markdownWithMath('a \\$5 fee')).toBe('a \\$5 fee');
   });
 
+  it('shows the notation written out as code, not as an empty formula (a system prompt describing how to write maths)', () => {
+    // the demo physics runs' system prompt (prisma/seed/demo/physics-derivations)
+    const prompt = 'write mathematics in LaTeX ($...$ inline, $$...$$ or \\[...\\] for display), and end with ANSWER.';
+    expect(markdownWithMath(prompt)).toBe(
+      'write mathematics in LaTeX (`$...$` inline, `$$...$$` or `\\[...\\]` for display), and end with ANSWER.',
+    );
+    const out = html(prompt);
+    expect(formulas(out)).toBe(0);
+    expect(out).toContain('<code>$...$</code>');
+    expect(out).toContain('<code>$$...$$</code>');
+    expect(out).toContain('<code>\\[...\\]</code>');
+    // real maths around it is still typeset, and \dots inside a formula is maths
+    expect(formulas(html('as $...$, e.g. $x_1, \\dots, x_n$ or $\\dots$'))).toBe(1);
+  });
+
   it('keeps maths on one line and out of table cells', () => {
     expect(markdownWithMath('$$\n\\begin{pmatrix} a \\\\\n# b\n\\end{pmatrix}\n$$')).toBe(
       '$$$ \\begin{pmatrix} a \\\\ # b \\end{pmatrix} $$$',

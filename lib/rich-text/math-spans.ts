@@ -5,7 +5,10 @@
  * `$$…$$` and `\[…\]` are display maths, `$…$` and `\(…\)` inline. Inline `$` follows Pandoc's
  * rule (no space just inside the dollars, no digit right after the closing one, one line) so
  * prices and shell variables (`$5`, `echo $HOME`) stay text. Backtick code spans and fences, and
- * `~~~` fences, are never maths; `\$` is a literal dollar. Pure and linear in the input.
+ * `~~~` fences, are never maths; `\$` is a literal dollar. A span whose TeX is only an ellipsis
+ * (`$...$`, `$$\dots$$`, `\[…\]`) is the notation written out, as in a system prompt that says
+ * "write maths as $...$ inline": it is a code span of what was written, never an empty formula
+ * (seen on the demo physics runs). Pure and linear in the input.
  */
 export type MathToken =
   | { k: 'text'; text: string }
@@ -15,8 +18,13 @@ export type MathToken =
   | { k: 'dollar' }
   | { k: 'math'; tex: string; display: boolean };
 
+/** TeX that is only a placeholder ellipsis: the delimiters are being described, not used */
+const PLACEHOLDER = /^(?:\.{2,}|…|\\[lcv]?dots)$/;
+
 export function mathTokens(text: string): MathToken[] {
   const out: MathToken[] = [];
+  const pushMath = (tex: string, display: boolean, source: string) =>
+    out.push(PLACEHOLDER.test(tex) ? { k: 'code', text: `\`${source}\`` } : { k: 'math', tex, display });
   let textStart = 0;
   const flushText = (end: number) => {
     if (end > textStart) out.push({ k: 'text', text: text.slice(textStart, end) });
@@ -58,7 +66,7 @@ export function mathTokens(text: string): MathToken[] {
         const close = text.indexOf(d === '[' ? '\\]' : '\\)', i + 2);
         if (close !== -1 && close > i + 2) {
           flushText(i);
-          out.push({ k: 'math', tex: text.slice(i + 2, close).trim(), display: d === '[' });
+          pushMath(text.slice(i + 2, close).trim(), d === '[', text.slice(i, close + 2));
           i = textStart = close + 2;
           continue;
         }
@@ -71,7 +79,7 @@ export function mathTokens(text: string): MathToken[] {
         const close = text.indexOf('$$', i + 2);
         if (close !== -1 && text.slice(i + 2, close).trim() !== '') {
           flushText(i);
-          out.push({ k: 'math', tex: text.slice(i + 2, close).trim(), display: true });
+          pushMath(text.slice(i + 2, close).trim(), true, text.slice(i, close + 2));
           i = textStart = close + 2;
           continue;
         }
@@ -81,7 +89,7 @@ export function mathTokens(text: string): MathToken[] {
       const close = inlineDollarClose(text, i);
       if (close !== -1) {
         flushText(i);
-        out.push({ k: 'math', tex: text.slice(i + 1, close).trim(), display: false });
+        pushMath(text.slice(i + 1, close).trim(), false, text.slice(i, close + 1));
         i = textStart = close + 1;
         continue;
       }

@@ -19,8 +19,9 @@ export const VIDEO_HEIGHT = 720;
  * Bump when the props' shape or the video's look changes: cached props and rendered MP4s of an
  * older version are derived / rendered anew on demand (lib/videos/composition-version.ts).
  * 2: read/skim pacing, derivation scenes, result card with plot, frame 0 = the settled title card (the poster).
+ * 3: maths notation written out (`$...$`) shown as code, not an empty formula; the diff's flare without blur.
  */
-export const VIDEO_PROPS_VERSION = 2;
+export const VIDEO_PROPS_VERSION = 3;
 
 /** The terminal colours used when a cell has the default foreground / background. */
 export const TERMINAL_DEFAULT_FG = '#d4d7dd';
