@@ -40,6 +40,11 @@ const processEnv = {
   message: 'Read configuration through lib/env.ts (env()), the one place that parses process.env.',
 };
 const tests = ['**/*.test.ts', '**/test/**'];
+// a zod failure becomes an AppError in one place: parseInput (lib/parse-input.ts) says where and what and fills details.field
+const zodByHand = {
+  selector: "MemberExpression[property.name='issues'][object.property.name='error']",
+  message: 'Map a zod failure with parseInput(schema, raw, where) (lib/parse-input.ts), not by reading error.issues by hand.',
+};
 // one way to do each thing in the UI (each of these had drifted into copies)
 const oneWay = [
   {
@@ -85,7 +90,7 @@ export default tseslint.config(
     ignores: ['lib/db/**', 'lib/env.ts', ...tests],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma, ...noDbClient] }],
-      'no-restricted-syntax': ['error', processEnv],
+      'no-restricted-syntax': ['error', processEnv, zodByHand],
     },
   },
   {
@@ -101,7 +106,7 @@ export default tseslint.config(
   {
     files: ['lib/db/**/*.ts'],
     ignores: ['lib/db/test/**', 'lib/db/infra/client.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv] },
+    rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv, zodByHand] },
   },
   {
     // React's hook rules and Next's own rules, for the UI (the React Compiler's checks of
@@ -154,11 +159,11 @@ export default tseslint.config(
   },
   {
     files: ['workers/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', processEnv] },
+    rules: { 'no-restricted-syntax': ['error', processEnv, zodByHand] },
   },
   {
     files: ['app/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', processEnv, ...oneWay] },
+    rules: { 'no-restricted-syntax': ['error', processEnv, zodByHand, ...oneWay] },
   },
   {
     files: ['render/**/*.{ts,tsx}'],

@@ -15,7 +15,7 @@ import { installQueue, stopQueueClient } from '../lib/queue/boss';
 import { planChunks } from '../lib/video/chunks';
 import { requestRender } from '../lib/video-renders/request-render';
 import { videoPropsFor } from '../lib/video-renders/video-props-for';
-import { jobContracts } from '../lib/queue/jobs';
+import { jobContracts } from '../lib/queue/job-list';
 import type { BenchFigure } from './figure';
 
 /**

@@ -2,7 +2,7 @@ import { connectDatabase, type DatabaseHandle } from '../lib/db/infra/connect-da
 import { migrate } from '../lib/db/infra/migrate';
 import { dataDir, env, setEnv } from '../lib/env';
 import { installQueue } from '../lib/queue/boss';
-import { jobContracts } from '../lib/queue/jobs';
+import { jobContracts } from '../lib/queue/job-list';
 
 /**
  * For commands that need the database: DATABASE_URL, or the embedded one started here.

@@ -73,6 +73,23 @@ test.describe('sign-in and roles', () => {
     await screenshot(page, 'sign-in-wrong-password');
   });
 
+  test('a client cannot pick its own address for the per-address sign-in limit: a forged X-Forwarded-For is replaced by the peer', async ({
+    page,
+  }) => {
+    const user = await seedUser('reviewer');
+    const forged = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    await page.setExtraHTTPHeaders({ 'X-Forwarded-For': forged });
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong email or password.');
+    const { attemptsIn } = await import('../lib/db/auth/rate-limits');
+    const counted = async (address: string) => (await attemptsIn(`sign-in:client:${address}`, 15 * 60_000, new Date())).count;
+    expect(await counted(forged)).toBe(0);
+    expect(await counted('127.0.0.1')).toBeGreaterThanOrEqual(1); // the studio listens on 127.0.0.1 in the e2e run
+  });
+
   test('signed-out visitors are sent to sign-in from every studio page', async ({ page }) => {
     for (const path of ['/', '/admin', '/lead', '/review', '/trajectories', '/settings/tokens']) {
       await page.goto(path);

@@ -44,6 +44,12 @@ const envSchema = z.object({
   WITNESS_SINK_ALLOW: z.string().default(''),
   /** the folder directory sinks write under (default: sinks/ in the data dir); a sink's path is confined to it */
   WITNESS_SINK_DIR_ROOT: z.string().min(1).optional(),
+  /**
+   * how many reverse proxies in front of the studio append to X-Forwarded-For (0: clients talk to
+   * it directly, and any X-Forwarded-For they send is ignored); the per-address rate limits count
+   * the address this many hops from the right
+   */
+  WITNESS_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** extra trusted origins for sign-in (comma separated) */
   WITNESS_TRUSTED_ORIGINS: z.string().default(''),
 });

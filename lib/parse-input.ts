@@ -14,6 +14,7 @@ import { AppError } from './errors';
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, where: string, options: { under?: string } = {}): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
+  // eslint-disable-next-line no-restricted-syntax -- the one mapping
   const issue = parsed.error.issues[0]!;
   const field = [options.under, ...issue.path.map(String)].filter(Boolean).join('.');
   const label = where ? (field ? `${where} ${field}` : where) : field || 'input';

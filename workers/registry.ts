@@ -1,4 +1,4 @@
-import type { Jobs } from '../lib/queue/jobs';
+import type { Jobs } from '../lib/queue/job-list';
 import type { JobHandler } from './job-handler';
 import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
@@ -7,7 +7,7 @@ import { videoCombineHandler } from './jobs/video-combine/handler';
 import { videoRenderChunkHandler } from './jobs/video-render-chunk/handler';
 import { videoRenderHandler } from './jobs/video-render/handler';
 
-/** One handler per contract of lib/queue/jobs (worker only: handlers pull in the renderer); the type requires every job. */
+/** One handler per contract of lib/queue/job-list.ts (worker only: handlers pull in the renderer); the type requires every job. */
 const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
   sessionsPrune: sessionsPruneHandler,
   videoRender: videoRenderHandler,

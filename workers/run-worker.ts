@@ -90,6 +90,7 @@ async function runOne(handler: JobHandler, job: Job<object>, signal: AbortSignal
   const prefix = `[job ${contract.name} ${job.id}]`;
   if (!parsed.success) {
     // a bad payload never gets better: complete it as rejected instead of retrying
+    // eslint-disable-next-line no-restricted-syntax -- the job edge: a bad payload is completed as rejected with the reason, not thrown
     const issue = parsed.error.issues[0]!;
     const reason = `bad payload at ${issue.path.join('.') || '(root)'}: ${issue.message}`;
     log(`${prefix} rejected, ${reason}`);

@@ -11,7 +11,7 @@ import { seedLabelledProject } from '../lib/db/test/seed-labels';
 import { createSink } from '../lib/db/training/training-sinks';
 import { env } from '../lib/env';
 import { installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
-import { jobContracts } from '../lib/queue/jobs';
+import { jobContracts } from '../lib/queue/job-list';
 import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
 import { trainingDeliverJob } from '../lib/queue/jobs/training-deliver';
 

@@ -13,7 +13,7 @@ import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import { createBoss, installQueue, stopQueueClient } from '../lib/queue/boss';
 import { requestRender } from '../lib/video-renders/request-render';
-import { jobContracts } from '../lib/queue/jobs';
+import { jobContracts } from '../lib/queue/job-list';
 import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
 import { videoStorageKey } from '../lib/video-renders/video-files';
 

@@ -23,6 +23,7 @@ export function defineAction<S extends z.ZodType, T>(
       if (nul) return { ok: false, error: { code: 'BAD_INPUT', message: 'must not contain a NUL character', field: nul } };
       const parsed = schema.safeParse(input);
       if (!parsed.success) {
+        // eslint-disable-next-line no-restricted-syntax -- the action edge: a form gets the message and the field apart (parseInput prefixes the field)
         const issue = parsed.error.issues[0]!;
         return { ok: false, error: { code: 'BAD_INPUT', message: issue.message, field: issue.path.join('.') || undefined } };
       }

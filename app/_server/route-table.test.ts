@@ -20,8 +20,14 @@ describe('the route table (membership matrix)', () => {
     const files = (await routeFiles('app')).sort();
     const listed = new Set(routeTable.map((r) => r.file));
     expect(files.length).toBeGreaterThan(40);
-    expect(files.filter((f) => !listed.has(f)), 'add a row to app/_server/route-table.ts for each of these').toEqual([]);
-    expect([...listed].filter((f) => !files.includes(f)), 'rows whose file no longer exists').toEqual([]);
+    expect(
+      files.filter((f) => !listed.has(f)),
+      'add a row to app/_server/route-table.ts for each of these',
+    ).toEqual([]);
+    expect(
+      [...listed].filter((f) => !files.includes(f)),
+      'rows whose file no longer exists',
+    ).toEqual([]);
   });
 
   it('gives every API route its exported method, and every project-scoped row a placeholder of project A', async () => {

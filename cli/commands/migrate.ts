@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { migrate } from '../../lib/db/infra/migrate';
 import { installQueue } from '../../lib/queue/boss';
-import { jobContracts } from '../../lib/queue/jobs';
+import { jobContracts } from '../../lib/queue/job-list';
 import type { CliCommand } from '../command';
 import { openDatabase } from '../database';
 

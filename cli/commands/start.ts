@@ -14,6 +14,7 @@ import { demoUsers } from '../../prisma/seed/demo-users';
 import { seedDemo } from '../../prisma/seed/seed-demo';
 import { trajectoryIdsOfProject } from '../../lib/db/trajectories/trajectory-queries';
 import { requestRender } from '../../lib/video-renders/request-render';
+import { resolveClientAddress } from '../../lib/http/client-address';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
 
@@ -169,7 +170,10 @@ async function startWeb(port: number, hostname: string): Promise<http.Server> {
   const app = next({ dev: false, dir: root, hostname, port, quiet: true });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const trustedProxies = env().WITNESS_TRUSTED_PROXIES;
   const server = http.createServer((req, res) => {
+    // one address, worked out from the socket (and the trusted proxies' hops), replaces whatever the client sent
+    req.headers['x-forwarded-for'] = resolveClientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies);
     void handle(req, res);
   });
   await new Promise<void>((resolve, reject) => {

@@ -7,6 +7,7 @@ import { Facts, Panel } from '@/components/trajectories/panel';
 import type { ReviewPlan } from '@/lib/review/review-plan';
 import { ProgressBar } from './campaign-bits';
 import { ReviewPlanPanel } from './review-plan-panel';
+import { DataTable } from '@/components/ui/table';
 
 const samplingText: Record<string, string> = {
   all: 'Every item (each item’s chance of review: 1)',
@@ -145,153 +146,116 @@ export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: Revi
             Nobody has claimed an item yet. Reviewers whose expertise fits see this campaign in their queue.
           </p>
         ) : (
-          <div className="-mx-4 -my-3 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">
-                    Reviewer
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Claimed
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Submitted
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Skipped
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Expired
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">
-                    Gold score
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-medium">
-                    Last activity
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {c.reviewers.map((r) => (
-                  <tr key={r.reviewerId} data-testid="reviewer-row">
-                    <td className="px-4 py-2">
-                      <div className="font-medium text-zinc-900">{r.name}</div>
-                      <div className="text-xs text-zinc-500">{r.email}</div>
-                    </td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.claimed}</td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.submitted}</td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums">{r.skipped}</td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums text-zinc-500">{r.expired}</td>
-                    <td
-                      className="px-3 py-2 text-right font-mono tabular-nums"
-                      title={r.goldCount ? `mean over ${r.goldCount} gold items` : 'no gold item reviewed yet'}
-                    >
-                      {r.goldMean === null ? <span className="text-zinc-400">—</span> : `${Math.round(r.goldMean * 100)}%`}
-                      {r.goldCount ? <span className="ml-1 text-xs text-zinc-400">n={r.goldCount}</span> : null}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">
-                      {r.lastActivity ? formatDateTime(r.lastActivity) : '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            frame="none"
+            className="-mx-4 -my-3"
+            columns={[
+              { label: 'Reviewer', className: 'px-4 py-2' },
+              { label: 'Claimed', className: 'px-3 py-2 text-right' },
+              { label: 'Submitted', className: 'px-3 py-2 text-right' },
+              { label: 'Skipped', className: 'px-3 py-2 text-right' },
+              { label: 'Expired', className: 'px-3 py-2 text-right' },
+              { label: 'Gold score', className: 'px-3 py-2 text-right' },
+              { label: 'Last activity', className: 'px-4 py-2' },
+            ]}
+          >
+            {c.reviewers.map((r) => (
+              <tr key={r.reviewerId} data-testid="reviewer-row">
+                <td className="px-4 py-2">
+                  <div className="font-medium text-zinc-900">{r.name}</div>
+                  <div className="text-xs text-zinc-500">{r.email}</div>
+                </td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{r.claimed}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{r.submitted}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{r.skipped}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums text-zinc-500">{r.expired}</td>
+                <td
+                  className="px-3 py-2 text-right font-mono tabular-nums"
+                  title={r.goldCount ? `mean over ${r.goldCount} gold items` : 'no gold item reviewed yet'}
+                >
+                  {r.goldMean === null ? <span className="text-zinc-400">—</span> : `${Math.round(r.goldMean * 100)}%`}
+                  {r.goldCount ? <span className="ml-1 text-xs text-zinc-400">n={r.goldCount}</span> : null}
+                </td>
+                <td className="whitespace-nowrap px-4 py-2 text-xs text-zinc-500">
+                  {r.lastActivity ? formatDateTime(r.lastActivity) : '—'}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </Panel>
 
       <Panel title={`Items (${p.items})`} id="items">
-        <div className="-mx-4 -my-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Task
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  {c.mode === 'pairwise' ? 'Policy A' : 'Policy'}
-                </th>
-                {c.mode === 'pairwise' ? (
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    Policy B
-                  </th>
-                ) : null}
-                <th scope="col" className="px-3 py-2 text-center font-medium">
-                  Reward
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium">
-                  Reviews
-                </th>
-                {c.sampling === 'random' || c.sampling === 'active' ? (
-                  <th
-                    scope="col"
-                    className="px-3 py-2 text-right font-medium"
-                    title="the probability the item had of being drawn for review"
+        <DataTable
+          frame="none"
+          className="-mx-4 -my-3"
+          columns={[
+            { label: 'Task', className: 'px-4 py-2' },
+            c.mode === 'pairwise' ? 'Policy A' : 'Policy',
+            ...(c.mode === 'pairwise' ? ['Policy B'] : []),
+            { label: 'Reward', className: 'px-3 py-2 text-center' },
+            'Reviews',
+            ...(c.sampling === 'random' || c.sampling === 'active'
+              ? [
+                  {
+                    label: <span title="the probability the item had of being drawn for review">Chance</span>,
+                    className: 'px-3 py-2 text-right',
+                  },
+                ]
+              : []),
+            { label: 'In progress', className: 'px-4 py-2 text-right' },
+          ]}
+        >
+          {c.items.map((i) => (
+            <tr key={i.id} data-testid="item-row" data-probability={i.probability}>
+              <td className="max-w-xs px-4 py-1.5">
+                <div className="flex items-center gap-2">
+                  <Link
+                    href={`/trajectories/${i.a.trajectoryId}`}
+                    className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+                    title={i.task}
                   >
-                    Chance
-                  </th>
-                ) : null}
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  In progress
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {c.items.map((i) => (
-                <tr key={i.id} data-testid="item-row" data-probability={i.probability}>
-                  <td className="max-w-xs px-4 py-1.5">
-                    <div className="flex items-center gap-2">
-                      <Link
-                        href={`/trajectories/${i.a.trajectoryId}`}
-                        className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
-                        title={i.task}
-                      >
-                        {i.task}
-                      </Link>
-                      <SplitBadge split={i.split} />
-                      {i.isGold ? (
-                        <Badge
-                          className="bg-yellow-50 text-yellow-800 ring-yellow-200"
-                          title="Gold item: known answers, reviewers are scored on it"
-                        >
-                          gold
-                        </Badge>
-                      ) : null}
-                    </div>
-                  </td>
-                  <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.a.policy}>
-                    {i.a.policy}
-                  </td>
-                  {c.mode === 'pairwise' ? (
-                    <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.b?.policy}>
-                      {i.b ? (
-                        <Link href={`/trajectories/${i.b.trajectoryId}`} className="hover:underline">
-                          {i.b.policy}
-                        </Link>
-                      ) : null}
-                    </td>
+                    {i.task}
+                  </Link>
+                  <SplitBadge split={i.split} />
+                  {i.isGold ? (
+                    <Badge
+                      className="bg-yellow-50 text-yellow-800 ring-yellow-200"
+                      title="Gold item: known answers, reviewers are scored on it"
+                    >
+                      gold
+                    </Badge>
                   ) : null}
-                  <td className="px-3 py-1.5 text-center">
-                    <span className="inline-flex gap-1">
-                      <RewardBadge value={i.a.reward} />
-                      {i.b ? <RewardBadge value={i.b.reward} /> : null}
-                    </span>
-                  </td>
-                  <td className="px-3 py-1.5">
-                    <ProgressBar done={i.reviewCount} target={c.overlap} label={`${i.reviewCount} of ${c.overlap} reviews`} />
-                  </td>
-                  {c.sampling === 'random' || c.sampling === 'active' ? (
-                    <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">
-                      {(i.probability * 100).toFixed(0)}%
-                    </td>
+                </div>
+              </td>
+              <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.a.policy}>
+                {i.a.policy}
+              </td>
+              {c.mode === 'pairwise' ? (
+                <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.b?.policy}>
+                  {i.b ? (
+                    <Link href={`/trajectories/${i.b.trajectoryId}`} className="hover:underline">
+                      {i.b.policy}
+                    </Link>
                   ) : null}
-                  <td className="px-4 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{i.inProgress || ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </td>
+              ) : null}
+              <td className="px-3 py-1.5 text-center">
+                <span className="inline-flex gap-1">
+                  <RewardBadge value={i.a.reward} />
+                  {i.b ? <RewardBadge value={i.b.reward} /> : null}
+                </span>
+              </td>
+              <td className="px-3 py-1.5">
+                <ProgressBar done={i.reviewCount} target={c.overlap} label={`${i.reviewCount} of ${c.overlap} reviews`} />
+              </td>
+              {c.sampling === 'random' || c.sampling === 'active' ? (
+                <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{(i.probability * 100).toFixed(0)}%</td>
+              ) : null}
+              <td className="px-4 py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{i.inProgress || ''}</td>
+            </tr>
+          ))}
+        </DataTable>
         {c.itemsShown < p.items ? (
           <p className="mt-2 text-xs text-zinc-500">
             Showing the first {c.itemsShown} of {p.items} items.

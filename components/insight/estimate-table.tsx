@@ -1,5 +1,6 @@
 import { FIGURE_LABELS, type GroupEstimate } from '@/lib/insight/estimates';
 import { inert } from '@/components/ui/inert-text';
+import { DataTable } from '@/components/ui/table';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const pm = (i: { low: number; high: number }) => `±${((i.high - i.low) * 50).toFixed(1)} pts`;
@@ -39,101 +40,87 @@ export function EstimateTable({
   downloadHref: (figure: string) => string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm" data-testid="estimate-table">
-        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">
-              {groupHeader}
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Figure
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Human reviews only
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Prediction-powered
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Intervals
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Worth
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Predictor
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              <span className="sr-only">Input rows</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {figures.map((e) => (
-            <tr key={`${e.groupId}/${e.figure}`} data-testid="estimate-row" data-group={e.group} data-figure={e.figure}>
-              <td className="px-3 py-2 font-medium text-zinc-900">{inert(e.group)}</td>
-              <td className="px-3 py-2 text-zinc-700">{FIGURE_LABELS[e.figure]}</td>
-              <td className="whitespace-nowrap px-3 py-2" data-testid="human-figure">
-                {e.human ? (
-                  <>
-                    <span className="font-mono tabular-nums text-zinc-900">{pct(e.human.estimate)}</span>{' '}
-                    <span className="font-mono text-[11px] tabular-nums text-zinc-500">
-                      [{pct(e.human.low)}–{pct(e.human.high)}]
-                    </span>{' '}
-                    <span className="text-[11px] text-zinc-400">n={e.labeled}</span>
-                  </>
-                ) : (
-                  '—'
-                )}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2" data-testid="ppi-figure">
-                {e.ppi ? (
-                  <>
-                    <span className="font-mono tabular-nums text-indigo-900">{pct(e.ppi.estimate)}</span>{' '}
-                    <span className="font-mono text-[11px] tabular-nums text-indigo-700">
-                      [{pct(e.ppi.low)}–{pct(e.ppi.high)}]
-                    </span>{' '}
-                    <span className="text-[11px] text-zinc-400">N={e.population}</span>
-                  </>
-                ) : (
-                  <span className="text-xs text-amber-800" data-testid="not-random">
-                    {e.randomSample ? 'no judge or verifier scores' : 'not a random sample: human-only'}
-                  </span>
-                )}
-              </td>
-              <td className="px-3 py-2">
-                <IntervalBars e={e} />
-                {e.human && e.ppi ? (
-                  <div className="mt-0.5 text-[10px] text-zinc-500">
-                    {pm(e.human)} → {pm(e.ppi)}
-                  </div>
-                ) : null}
-              </td>
-              <td className="px-3 py-2 text-right text-xs text-zinc-700" data-testid="effective-labels">
-                {e.effectiveLabels !== null ? (
-                  <span title="how many randomly chosen human reviews alone would give the prediction-powered interval">
-                    ≈{Math.round(e.effectiveLabels)} reviews
-                    <span className="block text-[10px] text-zinc-400">from {e.labeled}</span>
-                  </span>
-                ) : (
-                  '—'
-                )}
-              </td>
-              <td className="max-w-56 px-3 py-2 text-xs text-zinc-600" data-testid="predictor">
-                {inert(e.predictor.description)}
-                {e.ppi ? <span className="block text-[10px] text-zinc-400">λ = {e.ppi.lambda.toFixed(2)}</span> : null}
-              </td>
-              <td className="px-3 py-2 text-xs">
-                <a className="text-indigo-700 hover:underline" href={downloadHref(e.figure)} data-testid="estimate-download">
-                  rows
-                </a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="estimate-table"
+      columns={[
+        groupHeader,
+        'Figure',
+        'Human reviews only',
+        'Prediction-powered',
+        'Intervals',
+        { label: 'Worth', className: 'px-3 py-2 text-right' },
+        'Predictor',
+        <span className="sr-only">Input rows</span>,
+      ]}
+    >
+      {figures.map((e) => (
+        <tr key={`${e.groupId}/${e.figure}`} data-testid="estimate-row" data-group={e.group} data-figure={e.figure}>
+          <td className="px-3 py-2 font-medium text-zinc-900">{inert(e.group)}</td>
+          <td className="px-3 py-2 text-zinc-700">{FIGURE_LABELS[e.figure]}</td>
+          <td className="whitespace-nowrap px-3 py-2" data-testid="human-figure">
+            {e.human ? (
+              <>
+                <span className="font-mono tabular-nums text-zinc-900">{pct(e.human.estimate)}</span>{' '}
+                <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+                  [{pct(e.human.low)}–{pct(e.human.high)}]
+                </span>{' '}
+                <span className="text-[11px] text-zinc-400">n={e.labeled}</span>
+              </>
+            ) : (
+              '—'
+            )}
+          </td>
+          <td className="whitespace-nowrap px-3 py-2" data-testid="ppi-figure">
+            {e.ppi ? (
+              <>
+                <span className="font-mono tabular-nums text-indigo-900">{pct(e.ppi.estimate)}</span>{' '}
+                <span className="font-mono text-[11px] tabular-nums text-indigo-700">
+                  [{pct(e.ppi.low)}–{pct(e.ppi.high)}]
+                </span>{' '}
+                <span className="text-[11px] text-zinc-400">N={e.population}</span>
+              </>
+            ) : (
+              <span className="text-xs text-amber-800" data-testid="not-random">
+                {e.randomSample ? 'no judge or verifier scores' : 'not a random sample: human-only'}
+              </span>
+            )}
+          </td>
+          <td className="px-3 py-2">
+            <IntervalBars e={e} />
+            {e.human && e.ppi ? (
+              <div className="mt-0.5 text-[10px] text-zinc-500">
+                {pm(e.human)} → {pm(e.ppi)}
+              </div>
+            ) : null}
+          </td>
+          <td className="px-3 py-2 text-right text-xs text-zinc-700" data-testid="effective-labels">
+            {e.effectiveLabels !== null ? (
+              <span title="how many randomly chosen human reviews alone would give the prediction-powered interval">
+                ≈{Math.round(e.effectiveLabels)} reviews
+                <span className="block text-[10px] text-zinc-400">
+                  from {e.labeled}
+                  {/* at lambda = 0 the predictor adds nothing: more than n is the draw's own efficiency (reviews spent where the labels vary) */}
+                  {e.ppi?.lambda === 0 && Math.round(e.effectiveLabels) > e.labeled
+                    ? ', by the sampling design (the predictor adds nothing)'
+                    : ''}
+                </span>
+              </span>
+            ) : (
+              '—'
+            )}
+          </td>
+          <td className="max-w-56 px-3 py-2 text-xs text-zinc-600" data-testid="predictor">
+            {inert(e.predictor.description)}
+            {e.ppi ? <span className="block text-[10px] text-zinc-400">λ = {e.ppi.lambda.toFixed(2)}</span> : null}
+          </td>
+          <td className="px-3 py-2 text-xs">
+            <a className="text-indigo-700 hover:underline" href={downloadHref(e.figure)} data-testid="estimate-download">
+              rows
+            </a>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -7,12 +7,32 @@ const columnClass = 'px-3 py-2';
 
 /**
  * The one data table: a bordered, scrollable card with a small-caps header row and divided
- * body rows. Rows (`<tr>`) are the children.
+ * body rows. Rows (`<tr>`) are the children, or `<tbody>` row groups with `groups`.
  */
-export function DataTable({ columns, children, label }: { columns: Column[]; children: ReactNode; label?: string }) {
+export function DataTable({
+  columns,
+  children,
+  label,
+  testId,
+  groups = false,
+  frame = 'card',
+  className = '',
+}: {
+  columns: Column[];
+  children: ReactNode;
+  label?: string;
+  /** the table's `data-testid` (browser tests find tables by it) */
+  testId?: string;
+  /** the children are `<tbody>` row groups (a row with its detail rows), not rows */
+  groups?: boolean;
+  /** `card`: its own bordered card; `none`: inside a panel that already is one */
+  frame?: 'card' | 'none';
+  /** extra classes for the scrolling wrapper (margins) */
+  className?: string;
+}) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm" aria-label={label}>
+    <div className={`overflow-x-auto ${frame === 'card' ? 'rounded-xl border border-zinc-200 bg-white shadow-sm' : ''} ${className}`}>
+      <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             {columns.map((c, i) => {
@@ -26,7 +46,7 @@ export function DataTable({ columns, children, label }: { columns: Column[]; chi
             })}
           </tr>
         </thead>
-        <tbody className="divide-y divide-zinc-100">{children}</tbody>
+        {groups ? children : <tbody className="divide-y divide-zinc-100">{children}</tbody>}
       </table>
     </div>
   );

@@ -54,11 +54,12 @@ export async function clearLimit(rule: LimitRule, subject: string): Promise<void
 }
 
 /**
- * The client's address as the web process sees it: the first `X-Forwarded-For` hop (set by the
- * reverse proxy in front of the studio), else `X-Real-IP`, else "direct" (a client that talks to
- * the Node server itself, as in development and tests). The per-account limit does not depend on it.
+ * The client's address: `X-Forwarded-For` as the studio's HTTP server rewrote it (one address,
+ * resolved by lib/http/client-address.ts from the socket and WITNESS_TRUSTED_PROXIES; what a
+ * client sends itself never gets through), else "direct" (a caller in this process, as in tests).
+ * The per-account limit does not depend on it.
  */
 export function clientAddress(headers: Headers): string {
   const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return (forwarded || headers.get('x-real-ip')?.trim() || 'direct').slice(0, 64);
+  return (forwarded || 'direct').slice(0, 64);
 }

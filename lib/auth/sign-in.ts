@@ -6,6 +6,7 @@ import { assertUnderLimit, clearLimit, clientAddress, countFailure, limits } fro
 import type { SessionUser, UserRecord } from './session-user';
 import { sessionUserFor } from '../db/auth/memberships';
 import { auth } from './better-auth';
+import { parseInput } from '../parse-input';
 
 export const signInInput = z.object({
   email: z.email('Enter your email address').transform((e) => e.trim().toLowerCase()),
@@ -22,16 +23,15 @@ export async function signIn(
   requestHeaders: Headers,
   now: Date = new Date(),
 ): Promise<{ user: UserRecord; setCookies: string[] }> {
-  const parsed = signInInput.safeParse(input);
-  if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
+  const valid = parseInput(signInInput, input, '');
   // better-auth's own limiter guards only its HTTP handler, which Witness does not route through
-  const account = parsed.data.email;
+  const account = valid.email;
   const client = clientAddress(requestHeaders);
   await assertUnderLimit(limits.signInAccount, account, now, 'failed sign-ins for this account');
   await assertUnderLimit(limits.signInClient, client, now, 'failed sign-ins from your address');
   let result;
   try {
-    result = await auth().api.signInEmail({ body: parsed.data, headers: requestHeaders, returnHeaders: true });
+    result = await auth().api.signInEmail({ body: valid, headers: requestHeaders, returnHeaders: true });
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 401 || status === 400 || status === 403) {

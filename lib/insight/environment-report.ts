@@ -4,6 +4,7 @@ import { rankEnvironments, type EnvironmentSignals, type RankedEnvironment } fro
 import { wilson } from './intervals';
 import { teachability } from './teachability';
 import { toCsv } from '../csv';
+import { figureColumns, r4 } from './figure-columns';
 
 /** One environment's figures (every rate with n and a 95% interval) plus its flagged moments. */
 export interface EnvironmentFigures extends EnvironmentSignals {
@@ -41,8 +42,6 @@ export function environmentReport(data: EnvironmentInsightData): EnvironmentRepo
   return rankEnvironments(figures);
 }
 
-const r4 = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 10_000) / 10_000);
-
 /** The ranked table as plain rows: the CSV download and the API's JSON share it. */
 export function environmentTableRows(report: EnvironmentReport) {
   return report.map(({ rank, environment: e, reasons }) => ({
@@ -50,22 +49,10 @@ export function environmentTableRows(report: EnvironmentReport) {
     environment: e.name,
     tasks: e.tasks,
     trajectories: e.trajectories,
-    verifierPassRate: r4(e.verifierPass.rate),
-    verifierPassLow: r4(e.verifierPass.ci?.[0]),
-    verifierPassHigh: r4(e.verifierPass.ci?.[1]),
-    verifierPassN: e.verifierPass.n,
-    reviewerPassRate: r4(e.reviewerPass.rate),
-    reviewerPassLow: r4(e.reviewerPass.ci?.[0]),
-    reviewerPassHigh: r4(e.reviewerPass.ci?.[1]),
-    reviewerPassN: e.reviewerPass.n,
-    verifierKappa: r4(e.verifierAgreement.value),
-    verifierKappaLow: r4(e.verifierAgreement.ci?.[0]),
-    verifierKappaHigh: r4(e.verifierAgreement.ci?.[1]),
-    verifierKappaN: e.verifierAgreement.n,
-    reviewerAlpha: r4(e.reviewerAgreement.value),
-    reviewerAlphaLow: r4(e.reviewerAgreement.ci?.[0]),
-    reviewerAlphaHigh: r4(e.reviewerAgreement.ci?.[1]),
-    reviewerAlphaN: e.reviewerAgreement.n,
+    ...figureColumns('verifierPass', e.verifierPass.rate, e.verifierPass),
+    ...figureColumns('reviewerPass', e.reviewerPass.rate, e.reviewerPass),
+    ...figureColumns('verifierKappa', e.verifierAgreement.value, e.verifierAgreement, ''),
+    ...figureColumns('reviewerAlpha', e.reviewerAgreement.value, e.reviewerAgreement, ''),
     rewardHackingRate: r4(e.rewardHacking.rate),
     rewardHackingLow: r4(e.rewardHacking.ci?.[0]),
     rewardHackingHigh: r4(e.rewardHacking.ci?.[1]),
@@ -73,10 +60,7 @@ export function environmentTableRows(report: EnvironmentReport) {
     answerLeakageLow: r4(e.answerLeakage.ci?.[0]),
     answerLeakageHigh: r4(e.answerLeakage.ci?.[1]),
     flagN: e.rewardHacking.n,
-    teachableShare: r4(e.teachability.teachable.rate),
-    teachableLow: r4(e.teachability.teachable.ci?.[0]),
-    teachableHigh: r4(e.teachability.teachable.ci?.[1]),
-    teachableN: e.teachability.teachable.n,
+    ...figureColumns('teachable', e.teachability.teachable.rate, e.teachability.teachable, 'Share'),
     alwaysSolved: e.teachability.alwaysSolved,
     neverSolved: e.teachability.neverSolved,
     reasons: reasons.map((x) => `${x.severity}: ${x.text}`).join('; '),

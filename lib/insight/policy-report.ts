@@ -4,6 +4,7 @@ import { excludes, meanInterval, newcombeDifference, wilson, type MeanEstimate, 
 import { leaderboard } from './leaderboard';
 import { moreNeeded, perGroupNeeded } from './power';
 import { winRate, type WinRate } from './win-rate';
+import { figureColumns, r4 } from './figure-columns';
 
 /** One policy's row: Bradley-Terry rating (pairwise) and rubric/verifier figures, each with n and CI. */
 export interface PolicyFigures {
@@ -69,8 +70,6 @@ export function policyReport(
   return { policies: figures, nComparisons: bt.nBattles, bootstrapRounds: bt.bootstrapRounds, priorUsed: bt.priorUsed, trends };
 }
 
-const r4 = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x * 10_000) / 10_000);
-
 export function policyTableRows(report: PolicyReport) {
   return report.policies.map((p) => ({
     rank: p.rank,
@@ -79,18 +78,9 @@ export function policyTableRows(report: PolicyReport) {
     btLow: p.ratingCi ? Math.round(p.ratingCi[0] * 10) / 10 : null,
     btHigh: p.ratingCi ? Math.round(p.ratingCi[1] * 10) / 10 : null,
     comparisons: p.battles,
-    rubricScore: r4(p.rubricScore.mean),
-    rubricLow: r4(p.rubricScore.ci?.[0]),
-    rubricHigh: r4(p.rubricScore.ci?.[1]),
-    rubricN: p.rubricScore.n,
-    verifierPassRate: r4(p.verifierPass.rate),
-    verifierPassLow: r4(p.verifierPass.ci?.[0]),
-    verifierPassHigh: r4(p.verifierPass.ci?.[1]),
-    verifierPassN: p.verifierPass.n,
-    reviewerPassRate: r4(p.reviewerPass.rate),
-    reviewerPassLow: r4(p.reviewerPass.ci?.[0]),
-    reviewerPassHigh: r4(p.reviewerPass.ci?.[1]),
-    reviewerPassN: p.reviewerPass.n,
+    ...figureColumns('rubric', p.rubricScore.mean, p.rubricScore, 'Score'),
+    ...figureColumns('verifierPass', p.verifierPass.rate, p.verifierPass),
+    ...figureColumns('reviewerPass', p.reviewerPass.rate, p.reviewerPass),
     // the names before 0.2 (one naming now: <measure>Rate/Low/High/N, as the environments table), kept one version for scripts
     verifierLow: r4(p.verifierPass.ci?.[0]),
     verifierHigh: r4(p.verifierPass.ci?.[1]),

@@ -1,6 +1,6 @@
 import { PgBoss } from 'pg-boss';
-import { AppError } from '../errors';
 import type { JobContract, JobPayload } from './job-contract';
+import { parseInput } from '../parse-input';
 
 /**
  * pg-boss on the same PostgreSQL as the app. Producers (web, CLI) use `queueClient()`, which
@@ -71,12 +71,11 @@ export async function sendJob<C extends JobContract>(
   payload: JobPayload<C>,
   options: { startAfterSeconds?: number } = {},
 ): Promise<string | null> {
-  const parsed = contract.payload.safeParse(payload);
-  if (!parsed.success) throw new AppError('BAD_INPUT', `Job ${contract.name}: ${parsed.error.issues[0]!.message}`);
+  const valid = parseInput(contract.payload, payload, `job ${contract.name} payload`);
   const { boss, started } = producer(databaseUrl);
   await started;
-  return boss.send(contract.name, parsed.data as object, {
-    singletonKey: contract.key(parsed.data),
+  return boss.send(contract.name, valid as object, {
+    singletonKey: contract.key(valid),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
   });
 }

@@ -51,9 +51,3 @@ export const campaignRequest = z.object({
   sampling: samplingInput.default({ mode: 'all' }),
 });
 export type CampaignRequest = z.input<typeof campaignRequest>;
-
-/** The first problem of a request, with where it is (for the API and the CLI). */
-export function requestIssue(error: z.ZodError): { field: string; message: string } {
-  const issue = error.issues[0]!;
-  return { field: issue.path.join('.'), message: issue.message };
-}

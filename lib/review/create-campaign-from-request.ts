@@ -8,7 +8,8 @@ import { latestRubricVersion, rubricVersionInProject } from '../db/campaigns/rub
 import { saveRubricVersion } from '../db/campaigns/rubrics';
 import { AppError } from '../errors';
 import { stableStringify } from '../ingest/stable-json';
-import { campaignRequest, requestIssue } from './campaign-request';
+import { campaignRequest } from './campaign-request';
+import { parseInput } from '../parse-input';
 import {
   budgetItems,
   DEFAULT_REVIEW_SECONDS,
@@ -38,12 +39,7 @@ function badInput(field: string, message: string, extra: Record<string, unknown>
  * a filter listing trajectory ids by hand makes the campaign "picked" (not a random sample).
  */
 export async function createCampaignFromRequest(raw: unknown, actorId: string | null, projectIds: string[] | null) {
-  const parsed = campaignRequest.safeParse(raw);
-  if (!parsed.success) {
-    const { field, message } = requestIssue(parsed.error);
-    throw badInput(field, message);
-  }
-  const req = parsed.data;
+  const req = parseInput(campaignRequest, raw, '');
   // membership (issue 14): a project the caller does not lead is "no project named …"
   const project = await findProjectBySlug(req.project, projectIds);
 
@@ -92,11 +88,7 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
       if (unknown.length) throw badInput(`gold.${i}.answers`, `no question ${unknown.join(', ')} in the rubric`);
       if (Object.keys(g.answers).length === 0) throw badInput(`gold.${i}.answers`, 'a gold item needs at least one known answer');
       const criteriaKeys = Object.keys((g.answers.criteria as Record<string, unknown> | undefined) ?? {});
-      const fits = (answersSchema(rubric, criteriaKeys) as z.ZodObject).partial().safeParse(g.answers);
-      if (!fits.success) {
-        const issue = fits.error.issues[0]!;
-        throw badInput(`gold.${i}.answers.${issue.path.join('.')}`, issue.message);
-      }
+      parseInput((answersSchema(rubric, criteriaKeys) as z.ZodObject).partial(), g.answers, '', { under: `gold.${i}.answers` });
     }
   }
 

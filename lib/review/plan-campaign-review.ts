@@ -3,9 +3,9 @@ import { campaignCandidates, trajectoryFilterSchema } from '../db/campaigns/camp
 import { campaignPlanFacts, medianReviewSeconds } from '../db/campaigns/campaign-sampling-data';
 import { estimateRows, trajectoryEstimateRows } from '../db/insight/insight-estimate-rows';
 import { findProjectBySlug, projectSlugSchema } from '../db/trajectories/projects';
-import { AppError } from '../errors';
 import { budgetInput, budgetItems, DEFAULT_REVIEW_SECONDS } from './campaign-sampling';
 import { planReviews, type ReviewPlan } from './review-plan';
+import { parseInput } from '../parse-input';
 
 /** What the create form sends to see the plan before creating: the filter, k and the budget. */
 export const planRequest = z.object({
@@ -25,12 +25,7 @@ export async function planCampaignFromRequest(
   raw: unknown,
   projectIds: string[] | null,
 ): Promise<(ReviewPlan & { secondsPerReview: number }) | null> {
-  const parsed = planRequest.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', `${issue.path.join('.')}: ${issue.message}`, { details: { field: issue.path.join('.') } });
-  }
-  const req = parsed.data;
+  const req = parseInput(planRequest, raw, '');
   if (req.mode !== 'single') return null;
   const project = await findProjectBySlug(req.project, projectIds);
   const candidates = await campaignCandidates(project.id, 'single', req.filter);

@@ -35,6 +35,7 @@ export function rubricIssues(definition: unknown): { ok: true; rubric: RubricDef
   const parsed = rubricDefinition.safeParse(definition);
   if (parsed.success) return { ok: true, rubric: parsed.data };
   const issues: RubricIssue[] = [];
+  // eslint-disable-next-line no-restricted-syntax -- every issue, listed for the rubric editor (not one AppError)
   for (const issue of parsed.error.issues) {
     const [head, index] = issue.path;
     if (issue.code === 'invalid_union' && head === 'questions' && typeof index === 'number') {
@@ -46,6 +47,7 @@ export function rubricIssues(definition: unknown): { ok: true; rubric: RubricDef
       }
       const own = schema.safeParse(question);
       if (!own.success) {
+        // eslint-disable-next-line no-restricted-syntax -- every issue, listed for the rubric editor (not one AppError)
         for (const sub of own.error.issues) issues.push({ path: ['questions', index, ...sub.path].join('.'), message: sub.message });
         continue;
       }

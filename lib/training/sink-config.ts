@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { datasetFormatSchema } from '../datasets/formats';
 import { AppError } from '../errors';
+import { parseInput } from '../parse-input';
 
 /**
  * What an admin configures per training sink (kept in TrainingSink.config / filter as JSON and
@@ -94,22 +95,13 @@ export function resolveSinkDirectory(configPath: string, root: string): string {
   return target;
 }
 
-function where(error: z.ZodError, what: string): string {
-  const issue = error.issues[0]!;
-  return `${what}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`;
-}
-
 export function parseSinkConfig(kind: SinkKind, raw: unknown): SinkConfig {
   const schema = kind === 'webhook' ? webhookConfigSchema : kind === 'directory' ? directoryConfigSchema : s3ConfigSchema;
-  const parsed = schema.safeParse(raw ?? {});
-  if (!parsed.success) throw new AppError('BAD_INPUT', where(parsed.error, `${kind} sink config`));
-  return { kind, ...parsed.data } as SinkConfig;
+  return { kind, ...parseInput(schema as z.ZodType<object>, raw ?? {}, `${kind} sink`, { under: 'config' }) } as SinkConfig;
 }
 
 export function parseSinkFilter(raw: unknown): SinkFilter {
-  const parsed = sinkFilterSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw new AppError('BAD_INPUT', where(parsed.error, 'sink filter'));
-  return parsed.data;
+  return parseInput(sinkFilterSchema, raw ?? {}, 'sink', { under: 'filter' });
 }
 
 export const createSinkInput = z.object({

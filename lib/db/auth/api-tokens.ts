@@ -6,6 +6,7 @@ import { sessionUserFor } from './memberships';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { writeAudit } from './audit';
+import { parseInput } from '../../parse-input';
 
 export const createApiTokenInput = z.object({
   name: z.string().trim().min(1, 'a name for the token').max(80),
@@ -23,9 +24,8 @@ export async function createApiToken(
   input: z.input<typeof createApiTokenInput>,
   now: Date = new Date(),
 ): Promise<{ id: string; token: string; prefix: string }> {
-  const parsed = createApiTokenInput.safeParse(input);
-  if (!parsed.success) throw new AppError('BAD_INPUT', parsed.error.issues[0]!.message);
-  const projectId = parsed.data.projectId;
+  const valid = parseInput(createApiTokenInput, input, '');
+  const projectId = valid.projectId;
   if (projectId !== null) {
     const [user, exists] = await Promise.all([
       db().user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, role: true, expertise: true } }),
@@ -35,10 +35,10 @@ export async function createApiToken(
       throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
   }
   const { token, hash, prefix } = generateApiToken();
-  const expiresAt = parsed.data.expiresInDays ? new Date(now.getTime() + parsed.data.expiresInDays * 86_400_000) : null;
+  const expiresAt = valid.expiresInDays ? new Date(now.getTime() + valid.expiresInDays * 86_400_000) : null;
   const row = await db().$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId, name: parsed.data.name, prefix, tokenHash: hash, expiresAt, projectId },
+      data: { userId, name: valid.name, prefix, tokenHash: hash, expiresAt, projectId },
       select: { id: true },
     });
     await writeAudit(tx, {
@@ -46,7 +46,7 @@ export async function createApiToken(
       action: 'api_token.create',
       targetType: 'api_token',
       targetId: created.id,
-      data: { name: parsed.data.name, projectId },
+      data: { name: valid.name, projectId },
       ...(projectId ? { projectId } : {}),
     });
     return created;

@@ -8,6 +8,7 @@ import { criterionSchema, type Criterion } from '../../formats/trajectory';
 import { db } from '../infra/client';
 import { writeAudit } from '../auth/audit';
 import { parseCriteria } from '../../formats/criteria';
+import { parseInput } from '../../parse-input';
 
 /** One criterion as the editor sends it: an existing one keeps its key; a new one has none. */
 export const criterionEditSchema = z.object({
@@ -58,9 +59,7 @@ export function mergeCriteria(existing: Criterion[], edits: z.infer<typeof crite
     used.add(key);
     return { key, text: e.text, origin: 'manual', verdict: null };
   });
-  const checked = storedCriteriaSchema.safeParse(out);
-  if (!checked.success) throw new AppError('BAD_INPUT', checked.error.issues[0]!.message);
-  return checked.data;
+  return parseInput(storedCriteriaSchema, out, '', { under: 'criteria' });
 }
 
 /**
@@ -73,11 +72,7 @@ export async function updateTaskCriteria(
   actor: SessionUser,
 ): Promise<{ criteria: Criterion[]; updatedAt: string }> {
   if (!canAccess(actor.role, 'lead')) throw new AppError('FORBIDDEN', 'Only leads and admins edit acceptance criteria.');
-  const parsed = updateTaskCriteriaInput.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError('BAD_INPUT', issue.message);
-  }
+  const valid = parseInput(updateTaskCriteriaInput, input, '');
   return db().$transaction(async (tx) => {
     // lock the row so two concurrent editors serialise
     const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM task WHERE id = ${taskId} FOR UPDATE`;
@@ -86,11 +81,11 @@ export async function updateTaskCriteria(
       where: { id: taskId },
       select: { id: true, projectId: true, acceptanceCriteria: true, updatedAt: true },
     });
-    if (parsed.data.expectedUpdatedAt && new Date(parsed.data.expectedUpdatedAt).getTime() !== task.updatedAt.getTime()) {
+    if (valid.expectedUpdatedAt && new Date(valid.expectedUpdatedAt).getTime() !== task.updatedAt.getTime()) {
       throw new AppError('CONFLICT', 'Someone else changed these criteria meanwhile. Reload the page to see their version.');
     }
     const before = parseCriteria(task.acceptanceCriteria);
-    const criteria = mergeCriteria(before, parsed.data.criteria);
+    const criteria = mergeCriteria(before, valid.criteria);
     const updated = await tx.task.update({
       where: { id: taskId },
       data: { acceptanceCriteria: criteria as Prisma.InputJsonValue },

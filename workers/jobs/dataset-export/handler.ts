@@ -28,6 +28,7 @@ export const datasetExportHandler: JobHandler<typeof datasetExportJob> = {
     if (!(await startExport(exportId, ctx.attempt > 0))) return { skipped: 'another worker is building it' };
     const params = exportRequestSchema.safeParse({ ...(row.params as object), projectId: row.projectId, format: row.format });
     if (!params.success) {
+      // eslint-disable-next-line no-restricted-syntax -- recorded on the export row as its failure, not thrown
       await failExport(exportId, `Invalid export definition: ${params.error.issues[0]!.message}`, ctx.now());
       throw new PermanentJobError('invalid export definition');
     }

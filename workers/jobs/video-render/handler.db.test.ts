@@ -11,7 +11,7 @@ import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
 import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
 import { COMPOSITION_VERSION } from '../../../lib/video-renders/composition-version';
 import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
-import { jobContracts } from '../../../lib/queue/jobs';
+import { jobContracts } from '../../../lib/queue/job-list';
 import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
 import { videoRenderHandler } from './handler';
 

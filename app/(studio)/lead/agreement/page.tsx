@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listAgreementCampaigns } from '@/lib/db/agreement/agreement-data';
 import { requirePageUser } from '../../../_server/current-user';
+import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Agreement' };
 
@@ -23,47 +24,43 @@ export default async function AgreementPicker() {
           Create a review campaign with an overlap of two or more reviewers per item; its agreement shows here once reviews come in.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm" data-testid="agreement-campaigns">
-            <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Campaign</th>
-                <th className="px-3 py-2 font-medium">Project</th>
-                <th className="px-3 py-2 font-medium">Mode</th>
-                <th className="px-3 py-2 font-medium">Status</th>
-                <th className="px-3 py-2 text-right font-medium">Reviewed</th>
-                <th className="px-3 py-2 text-right font-medium">Adjudicated</th>
-                <th className="px-4 py-2 font-medium" />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {campaigns.map((c) => (
-                <tr key={c.id} className="group hover:bg-indigo-50/40">
-                  <td className="px-4 py-2">
-                    <Link
-                      href={`/lead/campaigns/${c.id}/agreement`}
-                      className="font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
-                    >
-                      {inert(c.name)}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2 text-zinc-600">{inert(c.projectName)}</td>
-                  <td className="px-3 py-2 text-zinc-600">{c.mode}</td>
-                  <td className="px-3 py-2 text-zinc-600">{c.status}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {c.reviewed} / {c.items}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{c.adjudicated}</td>
-                  <td className="px-4 py-2 text-right text-xs">
-                    <Link href={`/lead/campaigns/${c.id}/adjudication`} className="text-indigo-700 hover:underline">
-                      Disagreements
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="agreement-campaigns"
+          columns={[
+            { label: 'Campaign', className: 'px-4 py-2' },
+            'Project',
+            'Mode',
+            'Status',
+            { label: 'Reviewed', className: 'px-3 py-2 text-right' },
+            { label: 'Adjudicated', className: 'px-3 py-2 text-right' },
+            { label: '', className: 'px-4 py-2' },
+          ]}
+        >
+          {campaigns.map((c) => (
+            <tr key={c.id} className="group hover:bg-indigo-50/40">
+              <td className="px-4 py-2">
+                <Link
+                  href={`/lead/campaigns/${c.id}/agreement`}
+                  className="font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
+                >
+                  {inert(c.name)}
+                </Link>
+              </td>
+              <td className="px-3 py-2 text-zinc-600">{inert(c.projectName)}</td>
+              <td className="px-3 py-2 text-zinc-600">{c.mode}</td>
+              <td className="px-3 py-2 text-zinc-600">{c.status}</td>
+              <td className="px-3 py-2 text-right tabular-nums">
+                {c.reviewed} / {c.items}
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{c.adjudicated}</td>
+              <td className="px-4 py-2 text-right text-xs">
+                <Link href={`/lead/campaigns/${c.id}/adjudication`} className="text-indigo-700 hover:underline">
+                  Disagreements
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

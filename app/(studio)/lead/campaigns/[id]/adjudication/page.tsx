@@ -10,6 +10,7 @@ import { questionRatings } from '@/lib/agreement/question-ratings';
 import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
+import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Disagreements' };
 
@@ -76,66 +77,62 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
           No item&apos;s answers split beyond these thresholds. Loosen them above to see closer calls.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm" data-testid="disagreement-queue">
-            <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Item</th>
-                <th className="px-3 py-2 text-right font-medium">Reviews</th>
-                <th className="px-3 py-2 font-medium">Where they split</th>
-                <th className="px-3 py-2 font-medium">Status</th>
-                <th className="px-4 py-2 font-medium" />
+        <DataTable
+          testId="disagreement-queue"
+          columns={[
+            { label: 'Item', className: 'px-4 py-2' },
+            { label: 'Reviews', className: 'px-3 py-2 text-right' },
+            'Where they split',
+            'Status',
+            { label: '', className: 'px-4 py-2' },
+          ]}
+        >
+          {queue.map((q) => {
+            const item = items.get(q.itemId)!;
+            return (
+              <tr key={q.itemId} data-testid="disagreement-row" className="align-top">
+                <td className="max-w-xs px-4 py-2">
+                  <div className="truncate font-medium text-zinc-900" title={inert(item.taskName)}>
+                    {inert(item.taskName)}
+                  </div>
+                  <div className="font-mono text-[11px] text-zinc-400">{item.id}</div>
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{q.reviews}</td>
+                <td className="px-3 py-2">
+                  <ul className="space-y-0.5 text-xs">
+                    {q.splits.slice(0, 5).map((s, i) => (
+                      <li key={i}>
+                        <span className="font-medium text-zinc-800">{inert(s.label)}</span>
+                        {s.detail ? <span className="text-zinc-500"> · {inert(s.detail)}</span> : null}:{' '}
+                        <span className="font-mono text-zinc-700">{inert(s.answers)}</span>
+                      </li>
+                    ))}
+                    {q.splits.length > 5 ? <li className="text-zinc-400">and {q.splits.length - 5} more</li> : null}
+                  </ul>
+                </td>
+                <td className="px-3 py-2">
+                  {item.adjudicated ? (
+                    <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
+                      Adjudicated
+                    </span>
+                  ) : (
+                    <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
+                      Open
+                    </span>
+                  )}
+                </td>
+                <td className="px-4 py-2 text-right">
+                  <Link
+                    href={`/lead/campaigns/${data.id}/adjudication/${item.id}`}
+                    className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700"
+                  >
+                    {item.adjudicated ? 'Review' : 'Adjudicate'}
+                  </Link>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {queue.map((q) => {
-                const item = items.get(q.itemId)!;
-                return (
-                  <tr key={q.itemId} data-testid="disagreement-row" className="align-top">
-                    <td className="max-w-xs px-4 py-2">
-                      <div className="truncate font-medium text-zinc-900" title={inert(item.taskName)}>
-                        {inert(item.taskName)}
-                      </div>
-                      <div className="font-mono text-[11px] text-zinc-400">{item.id}</div>
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{q.reviews}</td>
-                    <td className="px-3 py-2">
-                      <ul className="space-y-0.5 text-xs">
-                        {q.splits.slice(0, 5).map((s, i) => (
-                          <li key={i}>
-                            <span className="font-medium text-zinc-800">{inert(s.label)}</span>
-                            {s.detail ? <span className="text-zinc-500"> · {inert(s.detail)}</span> : null}:{' '}
-                            <span className="font-mono text-zinc-700">{inert(s.answers)}</span>
-                          </li>
-                        ))}
-                        {q.splits.length > 5 ? <li className="text-zinc-400">and {q.splits.length - 5} more</li> : null}
-                      </ul>
-                    </td>
-                    <td className="px-3 py-2">
-                      {item.adjudicated ? (
-                        <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
-                          Adjudicated
-                        </span>
-                      ) : (
-                        <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
-                          Open
-                        </span>
-                      )}
-                    </td>
-                    <td className="px-4 py-2 text-right">
-                      <Link
-                        href={`/lead/campaigns/${data.id}/adjudication/${item.id}`}
-                        className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700"
-                      >
-                        {item.adjudicated ? 'Review' : 'Adjudicate'}
-                      </Link>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </>
   );

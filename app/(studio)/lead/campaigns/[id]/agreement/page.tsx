@@ -15,12 +15,12 @@ import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
 import { orNotFound } from '../../../../../_server/or-not-found';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
+import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Agreement' };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const th = 'px-3 py-2 font-medium';
 const td = 'px-3 py-2';
 
 export default async function AgreementPage({ params, searchParams }: Props) {
@@ -80,80 +80,76 @@ export default async function AgreementPage({ params, searchParams }: Props) {
               Guidance: ≥ 0.800 reliable, ≥ 0.667 tentative, below: not usable as a reward.
             </p>
             <CoefficientChart bars={d.questions.map((q) => ({ label: q.label, value: q.value, ci: q.ci, band: q.band }))} />
-            <div className="mt-3 overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="question-table">
-                <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-                  <tr>
-                    <th className={th}>Question</th>
-                    <th className={th}>Level</th>
-                    <th className={`${th} text-right`}>Alpha</th>
-                    <th className={th}>95% CI</th>
-                    <th className={th}>Reliability</th>
-                    <th className={`${th} text-right`}>Items</th>
-                    <th className={`${th} text-right`}>Raters</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-zinc-100">
-                  {d.questions.map((q) => (
-                    <tr key={q.key}>
-                      <td className={`${td} max-w-md`}>
-                        <div className="truncate text-zinc-900" title={inert(q.label)}>
-                          {inert(q.label)}
-                        </div>
-                        <div className="font-mono text-[11px] text-zinc-400">{q.key}</div>
-                      </td>
-                      <td className={`${td} text-zinc-600`}>{q.level}</td>
-                      <td className={`${td} text-right font-mono tabular-nums`}>{formatAlpha(q.value)}</td>
-                      <td className={`${td} font-mono text-xs tabular-nums text-zinc-600`}>{formatCi(q.ci)}</td>
-                      <td className={td}>
-                        <BandBadge band={q.band} />
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{q.nItems}</td>
-                      <td className={`${td} text-right tabular-nums`}>{q.nRaters}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="question-table"
+              frame="none"
+              className="mt-3"
+              columns={[
+                'Question',
+                'Level',
+                { label: 'Alpha', className: 'px-3 py-2 text-right' },
+                '95% CI',
+                'Reliability',
+                { label: 'Items', className: 'px-3 py-2 text-right' },
+                { label: 'Raters', className: 'px-3 py-2 text-right' },
+              ]}
+            >
+              {d.questions.map((q) => (
+                <tr key={q.key}>
+                  <td className={`${td} max-w-md`}>
+                    <div className="truncate text-zinc-900" title={inert(q.label)}>
+                      {inert(q.label)}
+                    </div>
+                    <div className="font-mono text-[11px] text-zinc-400">{q.key}</div>
+                  </td>
+                  <td className={`${td} text-zinc-600`}>{q.level}</td>
+                  <td className={`${td} text-right font-mono tabular-nums`}>{formatAlpha(q.value)}</td>
+                  <td className={`${td} font-mono text-xs tabular-nums text-zinc-600`}>{formatCi(q.ci)}</td>
+                  <td className={td}>
+                    <BandBadge band={q.band} />
+                  </td>
+                  <td className={`${td} text-right tabular-nums`}>{q.nItems}</td>
+                  <td className={`${td} text-right tabular-nums`}>{q.nRaters}</td>
+                </tr>
+              ))}
+            </DataTable>
           </Panel>
 
           <Panel title="Reviewers" id="reviewers" actions={<CsvLink campaignId={d.campaign.id} table="reviewers" />}>
-            <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm" data-testid="reviewer-table">
-                <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-                  <tr>
-                    <th className={th}>Reviewer</th>
-                    <th className={`${th} text-right`}>Items</th>
-                    <th className={`${th} text-right`} title="Share of answers that match the consensus of the other reviewers">
-                      With consensus (LOO)
-                    </th>
-                    <th className={`${th} text-right`}>Dawid-Skene accuracy</th>
-                    <th className={`${th} text-right`}>Gold accuracy</th>
-                    <th className={`${th} text-right`}>Items / hour</th>
-                    <th className={`${th} text-right`}>Median time</th>
-                    <th className={`${th} text-right`}>Watch coverage</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-zinc-100">
-                  {d.reviewers.map((r) => (
-                    <tr key={r.reviewerId}>
-                      <td className={`${td} font-medium text-zinc-900`}>{inert(r.name)}</td>
-                      <td className={`${td} text-right tabular-nums`}>{r.reviews}</td>
-                      <td className={`${td} text-right tabular-nums`}>
-                        {formatShare(r.looAgreement)} <span className="text-xs text-zinc-400">n={r.looCompared}</span>
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{formatShare(r.dsAccuracy)}</td>
-                      <td className={`${td} text-right tabular-nums`}>
-                        {formatShare(r.goldAccuracy)} {r.goldItems ? <span className="text-xs text-zinc-400">n={r.goldItems}</span> : null}
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{r.itemsPerHour === null ? '—' : r.itemsPerHour.toFixed(1)}</td>
-                      <td className={`${td} text-right tabular-nums`}>{r.medianSec === null ? '—' : `${Math.round(r.medianSec)} s`}</td>
-                      <td className={`${td} text-right tabular-nums`}>{formatShare(r.meanCoverage)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="reviewer-table"
+              frame="none"
+              columns={[
+                'Reviewer',
+                { label: 'Items', className: 'px-3 py-2 text-right' },
+                {
+                  label: <span title="Share of answers that match the consensus of the other reviewers">With consensus (LOO)</span>,
+                  className: 'px-3 py-2 text-right',
+                },
+                { label: 'Dawid-Skene accuracy', className: 'px-3 py-2 text-right' },
+                { label: 'Gold accuracy', className: 'px-3 py-2 text-right' },
+                { label: 'Items / hour', className: 'px-3 py-2 text-right' },
+                { label: 'Median time', className: 'px-3 py-2 text-right' },
+                { label: 'Watch coverage', className: 'px-3 py-2 text-right' },
+              ]}
+            >
+              {d.reviewers.map((r) => (
+                <tr key={r.reviewerId}>
+                  <td className={`${td} font-medium text-zinc-900`}>{inert(r.name)}</td>
+                  <td className={`${td} text-right tabular-nums`}>{r.reviews}</td>
+                  <td className={`${td} text-right tabular-nums`}>
+                    {formatShare(r.looAgreement)} <span className="text-xs text-zinc-400">n={r.looCompared}</span>
+                  </td>
+                  <td className={`${td} text-right tabular-nums`}>{formatShare(r.dsAccuracy)}</td>
+                  <td className={`${td} text-right tabular-nums`}>
+                    {formatShare(r.goldAccuracy)} {r.goldItems ? <span className="text-xs text-zinc-400">n={r.goldItems}</span> : null}
+                  </td>
+                  <td className={`${td} text-right tabular-nums`}>{r.itemsPerHour === null ? '—' : r.itemsPerHour.toFixed(1)}</td>
+                  <td className={`${td} text-right tabular-nums`}>{r.medianSec === null ? '—' : `${Math.round(r.medianSec)} s`}</td>
+                  <td className={`${td} text-right tabular-nums`}>{formatShare(r.meanCoverage)}</td>
+                </tr>
+              ))}
+            </DataTable>
           </Panel>
 
           <div className="grid gap-6 xl:grid-cols-2">
@@ -207,38 +203,37 @@ export default async function AgreementPage({ params, searchParams }: Props) {
               </p>
             ) : (
               <div className="space-y-5">
-                <table className="w-full text-left text-sm" data-testid="audit-table">
-                  <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-                    <tr>
-                      <th className={th}>Humans vs</th>
-                      <th className={`${th} text-right`}>Items</th>
-                      <th className={`${th} text-right`}>Pass/fail alpha</th>
-                      <th className={th}>95% CI</th>
-                      <th className={`${th} text-right`}>Same verdict</th>
-                      <th className={`${th} text-right`}>Score alpha</th>
-                      <th className={th}>95% CI</th>
+                <DataTable
+                  testId="audit-table"
+                  frame="none"
+                  columns={[
+                    'Humans vs',
+                    { label: 'Items', className: 'px-3 py-2 text-right' },
+                    { label: 'Pass/fail alpha', className: 'px-3 py-2 text-right' },
+                    '95% CI',
+                    { label: 'Same verdict', className: 'px-3 py-2 text-right' },
+                    { label: 'Score alpha', className: 'px-3 py-2 text-right' },
+                    '95% CI',
+                  ]}
+                >
+                  {d.audit.sources.map((s) => (
+                    <tr key={s.source}>
+                      <td className={`${td} text-zinc-900`}>{inert(s.label)}</td>
+                      <td className={`${td} text-right tabular-nums`}>{s.items}</td>
+                      <td className={`${td} text-right`}>
+                        <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.passAgreement.value)}</span>
+                        <BandBadge band={s.passAgreement.band} />
+                      </td>
+                      <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.passAgreement.ci)}</td>
+                      <td className={`${td} text-right tabular-nums`}>{formatShare(s.matchShare)}</td>
+                      <td className={`${td} text-right`}>
+                        <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.scoreAgreement.value)}</span>
+                        <BandBadge band={s.scoreAgreement.band} />
+                      </td>
+                      <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.scoreAgreement.ci)}</td>
                     </tr>
-                  </thead>
-                  <tbody className="divide-y divide-zinc-100">
-                    {d.audit.sources.map((s) => (
-                      <tr key={s.source}>
-                        <td className={`${td} text-zinc-900`}>{inert(s.label)}</td>
-                        <td className={`${td} text-right tabular-nums`}>{s.items}</td>
-                        <td className={`${td} text-right`}>
-                          <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.passAgreement.value)}</span>
-                          <BandBadge band={s.passAgreement.band} />
-                        </td>
-                        <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.passAgreement.ci)}</td>
-                        <td className={`${td} text-right tabular-nums`}>{formatShare(s.matchShare)}</td>
-                        <td className={`${td} text-right`}>
-                          <span className="mr-2 font-mono tabular-nums">{formatAlpha(s.scoreAgreement.value)}</span>
-                          <BandBadge band={s.scoreAgreement.band} />
-                        </td>
-                        <td className={`${td} font-mono text-xs text-zinc-600`}>{formatCi(s.scoreAgreement.ci)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </DataTable>
                 {d.audit.sources.map((s) => (
                   <div key={s.source}>
                     <h3 className="mb-1 text-sm font-semibold text-zinc-800">Where humans and {inert(s.label)} disagree most</h3>

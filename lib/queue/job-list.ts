@@ -1,10 +1,10 @@
-import type { JobContract } from '../job-contract';
-import { datasetExportJob } from './dataset-export';
-import { sessionsPruneJob } from './sessions-prune';
-import { trainingDeliverJob } from './training-deliver';
-import { videoCombineJob } from './video-combine';
-import { videoRenderChunkJob } from './video-render-chunk';
-import { videoRenderJob } from './video-render';
+import type { JobContract } from './job-contract';
+import { datasetExportJob } from './jobs/dataset-export';
+import { sessionsPruneJob } from './jobs/sessions-prune';
+import { trainingDeliverJob } from './jobs/training-deliver';
+import { videoCombineJob } from './jobs/video-combine';
+import { videoRenderChunkJob } from './jobs/video-render-chunk';
+import { videoRenderJob } from './jobs/video-render';
 
 /**
  * The one list of jobs: every contract, by key (light: importable anywhere, e.g. to install
