@@ -26,7 +26,11 @@ async function untilHealthy(child: ChildProcess, timeoutMs = 120_000): Promise<n
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   while (performance.now() - t0 < timeoutMs) {
-    if (child.exitCode !== null) throw new Error(`witness start exited early: ${stderr.slice(-500)}`);
+    if (child.exitCode !== null)
+      // the error line first (a stack after it would push it out of a short tail), then the tail
+      throw new Error(
+        `witness start exited early (${child.exitCode}): ${stderr.split('\n').find((l) => /error/i.test(l)) ?? ''}\n${stderr.slice(-3000)}`,
+      );
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/health`);
       if (response.status === 200) return (performance.now() - t0) / 1000;
