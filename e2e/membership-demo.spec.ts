@@ -59,16 +59,36 @@ test('the admin sees both projects with their members and adds a reviewer to the
   await signIn(page, login('admin@witness.local'));
   await page.goto('/admin');
   const support = page.getByTestId(`members-${DEMO_SUPPORT_PROJECT.slug}`);
-  await expect(support.getByTestId('member')).toHaveCount(2);
-  await expect(page.getByTestId('members-demo').getByTestId('member')).toHaveCount(6);
+  // the demo's people (other specs' users join every project: the e2e one-team default, fixtures/seed.ts)
+  const demoPeople = (list: typeof support) => list.getByTestId('member').filter({ hasText: '@witness.local' });
+  await expect(demoPeople(support)).toHaveCount(2);
+  await expect(demoPeople(page.getByTestId('members-demo'))).toHaveCount(6);
   await support.getByLabel(`User to add to ${DEMO_SUPPORT_PROJECT.slug}`).selectOption({ label: 'kit@witness.local' });
   await support.getByRole('button', { name: 'Add member' }).click();
-  await expect(support.getByTestId('member')).toHaveCount(3);
+  await expect(demoPeople(support)).toHaveCount(3);
   await screenshot(page, 'membership-admin');
   const { db } = await import('../lib/db/infra/client');
   const kit = await db().user.findUniqueOrThrow({ where: { email: 'kit@witness.local' }, select: { id: true } });
   const audit = await db().auditLog.findFirst({ where: { action: 'project_member.add', targetId: kit.id }, select: { data: true } });
   expect(audit?.data).toEqual({ role: 'reviewer' });
   await support.getByRole('button', { name: 'Remove kit@witness.local' }).click();
-  await expect(support.getByTestId('member')).toHaveCount(2);
+  await expect(demoPeople(support)).toHaveCount(2);
+});
+
+test('a token narrowed to one project on the tokens page reaches that project only', async ({ page, request }) => {
+  await signIn(page, login('admin@witness.local'));
+  await page.goto('/settings/tokens');
+  await page.getByLabel('Token name').fill('support trainer');
+  await page.getByLabel('Projects').selectOption({ label: `Only ${DEMO_SUPPORT_PROJECT.name}` });
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const token = await page.getByTestId('new-token').inputValue();
+  await page.reload();
+  await expect(page.getByRole('row', { name: /support trainer/ }).getByTestId('token-project')).toHaveText(DEMO_SUPPORT_PROJECT.name);
+  await screenshot(page, 'membership-token');
+  const headers = { authorization: `Bearer ${token}` };
+  const projects = (await (await request.get('/api/v1/projects', { headers })).json()) as { projects: { slug: string }[] };
+  expect(projects.projects.map((p) => p.slug)).toEqual([DEMO_SUPPORT_PROJECT.slug]);
+  expect((await request.get(`/api/v1/campaigns?project=${DEMO_SUPPORT_PROJECT.slug}`, { headers })).status()).toBe(200);
+  expect((await request.get('/api/v1/campaigns?project=demo', { headers })).status()).toBe(404);
+  expect((await request.get('/api/v1/insight/environments?project=demo', { headers })).status()).toBe(404);
 });

@@ -176,5 +176,11 @@ test('a narrowed token reaches its own project: the lead of A and B reads B thro
   expect(projects.projects[0]!.role).toBe('lead');
   expect((await request.get(`/api/v1/campaigns?project=${projects.projects[0]!.slug}`, { headers })).status()).toBe(200);
   expect((await request.get(`/api/v1/campaigns?project=${A.slug}`, { headers })).status()).toBe(404);
+  const me = (await (await request.get('/api/v1/me', { headers })).json()) as {
+    user: { allProjects: boolean; projects: { projectId: string }[] };
+  };
+  expect(me.user.allProjects).toBe(false);
+  expect(me.user.projects.map((p) => p.projectId)).not.toContain(A.id);
+  expect(me.user.projects).toHaveLength(1);
   await request.dispose();
 });

@@ -1,4 +1,18 @@
+import { roleInProject, visibleProjectIds } from '@/lib/auth/project-access';
 import { apiRoute } from '../../../_server/api-route';
 
-/** GET /api/v1/me: who the token (or session) acts as. */
-export const GET = apiRoute('studio', async (_request, user) => Response.json({ user }));
+/**
+ * GET /api/v1/me: who the token (or session) acts as, and the projects it reaches with its role
+ * in each (`allProjects: true` for an admin's unnarrowed token: every project, as its lead).
+ */
+export const GET = apiRoute('studio', async (_request, user) => {
+  const { access, ...identity } = user;
+  const ids = visibleProjectIds(access, 'reviewer');
+  return Response.json({
+    user: {
+      ...identity,
+      allProjects: ids === null,
+      projects: (ids ?? []).map((projectId) => ({ projectId, role: roleInProject(access, projectId) })),
+    },
+  });
+});

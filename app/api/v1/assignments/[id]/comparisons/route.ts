@@ -1,6 +1,7 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
-import { jsonBody } from '../../../../../_server/json-body';
+import { parseInput } from '@/lib/parse-input';
+import { readJsonBody } from '../../../../../_server/read-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -15,8 +16,9 @@ const body = submitComparisonInput.omit({ assignmentId: true });
  */
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
+  const raw = await readJsonBody(request); // the size limit first (413), then membership (404), then the body's shape (422)
   await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
-  const input = await jsonBody(request, body);
+  const input = parseInput(body, raw, 'body');
   const row = await submitComparison(user.id, { ...input, assignmentId: id }, new Date());
   return Response.json({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
 });
