@@ -36,9 +36,8 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
           width: mainW,
           height: mainH,
           overflow: 'hidden',
-          // its own compositor layer: the clock and the progress rail change on every frame, the
-          // scene mostly not, so a frame repaints the chrome without the scene's typeset maths
-          willChange: 'transform',
+          // no willChange/compositor layer here: with one, two renders of the same frames were not
+          // byte-identical (render/server/render-video.test.ts), for a few ms of CPU a frame
         }}
       >
         <SceneView props={props} scene={scene} frame={frame} width={mainW} height={mainH} />
