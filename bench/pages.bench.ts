@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,7 +9,7 @@ import { copyFrom } from '../lib/db/infra/copy-from';
 import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
 import { migrate } from '../lib/db/infra/migrate';
 import { storeTrajectory } from '../lib/db/trajectories/trajectories';
-import { childEnv, env, setEnv } from '../lib/env';
+import { env, setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { CastEvent, Step } from '../lib/formats/trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
@@ -17,6 +17,7 @@ import { demoUsers } from '../prisma/seed/demo-users';
 import { DEMO_CAMPAIGNS } from '../prisma/seed/seed-demo-campaigns';
 import { seedDemo } from '../prisma/seed/seed-demo';
 import type { BenchFigure } from './figure';
+import { startBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * Every studio page's server render, HTML and RSC (the payload a client-side navigation
@@ -48,37 +49,6 @@ interface PageCase {
   role: Role;
   path: string;
   label: string;
-}
-
-function startStudio(port: number, databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo', '--no-worker'], {
-    cwd: root,
-    env: childEnv({
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      WITNESS_DATA_DIR: dataDir,
-      WITNESS_AUTO_RENDER: '0',
-      WITNESS_BASE_URL: `http://localhost:${port}`,
-      NEXT_TELEMETRY_DISABLED: '1',
-    }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const until = Date.now() + 600_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).status === 200) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('studio did not become healthy');
 }
 
 /** Signs in through the sign-in form in Chromium, as a person would; the session cookie header. */
@@ -454,7 +424,7 @@ export async function run(): Promise<BenchFigure[]> {
       { role: 'reviewer', path: `/review/compare/${compareAssignment}`, label: 'review/compare/[id]' },
     ];
 
-    studio = startStudio(port, postgres.url);
+    studio = startBenchStudio({ port, databaseUrl: postgres.url, dataDir, worker: false });
     const base = `http://localhost:${port}`;
     await untilHealthy(base, studio);
     const password = (email: string) => demoUsers.find((u) => u.email === email)!.password;

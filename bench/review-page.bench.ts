@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -11,11 +11,12 @@ import { ensureProject } from '../lib/db/trajectories/projects';
 import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectory } from '../lib/db/trajectories/trajectories';
 import { ensureUser } from '../lib/db/auth/users';
-import { childEnv, env, setEnv } from '../lib/env';
+import { env, setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { Step } from '../lib/formats/trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
+import { startBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * The review page's time to interactive with a 200-step trajectory (every step in the blind
@@ -61,37 +62,6 @@ function derivationSteps(): Array<Partial<Step> & Pick<Step, 'source' | 'text'>>
   return steps;
 }
 
-function startStudio(port: number, databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo'], {
-    cwd: root,
-    env: childEnv({
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      WITNESS_DATA_DIR: dataDir,
-      WITNESS_AUTO_RENDER: '0',
-      WITNESS_BASE_URL: `http://localhost:${port}`,
-      NEXT_TELEMETRY_DISABLED: '1',
-    }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const until = Date.now() + 600_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).status === 200) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('studio did not become healthy');
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export async function run(): Promise<BenchFigure[]> {
@@ -132,7 +102,7 @@ export async function run(): Promise<BenchFigure[]> {
     const { user } = await ensureUser({ email: 'tti@bench.local', name: 'TTI', role: 'reviewer', password, expertise: [] });
     const claim = (await claimNextItem(campaign.id, { id: user.id, expertise: [] }, new Date()))!;
 
-    studio = startStudio(port, postgres.url);
+    studio = startBenchStudio({ port, databaseUrl: postgres.url, dataDir, worker: true });
     const base = `http://localhost:${port}`;
     await untilHealthy(base, studio);
     const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });

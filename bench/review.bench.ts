@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,10 +18,11 @@ import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectoryBatch } from '../lib/db/trajectories/store-trajectory-batch';
 import { toStorable } from '../lib/db/trajectories/storable-trajectory';
 import { ensureUser } from '../lib/db/auth/users';
-import { childEnv, setEnv } from '../lib/env';
+import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
+import { startBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
@@ -72,38 +73,6 @@ function percentile(sorted: number[], p: number): number {
 
 /** BENCH_REVIEW_PROFILE=DIR writes the studio's CPU profile (node --cpu-prof) there, for the note on where the time goes. */
 const PROFILE_DIR = process.env.BENCH_REVIEW_PROFILE;
-
-function startStudio(port: number, databaseUrl: string): ChildProcess {
-  // no job worker: nothing here queues a job, and its start (bundling the video compositions) would eat the CPU the load test measures
-  const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-  return spawn(process.execPath, [...profile, '--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--no-demo', '--no-worker'], {
-    cwd: root,
-    env: childEnv({
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      WITNESS_DATA_DIR: dataDir,
-      WITNESS_AUTO_RENDER: '0',
-      NEXT_TELEMETRY_DISABLED: '1',
-    }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const until = Date.now() + 600_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).status === 200) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('studio did not become healthy');
-}
 
 export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
@@ -168,7 +137,13 @@ export async function run(): Promise<BenchFigure[]> {
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
     const propsFigures = await storedPropsFigures(project.id);
 
-    studio = startStudio(port, postgres.url);
+    studio = startBenchStudio({
+      port,
+      databaseUrl: postgres.url,
+      dataDir,
+      worker: false,
+      nodeArgs: PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
+    });
     const base = `http://127.0.0.1:${port}`;
     await untilHealthy(base, studio);
     const staticPath = await findStaticAsset(base);

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { childEnv } from '../lib/env';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * A production studio (`witness start --no-demo`) for a bench area, on its own port, database and
+ * data dir, with no automatic renders. `worker: false` leaves out the job worker (its start bundles
+ * the compositions, CPU a load test would measure); `nodeArgs` go before the entry (e.g. --cpu-prof).
+ */
+export function startBenchStudio(options: {
+  port: number;
+  databaseUrl: string;
+  dataDir: string;
+  worker: boolean;
+  nodeArgs?: string[];
+}): ChildProcess {
+  const { port, databaseUrl, dataDir, worker, nodeArgs = [] } = options;
+  const args = [
+    ...nodeArgs,
+    '--import',
+    'tsx',
+    path.join(root, 'cli', 'main.ts'),
+    'start',
+    '--no-demo',
+    ...(worker ? [] : ['--no-worker']),
+  ];
+  return spawn(process.execPath, args, {
+    cwd: root,
+    env: childEnv({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      WITNESS_DATA_DIR: dataDir,
+      WITNESS_AUTO_RENDER: '0',
+      WITNESS_BASE_URL: `http://localhost:${port}`,
+      NEXT_TELEMETRY_DISABLED: '1',
+    }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+/** Waits until `base`/api/health answers 200 (10 min at most: the first start builds the app); a studio that exits says why. */
+export async function untilHealthy(base: string, child: ChildProcess): Promise<void> {
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const until = Date.now() + 600_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('studio did not become healthy');
+}
