@@ -30,9 +30,14 @@ export async function closeTrajectoryBatchPool(): Promise<void> {
   await cached?.pool.end();
 }
 
-/** Runs `fn` in one transaction on a pooled connection (BEGIN, COMMIT; ROLLBACK on a throw). */
-export async function inPgTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await batchPool().connect();
+/** Runs `fn` in one transaction on a connection of the batch pool (BEGIN, COMMIT; ROLLBACK on a throw). */
+export function inPgTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inPoolTransaction(batchPool(), fn);
+}
+
+/** Runs `fn` in one transaction on a connection of `pool` (BEGIN, COMMIT; ROLLBACK on a throw): the one for both pools. */
+export async function inPoolTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
   let broken: Error | undefined;
   // a checked-out client reports a dropped connection as an 'error' event: keep it from crashing the process
   const onError = (error: Error) => (broken = error);

@@ -1,6 +1,7 @@
 import type { Prisma } from '@prisma/client';
 import pg from 'pg';
 import { env } from '../../env';
+import { inPoolTransaction } from './pg-pool';
 
 /**
  * Plain SQL for the hot paths (a claim, a submit, the blind view, an API token: every reviewer
@@ -58,25 +59,8 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
 }
 
 /** Runs `fn` in one transaction (BEGIN, COMMIT; ROLLBACK on a throw) on a pooled connection. */
-export async function inSqlTransaction<T>(fn: (run: SqlRun) => Promise<T>): Promise<T> {
-  const client = await sqlPool().connect();
-  let broken: Error | undefined;
-  const onError = (error: Error) => (broken = error);
-  client.on('error', onError);
-  try {
-    await client.query('BEGIN');
-    try {
-      const result = await fn(pgRun(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw error;
-    }
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+export function inSqlTransaction<T>(fn: (run: SqlRun) => Promise<T>): Promise<T> {
+  return inPoolTransaction(sqlPool(), (client) => fn(pgRun(client)));
 }
 
 /** Closes the pool (tests and benchmarks; processes exit without it). */
