@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { childEnv } from '../lib/env';
+import { chromium, type Browser } from '@playwright/test';
+import { childEnv, env } from '../lib/env';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -55,4 +56,21 @@ export async function untilHealthy(base: string, child: ChildProcess): Promise<v
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('studio did not become healthy');
+}
+
+/** Stops a bench's studio (SIGTERM: web, worker and database go down cleanly) and waits for it. */
+export async function stopBenchStudio(studio: ChildProcess | undefined): Promise<void> {
+  if (!studio || studio.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    studio.once('exit', () => resolve());
+    studio.kill('SIGTERM');
+  });
+}
+
+/** Debian's Chromium, headless, for the benches that time pages in a browser. */
+export function launchBenchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: env().CHROMIUM_PATH,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 }

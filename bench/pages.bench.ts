@@ -2,14 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { claimNextItem } from '../lib/db/review/assignments';
 import { disconnectDb } from '../lib/db/infra/client';
 import { copyFrom } from '../lib/db/infra/copy-from';
-import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { freePort } from './free-port';
 import { migrate } from '../lib/db/infra/migrate';
 import { storeTrajectory } from '../lib/db/trajectories/trajectories';
-import { env, setEnv } from '../lib/env';
+import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { CastEvent, Step } from '../lib/formats/trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
@@ -17,7 +18,7 @@ import { demoUsers } from '../prisma/seed/demo-users';
 import { DEMO_CAMPAIGNS } from '../prisma/seed/seed-demo-campaigns';
 import { seedDemo } from '../prisma/seed/seed-demo';
 import type { BenchFigure } from './figure';
-import { startBenchStudio, untilHealthy } from './bench-studio';
+import { launchBenchChromium, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * Every studio page's server render, HTML and RSC (the payload a client-side navigation
@@ -340,16 +341,11 @@ async function storeBigTrajectory(projectId: string): Promise<string> {
 
 export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
-  let dbPort = 54613;
-  while (await portInUse(dbPort)) dbPort++;
-  let port = 3313;
-  while (await portInUse(port)) port++;
+  const dbPort = await freePort();
+  const port = await freePort();
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
-  const browser = await chromium.launch({
-    executablePath: env().CHROMIUM_PATH,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchChromium();
   try {
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
@@ -516,12 +512,7 @@ export async function run(): Promise<BenchFigure[]> {
     return figures;
   } finally {
     await browser.close();
-    if (studio && studio.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        studio!.once('exit', () => resolve());
-        studio!.kill('SIGTERM');
-      });
-    }
+    await stopBenchStudio(studio);
     await disconnectDb();
     await postgres.stop();
     await rm(dataDir, { recursive: true, force: true });

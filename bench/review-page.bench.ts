@@ -1,22 +1,22 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { claimNextItem } from '../lib/db/review/assignments';
 import { disconnectDb } from '../lib/db/infra/client';
 import { createCampaign } from '../lib/db/campaigns/campaigns';
-import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { freePort } from './free-port';
 import { migrate } from '../lib/db/infra/migrate';
 import { ensureProject } from '../lib/db/trajectories/projects';
 import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectory } from '../lib/db/trajectories/trajectories';
 import { ensureUser } from '../lib/db/auth/users';
-import { env, setEnv } from '../lib/env';
+import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { Step } from '../lib/formats/trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
-import { startBenchStudio, untilHealthy } from './bench-studio';
+import { launchBenchChromium, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * The review page's time to interactive with a 200-step trajectory (every step in the blind
@@ -66,16 +66,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
-  let dbPort = 54513;
-  while (await portInUse(dbPort)) dbPort++;
-  let port = 3213;
-  while (await portInUse(port)) port++;
+  const dbPort = await freePort();
+  const port = await freePort();
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
-  const browser = await chromium.launch({
-    executablePath: env().CHROMIUM_PATH,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchChromium();
   try {
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
@@ -162,12 +157,7 @@ export async function run(): Promise<BenchFigure[]> {
     ];
   } finally {
     await browser.close();
-    if (studio && studio.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        studio!.once('exit', () => resolve());
-        studio!.kill('SIGTERM');
-      });
-    }
+    await stopBenchStudio(studio);
     await disconnectDb();
     await postgres.stop();
     await rm(dataDir, { recursive: true, force: true });

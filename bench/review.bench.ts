@@ -10,7 +10,8 @@ import { listReviews } from '../lib/db/review/review-list';
 import { trajectoryVideo } from '../lib/video-renders/video-props-for';
 import { disconnectDb } from '../lib/db/infra/client';
 import { createCampaign } from '../lib/db/campaigns/campaigns';
-import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { freePort } from './free-port';
 import { migrate } from '../lib/db/infra/migrate';
 import { ensureProject } from '../lib/db/trajectories/projects';
 import { campaignIntegrity } from '../lib/db/campaigns/campaign-integrity';
@@ -22,7 +23,7 @@ import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
-import { startBenchStudio, untilHealthy } from './bench-studio';
+import { startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 
 /**
  * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
@@ -76,10 +77,8 @@ const PROFILE_DIR = process.env.BENCH_REVIEW_PROFILE;
 
 export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
-  let dbPort = 54395;
-  while (await portInUse(dbPort)) dbPort++;
-  let port = 3195;
-  while (await portInUse(port)) port++;
+  const dbPort = await freePort();
+  const port = await freePort();
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
   try {
@@ -271,12 +270,7 @@ export async function run(): Promise<BenchFigure[]> {
       ...propsFigures,
     ];
   } finally {
-    if (studio && studio.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        studio!.once('exit', () => resolve());
-        studio!.kill('SIGTERM');
-      });
-    }
+    await stopBenchStudio(studio);
     await disconnectDb();
     await postgres.stop();
     await rm(dataDir, { recursive: true, force: true });
