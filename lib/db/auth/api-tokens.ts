@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { generateApiToken, hashApiToken, looksLikeApiToken } from '../../auth/api-token';
-import { roleInProject } from '../../auth/project-access';
+import { projectAccess, roleInProject, type ProjectRole } from '../../auth/project-access';
 import type { SessionUser } from '../../auth/session-user';
 import { sessionUserFor } from './memberships';
 import { AppError } from '../../errors';
@@ -66,9 +66,12 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     lastUsedAt: Date | null;
     projectId: string | null;
     user: { id: string; email: string; name: string; role: SessionUser['role']; expertise: string[]; disabledAt: string | null };
+    memberships: { projectId: string; role: ProjectRole }[];
   }>(
+    // the user's memberships in the same statement (sessionUserFor would read them in a second round trip)
     `SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId",
-           json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user
+           json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user,
+           COALESCE((SELECT json_agg(json_build_object('projectId', m."projectId", 'role', m.role)) FROM project_member m WHERE m."userId" = u.id), '[]') AS memberships
     FROM api_token t JOIN "user" u ON u.id = t."userId"
     WHERE t."tokenHash" = $1`,
     [hashApiToken(token)],
@@ -79,7 +82,8 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } });
   }
   const { disabledAt: _disabled, ...user } = row.user;
-  return sessionUserFor(user, row.projectId);
+  // as sessionUserFor: admins reach every project with no membership rows
+  return { ...user, access: projectAccess(user.role, user.role === 'admin' ? [] : row.memberships, row.projectId) };
 }
 
 export async function listApiTokens(userId: string) {
