@@ -10,6 +10,7 @@ import { migrate } from '../lib/db/infra/migrate';
 import { ensureProject } from '../lib/db/trajectories/projects';
 import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectory } from '../lib/db/trajectories/trajectories';
+import { ensureFirstMemberships } from '../lib/db/auth/memberships';
 import { ensureUser } from '../lib/db/auth/users';
 import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
@@ -95,6 +96,8 @@ export async function run(): Promise<BenchFigure[]> {
     );
     const password = 'bench-review-page-password';
     const { user } = await ensureUser({ email: 'tti@bench.local', name: 'TTI', role: 'reviewer', password, expertise: [] });
+    // a reviewer reaches only the projects they belong to (issue 14): without this the page is a 404
+    await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'reviewer' }]);
     const claim = (await claimNextItem(campaign.id, { id: user.id, expertise: [] }, new Date()))!;
 
     studio = startBenchStudio({ port, databaseUrl: postgres.url, dataDir, worker: true });

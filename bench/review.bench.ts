@@ -18,6 +18,7 @@ import { campaignIntegrity } from '../lib/db/campaigns/campaign-integrity';
 import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectoryBatch } from '../lib/db/trajectories/store-trajectory-batch';
 import { toStorable } from '../lib/db/trajectories/storable-trajectory';
+import { ensureFirstMemberships } from '../lib/db/auth/memberships';
 import { ensureUser } from '../lib/db/auth/users';
 import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
@@ -120,6 +121,7 @@ export async function run(): Promise<BenchFigure[]> {
         password: 'load-test-password',
         expertise: [],
       });
+      await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'lead' }]);
       leads.push(user.id);
     }
     const tokens: string[] = [];
@@ -131,6 +133,8 @@ export async function run(): Promise<BenchFigure[]> {
         password: 'load-test-password',
         expertise: [],
       });
+      // reviewers claim only in their projects' campaigns (issue 14): without this every claim is a 404
+      await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'reviewer' }]);
       tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
     }
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
