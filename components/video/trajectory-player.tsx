@@ -5,7 +5,7 @@ import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo,
 import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
-import { TrajectoryVideo } from '@/render/compositions/TrajectoryVideo/TrajectoryVideo';
+import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
 
 export interface PlayerHandle {

@@ -4,7 +4,7 @@ import { pacingSchema } from './pacing';
 /**
  * The props of the TrajectoryVideo composition: the one source of truth, shared by
  * `lib/video/props.ts` (which derives them from a Trajectory) and `render/` (which draws them;
- * `render/compositions/TrajectoryVideo/schema.ts` re-exports this file). Plain zod, no React.
+ * `render/compositions/trajectory-video/schema.ts` re-exports this file). Plain zod, no React.
  *
  * Every frame number here is ABSOLUTE (frame 0 = the first frame of the video); a range is
  * `from` inclusive, `from + duration` exclusive (Remotion's Sequence convention). The props are

@@ -5,7 +5,7 @@ import { markedTex } from '../../../../lib/video/equation-diff';
 import type { DerivationBeat, DerivationScene } from '../schema';
 import { theme } from '../theme';
 import { enter, MarkdownView, RichTextView } from './common';
-import { Header } from './StepView';
+import { Header } from './step-view';
 
 /**
  * A derivation built up equation by equation: the prose that leads to each display equation,

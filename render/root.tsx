@@ -1,10 +1,10 @@
 import React from 'react';
 import { Composition } from 'remotion';
-import { Blank } from './compositions/Blank';
-import { defaultTrajectoryVideoProps } from './compositions/TrajectoryVideo/default-props';
-import { calculateTrajectoryMetadata } from './compositions/TrajectoryVideo/metadata';
-import { trajectoryVideoSchema } from './compositions/TrajectoryVideo/schema';
-import { TrajectoryVideo } from './compositions/TrajectoryVideo/TrajectoryVideo';
+import { Blank } from './compositions/blank';
+import { defaultTrajectoryVideoProps } from './compositions/trajectory-video/default-props';
+import { calculateTrajectoryMetadata } from './compositions/trajectory-video/metadata';
+import { trajectoryVideoSchema } from './compositions/trajectory-video/schema';
+import { TrajectoryVideo } from './compositions/trajectory-video/trajectory-video';
 
 /** Compositions of the Remotion bundle (render/index.ts). Size and length come from the props. */
 export const RemotionRoot: React.FC = () => (
