@@ -137,6 +137,36 @@ describe('palette and screen table', () => {
     replay.dispose();
   });
 
+  it('recognises lines unchanged since the last snapshot (scrolled or not) and still reads what changed', () => {
+    // a build log scrolling a 4-row screen, a line rewritten in place (\r), a colour change on one line
+    const events: CastEvent[] = [];
+    for (let k = 0; k < 12; k++) events.push([k, 'o', `\x1b[32mok\x1b[0m step ${k}\r\n`]);
+    events.push(
+      [12, 'o', 'progress 10%'],
+      [13, 'o', '\rprogress 90%'],
+      [14, 'o', '\x1b[1A\r\x1b[31mok\x1b[0m'],
+      [15, 'o', '\x1b[2J\x1b[H中文 e\u0301 done'],
+    );
+    const r = rec(events, 24, 4);
+    const replay = new TerminalReplay(r);
+    const table = new ScreenTable();
+    const check = new TerminalReplay(r);
+    for (let t = 0; t <= 15; t++) {
+      replay.advanceTo(t);
+      check.advanceTo(t);
+      const fast = replay.screenLines(table).lines.map((i) => table.lines[i]!.map(([text, st]) => [text, table.styles[st]]));
+      const fresh = new ScreenTable();
+      const slow = check.screen().rows.map((row) => fresh.lines[fresh.line(row)]!.map(([text, st]) => [text, fresh.styles[st]]));
+      expect(fast, `screen at t=${t}`).toEqual(slow);
+    }
+    // 16 snapshots of 4 rows: most rows were only scrolled, and were not read again
+    expect(table.stats.read + table.stats.reused).toBe(64);
+    expect(table.stats.reused).toBeGreaterThan(30);
+    expect(table.stats.read).toBeGreaterThanOrEqual(16);
+    replay.dispose();
+    check.dispose();
+  });
+
   it('maps the 256-colour palette', () => {
     expect(paletteColor(1)).toBe(ANSI_PALETTE[1]);
     expect(paletteColor(16)).toBe('#000000');

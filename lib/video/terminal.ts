@@ -230,6 +230,35 @@ export class TerminalReplay {
   }
 }
 
+/** xterm's own line behind the API's view of it (`_line`: 3 Uint32 per cell; `_combined` and `_extendedAttrs` hold what does not fit). */
+interface CoreLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, unknown>;
+}
+
+const isEmpty = (o: object) => {
+  for (const _ in o) return false;
+  return true;
+};
+
+/**
+ * The core line of an API line when its cells are all in its typed array (no combined characters,
+ * no extended attributes: then equal arrays mean equal cells); null otherwise, or when xterm's
+ * internals are not what this expects (then every line is read cell by cell, as before).
+ */
+function coreLine(line: IBufferLine): CoreLine | null {
+  const core = (line as unknown as { _line?: Partial<CoreLine> })._line;
+  if (!core || !(core._data instanceof Uint32Array) || !core._combined || !core._extendedAttrs) return null;
+  return isEmpty(core._combined) && isEmpty(core._extendedAttrs) ? (core as CoreLine) : null;
+}
+
+function sameCells(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 const F_BOLD = 1;
 const F_DIM = 2;
 const F_ITALIC = 4;
@@ -325,9 +354,36 @@ export class ScreenTable {
 
   private rawStyleIndex = new Map<string, number>();
 
+  /**
+   * The last reading of each buffer line: xterm keeps one line object per screen row and moves it
+   * when the screen scrolls, so a line that did not change since the last snapshot (most of them:
+   * a command prints a line, the rest scroll up) is recognised by its cell data, compared as a
+   * typed array, and not read cell by cell again. Without this, reading every row of every
+   * snapshot was ~85% of the props derivation of a long run (bench/video.bench.ts).
+   */
+  private lastRead = new WeakMap<object, { data: Uint32Array; cols: number; id: number }>();
+
+  /** lines read cell by cell and lines recognised unchanged (tests check the cache is used) */
+  readonly stats = { read: 0, reused: 0 };
+
   /** Interns a buffer line directly (see TerminalReplay.screenLines). */
   bufferLine(line: IBufferLine | undefined, cols: number, cell: IBufferCell): number {
     if (!line) return this.intern([]);
+    const core = coreLine(line);
+    if (core) {
+      const last = this.lastRead.get(core);
+      if (last && last.cols === cols && sameCells(last.data, core._data)) {
+        this.stats.reused++;
+        return last.id;
+      }
+    }
+    this.stats.read++;
+    const id = this.readLine(line, cols, cell);
+    if (core) this.lastRead.set(core, { data: core._data.slice(), cols, id });
+    return id;
+  }
+
+  private readLine(line: IBufferLine, cols: number, cell: IBufferCell): number {
     let end = Math.min(cols, line.length);
     while (end > 0) {
       if (!line.getCell(end - 1, cell)) break;

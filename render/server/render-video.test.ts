@@ -9,11 +9,11 @@ import { harborImporter } from '../../lib/formats/harbor';
 import { dirSource } from '../../lib/formats/source';
 import { trajectoryVideoProps } from '../../lib/video/props';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
-import { bundleOnce, renderTrajectoryStill, renderTrajectoryVideo } from './render-video';
+import { bundleOnce, renderTrajectoryStill, renderTrajectoryVideo, screenshotStats } from './render-video';
 
 /**
  * Real renders (bundle ~15 s, then Chromium + ffmpeg): a 2 s MP4 of the harbor fixture checked
- * with ffprobe, rendered twice to check it is byte-identical, a still checked for content, and a
+ * with ffprobe, rendered twice to check it is byte-identical (both through the viewport capture), a still checked for content, and a
  * cancelled render that leaves no file behind. Slow by nature: kept to the minimum.
  */
 
@@ -76,12 +76,15 @@ describe('renderTrajectoryVideo', () => {
     const a = path.join(dir, 'a.mp4');
     const b = path.join(dir, 'b.mp4');
     const progress: number[] = [];
+    const shots = screenshotStats.viewport;
     const result = await renderTrajectoryVideo({ props, outPath: a, frameRange: RANGE, onProgress: (p) => progress.push(p.progress) });
     expect(result).toMatchObject({ frames: 60, fps: 30, width: 1280, height: 720 });
     expect(progress[progress.length - 1]).toBe(1);
     expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
     await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE });
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+    // every frame of both went through the viewport capture (captureViewportOnly), not a full-page one
+    expect(screenshotStats.viewport - shots).toBeGreaterThanOrEqual(120);
     // only the two finished files: no partial file left behind
     expect(readdirSync(dir).sort()).toEqual(['a.mp4', 'b.mp4']);
   }, 240_000);

@@ -107,13 +107,54 @@ function abortError(): Error {
   return err;
 }
 
-async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Awaited<ReturnType<typeof openBrowser>>) => Promise<T>): Promise<T> {
+type Browser = Awaited<ReturnType<typeof openBrowser>>;
+type BrowserPage = Awaited<ReturnType<Browser['newPage']>>;
+type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
+
+/** How many screenshots this process took through the viewport path (the render test checks it is in use). */
+export const screenshotStats = { viewport: 0 };
+
+/**
+ * Makes every page Remotion opens on `browser` capture its frames from the viewport only.
+ *
+ * Remotion (4.0.527, screenshotTask) asks Chromium for `Page.captureScreenshot` with
+ * `captureBeyondViewport: true`. For that, Chromium sets a device-metrics override to the capture
+ * size, then restores it: two emulation changes per frame, each of which invalidates the whole
+ * page, so every tile of every frame is rasterised again even where nothing moved. On the demo
+ * derivation that full re-raster was ~18 ms of CPU a frame (measured with Chromium's trace:
+ * `DisplayItemList::Raster` ~40 tiles a frame vs 0 for Blank). Our page is exactly the size of the
+ * frame (Remotion sets the viewport to the composition's size, and the clip is that rectangle), so
+ * the viewport capture is the same picture; render-video.test.ts checks it pixel for pixel, and
+ * that a render through it is byte-identical run to run.
+ *
+ * Remotion has no option for it, so the one CDP call is rewritten on each page's session; if a
+ * Remotion upgrade changes the shape this relies on, this throws rather than silently falling back.
+ */
+function captureViewportOnly(browser: Browser): void {
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options: Parameters<Browser['newPage']>[0]): Promise<BrowserPage> => {
+    const page = await newPage(options);
+    const client = (page as unknown as { _client?: () => { send?: CdpSend } })._client?.();
+    if (!client || typeof client.send !== 'function')
+      throw new Error('render: Remotion page has no CDP session (_client().send); re-check captureViewportOnly after a Remotion upgrade');
+    const send: CdpSend = client.send.bind(client);
+    client.send = (method, params) => {
+      if (method !== 'Page.captureScreenshot' || !params) return send(method, params);
+      screenshotStats.viewport++;
+      return send(method, { ...params, captureBeyondViewport: false });
+    };
+    return page;
+  };
+}
+
+async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Browser) => Promise<T>): Promise<T> {
   const browser = await openBrowser('chrome', {
     browserExecutable: env().CHROMIUM_PATH,
     chromeMode: 'headless-shell',
     chromiumOptions: chromiumOptions(gl),
     logLevel: 'error',
   });
+  captureViewportOnly(browser);
   try {
     return await fn(browser);
   } finally {

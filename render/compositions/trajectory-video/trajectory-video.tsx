@@ -36,6 +36,9 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
           width: mainW,
           height: mainH,
           overflow: 'hidden',
+          // its own layout and paint scope: a change inside (a fade, the pen of a plot) does not
+          // lay out or repaint the chrome around it, nor the other way round; not a compositor layer
+          contain: 'strict',
           // no willChange/compositor layer here: with one, two renders of the same frames were not
           // byte-identical (render/server/render-video.test.ts), for a few ms of CPU a frame
         }}

@@ -30,6 +30,7 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
         top: 0,
         right: 0,
         height: layout.topBar,
+        contain: 'strict',
         display: 'flex',
         alignItems: 'center',
         gap: 14,
@@ -90,6 +91,7 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
         right: 0,
         bottom: layout.rail,
         width: layout.sidebar,
+        contain: 'strict',
         borderLeft: `1px solid ${theme.border}`,
         background: theme.panel,
         padding: '20px 22px',
@@ -182,6 +184,7 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
         right: 0,
         bottom: 0,
         height: layout.rail,
+        contain: 'strict',
         borderTop: `1px solid ${theme.border}`,
         background: theme.panel,
         padding: `9px ${layout.pad}px 0`,
@@ -211,7 +214,9 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
       <div
         style={{
           position: 'absolute',
-          left: layout.pad + x(frame) - 1,
+          // whole pixels: the playhead moves about a pixel every few frames, and a fractional
+          // position would repaint it (and the tile under it) on every frame
+          left: Math.round(layout.pad + x(frame) - 1),
           top: 4,
           width: 3,
           height: 18,

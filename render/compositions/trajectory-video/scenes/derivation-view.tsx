@@ -55,7 +55,12 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
   const t = frame - beat.from;
   // the equation follows its prose by a moment; the highlight flares, then stays as a tint
   const eqFrom = beat.prose.length > 0 ? 10 : 0;
-  const flare = interpolate(t, [eqFrom, eqFrom + 8, eqFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
+  // in steps of 1/20: each frame the flare changes repaints the whole equation box, and a step
+  // of 1/20 (about 1% of the tint's opacity) is not visible, so the fade repaints every other frame
+  const flare =
+    Math.round(
+      interpolate(t, [eqFrom, eqFrom + 8, eqFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' }) * 20,
+    ) / 20;
   const eq = beat.equation;
   const prev = beat.previous;
   return (

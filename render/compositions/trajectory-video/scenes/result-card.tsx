@@ -2,6 +2,7 @@ import React from 'react';
 import { interpolate } from 'remotion';
 import type { AnswerPlot, ResultScene } from '../schema';
 import { theme } from '../theme';
+import { revealedPaths } from '../../../../lib/video/plot';
 import { enter, MarkdownView, RichTextView } from './common';
 
 /** The final answer on its own card, and its plot (sampled in lib/video/plot.ts) drawn as SVG. */
@@ -36,26 +37,11 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
   const y = (v: number) => top + (1 - (v - plot.yFrom) / (plot.yTo - plot.yFrom)) * h;
   // the curve draws itself over a second and a half, left to right
   const reveal = interpolate(frame - from, [12, 57], [0, 1], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
-  const paths: string[] = [];
-  let d = '';
-  for (const p of plot.points) {
-    if (p === null) {
-      if (d) paths.push(d);
-      d = '';
-      continue;
-    }
-    d += `${d ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`;
-  }
-  if (d) paths.push(d);
+  const paths = revealedPaths(plot, reveal, x, y);
   const zeroY = plot.yFrom < 0 && plot.yTo > 0 ? y(0) : null;
   return (
     <div style={{ position: 'relative', width, height }}>
       <svg width={width} height={height} style={{ position: 'absolute', left: 0, top: 0 }}>
-        <defs>
-          <clipPath id="wd-plot-reveal">
-            <rect x={left} y={0} width={w * reveal} height={height} />
-          </clipPath>
-        </defs>
         <rect x={left} y={top} width={w} height={h} fill={theme.panel} stroke={theme.border} />
         {plot.yTicks.map((v) => (
           <g key={`y${v}`}>
@@ -74,11 +60,9 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
           </g>
         ))}
         {zeroY !== null ? <line x1={left} x2={left + w} y1={zeroY} y2={zeroY} stroke={theme.faint} strokeWidth={1.2} /> : null}
-        <g clipPath="url(#wd-plot-reveal)">
-          {paths.map((p, k) => (
-            <path key={k} d={p} fill="none" stroke={theme.accent} strokeWidth={2.5} strokeLinejoin="round" />
-          ))}
-        </g>
+        {paths.map((p, k) => (
+          <path key={k} d={p} fill="none" stroke={theme.accent} strokeWidth={2.5} strokeLinejoin="round" strokeLinecap="round" />
+        ))}
       </svg>
       <div style={{ position: 'absolute', left: left + w - 40, top: top + h + 14, fontSize: 15, color: theme.text }}>
         <MarkdownView source={`$${plot.xTex}$`} />
