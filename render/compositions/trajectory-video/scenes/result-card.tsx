@@ -2,7 +2,7 @@ import React from 'react';
 import { interpolate } from 'remotion';
 import type { AnswerPlot, ResultScene } from '../schema';
 import { theme } from '../theme';
-import { revealedPaths } from '../../../../lib/video/plot';
+import { revealedPaths } from '../../../../lib/video/plot-reveal';
 import { enter, MarkdownView, RichTextView } from './common';
 
 /** The final answer on its own card, and its plot (sampled in lib/video/plot.ts) drawn as SVG. */
