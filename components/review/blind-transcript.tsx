@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
 import { RichText } from '../ui/rich-text';
 import { inert } from '../ui/inert-text';
@@ -240,10 +240,13 @@ const TranscriptItem = memo(function TranscriptItem({
  */
 const NEAR_MARGIN = '1200px 0px';
 
-function useNearView<E extends HTMLElement>(): [(el: E | null) => void, boolean] {
+function useNearView<E extends HTMLElement>(): [RefObject<E | null>, boolean] {
   const [near, setNear] = useState(false);
-  const [el, setEl] = useState<E | null>(null);
+  // a ref, not state: an element kept in state re-rendered every step once more right after
+  // hydration (each ref callback set it), a whole second pass over a 200-step transcript
+  const item = useRef<E>(null);
   useEffect(() => {
+    const el = item.current;
     if (!el || near) return;
     const root = el.closest('[data-testid="transcript"]');
     const observer = new IntersectionObserver(
@@ -254,8 +257,8 @@ function useNearView<E extends HTMLElement>(): [(el: E | null) => void, boolean]
     );
     observer.observe(el);
     return () => observer.disconnect();
-  }, [el, near]);
-  return [setEl, near];
+  }, [near]);
+  return [item, near];
 }
 
 function PlainText({ text }: { text: string }) {
