@@ -22,9 +22,13 @@ export type PooledInput = { kind: 'inline'; prepared: PreparedInput } | { kind: 
 
 /** Files a worker takes: read whole there (larger ones stream on the main thread, as without workers). */
 const WORKER_MAX_BYTES = 8 * 1024 * 1024;
-/** Results held ahead of the writer, at most: per worker, and in file bytes. */
-const AHEAD_PER_WORKER = 8;
-const AHEAD_BYTES = 64 * 1024 * 1024;
+/**
+ * Files handed to the workers ahead of the writer, at most: a batch's worth and more (the writer
+ * collects the next batch only once the previous one is stored, so with fewer the workers sat
+ * idle while each batch was written: half their time at load 14), and this many file bytes.
+ */
+const AHEAD_FILES = 384;
+const AHEAD_BYTES = 48 * 1024 * 1024;
 /** The first files are parsed inline: an import of a few files never pays for starting workers. */
 const INLINE_FIRST = 64;
 
@@ -34,8 +38,8 @@ const INLINE_FIRST = 64;
  * thread, moved to the worker without a copy) to the least busy worker and yields, in input
  * order, either that job's result (a promise of its slots: the main thread writes batches while
  * the workers parse ahead) or the input itself for the caller to parse inline (stdin, a
- * directory, a large file, an unchanged file, an input that failed to collect). At most AHEAD_PER_WORKER jobs per
- * worker and AHEAD_BYTES of files are ahead of the consumer, so memory stays flat in the number
+ * directory, a large file, an unchanged file, an input that failed to collect). At most AHEAD_FILES jobs
+ * and AHEAD_BYTES of files are ahead of the consumer, so memory stays flat in the number
  * of files. The first INLINE_FIRST files are left inline. A worker that dies fails only its jobs (each reported as that file's error) and is
  * replaced.
  */
@@ -106,7 +110,7 @@ export class ParsePool {
   async *inOrder(inputs: AsyncIterable<PreparedInput>, options: ParseJob['options']): AsyncIterable<PooledInput> {
     const queue: { size: number; item: PooledInput }[] = [];
     let queuedBytes = 0;
-    const limit = AHEAD_PER_WORKER * this.size;
+    const limit = AHEAD_FILES;
     let eligible = 0;
     const take = () => {
       const head = queue.shift()!;
