@@ -39,9 +39,14 @@ import { freePort } from './free-port';
  * an md5 of their ordered contents) so the comparator loads exactly what the import wrote.
  *
  * Also reported: peak RSS during the import (VmHWM after resetting it through
- * /proc/self/clear_refs; sampled RSS where that is not available) and, on stderr, the import's
- * time split (parse/validate/hash/gzip on the Node side vs waiting on the database) plus a
- * parse-only pass (no database) over the same files, and a re-import (everything skipped).
+ * /proc/self/clear_refs; sampled RSS where that is not available), beside the peak after the
+ * first fifth of the files (flat in the number of files); the re-import of the same files (every
+ * file unchanged, skipped by its hash unparsed) beside the first import and beside a re-import
+ * that parses every file (the sources' item counts cleared first: what a re-import did before);
+ * and, on stderr, the import's time split (parse/validate/hash/gzip on the Node side vs waiting
+ * on the database), the CPU seconds of each phase split into this process's main thread (the
+ * writer), its other threads (parse workers, the thread pool) and PostgreSQL (from /proc), with
+ * the load average, plus a parse-only pass (no database) over the same files.
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
  * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread).

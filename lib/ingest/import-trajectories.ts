@@ -1,4 +1,5 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { readFile as readFileCallbackStyle } from 'node:fs';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { toStorable, type RawSource, type StorableTrajectory } from '../db/trajectories/storable-trajectory';
@@ -92,6 +93,7 @@ const CHUNK_FILES = 128;
 const CHUNK_BYTES = 16 * 1024 * 1024;
 
 const gzipAsync = promisify(gzip);
+const readFileCallback = promisify(readFileCallbackStyle);
 
 export type Slot =
   | { ok: false; error: ImportError }
@@ -413,18 +415,18 @@ export interface ReadAhead {
   error?: Error;
 }
 
-/** Reads a small file whole and hashes it on the thread pool (WebCrypto's digest runs there). */
+/**
+ * Reads a small file whole and hashes it. A file on disk is read with fs.readFile's callback
+ * form (a third of fs/promises' CPU a file); the hash is computed here, synchronously (~30 µs
+ * for 40 KiB, against ~100 µs of CPU for WebCrypto's digest on the thread pool).
+ */
 export async function readSmallFile(file: SourceFile): Promise<ReadAhead> {
   try {
-    const bytes = await file.readBytes();
-    return { bytes, sha256: await sha256Hex(bytes) };
+    const bytes = file.diskPath ? await readFileCallback(file.diskPath) : await file.readBytes();
+    return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
   } catch (error) {
     return { bytes: new Uint8Array(0), sha256: '', error: error as Error };
   }
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
 /** A large file's sha256, streamed (the same hash rawSource computes), or null when it cannot be read (the parse reports that). */

@@ -27,9 +27,11 @@ export async function unchangedSources(projectId: string, sha256s: string[]): Pr
     task: string;
     policy: string;
   }>(
+    // LATERAL + OFFSET 0 (not flattened into a join): each source's trajectories through the sourceId
+    // index, whatever the planner's row estimates say right after a bulk import
     `SELECT s.sha256, s.format, s."itemCount", t.id, t."stepCount" AS steps, k.name AS task, p.name AS policy
      FROM import_source s
-     JOIN trajectory t ON t."sourceId" = s.id
+     CROSS JOIN LATERAL (SELECT id, "stepCount", "taskId", "policyId" FROM trajectory WHERE "sourceId" = s.id OFFSET 0) t
      JOIN task k ON k.id = t."taskId"
      JOIN policy p ON p.id = t."policyId"
      WHERE s."projectId" = $1 AND s."itemCount" IS NOT NULL AND s.sha256 IN (SELECT json_array_elements_text($2::json))
