@@ -258,6 +258,10 @@ async function timeVideo(browser: Browser, base: string, leadCookie: string, big
       if (i > 0) playable.push(playing);
       log(`${BIG_STEPS}-step page in Chromium: Player hydrated at ${hydrated} ms, playing at ${playing} ms`);
     }
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    log(`${BIG_STEPS}-step page in Chromium: not playing within ${REQUEST_TIMEOUT_MS / 1000} s`);
+    playable.push(Infinity);
   } finally {
     await context.close();
   }
@@ -310,10 +314,20 @@ export async function run(): Promise<BenchFigure[]> {
     }
     if (SCALE !== 'demo') {
       const benchRuns = Math.max(5, Math.round(RUNS / 2));
-      const pages = selected([...pagesOf(ids, ids.bench), { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
+      const all = selected([...pagesOf(ids, ids.bench), { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
+      // the pages that read every review of the campaign go last: a request the bench stops
+      // waiting for keeps the studio busy, and would slow every page timed after it
+      const last = (p: PageCase) => /agreement$|adjudication$/.test(p.path);
       const { timed, playable } = await withStudio(browser, dbs.benchUrl, async (base, cookies) => {
-        const timed = await timePages(base, cookies, pages, benchRuns);
+        const first = await timePages(
+          base,
+          cookies,
+          all.filter((p) => !last(p)),
+          benchRuns,
+        );
         const playable = bigLabel.includes(ONLY) ? await timeVideo(browser, base, cookies.lead, ids.big) : [];
+        const rest = await timePages(base, cookies, all.filter(last), benchRuns);
+        const timed = { pages: [...first.pages, ...rest.pages], static: first.static };
         return { timed, playable };
       });
       add(
@@ -322,15 +336,17 @@ export async function run(): Promise<BenchFigure[]> {
         benchRuns,
         timed,
       );
-      if (playable.length)
+      if (playable.length) {
+        const median = [...playable].sort((a, b) => a - b)[playable.length >> 1]!;
         figures.push({
           group: GROUP,
-          name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.length})`,
-          value: [...playable].sort((a, b) => a - b)[playable.length >> 1]!,
+          name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.length}${median === Infinity ? `; timed out: > ${REQUEST_TIMEOUT_MS / 1000} s` : ''})`,
+          value: median === Infinity ? REQUEST_TIMEOUT_MS : median,
           unit: 'ms',
           higherIsBetter: false,
           goal: '<= 1000 ms',
         });
+      }
     }
     return figures;
   } finally {
