@@ -23,8 +23,8 @@ import { BIG_STEPS, openBenchPagesDatabases, REVIEWERS, TRAJECTORIES, type Bench
  * the studios' data dir (.data/bench-pages) is removed at the end.
  *
  * Knobs: BENCH_PAGES_RUNS, requests per page (default 20 at demo scale, half at bench scale);
- * BENCH_PAGES_SCALE=demo|bench|both (default both); BENCH_PAGES_ONLY=text, only the pages whose
- * label contains it; BENCH_PAGES_TIMEOUT_S (default 30): a request still unanswered after it is
+ * BENCH_PAGES_SCALE=demo|bench|both (default both); BENCH_PAGES_ONLY=text[,text...], only the pages whose
+ * label contains one of them; BENCH_PAGES_TIMEOUT_S (default 30): a request still unanswered after it is
  * recorded as "> N s" and its page is not asked again (the figure says so), so the area ends.
  */
 const GROUP = 'pages';
@@ -32,7 +32,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-pages');
 const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 20);
 const SCALE = process.env.BENCH_PAGES_SCALE ?? 'both';
-const ONLY = process.env.BENCH_PAGES_ONLY ?? '';
+const ONLY = (process.env.BENCH_PAGES_ONLY ?? '').split(',');
 const REQUEST_TIMEOUT_MS = Number(process.env.BENCH_PAGES_TIMEOUT_S ?? 30) * 1000;
 if (!['demo', 'bench', 'both'].includes(SCALE)) throw new Error(`BENCH_PAGES_SCALE=${SCALE}: expected demo, bench or both`);
 if (!(REQUEST_TIMEOUT_MS > 0))
@@ -272,7 +272,8 @@ export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
   const dbs = await openBenchPagesDatabases(log);
   const browser = await launchBenchChromium();
-  const selected = (pages: PageCase[]) => pages.filter((p) => p.label.includes(ONLY));
+  const wanted = (label: string) => ONLY.some((o) => label.includes(o));
+  const selected = (pages: PageCase[]) => pages.filter((p) => wanted(p.label));
   const figures: BenchFigure[] = [];
   const add = (scale: string, goal: string, runs: number, r: { pages: Timed[]; static: number }) => {
     for (const p of r.pages)
@@ -325,7 +326,7 @@ export async function run(): Promise<BenchFigure[]> {
           all.filter((p) => !last(p)),
           benchRuns,
         );
-        const playable = bigLabel.includes(ONLY) ? await timeVideo(browser, base, cookies.lead, ids.big) : [];
+        const playable = wanted(bigLabel) ? await timeVideo(browser, base, cookies.lead, ids.big) : [];
         const rest = await timePages(base, cookies, all.filter(last), benchRuns);
         const timed = { pages: [...first.pages, ...rest.pages], static: first.static };
         return { timed, playable };
