@@ -89,7 +89,8 @@ export async function run(): Promise<BenchFigure[]> {
   let postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
   try {
-    if (PROFILE_DIR) postgres = await withStatementStats(postgres, () => startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort }));
+    if (PROFILE_DIR)
+      postgres = await withStatementStats(postgres, () => startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort }));
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
 
@@ -161,6 +162,8 @@ export async function run(): Promise<BenchFigure[]> {
 
     const statements = PROFILE_DIR ? await resetStatementStats(postgres.url) : null;
     const cpu0 = { web: processCpuMs(studio.pid!), db: postgresCpuMs(pgDataDir) };
+    // the load's window on the monotonic clock the CPU profile's timestamps use (µs), to read the profile of the load alone
+    const window = { from: Number(process.hrtime.bigint() / 1000n), to: 0 };
     const load = await runLoadClient({
       base,
       campaignId: campaign.id,
@@ -169,6 +172,8 @@ export async function run(): Promise<BenchFigure[]> {
       staticPath,
       staticSamplers: STATIC_SAMPLERS,
     });
+    window.to = Number(process.hrtime.bigint() / 1000n);
+    if (PROFILE_DIR) await writeFile(path.join(PROFILE_DIR, 'load-window.json'), JSON.stringify(window));
     const cpu = { web: processCpuMs(studio.pid!) - cpu0.web, db: postgresCpuMs(pgDataDir) - cpu0.db, client: load.cpuMs };
     const { claimMs, submitMs, staticMs, seconds, replays, errors } = load;
     const acknowledged = new Set(load.acknowledged);
@@ -291,8 +296,9 @@ async function withStatementStats(
 ): Promise<Awaited<ReturnType<typeof startEmbeddedPostgres>>> {
   const client = new pg.Client({ connectionString: postgres.url });
   await client.connect();
-  await client.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-  await client.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+  // per-statement totals (and lock waits over 20 ms, in the cluster's stderr); plans: EXPLAIN of the pick (see explainPick)
+  for (const setting of [`shared_preload_libraries = pg_stat_statements`, `pg_stat_statements.track = 'all'`])
+    await client.query(`ALTER SYSTEM SET ${setting}`);
   await client.end();
   await postgres.stop();
   const restarted = await restart();

@@ -1,10 +1,4 @@
-import {
-  findSubmitTarget,
-  writeSubmit,
-  type LabelKind,
-  type SubmitRow,
-  type SubmitTarget,
-} from '../db/review/label-submits';
+import { findSubmitTarget, writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from '../db/review/label-submits';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
 import { blindSettings } from '../db/review/assignment-view';
@@ -66,7 +60,8 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
   const input = parse(raw);
-  if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey) throw new Error('submitLabel: parse changed the assignment or key');
+  if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
+    throw new Error('submitLabel: parse changed the assignment or key');
   const { done } = target;
   if (done) {
     if (done.assignmentId !== assignmentId)

@@ -80,5 +80,13 @@ export function submitReview(submitter: Submitter, raw: SubmitReviewInput, video
  * project they review in (else 404, whatever the body).
  */
 export function submitReviewBody(submitter: Submitter, assignmentId: string, body: unknown, now: Date): Promise<SubmitResult> {
-  return submitLabel(review, submitter, assignmentId, body, (r) => ({ ...parseInput(reviewBody, r, 'body'), assignmentId }), undefined, now);
+  return submitLabel(
+    review,
+    submitter,
+    assignmentId,
+    body,
+    (r) => ({ ...parseInput(reviewBody, r, 'body'), assignmentId }),
+    undefined,
+    now,
+  );
 }
