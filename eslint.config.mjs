@@ -56,6 +56,10 @@ const oneWay = [
     message: 'Poll through TanStack Query: useQuery({ refetchInterval }), not setInterval.',
   },
   {
+    selector: "JSXOpeningElement[name.name='table']",
+    message: 'Tables are DataTable (components/ui/table.tsx): columns, row groups, a frameless variant, test ids.',
+  },
+  {
     selector: "NewExpression[callee.name='QueryClient']",
     message: 'QueryClients come from makeQueryClient (components/providers/make-query-client.ts).',
   },
@@ -109,12 +113,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv, zodByHand] },
   },
   {
-    // React's hook rules and Next's own rules, for the UI (the React Compiler's checks of
-    // eslint-plugin-react-hooks 7 are not on yet: the review workspaces read refs in render)
-    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    // React's hook rules with the React Compiler's checks (eslint-plugin-react-hooks 7,
+    // recommended-latest: refs read in render, impure calls, setState in effects), and Next's own rules
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'render/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks, '@next/next': nextPlugin },
     rules: {
-      'react-hooks/rules-of-hooks': 'error',
+      ...reactHooks.configs['recommended-latest'].rules,
       'react-hooks/exhaustive-deps': 'error',
       ...nextPlugin.configs.recommended.rules,
       ...nextPlugin.configs['core-web-vitals'].rules,
@@ -143,6 +147,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': ['error', processEnv, ...oneWay],
     },
+  },
+  {
+    files: ['components/ui/table.tsx'],
+    rules: { 'no-restricted-syntax': ['error', processEnv] },
   },
   {
     files: ['components/providers/make-query-client.ts'],

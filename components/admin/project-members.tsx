@@ -3,42 +3,50 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { ActionResult } from '@/lib/action-result';
+import { DataTable } from '@/components/ui/table';
 
 type ProjectRole = 'lead' | 'reviewer';
+type GlobalRole = 'admin' | 'lead' | 'reviewer';
 
 export interface MemberRow {
   userId: string;
   email: string;
   name: string;
   /** the global role: only leads may lead a project */
-  globalRole: 'admin' | 'lead' | 'reviewer';
+  globalRole: GlobalRole;
   role: ProjectRole;
+}
+
+export interface ProjectWithMembers {
+  id: string;
+  slug: string;
+  name: string;
+  members: MemberRow[];
 }
 
 export interface Candidate {
   id: string;
   email: string;
-  globalRole: 'admin' | 'lead' | 'reviewer';
+  globalRole: GlobalRole;
 }
 
 type Save = (input: unknown) => Promise<ActionResult<unknown>>;
 
+const selectClass = 'rounded border border-zinc-300 px-2 py-1';
+
 /**
- * One project's members on the admin page: change a role, remove someone, add someone. Every
- * change is a server action (checked, validated and audited on the server); the page refreshes
- * from the server after each.
+ * Every project's members on the admin page, one row group a project: change a role, remove
+ * someone, and one form to add someone to a project (its size grows with projects plus people,
+ * not their product). Every change is a server action (checked, validated and audited on the
+ * server); the page refreshes from the server after each.
  */
 export function ProjectMembers({
-  projectId,
-  projectSlug,
-  members,
+  projects,
   candidates,
   setMember,
   removeMember,
 }: {
-  projectId: string;
-  projectSlug: string;
-  members: MemberRow[];
+  projects: ProjectWithMembers[];
   candidates: Candidate[];
   setMember: Save;
   removeMember: Save;
@@ -54,58 +62,79 @@ export function ProjectMembers({
         router.refresh();
       } else setError(result.error.message);
     });
-  const outside = candidates.filter((c) => c.globalRole !== 'admin' && !members.some((m) => m.userId === c.id));
+  const addable = candidates.filter((c) => c.globalRole !== 'admin');
   return (
-    <div className="space-y-3" data-testid={`members-${projectSlug}`}>
-      {members.length === 0 ? (
-        <p className="text-sm text-zinc-600">No members yet: only admins reach this project.</p>
-      ) : (
-        <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
-          {members.map((m) => (
-            <li key={m.userId} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm" data-testid="member">
-              <span className="min-w-56 font-mono text-xs">{m.email}</span>
-              <label className="inline-flex items-center gap-1">
-                <select
-                  aria-label={`Membership of ${m.email} in ${projectSlug}`}
-                  value={m.role}
-                  disabled={pending}
-                  onChange={(event) => {
-                    const role = event.currentTarget.value;
-                    run(() => setMember({ projectId, userId: m.userId, role }));
-                  }}
-                  className="rounded border border-zinc-300 px-2 py-1"
-                >
-                  <option value="lead" disabled={m.globalRole !== 'lead'}>
-                    lead
-                  </option>
-                  <option value="reviewer">reviewer</option>
-                </select>
-              </label>
-              <button
-                type="button"
-                disabled={pending}
-                className="text-xs text-red-700 hover:underline disabled:opacity-60"
-                onClick={() => run(() => removeMember({ projectId, userId: m.userId }))}
-              >
-                Remove {m.email}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {outside.length > 0 ? (
+    <div className="space-y-3">
+      <DataTable columns={['Member', 'Name', 'Part', '']} label="Project members" testId="project-members" groups>
+        {projects.map((p) => (
+          <tbody key={p.id} className="divide-y divide-zinc-100 border-t border-zinc-200" data-testid={`members-${p.slug}`}>
+            <tr className="bg-zinc-50/60">
+              <th scope="rowgroup" colSpan={4} className="px-3 py-2 text-left text-sm font-semibold">
+                {p.name} <span className="font-mono text-xs font-normal text-zinc-500">{p.slug}</span>
+                {p.members.length === 0 ? (
+                  <span className="ml-2 text-xs font-normal text-zinc-600">No members yet: only admins reach this project.</span>
+                ) : null}
+              </th>
+            </tr>
+            {p.members.map((m) => (
+              <tr key={m.userId} data-testid="member">
+                <td className="px-3 py-2 font-mono text-xs">{m.email}</td>
+                <td className="px-3 py-2">{m.name}</td>
+                <td className="px-3 py-2">
+                  <select
+                    aria-label={`Membership of ${m.email} in ${p.slug}`}
+                    value={m.role}
+                    disabled={pending}
+                    onChange={(event) => {
+                      const role = event.currentTarget.value;
+                      run(() => setMember({ projectId: p.id, userId: m.userId, role }));
+                    }}
+                    className={selectClass}
+                  >
+                    <option value="lead" disabled={m.globalRole !== 'lead'}>
+                      lead
+                    </option>
+                    <option value="reviewer">reviewer</option>
+                  </select>
+                </td>
+                <td className="px-3 py-2 text-right">
+                  <button
+                    type="button"
+                    disabled={pending}
+                    className="text-xs text-red-700 hover:underline disabled:opacity-60"
+                    onClick={() => run(() => removeMember({ projectId: p.id, userId: m.userId }))}
+                  >
+                    Remove {m.email}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+      </DataTable>
+      {projects.length > 0 && addable.length > 0 ? (
         <form
-          className="flex flex-wrap items-end gap-2 text-sm"
+          className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-200 bg-white p-4 text-sm shadow-sm"
           onSubmit={(event) => {
             event.preventDefault();
             const form = new FormData(event.currentTarget);
-            run(() => setMember({ projectId, userId: form.get('userId'), role: form.get('role') }));
+            run(() => setMember({ projectId: form.get('projectId'), userId: form.get('userId'), role: form.get('role') }));
           }}
         >
           <label>
-            <span className="block text-xs text-zinc-600">Add to {projectSlug}</span>
-            <select name="userId" aria-label={`User to add to ${projectSlug}`} className="rounded border border-zinc-300 px-2 py-1">
-              {outside.map((c) => (
+            <span className="block text-xs text-zinc-600">Add to project</span>
+            <select name="projectId" aria-label="Project to add to" className={selectClass}>
+              {projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.slug}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span className="block text-xs text-zinc-600">person</span>
+            <select name="userId" aria-label="User to add" className={selectClass}>
+              {addable.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.email}
                 </option>
@@ -114,12 +143,7 @@ export function ProjectMembers({
           </label>
           <label>
             <span className="block text-xs text-zinc-600">as</span>
-            <select
-              name="role"
-              aria-label={`New member's part in ${projectSlug}`}
-              defaultValue="reviewer"
-              className="rounded border border-zinc-300 px-2 py-1"
-            >
+            <select name="role" aria-label="New member's part" defaultValue="reviewer" className={selectClass}>
               <option value="reviewer">reviewer</option>
               <option value="lead">lead</option>
             </select>
@@ -131,6 +155,7 @@ export function ProjectMembers({
           >
             Add member
           </button>
+          <span className="text-xs text-zinc-500">Adding someone who is already a member changes their part.</span>
         </form>
       ) : null}
       {error ? (

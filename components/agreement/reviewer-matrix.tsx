@@ -17,6 +17,7 @@ export function ReviewerMatrix({ matrix, names }: { matrix: PairMatrix; names: R
   if (raters.length < 2) return <p className="text-sm text-zinc-500">Fewer than two reviewers answered this question.</p>;
   return (
     <div className="overflow-x-auto">
+      {/* eslint-disable-next-line no-restricted-syntax -- a heatmap grid of coloured cells, not a data table of rows */}
       <table className="border-separate border-spacing-1 text-xs" data-testid="reviewer-matrix">
         <thead>
           <tr>

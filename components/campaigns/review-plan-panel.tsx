@@ -1,4 +1,5 @@
 import type { ReviewPlan } from '@/lib/review/review-plan';
+import { DataTable } from '@/components/ui/table';
 
 const pts = (halfWidth: number) => `±${(halfWidth * 100).toFixed(1)} pts`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -27,31 +28,31 @@ export function ReviewPlanPanel({ plan, reviewed = 0, k }: { plan: ReviewPlan; r
             : ''}
         . Expected 95% interval at a budget of {plan.budget} items ({plan.budget * k} reviews at k={k}):
       </p>
-      <table className="w-full text-left text-xs">
-        <thead className="text-zinc-500">
-          <tr>
-            <th className="py-1 font-medium">Review</th>
-            <th className="py-1 font-medium">Interval at the budget</th>
-            <th className="py-1 font-medium">To reach {pts(plan.target)}</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {MODES.map((m) => {
-            const n = more(plan.toReach[m.key]);
-            return (
-              <tr key={m.key} data-testid={`plan-${m.key}`}>
-                <td className="py-1 text-zinc-800">{m.label}</td>
-                <td className="py-1 font-mono tabular-nums text-zinc-900">
-                  {m.key === 'everything' ? `${pts(plan.halfWidth.everything)} (all ${plan.population} items)` : pts(plan.halfWidth[m.key])}
-                </td>
-                <td className="py-1 text-zinc-700" data-testid={`reach-${m.key}`}>
-                  {n === null ? 'not reachable with these items' : n === 0 ? 'reached' : `about ${n * k} more reviews (${n} items)`}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        frame="none"
+        size="xs"
+        label="Review plan"
+        columns={[
+          { label: 'Review', className: 'py-1' },
+          { label: 'Interval at the budget', className: 'py-1' },
+          { label: `To reach ${pts(plan.target)}`, className: 'py-1' },
+        ]}
+      >
+        {MODES.map((m) => {
+          const n = more(plan.toReach[m.key]);
+          return (
+            <tr key={m.key} data-testid={`plan-${m.key}`}>
+              <td className="py-1 text-zinc-800">{m.label}</td>
+              <td className="py-1 font-mono tabular-nums text-zinc-900">
+                {m.key === 'everything' ? `${pts(plan.halfWidth.everything)} (all ${plan.population} items)` : pts(plan.halfWidth[m.key])}
+              </td>
+              <td className="py-1 text-zinc-700" data-testid={`reach-${m.key}`}>
+                {n === null ? 'not reachable with these items' : n === 0 ? 'reached' : `about ${n * k} more reviews (${n} items)`}
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       {plan.assumed ? (
         <p className="text-[11px] text-zinc-500">
           Fewer than two reviews so far: planned for a rate of one half and a predictor that explains nothing (the widest case); the plan

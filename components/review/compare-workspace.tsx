@@ -1,6 +1,6 @@
 'use client';
 
-import { createRef, useCallback, useMemo, useRef, useState, useTransition } from 'react';
+import { useCallback, useMemo, useRef, useState, useTransition } from 'react';
 import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
@@ -21,6 +21,7 @@ import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-fl
 import type { ActionResult } from '@/lib/action-result';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { RichText } from '../ui/rich-text';
+import { DataTable } from '../ui/table';
 
 type Side = 'left' | 'right';
 
@@ -50,7 +51,9 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
 export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
   // one object for the component's life, so callbacks that use the players stay stable
-  const [players] = useState(() => ({ left: createRef<PlayerHandle>(), right: createRef<PlayerHandle>() }));
+  const leftPlayer = useRef<PlayerHandle>(null);
+  const rightPlayer = useRef<PlayerHandle>(null);
+  const players = useMemo(() => ({ left: leftPlayer, right: rightPlayer }), []);
   const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
   const transcripts = useMemo(() => ({ left: view.transcripts[0] ?? [], right: view.transcripts[1] ?? [] }), [view.transcripts]);
   const readers = useRef({ left: new ReadingTracker(transcripts.left), right: new ReadingTracker(transcripts.right) });
@@ -103,11 +106,24 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     setError,
   });
 
-  const played = useCallback((side: Side, r: PlayedRange) => {
-    trackers.current[side].played(r.from, r.to, r.rate);
-    const share = Math.floor(trackers.current[side].share() * 100);
-    setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
-  }, []);
+  // what the submit button and the server count, kept in state as the trackers change (render reads no ref)
+  const [coverShares, setCoverShares] = useState<Record<Side, number>>({ left: 0, right: 0 });
+  const refreshCoverage = useCallback(
+    (side: Side) => {
+      const share = coverageOf(side).share;
+      setCoverShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
+    },
+    [coverageOf],
+  );
+  const played = useCallback(
+    (side: Side, r: PlayedRange) => {
+      trackers.current[side].played(r.from, r.to, r.rate);
+      const share = Math.floor(trackers.current[side].share() * 100);
+      setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
+      refreshCoverage(side);
+    },
+    [refreshCoverage],
+  );
   // stable callbacks: the player re-subscribes when they change
   const onPlayedLeft = useCallback((r: PlayedRange) => played('left', r), [played]);
   const onPlayedRight = useCallback((r: PlayedRange) => played('right', r), [played]);
@@ -128,13 +144,18 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     [fps, follow],
   );
   const onFrameRight = useCallback((f: number) => follow('right', f), [follow]);
-  const reading = useCallback((side: Side, inView: number[], seconds: number) => {
-    if (readers.current[side].tick(inView, seconds)) setReadSteps((r) => ({ ...r, [side]: new Set(readers.current[side].read()) }));
-  }, []);
+  const reading = useCallback(
+    (side: Side, inView: number[], seconds: number) => {
+      if (!readers.current[side].tick(inView, seconds)) return;
+      setReadSteps((r) => ({ ...r, [side]: new Set(readers.current[side].read()) }));
+      refreshCoverage(side);
+    },
+    [refreshCoverage],
+  );
   const onReadingLeft = useCallback((inView: number[], seconds: number) => reading('left', inView, seconds), [reading]);
   const onReadingRight = useCallback((inView: number[], seconds: number) => reading('right', inView, seconds), [reading]);
-  const seekStepLeft = useCallback((step: number) => players.left.current?.seekToStep(step), [players]);
-  const seekStepRight = useCallback((step: number) => players.right.current?.seekToStep(step), [players]);
+  const seekStepLeft = useCallback((step: number) => leftPlayer.current?.seekToStep(step), []);
+  const seekStepRight = useCallback((step: number) => rightPlayer.current?.seekToStep(step), []);
   const pinStep = useCallback(
     (side: Side, step: number) => {
       for (const ref of [players.left, players.right]) ref.current?.pause();
@@ -153,9 +174,9 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     [players],
   );
   const togglePlay = useCallback(() => {
-    const playing = players.left.current?.isPlaying() || players.right.current?.isPlaying();
+    const playing = leftPlayer.current?.isPlaying() || rightPlayer.current?.isPlaying();
     both((p) => (playing ? p.pause() : p.play()));
-  }, [both, players]);
+  }, [both]);
   const seekSeconds = useCallback((seconds: number) => both((p) => p.seekToFrame(seconds * fps)), [both, fps]);
   const changeRate = useCallback(
     (r: number) => {
@@ -267,10 +288,9 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
     },
   });
 
-  const covered = { left: coverageOf('left'), right: coverageOf('right') };
   const shortfalls = {
-    left: coverageShortfall(covered.left.share, view.campaign.minCoverage),
-    right: coverageShortfall(covered.right.share, view.campaign.minCoverage),
+    left: coverageShortfall(coverShares.left, view.campaign.minCoverage),
+    right: coverageShortfall(coverShares.right, view.campaign.minCoverage),
   };
   const watchMore = [
     shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null,
@@ -396,49 +416,48 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
               <h2 id="criteria-title" className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">
                 Acceptance criteria <span className="font-normal normal-case text-zinc-400">(p / f, ↑ ↓ to move)</span>
               </h2>
-              <table className="w-full text-sm">
-                <thead>
-                  <tr className="text-left text-xs text-zinc-500">
-                    <th className="py-1 font-medium">criterion</th>
-                    <th className="py-1 font-medium">left</th>
-                    <th className="py-1 font-medium">right</th>
+              <DataTable
+                frame="none"
+                label="Acceptance criteria, left and right"
+                columns={[
+                  { label: 'criterion', className: 'py-1' },
+                  { label: 'left', className: 'py-1' },
+                  { label: 'right', className: 'py-1' },
+                ]}
+              >
+                {criteria.map((c, ci) => (
+                  <tr key={c.key}>
+                    <td className="py-1 pr-2 text-xs text-zinc-800">
+                      <RichText text={c.text} inline />
+                    </td>
+                    {(['left', 'right'] as const).map((side, si) => {
+                      const at = ci * 2 + si;
+                      const v = verdicts[side][c.key];
+                      return (
+                        <td key={side} className={`py-1 ${cell === at ? 'bg-indigo-50' : ''}`}>
+                          <div className="flex gap-1">
+                            {(['pass', 'fail'] as const).map((verdict) => (
+                              <button
+                                key={verdict}
+                                type="button"
+                                aria-pressed={v === verdict}
+                                aria-label={`${verdict === 'pass' ? 'Pass' : 'Fail'} ${side}: ${c.text}`}
+                                onClick={() => {
+                                  setVerdicts((x) => ({ ...x, [side]: { ...x[side], [c.key]: verdict } }));
+                                  setCell(at);
+                                }}
+                                className={`rounded border px-1.5 py-0.5 text-xs ${v === verdict ? (verdict === 'pass' ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-red-600 bg-red-600 text-white') : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
+                              >
+                                {verdict}
+                              </button>
+                            ))}
+                          </div>
+                        </td>
+                      );
+                    })}
                   </tr>
-                </thead>
-                <tbody>
-                  {criteria.map((c, ci) => (
-                    <tr key={c.key} className="border-t border-zinc-100">
-                      <td className="py-1 pr-2 text-xs text-zinc-800">
-                        <RichText text={c.text} inline />
-                      </td>
-                      {(['left', 'right'] as const).map((side, si) => {
-                        const at = ci * 2 + si;
-                        const v = verdicts[side][c.key];
-                        return (
-                          <td key={side} className={`py-1 ${cell === at ? 'bg-indigo-50' : ''}`}>
-                            <div className="flex gap-1">
-                              {(['pass', 'fail'] as const).map((verdict) => (
-                                <button
-                                  key={verdict}
-                                  type="button"
-                                  aria-pressed={v === verdict}
-                                  aria-label={`${verdict === 'pass' ? 'Pass' : 'Fail'} ${side}: ${c.text}`}
-                                  onClick={() => {
-                                    setVerdicts((x) => ({ ...x, [side]: { ...x[side], [c.key]: verdict } }));
-                                    setCell(at);
-                                  }}
-                                  className={`rounded border px-1.5 py-0.5 text-xs ${v === verdict ? (verdict === 'pass' ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-red-600 bg-red-600 text-white') : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
-                                >
-                                  {verdict}
-                                </button>
-                              ))}
-                            </div>
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </section>
           ) : null}
         </div>

@@ -42,12 +42,17 @@ export function EvidenceNotes({
   const [text, setText] = useState('');
   const [wrongStep, setWrongStep] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // a new pin starts an empty note (state adjusted while rendering, React's pattern for a prop change)
+  const [pinned, setPinned] = useState(pending);
+  if (pinned !== pending) {
+    setPinned(pending);
     if (pending) {
       setText('');
       setWrongStep(false);
-      input.current?.focus();
     }
+  }
+  useEffect(() => {
+    if (pending) input.current?.focus();
   }, [pending]);
 
   const save = () => {

@@ -5,7 +5,7 @@ import type { AssignmentView } from '@/lib/db/review/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';
-import { measureCoverage } from '@/lib/review/coverage';
+import { measureCoverage, type StoredCoverage } from '@/lib/review/coverage';
 import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt, frameForStep } from '@/lib/video/chapters';
@@ -45,7 +45,11 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   );
   const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(() => new Set());
   const [activeStep, setActiveStep] = useState<number | null>(null);
-  const started = useRef(Date.now());
+  // when the reviewer opened the item (set once mounted: render stays pure)
+  const started = useRef(0);
+  useEffect(() => {
+    started.current = Date.now();
+  }, []);
   const revision = (view.myReview?.revision ?? 0) + 1;
 
   const [answers, setAnswers] = useState<Answers>(() => initialAnswers(rubric, view.myReview?.answers ?? null));
@@ -53,7 +57,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
   const [pin, setPin] = useState<PendingPin | null>(null);
   const [focused, setFocused] = useState(0);
   const [cursor, setCursor] = useState(0);
-  const [percent, setPercent] = useState(0);
   const [help, setHelp] = useState(false);
   const [skipping, setSkipping] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -69,16 +72,42 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     setError,
   });
 
-  const onPlayed = useCallback((r: PlayedRange) => {
-    tracker.current.played(r.from, r.to, r.rate);
-    const p = Math.floor(tracker.current.share() * 1000) / 10;
-    setPercent((old) => (Math.floor(old) === Math.floor(p) ? old : p));
-  }, []);
+  const basis = view.campaign.coverageBasis;
+  const coverageNow = useCallback(
+    () => measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, basis),
+    [measure, basis],
+  );
+  // the share the submit button and the server count, kept in state as the trackers change (render reads no ref)
+  const [covered, setCovered] = useState<StoredCoverage | null>(null);
+  const refreshCoverage = useCallback(() => {
+    const next = coverageNow();
+    // re-render on a whole percent or a newly read step, not on every reported range
+    setCovered((old) =>
+      old &&
+      Math.floor(old.share * 100) === Math.floor(next.share * 100) &&
+      Math.floor(old.videoShare * 100) === Math.floor(next.videoShare * 100) &&
+      old.transcriptSteps.length === next.transcriptSteps.length
+        ? old
+        : next,
+    );
+  }, [coverageNow]);
+  const onPlayed = useCallback(
+    (r: PlayedRange) => {
+      tracker.current.played(r.from, r.to, r.rate);
+      refreshCoverage();
+    },
+    [refreshCoverage],
+  );
   const onSeek = useCallback(() => tracker.current.seeked(), []);
   const onFrame = useCallback((f: number) => setActiveStep(chapterAt(video.chapters, f)?.step ?? null), [video.chapters]);
-  const onReading = useCallback((inView: number[], seconds: number) => {
-    if (reading.current.tick(inView, seconds)) setReadSteps(new Set(reading.current.read()));
-  }, []);
+  const onReading = useCallback(
+    (inView: number[], seconds: number) => {
+      if (!reading.current.tick(inView, seconds)) return;
+      setReadSteps(new Set(reading.current.read()));
+      refreshCoverage();
+    },
+    [refreshCoverage],
+  );
   const seekStep = useCallback((step: number) => player.current?.seekToStep(step), []);
   const pinStep = useCallback(
     (step: number) => {
@@ -86,11 +115,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
       setPin({ frame: frameForStep(video.chapters, step) ?? player.current?.currentFrame() ?? 0, stepIndex: step });
     },
     [video.chapters],
-  );
-  const basis = view.campaign.coverageBasis;
-  const coverageNow = useCallback(
-    () => measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, basis),
-    [measure, basis],
   );
 
   const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
@@ -220,8 +244,6 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
     if (q) document.querySelector(`[data-question="${q.id}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [focused, rubric.questions]);
 
-  // `percent` and `readSteps` re-render as coverage grows; the trackers hold the exact figures
-  const covered = percent >= 0 && readSteps ? coverageNow() : null;
   const share = covered?.share ?? 0;
   const shortfall = coverageShortfall(share, view.campaign.minCoverage);
   return (

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import { DataTable } from '@/components/ui/table';
 import type { ActionResult } from '@/lib/action-result';
 
 interface TokenRow {
@@ -70,7 +71,7 @@ export function TokenManager({
         <button
           type="submit"
           disabled={pending}
-          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60"
+          className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-60"
         >
           Create token
         </button>
@@ -97,44 +98,32 @@ export function TokenManager({
           No tokens yet. Machine clients of /api/v1 send one as <code className="font-mono">Authorization: Bearer wit_…</code>.
         </p>
       ) : (
-        <table className="w-full overflow-hidden rounded-xl border border-zinc-200 bg-white text-left text-sm">
-          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-            <tr>
-              <th className="px-4 py-2">Name</th>
-              <th className="px-4 py-2">Token</th>
-              <th className="px-4 py-2">Projects</th>
-              <th className="px-4 py-2">Created</th>
-              <th className="px-4 py-2">Last used</th>
-              <th className="px-4 py-2" />
+        <DataTable columns={['Name', 'Token', 'Projects', 'Created', 'Last used', '']} label="API tokens" testId="tokens">
+          {tokens.map((t) => (
+            <tr key={t.id}>
+              <td className="px-3 py-2">{t.name}</td>
+              <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
+              <td className="px-3 py-2 text-zinc-600" data-testid="token-project">
+                {t.project ?? 'all my projects'}
+              </td>
+              <td className="px-3 py-2 text-zinc-500">{t.createdAt.slice(0, 10)}</td>
+              <td className="px-3 py-2 text-zinc-500">{t.lastUsedAt ? t.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
+              <td className="px-3 py-2 text-right">
+                {t.revokedAt ? (
+                  <span className="text-xs text-zinc-400">revoked</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="text-xs text-red-700 hover:underline"
+                    onClick={() => start(async () => void (await revoke({ id: t.id })))}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td className="px-4 py-2">{t.name}</td>
-                <td className="px-4 py-2 font-mono text-xs">{t.prefix}…</td>
-                <td className="px-4 py-2 text-zinc-600" data-testid="token-project">
-                  {t.project ?? 'all my projects'}
-                </td>
-                <td className="px-4 py-2 text-zinc-500">{t.createdAt.slice(0, 10)}</td>
-                <td className="px-4 py-2 text-zinc-500">{t.lastUsedAt ? t.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>
-                <td className="px-4 py-2 text-right">
-                  {t.revokedAt ? (
-                    <span className="text-xs text-zinc-400">revoked</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="text-xs text-red-700 hover:underline"
-                      onClick={() => start(async () => void (await revoke({ id: t.id })))}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </div>
   );

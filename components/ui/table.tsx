@@ -17,6 +17,7 @@ export function DataTable({
   groups = false,
   frame = 'card',
   className = '',
+  size = 'sm',
 }: {
   columns: Column[];
   children: ReactNode;
@@ -29,10 +30,12 @@ export function DataTable({
   frame?: 'card' | 'none';
   /** extra classes for the scrolling wrapper (margins) */
   className?: string;
+  /** `xs` for small tables inside a form or panel (a plan, a criteria grid) */
+  size?: 'sm' | 'xs';
 }) {
   return (
     <div className={`overflow-x-auto ${frame === 'card' ? 'rounded-xl border border-zinc-200 bg-white shadow-sm' : ''} ${className}`}>
-      <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
+      <table className={`w-full text-left ${size === 'xs' ? 'text-xs' : 'text-sm'}`} aria-label={label} data-testid={testId}>
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             {columns.map((c, i) => {

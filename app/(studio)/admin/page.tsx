@@ -3,6 +3,7 @@ import { ProjectMembers } from '@/components/admin/project-members';
 import { listProjectMembers } from '@/lib/db/auth/memberships';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
+import { DataTable } from '@/components/ui/table';
 import { roleLabel } from '@/lib/auth/roles';
 import { listOpenInvites } from '@/lib/db/auth/invites';
 import { listProjectSettings } from '@/lib/db/trajectories/projects';
@@ -15,10 +16,11 @@ export const metadata = { title: 'Admin' };
 
 export default async function AdminHome() {
   await requirePageUser('admin');
+  const now = new Date();
   const [users, invites, workers, projects, members] = await Promise.all([
     listUsers(),
     listOpenInvites(),
-    liveWorkers(new Date()),
+    liveWorkers(now),
     listProjectSettings(),
     listProjectMembers(),
   ]);
@@ -38,58 +40,34 @@ export default async function AdminHome() {
       </section>
       <section className="mb-8">
         <h2 className="mb-3 font-semibold">People ({users.length})</h2>
-        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th className="px-4 py-2">Name</th>
-                <th className="px-4 py-2">Email</th>
-                <th className="px-4 py-2">Role</th>
-                <th className="px-4 py-2">Expertise</th>
-                <th className="px-4 py-2">Since</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td className="px-4 py-2">{u.name}</td>
-                  <td className="px-4 py-2 font-mono text-xs">{u.email}</td>
-                  <td className="px-4 py-2">{roleLabel[u.role]}</td>
-                  <td className="px-4 py-2">{u.expertise.join(', ') || '—'}</td>
-                  <td className="px-4 py-2 text-zinc-500">{u.createdAt.toISOString().slice(0, 10)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Name', 'Email', 'Role', 'Expertise', 'Since']} label="People" testId="people">
+          {users.map((u) => (
+            <tr key={u.id}>
+              <td className="px-3 py-2">{u.name}</td>
+              <td className="px-3 py-2 font-mono text-xs">{u.email}</td>
+              <td className="px-3 py-2">{roleLabel[u.role]}</td>
+              <td className="px-3 py-2">{u.expertise.join(', ') || '—'}</td>
+              <td className="px-3 py-2 text-zinc-500">{u.createdAt.toISOString().slice(0, 10)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       <section className="mb-8">
         <h2 className="mb-1 font-semibold">Projects</h2>
         <p className="mb-3 text-sm text-zinc-600">
           Whether the worker renders each new trajectory&apos;s MP4 right after import (the player works either way).
         </p>
-        <div className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th className="px-4 py-2">Project</th>
-                <th className="px-4 py-2">Slug</th>
-                <th className="px-4 py-2">Render videos after import</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100">
-              {projects.map((p) => (
-                <tr key={p.id} data-testid={`project-${p.slug}`}>
-                  <td className="px-4 py-2">{p.name}</td>
-                  <td className="px-4 py-2 font-mono text-xs">{p.slug}</td>
-                  <td className="px-4 py-2">
-                    <AutoRenderToggle projectId={p.id} initial={p.settings.autoRender} save={setAutoRenderAction} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Project', 'Slug', 'Render videos after import']} label="Projects" testId="projects">
+          {projects.map((p) => (
+            <tr key={p.id} data-testid={`project-${p.slug}`}>
+              <td className="px-3 py-2">{p.name}</td>
+              <td className="px-3 py-2 font-mono text-xs">{p.slug}</td>
+              <td className="px-3 py-2">
+                <AutoRenderToggle projectId={p.id} initial={p.settings.autoRender} save={setAutoRenderAction} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       <section className="mb-8">
         <h2 className="mb-1 font-semibold">Project members</h2>
@@ -97,29 +75,23 @@ export default async function AdminHome() {
           A lead manages only the projects they lead; a reviewer claims only in campaigns of their projects. Admins reach every project.
           Only people with the lead role can lead a project. Every change is in the audit log.
         </p>
-        <div className="space-y-4">
-          {members.map((p) => (
-            <div key={p.id} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm">
-              <h3 className="mb-2 text-sm font-semibold">
-                {p.name} <span className="font-mono text-xs font-normal text-zinc-500">{p.slug}</span>
-              </h3>
-              <ProjectMembers
-                projectId={p.id}
-                projectSlug={p.slug}
-                members={p.members.map((m) => ({
-                  userId: m.user.id,
-                  email: m.user.email,
-                  name: m.user.name,
-                  globalRole: m.user.role,
-                  role: m.role,
-                }))}
-                candidates={candidates}
-                setMember={setProjectMemberAction}
-                removeMember={removeProjectMemberAction}
-              />
-            </div>
-          ))}
-        </div>
+        <ProjectMembers
+          projects={members.map((p) => ({
+            id: p.id,
+            slug: p.slug,
+            name: p.name,
+            members: p.members.map((m) => ({
+              userId: m.user.id,
+              email: m.user.email,
+              name: m.user.name,
+              globalRole: m.user.role,
+              role: m.role,
+            })),
+          }))}
+          candidates={candidates}
+          setMember={setProjectMemberAction}
+          removeMember={removeProjectMemberAction}
+        />
       </section>
       <section>
         <h2 className="mb-3 font-semibold">Workers</h2>
@@ -131,7 +103,7 @@ export default async function AdminHome() {
           <ul className="space-y-1 text-sm">
             {workers.map((w) => (
               <li key={w.id} className="font-mono text-xs">
-                {w.id} · {w.queues.join(', ')} · seen {Math.round((Date.now() - w.seenAt.getTime()) / 1000)} s ago
+                {w.id} · {w.queues.join(', ')} · seen {Math.round((now.getTime() - w.seenAt.getTime()) / 1000)} s ago
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { DeliverNowButton, RetryDeliveryButton, SinkToggle } from '@/components/
 import { SinkForm } from '@/components/admin/sink-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { DataTable } from '@/components/ui/table';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
 import { listExportableCampaigns } from '@/lib/db/datasets/exports';
@@ -117,44 +118,34 @@ export default async function SinksPage() {
                       No deliveries yet: nothing finalised since the sink was added, or the worker has not run.
                     </p>
                   ) : (
-                    <table className="w-full text-left text-sm">
-                      <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-                        <tr>
-                          <th className="px-4 py-2">Batch</th>
-                          <th className="px-4 py-2">Status</th>
-                          <th className="px-4 py-2">Rows</th>
-                          <th className="px-4 py-2">Label events</th>
-                          <th className="px-4 py-2">Attempts</th>
-                          <th className="px-4 py-2">Delivered / next try</th>
-                          <th className="px-4 py-2">Last error</th>
-                          <th className="px-4 py-2" />
+                    <DataTable
+                      frame="none"
+                      label={`Deliveries to ${s.name}`}
+                      columns={['Batch', 'Status', 'Rows', 'Label events', 'Attempts', 'Delivered / next try', 'Last error', '']}
+                    >
+                      {rows.map((d) => (
+                        <tr key={d.id} data-testid={`delivery-${d.sequence}`}>
+                          <td className="px-3 py-2 font-mono text-xs">#{d.sequence}</td>
+                          <td className="px-3 py-2">
+                            <Status status={d.status} />
+                          </td>
+                          <td className="px-3 py-2 tabular-nums">{d.rows}</td>
+                          <td className="px-3 py-2 font-mono text-xs text-zinc-500">
+                            {d.cursorFrom ?? '0'}..{d.cursorTo}
+                          </td>
+                          <td className="px-3 py-2 tabular-nums">{d.attempts}</td>
+                          <td className="px-3 py-2 text-xs text-zinc-500">
+                            {d.status === 'delivered' ? when(d.deliveredAt) : when(d.nextAttemptAt)}
+                          </td>
+                          <td className="max-w-xs truncate px-3 py-2 text-xs text-red-700" title={d.lastError ?? ''}>
+                            {d.lastError ?? ''}
+                          </td>
+                          <td className="px-3 py-2 text-right">
+                            {d.status === 'dead' ? <RetryDeliveryButton deliveryId={d.id} retry={retryDeliveryAction} /> : null}
+                          </td>
                         </tr>
-                      </thead>
-                      <tbody className="divide-y divide-zinc-100">
-                        {rows.map((d) => (
-                          <tr key={d.id} data-testid={`delivery-${d.sequence}`}>
-                            <td className="px-4 py-2 font-mono text-xs">#{d.sequence}</td>
-                            <td className="px-4 py-2">
-                              <Status status={d.status} />
-                            </td>
-                            <td className="px-4 py-2 tabular-nums">{d.rows}</td>
-                            <td className="px-4 py-2 font-mono text-xs text-zinc-500">
-                              {d.cursorFrom ?? '0'}..{d.cursorTo}
-                            </td>
-                            <td className="px-4 py-2 tabular-nums">{d.attempts}</td>
-                            <td className="px-4 py-2 text-xs text-zinc-500">
-                              {d.status === 'delivered' ? when(d.deliveredAt) : when(d.nextAttemptAt)}
-                            </td>
-                            <td className="max-w-xs truncate px-4 py-2 text-xs text-red-700" title={d.lastError ?? ''}>
-                              {d.lastError ?? ''}
-                            </td>
-                            <td className="px-4 py-2 text-right">
-                              {d.status === 'dead' ? <RetryDeliveryButton deliveryId={d.id} retry={retryDeliveryAction} /> : null}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
+                      ))}
+                    </DataTable>
                   )}
                 </article>
               );

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { AdjudicationForm } from '@/components/agreement/adjudication-form';
 import { EvidenceVideo, type EvidenceEntry } from '@/components/agreement/evidence-video';
 import { inert } from '@/components/ui/inert-text';
+import { DataTable } from '@/components/ui/table';
 import { Panel } from '@/components/trajectories/panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { majorityAnswers } from '@/lib/agreement/majority-answers';
@@ -157,75 +158,68 @@ export default async function AdjudicateItem({ params }: Props) {
           <Panel title={`Answers (${pairwise ? view.comparisons.length : view.reviews.length} reviewers)`} id="answers">
             <div className="overflow-x-auto">
               {pairwise ? (
-                <table className="w-full text-left text-sm" data-testid="answers-table">
-                  <thead className="text-xs uppercase tracking-wide text-zinc-500">
-                    <tr>
-                      <th className="py-1 pr-2 font-medium">Reviewer</th>
-                      <th className="py-1 pr-2 font-medium">Preference</th>
-                      <th className="py-1 pr-2 font-medium">Criteria A / B</th>
-                      <th className="py-1 font-medium">Rationale</th>
+                <DataTable
+                  frame="none"
+                  testId="answers-table"
+                  columns={[
+                    { label: 'Reviewer', className: 'py-1 pr-2' },
+                    { label: 'Preference', className: 'py-1 pr-2' },
+                    { label: 'Criteria A / B', className: 'py-1 pr-2' },
+                    { label: 'Rationale', className: 'py-1' },
+                  ]}
+                >
+                  {view.comparisons.map((c) => (
+                    <tr key={c.reviewerId} className="align-top">
+                      <td className="py-1.5 pr-2 font-medium text-zinc-900">{inert(c.reviewerName)}</td>
+                      <td className="py-1.5 pr-2 whitespace-nowrap">
+                        {preferenceText[String(c.preference)]}
+                        {c.bothBad ? <span className="ml-1 text-xs text-rose-700">(both bad)</span> : null}
+                      </td>
+                      <td className="py-1.5 pr-2 font-mono text-xs text-zinc-700">
+                        {view.item.criteria.map((k) => (
+                          <div key={k.key} title={inert(k.text)}>
+                            {inert(k.key)}: {c.criteria.a[k.key] ?? '—'} / {c.criteria.b[k.key] ?? '—'}
+                          </div>
+                        ))}
+                      </td>
+                      <td className="py-1.5 text-zinc-700">
+                        <RichText text={c.rationale} />
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody className="divide-y divide-zinc-100">
-                    {view.comparisons.map((c) => (
-                      <tr key={c.reviewerId} className="align-top">
-                        <td className="py-1.5 pr-2 font-medium text-zinc-900">{inert(c.reviewerName)}</td>
-                        <td className="py-1.5 pr-2 whitespace-nowrap">
-                          {preferenceText[String(c.preference)]}
-                          {c.bothBad ? <span className="ml-1 text-xs text-rose-700">(both bad)</span> : null}
-                        </td>
-                        <td className="py-1.5 pr-2 font-mono text-xs text-zinc-700">
-                          {view.item.criteria.map((k) => (
-                            <div key={k.key} title={inert(k.text)}>
-                              {inert(k.key)}: {c.criteria.a[k.key] ?? '—'} / {c.criteria.b[k.key] ?? '—'}
-                            </div>
-                          ))}
-                        </td>
-                        <td className="py-1.5 text-zinc-700">
-                          <RichText text={c.rationale} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </DataTable>
               ) : (
-                <table className="w-full text-left text-sm" data-testid="answers-table">
-                  <thead className="text-xs uppercase tracking-wide text-zinc-500">
-                    <tr>
-                      <th className="py-1 pr-2 font-medium">Question</th>
-                      {view.reviews.map((r) => (
-                        <th
-                          key={r.reviewerId}
-                          className="max-w-40 truncate py-1 pr-2 font-medium normal-case"
-                          title={inert(r.reviewerName)}
-                        >
-                          {inert(r.reviewerName)}
-                        </th>
-                      ))}
-                      {current ? <th className="py-1 font-medium text-indigo-700">Final</th> : null}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-zinc-100">
-                    {answerRows(rubric, view).map((row) => {
-                      const split = new Set(row.values.filter((v) => v !== '—')).size > 1;
-                      return (
-                        <tr key={row.key} className={`align-top ${split ? 'bg-amber-50/60' : ''}`}>
-                          <td className="max-w-56 py-1.5 pr-2 text-zinc-700">
-                            <span className="line-clamp-2" title={inert(row.label)}>
-                              <RichText text={row.label} inline />
-                            </span>
+                <DataTable
+                  frame="none"
+                  testId="answers-table"
+                  columns={[
+                    { label: 'Question', className: 'py-1 pr-2' },
+                    ...view.reviews.map((r) => ({
+                      label: <span title={inert(r.reviewerName)}>{inert(r.reviewerName)}</span>,
+                      className: 'max-w-40 truncate py-1 pr-2 normal-case',
+                    })),
+                    ...(current ? [{ label: 'Final', className: 'py-1 text-indigo-700' }] : []),
+                  ]}
+                >
+                  {answerRows(rubric, view).map((row) => {
+                    const split = new Set(row.values.filter((v) => v !== '—')).size > 1;
+                    return (
+                      <tr key={row.key} className={`align-top ${split ? 'bg-amber-50/60' : ''}`}>
+                        <td className="max-w-56 py-1.5 pr-2 text-zinc-700">
+                          <span className="line-clamp-2" title={inert(row.label)}>
+                            <RichText text={row.label} inline />
+                          </span>
+                        </td>
+                        {row.values.map((v, i) => (
+                          <td key={i} className="max-w-40 py-1.5 pr-2 break-words font-mono text-xs text-zinc-900">
+                            {inert(v)}
                           </td>
-                          {row.values.map((v, i) => (
-                            <td key={i} className="max-w-40 py-1.5 pr-2 break-words font-mono text-xs text-zinc-900">
-                              {inert(v)}
-                            </td>
-                          ))}
-                          {current ? <td className="py-1.5 font-mono text-xs font-semibold text-indigo-800">{inert(row.final)}</td> : null}
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
+                        ))}
+                        {current ? <td className="py-1.5 font-mono text-xs font-semibold text-indigo-800">{inert(row.final)}</td> : null}
+                      </tr>
+                    );
+                  })}
+                </DataTable>
               )}
             </div>
           </Panel>
