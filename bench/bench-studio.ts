@@ -74,3 +74,16 @@ export function launchBenchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
 }
+
+/**
+ * Kills a bench's studio at once (SIGKILL) and waits for it: for a studio still busy with a
+ * request its bench stopped waiting for (SIGTERM waits for that work to end, minutes at worst).
+ * Only for a studio on an external database (DATABASE_URL), which owns no data of its own.
+ */
+export async function killBenchStudio(studio: ChildProcess | undefined): Promise<void> {
+  if (!studio || studio.exitCode !== null || studio.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    studio.once('exit', () => resolve());
+    studio.kill('SIGKILL');
+  });
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -39,9 +39,14 @@ import { freePort } from './free-port';
  * an md5 of their ordered contents) so the comparator loads exactly what the import wrote.
  *
  * Also reported: peak RSS during the import (VmHWM after resetting it through
- * /proc/self/clear_refs; sampled RSS where that is not available) and, on stderr, the import's
- * time split (parse/validate/hash/gzip on the Node side vs waiting on the database) plus a
- * parse-only pass (no database) over the same files, and a re-import (everything skipped).
+ * /proc/self/clear_refs; sampled RSS where that is not available), beside the peak after the
+ * first fifth of the files (flat in the number of files); the re-import of the same files (every
+ * file unchanged, skipped by its hash unparsed) beside the first import and beside a re-import
+ * that parses every file (the sources' item counts cleared first: what a re-import did before);
+ * and, on stderr, the import's time split (parse/validate/hash/gzip on the Node side vs waiting
+ * on the database), the CPU seconds of each phase split into this process's main thread (the
+ * writer), its other threads (parse workers, the thread pool) and PostgreSQL (from /proc), with
+ * the load average, plus a parse-only pass (no database) over the same files.
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
  * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread).
@@ -214,6 +219,69 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ result: T; peak: 
     clearInterval(timer);
   }
 }
+
+// ------------------------------------------------------------------ CPU split
+
+const TICK = 100; // Linux USER_HZ: /proc reports utime and stime in 1/100 s
+
+/** utime + stime in seconds from a /proc .../stat line (fields 14 and 15, after the parenthesised name). */
+function statSeconds(path: string, withChildren = false): number {
+  try {
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    // fields[0] is the state (field 3): utime is field 14, stime 15, cutime 16, cstime 17
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (own + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0)) / TICK;
+  } catch {
+    return 0;
+  }
+}
+
+interface CpuSample {
+  /** this process's main thread: the batch writer */
+  main: number;
+  /** every other thread of this process: parse workers, the thread pool (reads, hashes, gzip), V8's helpers */
+  others: number;
+  /** the PostgreSQL server: the postmaster, its live processes and those that exited */
+  postgres: number;
+}
+
+function cpuNow(postmasterPid: number | null): CpuSample {
+  const total = statSeconds('/proc/self/stat');
+  const main = statSeconds(`/proc/self/task/${process.pid}/stat`);
+  let postgres = 0;
+  if (postmasterPid !== null) {
+    postgres = statSeconds(`/proc/${postmasterPid}/stat`, true);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        if (Number(fields[1]) === postmasterPid) postgres += statSeconds(`/proc/${entry}/stat`);
+      } catch {
+        /* exited meanwhile */
+      }
+    }
+  }
+  return { main, others: total - main, postgres };
+}
+
+function cpuSince(before: CpuSample, postmasterPid: number | null): CpuSample {
+  const now = cpuNow(postmasterPid);
+  return { main: now.main - before.main, others: now.others - before.others, postgres: now.postgres - before.postgres };
+}
+
+const cpuLine = (c: CpuSample, seconds: number) =>
+  `CPU s: main thread ${c.main.toFixed(1)}, other threads (parse workers, thread pool) ${c.others.toFixed(1)}, PostgreSQL ${c.postgres.toFixed(1)} ` +
+  `(${((c.main + c.others + c.postgres) / seconds).toFixed(2)} cores busy of ${availableParallelism()})`;
+
+function postmasterPidOf(dir: string): number | null {
+  try {
+    return Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return null;
+  }
+}
+
+const loadAverage = () => loadavg()[0]!.toFixed(1);
 
 // ------------------------------------------------------------------ COPY comparator
 
@@ -463,55 +531,85 @@ export async function run(): Promise<BenchFigure[]> {
     );
 
     // (a) the import, as `witness import DIR` runs it
+    const postmasterPid = postmasterPidOf(path.join(dataDir, 'pg'));
     const importProject = await ensureProject({ slug: 'bench-import', name: 'bench-import' });
     const rssBefore = process.memoryUsage().rss;
     const parsePool = WORKERS > 0 ? new ParsePool(WORKERS) : undefined;
     const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
+    const inputs = () => collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
+    let items = 0;
+    let peakAtFifth: number | null = null; // VmHWM when a fifth of the files are done (2,000 of 10,000)
+    const importLoad = loadAverage();
+    const cpu0 = cpuNow(postmasterPid);
     const t0 = performance.now();
     const {
       result: report,
       peak,
       method,
     } = await withPeakRss(() =>
-      importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
+      importTrajectories(inputs(), {
         projectId: importProject.id,
         format: 'auto',
         importedById: null,
         profile,
         parsePool,
+        onItem: () => {
+          if (++items === Math.round(COUNT / 5)) peakAtFifth = vmHwmBytes();
+        },
       }),
     );
     const importSeconds = (performance.now() - t0) / 1000;
+    const importCpu = cpuSince(cpu0, postmasterPid);
     if (report.imported !== COUNT || report.failed !== 0)
       throw new Error(`import: ${report.imported} imported, ${report.failed} failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
     const importRate = COUNT / importSeconds;
     log(
-      `import: ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/gzip ${(profile.parseMs / 1000).toFixed(2)} s, ` +
+      `import (load ${importLoad}): ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/gzip ${(profile.parseMs / 1000).toFixed(2)} s, ` +
         `database ${(profile.storeMs / 1000).toFixed(2)} s in ${profile.batches} batches, parse waited on the database ${(profile.waitMs / 1000).toFixed(2)} s, ` +
         `the writer waited on ${WORKERS} parse workers ${(profile.workerWaitMs / 1000).toFixed(2)} s; ` +
-        `peak RSS ${mib(peak).toFixed(0)} MiB (${method}; ${mib(rssBefore).toFixed(0)} MiB before)`,
+        `peak RSS ${mib(peak).toFixed(0)} MiB (${method}; ${peakAtFifth === null ? '?' : mib(peakAtFifth).toFixed(0)} MiB after the first ${Math.round(COUNT / 5)} files; ${mib(rssBefore).toFixed(0)} MiB before)`,
+    );
+    log(`import ${cpuLine(importCpu, importSeconds)}`);
+
+    // re-import: every file unchanged, skipped by its hash unparsed
+    const reimportLoad = loadAverage();
+    const cpu1 = cpuNow(postmasterPid);
+    const r0 = performance.now();
+    const again = await importTrajectories(inputs(), { projectId: importProject.id, format: 'auto', importedById: null, parsePool });
+    const reimportSeconds = (performance.now() - r0) / 1000;
+    const reimportCpu = cpuSince(cpu1, postmasterPid);
+    if (again.skipped !== COUNT || again.imported !== 0 || again.unchangedFiles !== COUNT)
+      throw new Error(`re-import: ${again.imported} imported, ${again.skipped} skipped, ${again.unchangedFiles} files unchanged`);
+    const reimportRate = COUNT / reimportSeconds;
+    log(
+      `re-import, unchanged files skipped unparsed (load ${reimportLoad}): ${reimportSeconds.toFixed(2)} s (${reimportRate.toFixed(0)} traj/s); ${cpuLine(reimportCpu, reimportSeconds)}`,
     );
 
-    // re-import: every item is skipped by content hash
-    const r0 = performance.now();
-    const again = await importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
-      projectId: importProject.id,
-      format: 'auto',
-      importedById: null,
-      parsePool,
-    });
-    const reimportSeconds = (performance.now() - r0) / 1000;
-    if (again.skipped !== COUNT || again.imported !== 0) throw new Error(`re-import: ${again.imported} imported, ${again.skipped} skipped`);
+    // the re-import as it was before files were skipped by hash: every file parsed and each trajectory found by its content hash
+    {
+      const c = new pg.Client({ connectionString: postgres.url });
+      await c.connect();
+      await c.query(`UPDATE import_source SET "itemCount" = NULL WHERE "projectId" = $1`, [importProject.id]);
+      await c.end();
+    }
+    const parsedLoad = loadAverage();
+    const p0 = performance.now();
+    const parsedAgain = await importTrajectories(inputs(), { projectId: importProject.id, format: 'auto', importedById: null, parsePool });
+    const parsedSeconds = (performance.now() - p0) / 1000;
+    if (parsedAgain.skipped !== COUNT || parsedAgain.unchangedFiles !== 0)
+      throw new Error(`re-import parsing every file: ${parsedAgain.skipped} skipped, ${parsedAgain.unchangedFiles} unchanged`);
+    const parsedRate = COUNT / parsedSeconds;
+    log(`re-import parsing every file (load ${parsedLoad}): ${parsedSeconds.toFixed(2)} s (${parsedRate.toFixed(0)} traj/s)`);
     await parsePool?.close();
-    log(`re-import (all skipped): ${reimportSeconds.toFixed(2)} s (${(COUNT / reimportSeconds).toFixed(0)} traj/s)`);
 
     // the same import on the main thread alone (no parse workers), into its own project: the change's own comparator
     let inlineRate: number | null = null;
     if (WORKERS > 0) {
       const inlineProject = await ensureProject({ slug: 'bench-inline', name: 'bench-inline' });
       const inlineProfile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
+      const inlineLoad = loadAverage();
       const i0 = performance.now();
-      const inline = await importTrajectories(collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
+      const inline = await importTrajectories(inputs(), {
         projectId: inlineProject.id,
         format: 'auto',
         importedById: null,
@@ -521,7 +619,7 @@ export async function run(): Promise<BenchFigure[]> {
       if (inline.imported !== COUNT) throw new Error(`inline import: ${inline.imported} imported`);
       inlineRate = COUNT / inlineSeconds;
       log(
-        `import without parse workers: ${inlineSeconds.toFixed(2)} s (${inlineRate.toFixed(0)} traj/s); parse ${(inlineProfile.parseMs / 1000).toFixed(2)} s, ` +
+        `import without parse workers (load ${inlineLoad}): ${inlineSeconds.toFixed(2)} s (${inlineRate.toFixed(0)} traj/s); parse ${(inlineProfile.parseMs / 1000).toFixed(2)} s, ` +
           `database ${(inlineProfile.storeMs / 1000).toFixed(2)} s, parse waited on the database ${(inlineProfile.waitMs / 1000).toFixed(2)} s`,
       );
     }
@@ -533,11 +631,16 @@ export async function run(): Promise<BenchFigure[]> {
     const copyProject = await ensureProject({ slug: 'bench-copy', name: 'bench-copy' });
     const files = Array.from({ length: COUNT }, (_, i) => path.join(filesDir, `traj-${String(i).padStart(6, '0')}.json`));
     const data = await buildCopyData(files, copyProject.id);
+    const copyLoad = loadAverage();
+    const cpu2 = cpuNow(postmasterPid);
     const c0 = performance.now();
     await loadWithCopy(postgres.url, data);
     const copySeconds = (performance.now() - c0) / 1000;
+    const copyCpu = cpuSince(cpu2, postmasterPid);
     const copyRate = data.trajectories / copySeconds;
-    log(`COPY: ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${data.step.rows} step rows)`);
+    log(
+      `COPY (load ${copyLoad}): ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${data.step.rows} step rows); ${cpuLine(copyCpu, copySeconds)}`,
+    );
 
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
@@ -573,13 +676,31 @@ export async function run(): Promise<BenchFigure[]> {
             },
           ]
         : []),
-      { group: GROUP, name: 'import peak RSS', value: mib(peak), unit: 'MiB', higherIsBetter: false },
       {
         group: GROUP,
-        name: 're-import of the same files (all skipped)',
-        value: COUNT / reimportSeconds,
+        name: `import peak RSS over ${COUNT} files vs over the first ${Math.round(COUNT / 5)}`,
+        value: mib(peak),
+        unit: 'MiB',
+        higherIsBetter: false,
+        ...(peakAtFifth !== null ? { comparator: { name: `${Math.round(COUNT / 5)} files`, value: mib(peakAtFifth) } } : {}),
+        goal: 'flat (1.00x)',
+      },
+      {
+        group: GROUP,
+        name: 're-import of the same files (unchanged, skipped by hash) vs the first import',
+        value: reimportRate,
         unit: 'traj/s',
         higherIsBetter: true,
+        comparator: { name: 'first import', value: importRate },
+      },
+      {
+        group: GROUP,
+        name: 're-import of the same files: skipped by hash vs parsing every file (395 traj/s quiet before)',
+        value: reimportRate,
+        unit: 'traj/s',
+        higherIsBetter: true,
+        comparator: { name: 'parsing every file', value: parsedRate },
+        goal: '>= 2x',
       },
     ];
   } finally {

@@ -1,6 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { recordAdjudication } from '../lib/agreement/record-adjudication';
@@ -25,6 +27,8 @@ import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
 import { startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
+import type { LoadPlan, LoadResult } from './review-load-client';
+import pg from 'pg';
 
 /**
  * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
@@ -49,6 +53,8 @@ import { startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio'
 const GROUP = 'review';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-review');
+/** the embedded cluster's own directory (startEmbeddedPostgres puts it under its dataDir's pg/) */
+const pgDataDir = path.join(dataDir, 'pg', 'pg');
 const REVIEWERS = 50;
 /** connections sampling the static file in the same run (each waits 50 ms between requests) */
 const STATIC_SAMPLERS = 5;
@@ -80,9 +86,11 @@ export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
   const dbPort = await freePort();
   const port = await freePort();
-  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
+  let postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
   try {
+    if (PROFILE_DIR)
+      postgres = await withStatementStats(postgres, () => startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort }));
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
 
@@ -152,72 +160,32 @@ export async function run(): Promise<BenchFigure[]> {
     const staticPath = await findStaticAsset(base);
     log(`studio up on ${base}; static yardstick ${staticPath}`);
 
-    const claimMs: number[] = [];
-    const submitMs: number[] = [];
-    const staticMs: number[] = [];
-    const acknowledged = new Set<string>();
-    let replays = 0;
-    let errors = 0;
-    const deadline = performance.now() + SECONDS * 1000;
-    let exhausted = 0;
-
-    async function reviewer(token: string, index: number): Promise<void> {
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      let n = 0;
-      while (performance.now() < deadline) {
-        let t0 = performance.now();
-        const claim = await fetch(`${base}/api/v1/campaigns/${campaign.id}/assignments`, { method: 'POST', headers, body: '{}' });
-        const claimBody = claim.status === 204 ? null : ((await claim.json()) as { assignment?: { assignment?: { id: string } } });
-        claimMs.push(performance.now() - t0);
-        if (claim.status === 204) {
-          exhausted++;
-          return;
-        }
-        if (claim.status !== 201 && claim.status !== 200) {
-          errors++;
-          if (errors <= 3) log(`claim answered ${claim.status}: ${JSON.stringify(claimBody).slice(0, 300)}`);
-          continue;
-        }
-        const assignmentId = claimBody!.assignment!.assignment!.id;
-        const body = JSON.stringify({
-          answers: { overall: 1 + ((index + n) % 5) },
-          evidence: [],
-          coverage: { ranges: [], speeds: [1], seeks: 0 },
-          idempotencyKey: randomUUID(),
-          durationSec: 30,
-        });
-        const times = n % 20 === 0 ? 2 : 1;
-        for (let attempt = 0; attempt < times; attempt++) {
-          t0 = performance.now();
-          const submit = await fetch(`${base}/api/v1/assignments/${assignmentId}/reviews`, { method: 'POST', headers, body });
-          const answer = (await submit.json()) as { review?: { id: string }; id?: string };
-          submitMs.push(performance.now() - t0);
-          if (submit.status === 201 || submit.status === 200) {
-            acknowledged.add(answer.review?.id ?? answer.id!);
-            if (attempt > 0) replays++;
-          } else {
-            errors++;
-            if (errors <= 3) log(`submit answered ${submit.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-          }
-        }
-        n++;
-      }
-    }
-
-    async function staticLoad(): Promise<void> {
-      while (performance.now() < deadline && exhausted < REVIEWERS) {
-        const t0 = performance.now();
-        const response = await fetch(`${base}${staticPath}`);
-        await response.arrayBuffer();
-        staticMs.push(performance.now() - t0);
-        // a sampler, not a second load: the yardstick must not eat the server the reviewers use
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-
-    const started = performance.now();
-    await Promise.all([...tokens.map((t, i) => reviewer(t, i)), ...Array.from({ length: STATIC_SAMPLERS }, () => staticLoad())]);
-    const seconds = (performance.now() - started) / 1000;
+    const statements = PROFILE_DIR ? await resetStatementStats(postgres.url) : null;
+    const cpu0 = { web: processCpuMs(studio.pid!), db: postgresCpuMs(pgDataDir) };
+    // the load's window on the monotonic clock the CPU profile's timestamps use (µs), to read the profile of the load alone
+    const window = { from: Number(process.hrtime.bigint() / 1000n), to: 0 };
+    const load = await runLoadClient({
+      base,
+      campaignId: campaign.id,
+      tokens,
+      seconds: SECONDS,
+      staticPath,
+      staticSamplers: STATIC_SAMPLERS,
+    });
+    window.to = Number(process.hrtime.bigint() / 1000n);
+    if (PROFILE_DIR) await writeFile(path.join(PROFILE_DIR, 'load-window.json'), JSON.stringify(window));
+    const cpu = { web: processCpuMs(studio.pid!) - cpu0.web, db: postgresCpuMs(pgDataDir) - cpu0.db, client: load.cpuMs };
+    const { claimMs, submitMs, staticMs, seconds, replays, errors } = load;
+    const acknowledged = new Set(load.acknowledged);
+    for (const line of load.errorLines) log(line);
+    const requests = claimMs.length + submitMs.length + staticMs.length;
+    log(
+      `CPU over the load (${seconds.toFixed(1)} s, ${requests} requests, ${acknowledged.size} reviews): web ${cpu.web.toFixed(0)} ms, ` +
+        `postgres ${cpu.db.toFixed(0)} ms, client ${cpu.client.toFixed(0)} ms; per review: web ${(cpu.web / acknowledged.size).toFixed(1)} ms, ` +
+        `postgres ${(cpu.db / acknowledged.size).toFixed(1)} ms, client ${(cpu.client / acknowledged.size).toFixed(1)} ms; ` +
+        `claim answer ${load.claimBytes.json} bytes of JSON (${load.claimBytes.wire} on the wire); load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    if (statements) await reportStatementStats(postgres.url, acknowledged.size, PROFILE_DIR!);
 
     // ---- invariants, from the database
     const integrity = await campaignIntegrity(campaign.id);
@@ -279,6 +247,97 @@ export async function run(): Promise<BenchFigure[]> {
     await postgres.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Runs the load client (bench/review-load-client.ts) in its own process and returns what it measured. */
+function runLoadClient(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(import.meta.dirname, 'review-load-client.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result: LoadResult | undefined;
+    child.once('message', (m) => (result = m as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the load client exited (${code}) without a result`))));
+    child.send(plan);
+  });
+}
+
+/** CPU (user + system, ms) a process has used so far, from /proc/PID/stat; with `reaped`, also its waited-for children's. */
+function processCpuMs(pid: number, reaped = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name (which may hold spaces) in parentheses
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** CPU the embedded PostgreSQL has used so far (postmaster, its ended backends, and its live ones), ms. */
+function postgresCpuMs(pgDir: string): number {
+  const postmaster = Number(readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let ms = processCpuMs(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) ms += processCpuMs(Number(entry));
+    } catch {
+      /* ended meanwhile: its time is in the postmaster's reaped children */
+    }
+  }
+  return ms;
+}
+
+/** Restarts the bench's database with pg_stat_statements loaded (profile runs: per-statement server time). */
+async function withStatementStats(
+  postgres: Awaited<ReturnType<typeof startEmbeddedPostgres>>,
+  restart: () => ReturnType<typeof startEmbeddedPostgres>,
+): Promise<Awaited<ReturnType<typeof startEmbeddedPostgres>>> {
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  // per-statement totals (and lock waits over 20 ms, in the cluster's stderr); plans: EXPLAIN of the pick (see explainPick)
+  for (const setting of [`shared_preload_libraries = pg_stat_statements`, `pg_stat_statements.track = 'all'`])
+    await client.query(`ALTER SYSTEM SET ${setting}`);
+  await client.end();
+  await postgres.stop();
+  const restarted = await restart();
+  const again = new pg.Client({ connectionString: restarted.url });
+  await again.connect();
+  await again.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await again.end();
+  return restarted;
+}
+
+async function resetStatementStats(url: string): Promise<true> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('SELECT pg_stat_statements_reset()');
+  await client.end();
+  return true;
+}
+
+/** Writes where the database's time went over the load (per statement: calls per review, mean and total ms) to DIR/statements.txt, and logs the top. */
+async function reportStatementStats(url: string, reviews: number, dir: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ calls: string; total: number; mean: number; rows: string; query: string }>(
+    `SELECT calls::text, total_exec_time AS total, mean_exec_time AS mean, rows::text, query FROM pg_stat_statements
+     WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`,
+  );
+  await client.end();
+  const calls = rows.reduce((n, r) => n + Number(r.calls), 0);
+  const total = rows.reduce((n, r) => n + r.total, 0);
+  const lines = [
+    `${reviews} reviews; ${calls} statements (${(calls / reviews).toFixed(1)} per review), ${total.toFixed(0)} ms executing (${(total / reviews).toFixed(2)} ms per review)`,
+    'calls/review  mean ms  total ms  query',
+    ...rows.map(
+      (r) =>
+        `${(Number(r.calls) / reviews).toFixed(2).padStart(12)}  ${r.mean.toFixed(3).padStart(7)}  ${r.total.toFixed(0).padStart(8)}  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+    ),
+  ];
+  await writeFile(path.join(dir, 'statements.txt'), `${lines.join('\n')}\n`);
+  for (const line of lines.slice(0, 22)) log(line);
 }
 
 /** A static file of the production build (a JS chunk the sign-in page loads). */

@@ -25,7 +25,8 @@ describe('witness import', () => {
     const io = fakeIo();
     const code = await main(['import', fixtures, '--project', 'cli-test', '--json'], io);
     const report = JSON.parse(io.out);
-    expect(Object.keys(report).sort()).toEqual(['errors', 'failed', 'imported', 'skipped', 'trajectories']);
+    expect(Object.keys(report).sort()).toEqual(['errors', 'failed', 'imported', 'skipped', 'trajectories', 'unchangedFiles']);
+    expect(report.unchangedFiles).toBe(0);
     expect(code).toBe(1); // the fixtures include broken files on purpose
     // every format has a fixture that imports, found by content in one walk
     expect(new Set(report.trajectories.map((t: { format: string }) => t.format))).toEqual(new Set(formatNames));
@@ -61,6 +62,10 @@ describe('witness import', () => {
     const second = JSON.parse(again.out);
     expect(second.imported).toBe(0);
     expect(second.skipped).toBe(report.imported + report.skipped);
+    // files imported completely are not parsed again, yet the report is the same: their trajectories, ids and order; the broken files fail again
+    expect(second.unchangedFiles).toBeGreaterThan(15);
+    expect(second.trajectories).toEqual(report.trajectories);
+    expect(second.errors).toEqual(report.errors);
   });
 
   it('reads stdin with -, forces a format, and exits 0 when nothing failed', async () => {

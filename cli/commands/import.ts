@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
-import { ensureProject, projectSlugSchema } from '../../lib/db/trajectories/projects';
+import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/db/trajectories/projects';
 import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
@@ -22,7 +22,9 @@ export const importCommand: CliCommand = {
 Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run and
 a tau2 run directory are read as a unit) or - for stdin. --format auto (default) detects each input's format from its
 content, not its name. Each trajectory is stored in its own transaction; re-importing the
-same content creates nothing (it is counted as skipped). One bad file or item does not stop
+same content creates nothing (it is counted as skipped); a file whose bytes were imported
+completely before is not parsed again (its trajectories are listed as skipped, the file
+counted in unchangedFiles). One bad file or item does not stop
 the others; each error says the file, where in it (line, JSON pointer, zip entry) and what
 was expected. A trajectory with no steps is refused, never imported empty. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
 
@@ -30,8 +32,8 @@ was expected. A trajectory with no steps is refused, never imported empty. Files
   --environment NAME   file every task under this environment (default: from the source)
   --policy NAME        file every trajectory under this policy (default: model@checkpoint / agent)
   --split train|eval   split of new tasks (eval tasks never reach training exports)
-  --json               print {"imported", "skipped", "failed", "trajectories": [{"id", "format",
-                       "steps", "task", "policy"}], "errors": [{"path", "where", "message"}]}
+  --json               print {"imported", "skipped", "failed", "unchangedFiles", "trajectories": [{"id",
+                       "format", "steps", "task", "policy"}], "errors": [{"path", "where", "message"}]}
 
 Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`,
   async run(argv, io) {
@@ -69,6 +71,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
         {
           // created with the first stored trajectory: a failed import leaves no project behind
           projectId: async () => (projectId = (await ensureProject({ slug: slug.data, name: slug.data })).id),
+          // files imported completely into it before are skipped unparsed
+          existingProjectId: async () => (await projectBySlug(slug.data))?.id ?? null,
           format,
           environment: values.environment ?? null,
           policy: values.policy ?? null,
@@ -100,13 +104,14 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
             imported: report.imported,
             skipped: report.skipped,
             failed: report.failed,
+            unchangedFiles: report.unchangedFiles,
             trajectories: report.trajectories.map(({ id, format: f, steps, task, policy }) => ({ id, format: f, steps, task, policy })),
             errors: report.errors,
           }) + '\n',
         );
       } else {
         io.stdout(
-          `\n${report.imported} imported, ${report.skipped} skipped (already there), ${report.failed} failed — project ${slug.data}\n`,
+          `\n${report.imported} imported, ${report.skipped} skipped (already there${report.unchangedFiles > 0 ? `; ${report.unchangedFiles} unchanged ${report.unchangedFiles === 1 ? 'file' : 'files'} not read again` : ''}), ${report.failed} failed — project ${slug.data}\n`,
         );
       }
       return report.failed > 0 ? 1 : 0;

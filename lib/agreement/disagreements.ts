@@ -1,5 +1,5 @@
 import { modeOf } from './coefficient';
-import { byUnit, type QuestionRatings } from './question-ratings';
+import { byUnit, type QuestionRatings, valueSpan } from './question-ratings';
 
 /**
  * The disagreement queue: items whose answers split beyond a threshold, on any question.
@@ -49,8 +49,7 @@ export function findDisagreements(questions: readonly QuestionRatings[], options
     }
     let observedSpan = 0;
     if (q.level === 'interval' || q.level === 'ratio') {
-      const numbers = q.ratings.map((r) => r.value as number);
-      observedSpan = numbers.length ? Math.max(...numbers) - Math.min(...numbers) : 0;
+      observedSpan = valueSpan(q.ratings);
     }
     for (const [unit, ratings] of byUnit(q.ratings)) {
       if (ratings.length < 2) continue;

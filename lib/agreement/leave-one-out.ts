@@ -1,5 +1,5 @@
 import { median, modeOf } from './coefficient';
-import { byUnit, type QuestionRatings } from './question-ratings';
+import { byUnit, type QuestionRatings, valueSpan } from './question-ratings';
 
 /**
  * Each reviewer against the consensus of the OTHER reviewers of the same unit (leave-one-out,
@@ -26,8 +26,7 @@ export function leaveOneOutAgreement(questions: readonly QuestionRatings[]): Map
   for (const q of questions) {
     let tolerance = 0.5;
     if (q.level === 'interval' || q.level === 'ratio') {
-      const numbers = q.ratings.map((r) => r.value as number);
-      tolerance = numbers.length ? 0.1 * (Math.max(...numbers) - Math.min(...numbers)) : 0;
+      tolerance = 0.1 * valueSpan(q.ratings);
     }
     for (const ratings of byUnit(q.ratings).values()) {
       if (ratings.length < 2) continue;

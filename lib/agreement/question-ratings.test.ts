@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionRatings } from './question-ratings';
+import { questionRatings, valueSpan } from './question-ratings';
 import { campaign, item, review } from './test/campaign-fixture';
 
 describe('ratings per rubric question', () => {
@@ -68,5 +68,17 @@ describe('ratings per rubric question', () => {
       ['side_criteria', 'nominal'],
     ]);
     expect(q[2]!.ratings.map((r) => r.unit)).toEqual(['p1:a:works', 'p1:b:works', 'p1:a:works', 'p1:b:works']);
+  });
+});
+
+describe('valueSpan', () => {
+  it('spans a million ratings (Math.max(...values) throws a RangeError there) and is 0 for none', () => {
+    const ratings = Array.from({ length: 1_000_000 }, (_, i) => ({ value: (i * 7919) % 1_000_003 }));
+    ratings.push({ value: -5 });
+    let hi = -Infinity;
+    for (const r of ratings) hi = r.value > hi ? r.value : hi;
+    expect(valueSpan(ratings)).toBe(hi + 5);
+    expect(valueSpan([])).toBe(0);
+    expect(valueSpan([{ value: 3 }])).toBe(0);
   });
 });

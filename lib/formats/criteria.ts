@@ -1,14 +1,15 @@
 import { criterionSchema, type Criterion } from './trajectory';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * Stable criterion keys: a slug of the text (lowercase ASCII letters, digits and `-`, at most
  * 64 characters). Text with nothing sluggable (e.g. only CJK) keys as `criterion`; duplicates
  * within a task get `-2`, `-3`, ... in order of appearance.
  */
 export function slugKey(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // ASCII is its own NFKD form (and normalize cost ~60 µs a call, a tenth of an ATIF file's parse)
+  const slug = (ASCII.test(text) ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

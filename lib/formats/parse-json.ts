@@ -17,16 +17,40 @@ export function parseJson(input: string): JsonParseResult {
     return { ok: false, line, column, message: `invalid JSON at line ${line}, column ${column}: ${reason}` };
   }
   // JSON.parse reads 1e999 as Infinity, which no column stores and zod calls "expected number,
-  // received number": refuse it here, saying where. Only text with a literal that can overflow
-  // a double (an exponent of 3+ digits, or 309+ digits) is walked.
-  if (MAYBE_OVERFLOW.test(text)) {
+  // received number": refuse it here, saying where. The parsed value is walked (far fewer nodes
+  // than the text has characters; a regular expression over the text cost more than JSON.parse).
+  if (hasInfinite(value)) {
     const overflow = findOverflow(text, value);
     if (overflow) return { ok: false, ...overflow };
   }
   return { ok: true, value };
 }
 
-const MAYBE_OVERFLOW = /\d[eE]\+?\d{3}|\d{309}/;
+/** Whether a parsed JSON value holds a number JSON.parse made infinite (iterative: no stack limit on deep nesting). */
+function hasInfinite(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (v === Infinity || v === -Infinity) return true;
+    } else if (typeof v === 'object' && v !== null) {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const x = v[i];
+          if (typeof x === 'object' && x !== null) stack.push(x);
+          else if (x === Infinity || x === -Infinity) return true;
+        }
+      } else {
+        for (const key in v) {
+          const x = (v as Record<string, unknown>)[key];
+          if (typeof x === 'object' && x !== null) stack.push(x);
+          else if (x === Infinity || x === -Infinity) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
 const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /** The first number in `value` that JSON.parse made infinite, as pointer, literal, line and column. */

@@ -60,14 +60,30 @@ async function* walk(dir: string, options: { format: FormatName | 'auto'; maxByt
     yield { ok: true, path: dir, input: { kind: 'dir', dir: source } };
     return;
   }
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) {
-    if (SKIP.has(entry.name) || entry.name.startsWith('.')) continue;
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => !SKIP.has(entry.name) && !entry.name.startsWith('.'))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  // the files' sizes, STAT_AHEAD at a time (one stat after another cost ~0.1 ms a file under load), yielded in order
+  const sizes = new Map<number, Promise<number>>();
+  const sizeOf = (i: number) => {
+    let size = sizes.get(i);
+    if (!size) sizes.set(i, (size = stat(path.join(dir, entries[i]!.name)).then((s) => s.size)));
+    return size;
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(full, options);
-    else if (entry.isFile()) yield fileInput(full, (await stat(full)).size, options.maxBytes);
+    else if (entry.isFile()) {
+      for (let k = i + 1; k < Math.min(entries.length, i + STAT_AHEAD); k++) if (entries[k]!.isFile()) void sizeOf(k).catch(() => {});
+      const size = await sizeOf(i);
+      sizes.delete(i);
+      yield fileInput(full, size, options.maxBytes);
+    }
   }
 }
+
+const STAT_AHEAD = 32;
 
 export function tooLarge(size: number, maxBytes: number): string {
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;

@@ -94,7 +94,8 @@ describe('importTrajectories on parse workers', () => {
     expect(order.filter((o) => !o.startsWith('fail'))).toEqual(pooled.trajectories.map((t) => t.task));
     expect(await stored(b.id)).toEqual(await stored(a.id));
 
-    // re-import through the workers: everything skipped
+    // re-import through the workers: everything skipped, the files parsed on the workers (f00-f79 but the broken one) unparsed this time
+    const dispatched = pool2.dispatched;
     const again = await importTrajectories(collect([fixtures, dir]), {
       projectId: b.id,
       format: 'auto',
@@ -103,6 +104,9 @@ describe('importTrajectories on parse workers', () => {
     });
     expect(again.imported).toBe(0);
     expect(again.skipped).toBe(inline.imported + inline.skipped);
+    expect(again.unchangedFiles).toBeGreaterThanOrEqual(79);
+    expect(again.trajectories).toEqual(pooled.trajectories.map((t) => ({ ...t, created: false })));
+    expect(pool2.dispatched - dispatched).toBeLessThan(5); // only files not imported completely went to the workers again
   }, 120_000);
 
   it('applies the overrides (policy, environment, split) on the workers as inline', async () => {
@@ -121,4 +125,115 @@ describe('importTrajectories on parse workers', () => {
     expect(new Set(pooled.trajectories.map((t) => t.policy))).toEqual(new Set(['my-policy']));
     expect(await stored(b.id)).toEqual(await stored(a.id));
   }, 120_000);
+});
+
+describe('re-importing unchanged files', () => {
+  beforeEach(resetDatabase);
+
+  const atif = (i: number, message = `done ${i}`) =>
+    JSON.stringify({
+      schema_version: 'ATIF-v1.4',
+      session_id: `u${i}`,
+      agent: { name: 'terminus-2', model_name: 'm' },
+      extra: { task_name: `task-${i % 3}` },
+      steps: [
+        { step_id: 1, source: 'user', message: `task ${i}` },
+        { step_id: 2, source: 'agent', message },
+      ],
+    });
+  // OpenAI chat JSONL (one conversation a line, as in lib/formats/fixtures/openai/batch.jsonl): three trajectories in one file
+  const conversations = (broken: boolean, topic = 'q') =>
+    [0, 1, 2]
+      .map((i) =>
+        broken && i === 1
+          ? '{"messages": [{"role": 7, "content": "bad role"}]}'
+          : JSON.stringify({
+              messages: [
+                { role: 'user', content: `${topic} question ${i}` },
+                { role: 'assistant', content: `answer ${i}` },
+              ],
+            }),
+      )
+      .join('\n') + '\n';
+
+  async function files(contents: Record<string, string>): Promise<string> {
+    const at = await mkdtemp(path.join(tmpdir(), 'witness-unchanged-'));
+    for (const [name, text] of Object.entries(contents)) await writeFile(path.join(at, name), text);
+    return at;
+  }
+  const sources = (projectId: string) =>
+    db().importSource.findMany({ where: { projectId }, orderBy: { path: 'asc' }, select: { path: true, itemCount: true } });
+
+  for (const pooled of [false, true]) {
+    it(`skips a file imported completely before unparsed, with its trajectories and count${pooled ? ' (parse workers)' : ''}`, async () => {
+      const at = await files({ 'a.json': atif(1), 'b.json': atif(2), 'chats.jsonl': conversations(false) });
+      const project = await ensureProject({ slug: 'unchanged', name: 'unchanged' });
+      const options = { projectId: project.id, format: 'auto' as const, importedById: null, parsePool: pooled ? pool1 : undefined };
+      const first = await importTrajectories(collect([at]), options);
+      expect(first).toMatchObject({ imported: 5, skipped: 0, failed: 0, unchangedFiles: 0 });
+      expect(await sources(project.id)).toEqual([
+        { path: path.join(at, 'a.json'), itemCount: 1 },
+        { path: path.join(at, 'b.json'), itemCount: 1 },
+        { path: path.join(at, 'chats.jsonl'), itemCount: 3 },
+      ]);
+
+      const order: string[] = [];
+      const second = await importTrajectories(collect([at]), { ...options, onItem: (i) => order.push(i.ok ? i.trajectory.id : 'error') });
+      expect(second).toMatchObject({ imported: 0, skipped: 5, failed: 0, unchangedFiles: 3, errors: [] });
+      // the same trajectories, ids and order as the import that stored them, only not created
+      expect(second.trajectories).toEqual(first.trajectories.map((t) => ({ ...t, created: false })));
+      expect(order).toEqual(first.trajectories.map((t) => t.id));
+
+      // the same bytes forced as the format they were read as are still unchanged; any other format is parsed
+      const forced = await importTrajectories(collect([path.join(at, 'chats.jsonl')]), { ...options, format: 'openai' });
+      expect(forced).toMatchObject({ skipped: 3, unchangedFiles: 1 });
+      await rm(at, { recursive: true, force: true });
+    });
+  }
+
+  it('imports a file with one changed byte', async () => {
+    const at = await files({ 'a.json': atif(1), 'b.json': atif(2) });
+    const project = await ensureProject({ slug: 'changed', name: 'changed' });
+    const options = { projectId: project.id, format: 'auto' as const, importedById: null };
+    await importTrajectories(collect([at]), options);
+    const before = atif(2);
+    const after = atif(2, 'done 3'); // the same length: one byte differs
+    expect(after.length).toBe(before.length);
+    await writeFile(path.join(at, 'b.json'), after);
+    const again = await importTrajectories(collect([at]), options);
+    expect(again).toMatchObject({ imported: 1, skipped: 1, failed: 0, unchangedFiles: 1 });
+    expect(again.trajectories.map((t) => t.created)).toEqual([false, true]);
+    expect((await sources(project.id)).map((s) => s.itemCount)).toEqual([1, 1, 1]);
+    await rm(at, { recursive: true, force: true });
+  });
+
+  it('parses again a file whose earlier import failed or stored only part of it, or lost a trajectory since', async () => {
+    const at = await files({ 'partial.jsonl': conversations(true, 'partial'), 'whole.jsonl': conversations(false, 'whole') });
+    const project = await ensureProject({ slug: 'partial', name: 'partial' });
+    const options = { projectId: project.id, format: 'auto' as const, importedById: null };
+    const first = await importTrajectories(collect([at]), options);
+    // the broken line fails; the file's other trajectories are stored but the file is not complete
+    expect(first).toMatchObject({ imported: 5, failed: 1, unchangedFiles: 0 });
+    expect((await sources(project.id)).map((s) => s.itemCount)).toEqual([null, 3]);
+    const second = await importTrajectories(collect([at]), options);
+    expect(second).toMatchObject({ imported: 0, skipped: 5, failed: 1, unchangedFiles: 1 });
+    expect(second.errors).toEqual(first.errors);
+
+    // a trajectory of the complete file deleted since: the file is parsed and the trajectory stored again
+    const whole = second.trajectories.slice(2);
+    await db().trajectory.delete({ where: { id: whole[1]!.id } });
+    const third = await importTrajectories(collect([at]), options);
+    expect(third).toMatchObject({ imported: 1, skipped: 4, failed: 1, unchangedFiles: 0 });
+
+    // a file whose only trajectory failed to store (a refused split) has no source: it imports once the conflict is gone
+    const base = await files({ 'base.json': atif(1) });
+    expect(await importTrajectories(collect([base]), options)).toMatchObject({ imported: 1 }); // task-1, train split
+    const single = await files({ 'one.json': atif(7) }); // task-1 too
+    const refused = await importTrajectories(collect([single]), { ...options, split: 'eval' });
+    expect(refused).toMatchObject({ imported: 0, failed: 1 });
+    expect(refused.errors[0]!.message).toMatch(/already in the train split/);
+    const accepted = await importTrajectories(collect([single]), options);
+    expect(accepted).toMatchObject({ imported: 1, failed: 0, unchangedFiles: 0 });
+    await Promise.all([at, base, single].map((d) => rm(d, { recursive: true, force: true })));
+  });
 });

@@ -2,38 +2,44 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CollectedInput } from './collect-inputs';
-import type { ImportOptions, ParsedSlot } from './import-trajectories';
+import type { ImportOptions, ParsedSlot, PreparedInput } from './import-trajectories';
 
-/** What a parse worker is sent: a small file on disk and the options that shape its trajectories. */
+/** What a parse worker is sent: a small file on disk, its bytes (read and hashed on the main thread) and the options that shape its trajectories. */
 export interface ParseJob {
   id: number;
   /** the input's path as the report names it */
   label: string;
   diskPath: string;
   size: number;
+  bytes: Uint8Array;
+  sha256: string;
   options: Pick<ImportOptions, 'format' | 'importedById' | 'environment' | 'policy' | 'split'>;
 }
 
 export type ParseAnswer = { id: number; slots: ParsedSlot[] } | { id: number; error: string };
 
-export type PooledInput = { kind: 'inline'; collected: CollectedInput } | { kind: 'worker'; result: Promise<ParsedSlot[]> };
+export type PooledInput = { kind: 'inline'; prepared: PreparedInput } | { kind: 'worker'; result: Promise<ParsedSlot[]> };
 
 /** Files a worker takes: read whole there (larger ones stream on the main thread, as without workers). */
 const WORKER_MAX_BYTES = 8 * 1024 * 1024;
-/** Results held ahead of the writer, at most: per worker, and in file bytes. */
-const AHEAD_PER_WORKER = 8;
-const AHEAD_BYTES = 64 * 1024 * 1024;
+/**
+ * Files handed to the workers ahead of the writer, at most: a batch's worth and more (the writer
+ * collects the next batch only once the previous one is stored, so with fewer the workers sat
+ * idle while each batch was written: half their time at load 14), and this many file bytes.
+ */
+const AHEAD_FILES = 384;
+const AHEAD_BYTES = 48 * 1024 * 1024;
 /** The first files are parsed inline: an import of a few files never pays for starting workers. */
 const INLINE_FIRST = 64;
 
 /**
  * A pool of parse workers (worker_threads running lib/ingest/parse-worker.ts through tsx's
- * loader): `inOrder` hands each small file on disk to the least busy worker and yields, in input
+ * loader): `inOrder` hands each small file on disk (its bytes, read ahead and hashed by the main
+ * thread, moved to the worker without a copy) to the least busy worker and yields, in input
  * order, either that job's result (a promise of its slots: the main thread writes batches while
  * the workers parse ahead) or the input itself for the caller to parse inline (stdin, a
- * directory, a large file, an input that failed to collect). At most AHEAD_PER_WORKER jobs per
- * worker and AHEAD_BYTES of files are ahead of the consumer, so memory stays flat in the number
+ * directory, a large file, an unchanged file, an input that failed to collect). At most AHEAD_FILES jobs
+ * and AHEAD_BYTES of files are ahead of the consumer, so memory stays flat in the number
  * of files. The first INLINE_FIRST files are left inline. A worker that dies fails only its jobs (each reported as that file's error) and is
  * replaced.
  */
@@ -84,9 +90,11 @@ export class ParsePool {
     const slot = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.nextId++;
     slot.busy++;
+    // the bytes move to the worker when they own their memory (a file read whole); a view into a larger buffer is copied first
+    const bytes = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? job.bytes : job.bytes.slice();
     return new Promise<ParseAnswer>((resolve) => {
       slot.jobs.set(id, resolve);
-      slot.worker.postMessage({ ...job, id } satisfies ParseJob);
+      slot.worker.postMessage({ ...job, bytes, id } satisfies ParseJob, [bytes.buffer as ArrayBuffer]);
     }).then((answer) =>
       'error' in answer
         ? [
@@ -99,13 +107,10 @@ export class ParsePool {
     );
   }
 
-  async *inOrder(
-    inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>,
-    options: ParseJob['options'],
-  ): AsyncIterable<PooledInput> {
+  async *inOrder(inputs: AsyncIterable<PreparedInput>, options: ParseJob['options']): AsyncIterable<PooledInput> {
     const queue: { size: number; item: PooledInput }[] = [];
     let queuedBytes = 0;
-    const limit = AHEAD_PER_WORKER * this.size;
+    const limit = AHEAD_FILES;
     let eligible = 0;
     const take = () => {
       const head = queue.shift()!;
@@ -119,14 +124,26 @@ export class ParsePool {
       policy: options.policy ?? null,
       split: options.split ?? null,
     };
-    for await (const collected of inputs) {
+    for await (const prepared of inputs) {
+      const { collected, read } = prepared;
       const file = collected.ok && collected.input.kind === 'file' ? collected.input.file : null;
-      if (file?.diskPath && file.size > 0 && file.size <= WORKER_MAX_BYTES && ++eligible > INLINE_FIRST) {
-        const result = this.submit({ label: collected.path, diskPath: file.diskPath, size: file.size, options: jobOptions });
+      if (file?.diskPath && read && !read.error && file.size > 0 && file.size <= WORKER_MAX_BYTES && ++eligible > INLINE_FIRST) {
+        const job = {
+          label: collected.path,
+          diskPath: file.diskPath,
+          size: file.size,
+          bytes: read.bytes,
+          sha256: read.sha256,
+          options: jobOptions,
+        };
+        const result = this.submit(job);
         result.catch(() => {});
         queue.push({ size: file.size, item: { kind: 'worker', result } });
         queuedBytes += file.size;
-      } else queue.push({ size: 0, item: { kind: 'inline', collected } });
+      } else {
+        queue.push({ size: read?.bytes.byteLength ?? 0, item: { kind: 'inline', prepared } });
+        queuedBytes += read?.bytes.byteLength ?? 0;
+      }
       while (queue.length > limit || queuedBytes > AHEAD_BYTES) yield take();
     }
     while (queue.length > 0) yield take();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { campaignCandidates, trajectoryFilterSchema } from '../db/campaigns/campaigns';
-import { campaignPlanFacts, medianReviewSeconds } from '../db/campaigns/campaign-sampling-data';
+import { campaignPlanFacts, campaignTrajectoryIds, medianReviewSeconds } from '../db/campaigns/campaign-sampling-data';
 import { estimateRows, trajectoryEstimateRows } from '../db/insight/insight-estimate-rows';
 import { findProjectBySlug, projectSlugSchema } from '../db/trajectories/projects';
 import { budgetInput, budgetItems, DEFAULT_REVIEW_SECONDS } from './campaign-sampling';
@@ -47,7 +47,7 @@ export async function planCampaignReview(campaignId: string): Promise<(ReviewPla
   const facts = await campaignPlanFacts(campaignId);
   if (!facts || facts.mode !== 'single') return null;
   const framed = await estimateRows(facts.projectId, { campaignId });
-  const rows = framed.rows.length ? framed.rows : await trajectoryEstimateRows(facts.projectId, facts.trajectoryIds);
+  const rows = framed.rows.length ? framed.rows : await trajectoryEstimateRows(facts.projectId, await campaignTrajectoryIds(campaignId));
   const budget = facts.budget?.items ?? facts.selected;
   const plan = planReviews(rows, 'reviewerPass', budget);
   return plan ? { ...plan, sampling: facts.sampling, reviewed: facts.reviewed } : null;

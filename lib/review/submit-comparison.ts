@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
 import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
 import { evidenceList } from './evidence';
-import { submitLabel, type LabelSpec, type Measure, type SubmitResult } from './submit-label';
+import { submitLabel, type LabelSpec, type Measure, type Submitter, type SubmitResult } from './submit-label';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
 
@@ -68,27 +68,48 @@ const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
   },
 };
 
+const comparisonBody = submitComparisonInput.omit({ assignmentId: true });
+const assignmentOf = submitComparisonInput.pick({ assignmentId: true });
+
 /**
  * Submits a pairwise comparison (the skeleton: lib/review/submit-label.ts; idempotent by key; a
  * later submit is a kept revision). Every criterion of the task needs a verdict on both sides;
  * both runs need the campaign's minimum coverage, on its basis. `frames` (what the two videos
  * are covered against, screen order) are looked up unless given (seeds and tests that know them).
  */
-export function submitComparison(reviewerId: string, raw: SubmitComparisonInput, now: Date): Promise<SubmitResult>;
+export function submitComparison(submitter: Submitter, raw: SubmitComparisonInput, now: Date): Promise<SubmitResult>;
 export function submitComparison(
-  reviewerId: string,
+  submitter: Submitter,
   raw: SubmitComparisonInput,
   frames: { left: Measure; right: Measure },
   now: Date,
 ): Promise<SubmitResult>;
 export function submitComparison(
-  reviewerId: string,
+  submitter: Submitter,
   raw: SubmitComparisonInput,
   framesOrNow: { left: Measure; right: Measure } | Date,
   now?: Date,
 ): Promise<SubmitResult> {
-  const input = parseInput(submitComparisonInput, raw, '');
+  const { assignmentId } = parseInput(assignmentOf, raw, '');
+  const parse = (r: unknown) => parseInput(submitComparisonInput, r, '');
   return framesOrNow instanceof Date
-    ? submitLabel(comparison, reviewerId, input, undefined, framesOrNow)
-    : submitLabel(comparison, reviewerId, input, [framesOrNow.left, framesOrNow.right], now!);
+    ? submitLabel(comparison, submitter, assignmentId, raw, parse, undefined, framesOrNow)
+    : submitLabel(comparison, submitter, assignmentId, raw, parse, [framesOrNow.left, framesOrNow.right], now!);
+}
+
+/**
+ * The API's submit (POST /api/v1/assignments/ID/comparisons): `body` is the request's JSON, its
+ * shape checked (422 naming `body …`) only once the assignment is known to be the caller's in a
+ * project they review in (else 404, whatever the body).
+ */
+export function submitComparisonBody(submitter: Submitter, assignmentId: string, body: unknown, now: Date): Promise<SubmitResult> {
+  return submitLabel(
+    comparison,
+    submitter,
+    assignmentId,
+    body,
+    (r) => ({ ...parseInput(comparisonBody, r, 'body'), assignmentId }),
+    undefined,
+    now,
+  );
 }

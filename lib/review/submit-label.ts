@@ -1,11 +1,5 @@
-import {
-  findSubmitByKey,
-  findSubmitTarget,
-  writeSubmit,
-  type LabelKind,
-  type SubmitRow,
-  type SubmitTarget,
-} from '../db/review/label-submits';
+import { findSubmitTarget, writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from '../db/review/label-submits';
+import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
 import { blindSettings } from '../db/review/assignment-view';
 import { videoMeasureFor } from '../video-renders/video-props-for';
@@ -21,6 +15,13 @@ export interface SubmitResult {
   duplicate: boolean;
 }
 
+/**
+ * Who submits: the caller with their project access (the API and the studio: the assignment's
+ * project must be one they review in, checked in the target's own statement), or a bare
+ * reviewer id for trusted callers that checked nothing else is needed (seeds, tests).
+ */
+export type Submitter = string | { id: string; access: ProjectAccess };
+
 /** What differs between a review and a comparison: the campaign mode it belongs to and its payload step. */
 export interface LabelSpec<I> {
   kind: LabelKind;
@@ -32,27 +33,38 @@ export interface LabelSpec<I> {
 }
 
 /**
- * The one submit skeleton (reviews and comparisons): the reviewer's own assignment (checked
- * before anything else, so another's assignment answers NOT_FOUND whatever key comes with it),
- * idempotency by the client's key (the same key on the same assignment answers the label it
- * made; a key that made a label elsewhere is a conflict), the campaign's mode and open status, what each video is covered against (looked
- * up here unless the caller passes it: seeds and tests), the per-kind payload step, then one transaction
- * (lib/db/review/label-submits.ts) that settles the claim, keeps the revision, writes the label
- * event and refreshes the insight summaries.
+ * The one submit skeleton (reviews and comparisons): the reviewer's own assignment in a project
+ * they review in (checked before anything else, so another's assignment answers NOT_FOUND
+ * whatever comes with it), then the payload (`parse`: 422 names the field), idempotency by the
+ * client's key (the same key on the same assignment answers the label it made; a key that made
+ * a label elsewhere is a conflict), the campaign's mode and open status, what each video is
+ * covered against (looked up here unless the caller passes it: seeds and tests), the per-kind
+ * payload step, then one transaction (lib/db/review/label-submits.ts) that settles the claim,
+ * keeps the revision, writes the label event and refreshes the insight summaries. The
+ * assignment, its campaign, the membership and the key are one statement.
  */
 export async function submitLabel<I extends { assignmentId: string; idempotencyKey: string }>(
   spec: LabelSpec<I>,
-  reviewerId: string,
-  input: I,
+  submitter: Submitter,
+  assignmentId: string,
+  raw: unknown,
+  parse: (raw: unknown) => I,
   measures: Measure[] | undefined,
   now: Date,
 ): Promise<SubmitResult> {
-  // ownership first: someone else's assignment answers the same whatever key comes with it
-  const target = await findSubmitTarget(input.assignmentId);
+  const reviewerId = typeof submitter === 'string' ? submitter : submitter.id;
+  // the key as sent, for the target's statement; it counts only once the payload parsed (with it) below
+  const sentKey = (raw as { idempotencyKey?: unknown } | null)?.idempotencyKey;
+  const target = await findSubmitTarget(assignmentId, spec.kind, typeof sentKey === 'string' ? sentKey : null);
+  // ownership first: someone else's assignment (or one of a project the caller left) answers the same whatever comes with it
   if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-  const done = await findSubmitByKey(spec.kind, input.idempotencyKey);
+  if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
+  const input = parse(raw);
+  if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
+    throw new Error('submitLabel: parse changed the assignment or key');
+  const { done } = target;
   if (done) {
-    if (done.assignmentId !== input.assignmentId)
+    if (done.assignmentId !== assignmentId)
       throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
     return { id: done.id, revision: done.revision, duplicate: true };
   }
@@ -65,7 +77,7 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   const blind = blindSettings.parse(campaign.blind);
   const row = spec.row(input, target, measures ?? (await Promise.all(screen.map((id) => videoMeasureFor(id, campaign.pacing, blind)))));
   return writeSubmit(row, {
-    assignmentId: input.assignmentId,
+    assignmentId,
     reviewerId,
     idempotencyKey: input.idempotencyKey,
     overlap: campaign.overlap,

@@ -6,7 +6,7 @@ import { evidenceList } from './evidence';
 import { goldScore } from './gold';
 import { answersSchema, rubricDefinition } from './rubric';
 import { AppError } from '../errors';
-import { submitLabel, type LabelSpec, type Measure, type SubmitResult } from './submit-label';
+import { submitLabel, type LabelSpec, type Measure, type Submitter, type SubmitResult } from './submit-label';
 
 export const submitReviewInput = z.object({
   assignmentId: z.string().min(1),
@@ -53,6 +53,9 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
   },
 };
 
+const reviewBody = submitReviewInput.omit({ assignmentId: true });
+const assignmentOf = submitReviewInput.pick({ assignmentId: true });
+
 /**
  * Submits (or revises) a review (the skeleton: lib/review/submit-label.ts). Refused when the
  * campaign is not open, the answers do not fit the rubric, or the coverage (recomputed here on
@@ -61,11 +64,29 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
  * campaign's minimum. The stored coverage keeps its parts. A revision keeps every earlier one
  * (isCurrent=false). `video` is looked up unless given (seeds and tests that know it).
  */
-export function submitReview(reviewerId: string, raw: SubmitReviewInput, now: Date): Promise<SubmitResult>;
-export function submitReview(reviewerId: string, raw: SubmitReviewInput, video: Measure, now: Date): Promise<SubmitResult>;
-export function submitReview(reviewerId: string, raw: SubmitReviewInput, videoOrNow: Measure | Date, now?: Date): Promise<SubmitResult> {
-  const input = parseInput(submitReviewInput, raw, '');
+export function submitReview(submitter: Submitter, raw: SubmitReviewInput, now: Date): Promise<SubmitResult>;
+export function submitReview(submitter: Submitter, raw: SubmitReviewInput, video: Measure, now: Date): Promise<SubmitResult>;
+export function submitReview(submitter: Submitter, raw: SubmitReviewInput, videoOrNow: Measure | Date, now?: Date): Promise<SubmitResult> {
+  const { assignmentId } = parseInput(assignmentOf, raw, '');
+  const parse = (r: unknown) => parseInput(submitReviewInput, r, '');
   return videoOrNow instanceof Date
-    ? submitLabel(review, reviewerId, input, undefined, videoOrNow)
-    : submitLabel(review, reviewerId, input, [videoOrNow], now!);
+    ? submitLabel(review, submitter, assignmentId, raw, parse, undefined, videoOrNow)
+    : submitLabel(review, submitter, assignmentId, raw, parse, [videoOrNow], now!);
+}
+
+/**
+ * The API's submit (POST /api/v1/assignments/ID/reviews): `body` is the request's JSON, its
+ * shape checked (422 naming `body …`) only once the assignment is known to be the caller's in a
+ * project they review in (else 404, whatever the body).
+ */
+export function submitReviewBody(submitter: Submitter, assignmentId: string, body: unknown, now: Date): Promise<SubmitResult> {
+  return submitLabel(
+    review,
+    submitter,
+    assignmentId,
+    body,
+    (r) => ({ ...parseInput(reviewBody, r, 'body'), assignmentId }),
+    undefined,
+    now,
+  );
 }

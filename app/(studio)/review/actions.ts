@@ -14,8 +14,7 @@ export type ClaimResult = { href: string; resumed: boolean } | { href: null; mes
 async function claim(campaignId: string, user: SessionUser): Promise<ClaimResult> {
   let claimed;
   try {
-    await requireProjectRoleFor(user, 'campaign', campaignId, 'reviewer');
-    claimed = await claimNextItem(campaignId, { id: user.id, expertise: user.expertise }, new Date());
+    claimed = await claimNextItem(campaignId, user, new Date()); // checks the caller's membership too
   } catch (error) {
     if (error instanceof AppError && error.code === 'CONFLICT') return { href: null, message: error.message };
     throw error;
@@ -50,8 +49,7 @@ export const submitReviewAction = defineAction(
   submitReviewInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
-    await requireProjectRoleFor(user, 'assignment', rest.assignmentId, 'reviewer');
-    const review = await submitReview(user.id, rest, new Date());
+    const review = await submitReview(user, rest, new Date()); // checks the caller's membership too
     return { review: { id: review.id, revision: review.revision, duplicate: review.duplicate }, next: await claim(campaignId, user) };
   },
 );
@@ -62,8 +60,7 @@ export const submitComparisonAction = defineAction(
   submitComparisonInput.extend({ campaignId: z.string().min(1).max(64) }),
   async (input, user) => {
     const { campaignId, ...rest } = input;
-    await requireProjectRoleFor(user, 'assignment', rest.assignmentId, 'reviewer');
-    const row = await submitComparison(user.id, rest, new Date());
+    const row = await submitComparison(user, rest, new Date()); // checks the caller's membership too
     return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
   },
 );

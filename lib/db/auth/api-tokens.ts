@@ -5,7 +5,7 @@ import type { SessionUser } from '../../auth/session-user';
 import { sessionUserFor } from './memberships';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
-import { sql } from '../infra/sql';
+import { at, sql } from '../infra/sql';
 import { writeAudit } from './audit';
 import { parseInput } from '../../parse-input';
 
@@ -58,29 +58,36 @@ export async function createApiToken(
 /** The user a token acts as, or null for an unknown, revoked or expired token, or a disabled user. */
 export async function userForApiToken(token: string, now: Date = new Date()): Promise<SessionUser | null> {
   if (!looksLikeApiToken(token)) return null;
-  // one statement: every API request authenticates with it
+  // one statement, one round trip (every API request authenticates with it): the token, its user, the user's
+  // memberships (sessionUserFor would read them in a second one), and the lastUsedAt touch of a valid token,
+  // at most once a minute so busy clients don't write on every call. Nothing is cached: a revocation holds
+  // from the next request on.
   const [row] = await sql<{
     id: string;
     revokedAt: Date | null;
     expiresAt: Date | null;
-    lastUsedAt: Date | null;
     projectId: string | null;
     user: { id: string; email: string; name: string; role: SessionUser['role']; expertise: string[]; disabledAt: string | null };
     memberships: { projectId: string; role: ProjectRole }[];
   }>(
-    // the user's memberships in the same statement (sessionUserFor would read them in a second round trip)
-    `SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId",
-           json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user,
-           COALESCE((SELECT json_agg(json_build_object('projectId', m."projectId", 'role', m.role)) FROM project_member m WHERE m."userId" = u.id), '[]') AS memberships
-    FROM api_token t JOIN "user" u ON u.id = t."userId"
-    WHERE t."tokenHash" = $1`,
-    [hashApiToken(token)],
+    `WITH found AS (
+       SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId", t."userId", u."disabledAt",
+              json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user
+       FROM api_token t JOIN "user" u ON u.id = t."userId"
+       WHERE t."tokenHash" = $1
+     ), touched AS (
+       UPDATE api_token SET "lastUsedAt" = $2::timestamp
+       WHERE id = (SELECT id FROM found WHERE "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > $2::timestamp) AND "disabledAt" IS NULL
+                     AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3::timestamp))
+       RETURNING id
+     )
+     SELECT f.id, f."revokedAt", f."expiresAt", f."projectId", f.user,
+            COALESCE((SELECT json_agg(json_build_object('projectId', m."projectId", 'role', m.role)) FROM project_member m WHERE m."userId" = f."userId"), '[]') AS memberships,
+            (SELECT count(*) FROM touched)::int AS touched
+     FROM found f`,
+    [hashApiToken(token), at(now), at(new Date(now.getTime() - 60_000))],
   );
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.user.disabledAt) return null;
-  // touch at most once a minute, so busy clients don't write on every call
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    await db().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now }, select: { id: true } });
-  }
   const { disabledAt: _disabled, ...user } = row.user;
   // as sessionUserFor: admins reach every project with no membership rows
   return { ...user, access: projectAccess(user.role, user.role === 'admin' ? [] : row.memberships, row.projectId) };

@@ -1,4 +1,5 @@
 import { db } from '../infra/client';
+import { sql } from '../infra/sql';
 import { num } from '../insight/insight-sql';
 
 /**
@@ -85,28 +86,42 @@ export async function medianReviewSeconds(projectId: string): Promise<number | n
   return m === null || m === undefined ? null : Number(m);
 }
 
-/** A single-item campaign's project, item trajectories, reviewed-item count and budget (the campaign page's planner). */
+/**
+ * A single-item campaign's project, selected and reviewed item counts and budget (the campaign
+ * page's planner), counted in SQL: at bench scale (100k items) reading every item through
+ * Prisma to count them in JS took 0.8-5 s.
+ */
 export async function campaignPlanFacts(campaignId: string) {
-  const c = await db().campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      projectId: true,
-      mode: true,
-      sampling: true,
-      budget: true,
-      overlap: true,
-      items: { select: { trajectoryId: true, selected: true, reviewCount: true } },
-    },
-  });
+  const rows = await sql<{
+    projectId: string;
+    mode: 'single' | 'pairwise';
+    sampling: string;
+    budget: { items?: number } | null;
+    overlap: number;
+    selected: string;
+    reviewed: string;
+  }>(
+    `SELECT c."projectId", c.mode, c.sampling, c.budget, c.overlap,
+            (SELECT count(*) FROM campaign_item ci WHERE ci."campaignId" = c.id AND ci.selected) AS selected,
+            (SELECT count(*) FROM campaign_item ci WHERE ci."campaignId" = c.id AND ci.selected AND ci."reviewCount" > 0) AS reviewed
+     FROM campaign c WHERE c.id = $1`,
+    [campaignId],
+  );
+  const c = rows[0];
   if (!c) return null;
   return {
     projectId: c.projectId,
     mode: c.mode,
     sampling: c.sampling,
     overlap: c.overlap,
-    budget: c.budget as { items?: number } | null,
-    trajectoryIds: c.items.map((i) => i.trajectoryId),
-    selected: c.items.filter((i) => i.selected).length,
-    reviewed: c.items.filter((i) => i.selected && i.reviewCount > 0).length,
+    budget: c.budget,
+    selected: Number(c.selected),
+    reviewed: Number(c.reviewed),
   };
+}
+
+/** The trajectory ids of a campaign's items (selected or not). */
+export async function campaignTrajectoryIds(campaignId: string): Promise<string[]> {
+  const rows = await sql<{ trajectoryId: string }>(`SELECT "trajectoryId" FROM campaign_item WHERE "campaignId" = $1`, [campaignId]);
+  return rows.map((r) => r.trajectoryId);
 }

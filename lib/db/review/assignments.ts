@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { requireProjectRole, type ProjectAccess } from '../../auth/project-access';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { at, inSqlTransaction, type SqlRun } from '../infra/sql';
@@ -12,6 +13,14 @@ export interface Claim {
   mode: 'single' | 'pairwise';
 }
 
+/** Who claims: their id and expertise; with `access` (the API and the studio pass the caller's), the campaign's project must be one they review in. */
+export interface Claimant {
+  id: string;
+  expertise: string[];
+  /** the caller's project access (lib/auth/project-access.ts), checked against the campaign's project in the claim's first statement */
+  access?: ProjectAccess;
+}
+
 /**
  * Hands a reviewer their next item in a campaign, or null when none is left for them.
  *
@@ -19,37 +28,47 @@ export interface Claim {
  * item+reviewer), never an item that already has k live claims or reviews (the item's
  * `activeCount` is raised only by a conditional UPDATE that re-checks `activeCount < k` on the
  * locked row, so two reviewers clicking at once cannot both take the k-th slot), only when
- * their expertise covers the campaign's required tags, and expired claims go back to the pool.
- * A reviewer holds at most one live claim per campaign: their claims in one campaign take turns
- * (an advisory lock on reviewer + campaign, taken with the campaign's row), so eight clicks at
- * once get the same claim back, resumed. Only the items the campaign's draw selected are handed
- * out (a random or active campaign keeps the others as the population its estimates cover), in
- * a random order per reviewer, so the items reviewed so far are a random part of the selected
- * ones (lib/db/insight-estimate-rows.ts relies on it).
+ * their expertise covers the campaign's required tags, only in a project they review in (when
+ * `access` is given: a campaign of another project answers NOT_FOUND, as if absent), and
+ * expired claims go back to the pool. A reviewer holds at most one live claim per campaign:
+ * their claims in one campaign take turns (an advisory lock on reviewer + campaign, taken with
+ * the campaign's row), so eight clicks at once get the same claim back, resumed. Only the items
+ * the campaign's draw selected are handed out (a random or active campaign keeps the others as
+ * the population its estimates cover), fewest reviews first and, within a review count, in the
+ * items' random queue rank (drawn once per item) shuffled per reviewer among the next few, so
+ * the items reviewed so far are a random part of the selected ones
+ * (lib/db/insight/insight-estimate-rows.ts relies on it) and concurrent reviewers spread over
+ * different rows instead of queueing on one.
  *
- * Round trips: the campaign + lock, the expiry of lapsed leases, then one statement that
- * resumes the live claim or picks, leases and records a new one.
+ * Round trips: the campaign + lock + whether any lease lapsed, the expiry of lapsed leases
+ * (only when one did), then one statement that resumes the live claim or picks, leases and
+ * records a new one (an index walk of campaign_item's queue index, not a scan of the campaign).
  */
-export async function claimNextItem(campaignId: string, reviewer: { id: string; expertise: string[] }, now: Date): Promise<Claim | null> {
+export async function claimNextItem(campaignId: string, reviewer: Claimant, now: Date): Promise<Claim | null> {
   return inSqlTransaction(async (run) => {
     const [campaign] = await run<{
+      projectId: string;
       status: string;
       overlap: number;
       requiredExpertise: string[];
       leaseSeconds: number;
       mode: 'single' | 'pairwise';
+      lapsed: boolean;
     }>(
-      `SELECT c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
-              pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked
+      `SELECT c."projectId", c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
+              pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked,
+              EXISTS (SELECT 1 FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
+                      WHERE a.status = 'claimed' AND a."leaseExpiresAt" <= $4::timestamp AND ci."campaignId" = c.id) AS lapsed
        FROM campaign c WHERE c.id = $1`,
-      [campaignId, CLAIM_LOCK_CLASS, reviewer.id],
+      [campaignId, CLAIM_LOCK_CLASS, reviewer.id, at(now)],
     );
     if (!campaign) throw new AppError('NOT_FOUND', 'No such campaign');
+    if (reviewer.access) requireProjectRole(reviewer.access, campaign.projectId, 'reviewer', 'campaign');
     if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is not open for reviews');
     const missing = campaign.requiredExpertise.filter((tag) => !reviewer.expertise.includes(tag));
     if (missing.length > 0) throw new AppError('FORBIDDEN', `This campaign needs ${missing.join(', ')} expertise`);
 
-    await expireLeases(run, campaignId, now);
+    if (campaign.lapsed) await expireLeases(run, campaignId, now);
 
     const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -67,9 +86,14 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
            WHERE NOT EXISTS (SELECT 1 FROM live)
              AND id = (
                SELECT ci.id FROM campaign_item ci
-               WHERE ci."campaignId" = $1 AND ci.selected
-                 AND ci."activeCount" < $4
-                 AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = $2)
+               WHERE ci.id IN (
+                 -- the head of the queue (campaign_item's queue index, in order): a few items of the lowest counts
+                 SELECT q.id FROM campaign_item q
+                 WHERE q."campaignId" = $1 AND q.selected AND q."activeCount" < $4
+                   AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = q.id AND a."reviewerId" = $2)
+                 ORDER BY q."reviewCount" ASC, q."activeCount" ASC, q."queueRank" ASC
+                 LIMIT ${QUEUE_HEAD}
+               )
                ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || $2)
                LIMIT 1
                FOR UPDATE SKIP LOCKED
@@ -107,6 +131,9 @@ export async function claimNextItem(campaignId: string, reviewer: { id: string; 
     return null;
   });
 }
+
+/** How many items at the head of the queue a claim chooses among (per reviewer), so concurrent claims rarely meet on one row. */
+const QUEUE_HEAD = 16;
 
 /** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
 const CLAIM_LOCK_CLASS = 0x57495443;

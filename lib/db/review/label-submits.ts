@@ -13,6 +13,8 @@ export type LabelKind = 'review' | 'comparison';
 /** What a submit is checked against: the assignment with its item, campaign, rubric and task criteria. */
 export interface SubmitTarget {
   reviewerId: string;
+  /** the campaign's project (the caller's membership is checked against it) */
+  projectId: string;
   swapSides: boolean;
   item: {
     id: string;
@@ -33,12 +35,19 @@ export interface SubmitTarget {
     };
     trajectory: { task: { acceptanceCriteria: Prisma.JsonValue } };
   };
+  /** the label `idempotencyKey` already made (any assignment's), if a key was given */
+  done: { id: string; assignmentId: string; revision: number } | null;
 }
 
-/** The submit's target in one statement (the hot path: every submit reads it), or null for an unknown assignment. */
-export async function findSubmitTarget(assignmentId: string): Promise<SubmitTarget | null> {
+/**
+ * The submit's target in one statement (the hot path: every submit reads it), or null for an
+ * unknown assignment: the assignment, its item, campaign (and project), rubric and criteria,
+ * and the label of `kind` that `idempotencyKey` already made (a retry), if any.
+ */
+export async function findSubmitTarget(assignmentId: string, kind: LabelKind, idempotencyKey: string | null): Promise<SubmitTarget | null> {
   const [row] = await sql<{
     reviewerId: string;
+    projectId: string;
     swapSides: boolean;
     itemId: string;
     isGold: boolean;
@@ -55,22 +64,28 @@ export async function findSubmitTarget(assignmentId: string): Promise<SubmitTarg
     rubricVersionId: string;
     definition: Prisma.JsonValue;
     acceptanceCriteria: Prisma.JsonValue;
+    doneId: string | null;
+    doneAssignmentId: string | null;
+    doneRevision: number | null;
   }>(
-    `SELECT a."reviewerId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
+    `SELECT a."reviewerId", c."projectId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
            c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
-           c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria"
+           c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria",
+           k.id AS "doneId", k."assignmentId" AS "doneAssignmentId", k.revision AS "doneRevision"
     FROM assignment a
     JOIN campaign_item ci ON ci.id = a."campaignItemId"
     JOIN campaign c ON c.id = ci."campaignId"
     JOIN rubric_version rv ON rv.id = c."rubricVersionId"
     JOIN trajectory t ON t.id = ci."trajectoryId"
     JOIN task tk ON tk.id = t."taskId"
+    LEFT JOIN LATERAL (SELECT id, "assignmentId", revision FROM ${labelTable[kind]} WHERE "idempotencyKey" = $2) k ON true
     WHERE a.id = $1`,
-    [assignmentId],
+    [assignmentId, idempotencyKey],
   );
   if (!row) return null;
   return {
     reviewerId: row.reviewerId,
+    projectId: row.projectId,
     swapSides: row.swapSides,
     item: {
       id: row.itemId,
@@ -91,13 +106,16 @@ export async function findSubmitTarget(assignmentId: string): Promise<SubmitTarg
       },
       trajectory: { task: { acceptanceCriteria: row.acceptanceCriteria } },
     },
+    done: row.doneId === null ? null : { id: row.doneId, assignmentId: row.doneAssignmentId!, revision: row.doneRevision! },
   };
 }
+
+const labelTable: Record<LabelKind, string> = { review: 'review', comparison: 'pairwise_comparison' };
 
 /** The label an idempotency key already made, if any. */
 export async function findSubmitByKey(kind: LabelKind, idempotencyKey: string) {
   const [row] = await sql<{ id: string; assignmentId: string; revision: number }>(
-    `SELECT id, "assignmentId", revision FROM ${kind === 'review' ? 'review' : 'pairwise_comparison'} WHERE "idempotencyKey" = $1`,
+    `SELECT id, "assignmentId", revision FROM ${labelTable[kind]} WHERE "idempotencyKey" = $1`,
     [idempotencyKey],
   );
   return row ?? null;

@@ -72,9 +72,15 @@ const gzipAsync = promisify(gzip);
 let randomPool = Buffer.alloc(0);
 let randomAt = 0;
 let counter = 0;
+let lastMs = 0;
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-/** A 25-character, cuid-shaped id ('c', time, counter, random), like Prisma's @default(cuid()). */
+/**
+ * A 25-character, cuid-shaped id ('c', time, counter, random), like Prisma's @default(cuid()).
+ * Ids made by one thread increase (in byte order): the time never goes back and moves on a
+ * millisecond when the counter wraps, so a file's trajectories listed by id come in the order
+ * they were parsed (a re-import of an unchanged file reports them that way, import-trajectories.ts).
+ */
 export function newId(): string {
   if (randomAt + 12 > randomPool.length) {
     randomPool = randomBytes(12 * 1024);
@@ -83,7 +89,10 @@ export function newId(): string {
   let random = '';
   for (let i = 0; i < 12; i++) random += ALPHABET[randomPool[randomAt++]! % 36];
   counter = (counter + 1) % 1_679_616;
-  return `c${Date.now().toString(36).padStart(8, '0')}${counter.toString(36).padStart(4, '0')}${random}`;
+  const now = Date.now();
+  if (now > lastMs) lastMs = now;
+  else if (counter === 0) lastMs++;
+  return `c${lastMs.toString(36).padStart(8, '0')}${counter.toString(36).padStart(4, '0')}${random}`;
 }
 
 const UNSTORABLE_CHAR = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -54,6 +54,8 @@ export const POST = apiRoute('lead', async (request, user) => {
       else requireProjectRole(user.access, project.id, 'lead', `project named ${query.project}`); // created meanwhile by someone else
       return (projectId = project.id);
     },
+    // files imported completely into the project before are skipped unparsed (a new project has none)
+    existingProjectId: async () => existing?.id ?? null,
     format: query.format,
     environment: query.environment ?? null,
     policy: query.policy ?? null,
@@ -72,6 +74,7 @@ export const POST = apiRoute('lead', async (request, user) => {
       imported: report.imported,
       skipped: report.skipped,
       failed: report.failed,
+      unchangedFiles: report.unchangedFiles,
       trajectories: report.trajectories.map(({ id, format, steps, task, policy, created }) => ({
         id,
         format,

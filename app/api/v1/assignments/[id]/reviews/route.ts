@@ -1,12 +1,8 @@
-import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { submitReviewInput, submitReview } from '@/lib/review/submit-review';
-import { parseInput } from '@/lib/parse-input';
+import { submitReviewBody } from '@/lib/review/submit-review';
 import { readJsonBody } from '../../../../../_server/read-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
-
-const body = submitReviewInput.omit({ assignmentId: true });
 
 /**
  * POST /api/v1/assignments/ID/reviews `{ answers, evidence, coverage, idempotencyKey, durationSec }`:
@@ -16,9 +12,8 @@ const body = submitReviewInput.omit({ assignmentId: true });
  */
 export const POST = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  const raw = await readJsonBody(request); // the size limit first (413), then membership (404), then the body's shape (422)
-  await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
-  const input = parseInput(body, raw, 'body');
-  const review = await submitReview(user.id, { ...input, assignmentId: id }, new Date());
+  // the size limit first (413), then the assignment is the caller's in a project they review in (404), then the body's shape (422)
+  const raw = await readJsonBody(request);
+  const review = await submitReviewBody(user, id, raw, new Date());
   return Response.json({ review: { id: review.id, revision: review.revision } }, { status: review.duplicate ? 200 : 201 });
 });

@@ -1,0 +1,64 @@
+import { batchPool } from '../infra/pg-pool';
+
+/** A file imported completely before: the format it was read as and its trajectories, in the order they were parsed. */
+export interface UnchangedSource {
+  sha256: string;
+  format: string;
+  trajectories: { id: string; steps: number; task: string; policy: string }[];
+}
+
+/**
+ * The raw sources among `sha256s` (hashes of files' bytes) that a re-import may skip unparsed:
+ * stored in the project with an item count (set only once an import stored every trajectory of
+ * the file, `markSourcesComplete`), and still holding exactly that many trajectories (none
+ * deleted since, none filed under another file's source because it was there first). One
+ * statement; ids increase in the order they were made (storable-trajectory.ts `newId`), so
+ * ordering by id gives the file's order.
+ */
+export async function unchangedSources(projectId: string, sha256s: string[]): Promise<Map<string, UnchangedSource>> {
+  const found = new Map<string, UnchangedSource>();
+  if (sha256s.length === 0) return found;
+  const { rows } = await batchPool().query<{
+    sha256: string;
+    format: string;
+    itemCount: number;
+    id: string;
+    steps: number;
+    task: string;
+    policy: string;
+  }>(
+    // LATERAL + OFFSET 0 (not flattened into a join): each source's trajectories through the sourceId
+    // index, whatever the planner's row estimates say right after a bulk import
+    `SELECT s.sha256, s.format, s."itemCount", t.id, t."stepCount" AS steps, k.name AS task, p.name AS policy
+     FROM import_source s
+     CROSS JOIN LATERAL (SELECT id, "stepCount", "taskId", "policyId" FROM trajectory WHERE "sourceId" = s.id OFFSET 0) t
+     JOIN task k ON k.id = t."taskId"
+     JOIN policy p ON p.id = t."policyId"
+     WHERE s."projectId" = $1 AND s."itemCount" IS NOT NULL AND s.sha256 IN (SELECT json_array_elements_text($2::json))
+     ORDER BY s.sha256, t.id COLLATE "C"`,
+    [projectId, JSON.stringify(sha256s)],
+  );
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    let source = found.get(row.sha256);
+    if (!source) found.set(row.sha256, (source = { sha256: row.sha256, format: row.format, trajectories: [] }));
+    source.trajectories.push({ id: row.id, steps: row.steps, task: row.task, policy: row.policy });
+    counts.set(row.sha256, row.itemCount);
+  }
+  for (const [sha, source] of found) if (source.trajectories.length !== counts.get(sha)) found.delete(sha);
+  return found;
+}
+
+/**
+ * Records that every trajectory of these files is stored (each file's count of trajectories), so
+ * that re-importing the same bytes can skip them. Only sources whose count differs are touched.
+ */
+export async function markSourcesComplete(projectId: string, files: { sha256: string; items: number }[]): Promise<void> {
+  if (files.length === 0) return;
+  await batchPool().query(
+    `UPDATE import_source s SET "itemCount" = r.items
+     FROM json_to_recordset($2::json) AS r(sha text, items int)
+     WHERE s."projectId" = $1 AND s.sha256 = r.sha AND s."itemCount" IS DISTINCT FROM r.items`,
+    [projectId, JSON.stringify(files.map((f) => ({ sha: f.sha256, items: f.items })))],
+  );
+}
