@@ -106,6 +106,9 @@ describe('a worker killed mid-render', () => {
     const bytes = readFileSync(finalPath);
     expect(bytes.byteLength).toBe(done.sizeBytes);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    // the combine deletes the chunks right after marking the video done (and a chunk that a
+    // retried attempt stores later removes itself): the store ends with the MP4 alone
+    await waitFor('the chunks to be cleaned up', async () => filesUnder(storeDir).length === 1, 30_000, log);
     expect(filesUnder(storeDir)).toEqual([videoStorageKey(videoId)]);
     // the second worker took over through a retry of the killed job (heartbeat missed), not a new job
     const boss = createBoss(env().DATABASE_URL!, 'producer');

@@ -57,7 +57,15 @@ export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
         },
       });
       const key = chunkStorageKey(videoId, index);
-      await openStore().putFile(key, result.outPath, 'video/mp2t');
+      const store = openStore();
+      await store.putFile(key, result.outPath, 'video/mp2t');
+      // a second run of this chunk (a retry of a killed attempt) can finish after the combine:
+      // the combine marks the video done before deleting the chunks, so a chunk stored after
+      // that deletion sees the video done here and removes itself (nothing is left in the store)
+      if ((await findVideo(videoId))?.status === 'done') {
+        await store.delete(key).catch(() => {});
+        return { skipped: 'video finished while this chunk rendered' };
+      }
       const { allDone } = await finishChunk(videoId, index, key);
       if (allDone) await sendJob(env().DATABASE_URL!, videoCombineJob, { videoId });
       return { frames: result.frames, allDone };
