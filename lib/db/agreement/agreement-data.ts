@@ -20,17 +20,8 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
        FROM campaign c JOIN rubric_version rv ON rv.id = c."rubricVersionId" WHERE c.id = $1`,
       [campaignId],
     ),
-    sql<{
-      id: string;
-      trajectoryId: string;
-      trajectoryBId: string | null;
-      taskName: string;
-      isGold: boolean;
-      reward: number | null;
-      rewardB: number | null;
-      judges: AgreementItem['judges'] | null;
-      adjudicated: boolean;
-    }>(
+    // the item as lib/agreement reads it, with no judges as null (an empty aggregate)
+    sql<Omit<AgreementItem, 'judges'> & { judges: AgreementItem['judges'] | null }>(
       `WITH judges AS (
          SELECT j."trajectoryId",
                 jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.id) AS judges
