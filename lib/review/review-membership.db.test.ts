@@ -14,6 +14,7 @@ import { storeTrajectory } from '../db/trajectories/trajectories';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { submitReview, submitReviewBody } from './submit-review';
+import { codeOf } from '../db/test/error-code';
 
 /**
  * Issue 17: the claim and the submit check the caller's project membership in their own first
@@ -60,15 +61,6 @@ async function reviewer(memberOf: string[]): Promise<SessionUser> {
       memberOf.map((projectId) => ({ projectId, role: 'reviewer' as const })),
     ),
   };
-}
-
-async function codeOf(work: Promise<unknown>): Promise<string | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'no code';
-  }
 }
 
 describe('membership in the claim and submit statements', () => {

@@ -15,6 +15,7 @@ import { listTrajectories } from '../trajectories/trajectory-queries';
 import { createApiToken, userForApiToken } from './api-tokens';
 import { removeProjectMember, sessionUserFor, setProjectMember } from './memberships';
 import { createUser } from './users';
+import { codeOf } from '../test/error-code';
 
 async function person(role: 'admin' | 'lead' | 'reviewer') {
   return createUser({
@@ -26,15 +27,6 @@ async function person(role: 'admin' | 'lead' | 'reviewer') {
 }
 const as = async (user: { id: string; email: string; name: string; role: 'admin' | 'lead' | 'reviewer'; expertise: string[] }) =>
   sessionUserFor(user, null);
-
-async function codeOf(work: Promise<unknown>): Promise<string | null> {
-  try {
-    await work;
-    return null;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'no code';
-  }
-}
 
 describe('project membership (the guard, scoped queries, admin changes, narrowed tokens)', () => {
   let a: SeededLabels;
