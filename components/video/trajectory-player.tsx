@@ -1,12 +1,13 @@
 'use client';
 
 import { Player, type PlayerRef } from '@remotion/player';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
+import { useVideoParts, type VideoParts } from './use-video-parts';
 
 export interface PlayerHandle {
   seekToFrame: (frame: number) => void;
@@ -57,12 +58,27 @@ export const TrajectoryPlayer = forwardRef<
     speeds?: readonly number[];
     /** false: stay on the closing card when the video ends (review pages) */
     rewindAtEnd?: boolean;
+    /**
+     * `video` is a head (lib/video-renders/video-pieces.ts): the scenes are loaded from these
+     * URLs as the playhead needs them, and playback waits while the part it reaches loads
+     */
+    parts?: VideoParts;
   }
 >(function TrajectoryPlayer(
-  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true },
+  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true, parts },
   ref,
 ) {
   const player = useRef<PlayerRef>(null);
+  const pieced = useVideoParts(parts, video);
+  const { need, ready } = pieced;
+  // waiting for the part under the playhead: paused by us, resumed when it arrives
+  const [waiting, setWaiting] = useState(false);
+  const readyRef = useRef(ready);
+  const needRef = useRef(need);
+  useEffect(() => {
+    readyRef.current = ready;
+    needRef.current = need;
+  }, [ready, need]);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
   const [playing, setPlaying] = useState(false);
@@ -73,12 +89,13 @@ export const TrajectoryPlayer = forwardRef<
   const seekToFrame = useCallback(
     (f: number) => {
       const clamped = Math.max(0, Math.min(video.durationInFrames - 1, Math.round(f)));
+      need(clamped);
       player.current?.seekTo(clamped);
       lastFrame.current = clamped;
       setFrame(clamped);
       onSeek?.();
     },
-    [video.durationInFrames, onSeek],
+    [video.durationInFrames, onSeek, need],
   );
   const seekToStep = useCallback(
     (step: number) => {
@@ -134,6 +151,11 @@ export const TrajectoryPlayer = forwardRef<
       lastAt = now;
       setFrame(f);
       onFrame?.(f);
+      needRef.current(f);
+      if (!readyRef.current(f) && p.isPlaying()) {
+        p.pause();
+        setWaiting(true);
+      }
     };
     const onSeeked = (e: { detail: { frame: number } }) => {
       // a seek from the player's own controls (ours already moved lastFrame)
@@ -144,6 +166,11 @@ export const TrajectoryPlayer = forwardRef<
     const onPlay = () => {
       lastAt = performance.now();
       setPlaying(true);
+      needRef.current(lastFrame.current);
+      if (!readyRef.current(lastFrame.current)) {
+        p.pause();
+        setWaiting(true);
+      }
     };
     const onPause = () => setPlaying(false);
     p.addEventListener('frameupdate', onFrameUpdate);
@@ -157,6 +184,14 @@ export const TrajectoryPlayer = forwardRef<
       p.removeEventListener('pause', onPause);
     };
   }, [onFrame, onPlayed, onSeek, video.fps]);
+
+  // the part arrived: play on from where it waited
+  useEffect(() => {
+    if (waiting && ready(lastFrame.current)) {
+      setWaiting(false);
+      player.current?.play();
+    }
+  }, [waiting, ready]);
 
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
@@ -221,13 +256,14 @@ export const TrajectoryPlayer = forwardRef<
     const s = Math.floor(f / video.fps);
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   };
-  const inputProps = useMemo(() => video, [video]);
+  const inputProps = pieced.props;
+  const drawn = ready(frame);
 
   return (
     <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
       <div className="min-w-0">
         <div
-          className="overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
+          className="relative overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
           tabIndex={0}
           aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)"
         >
@@ -248,6 +284,17 @@ export const TrajectoryPlayer = forwardRef<
             playbackRate={rate}
             acknowledgeRemotionLicense
           />
+          {!drawn || pieced.failed ? (
+            <div
+              role="status"
+              data-testid="video-part-loading"
+              className="pointer-events-none absolute inset-x-0 top-0 flex justify-center p-3 text-xs font-medium text-white"
+            >
+              <span className={`rounded-md px-2 py-1 shadow ${pieced.failed ? 'bg-red-700' : 'bg-zinc-800/90'}`}>
+                {pieced.failed ?? 'Loading this part of the video…'}
+              </span>
+            </div>
+          ) : null}
         </div>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
           <span className="font-mono tabular-nums" data-testid="player-time">

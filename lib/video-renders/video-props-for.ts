@@ -144,6 +144,28 @@ export async function storedVideoHead(trajectoryId: string, options: VideoOf = {
   return text === null ? null : (JSON.parse(text) as VideoHead);
 }
 
+/**
+ * The head of a trajectory's video and its blind transcript under a pacing and blind setting,
+ * for a review page (the Player loads the rest): read from the store, derived and stored on
+ * first sight as the blind view does (trajectoryVideo). NOT_FOUND for an unknown trajectory.
+ */
+export async function trajectoryVideoHead(
+  trajectoryId: string,
+  options: VideoOf = {},
+): Promise<{ head: VideoHead; transcript: TranscriptStep[] }> {
+  const key = keyOf(trajectoryId, options);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const found = await findVideoPropsPart(key, 0, true);
+    if (!found.trajectory) throw new AppError('NOT_FOUND', 'No such trajectory');
+    if (found.stored && found.transcript !== null) {
+      const head = found.body ?? (await storedVideoPart(trajectoryId, options, 0));
+      if (head !== null) return { head: JSON.parse(head) as VideoHead, transcript: JSON.parse(found.transcript) as TranscriptStep[] };
+    }
+    await trajectoryVideo(trajectoryId, options);
+  }
+  throw new AppError('CONFLICT', 'The trajectory changed while its video was prepared: reload the page.');
+}
+
 /** Derives and stores a trajectory's video props at a pacing and blind setting unless they are stored and current (the video.props job). */
 export async function prepareVideoProps(trajectoryId: string, options: VideoOf = {}): Promise<{ derived: boolean }> {
   if ((await storedVideoPart(trajectoryId, options, 0)) !== null) return { derived: false };

@@ -285,7 +285,10 @@ export interface TrajectoryDetail {
     updatedAt: string;
   };
   policy: { id: string; name: string; model: string | null; checkpoint: string | null; agent: string | null };
+  /** every step, or the window asked for (see getTrajectoryDetail's `steps`) */
   steps: TrajectoryStep[];
+  /** how many steps the trajectory has (steps.length unless a window was asked for) */
+  stepCount: number;
   verifier: { reward: number | null; components: Record<string, number> };
   judgeScores: { judge: string; score: number | null; label: string | null; explanation: string | null }[];
   usage: Usage | null;
@@ -306,8 +309,12 @@ const observationsSchema = z.array(observationSchema).catch([]);
 const nullableUsage = usageSchema.nullable().catch(null);
 const componentsSchema = z.record(z.string(), z.number()).catch({});
 
-/** One trajectory with everything the detail page shows; NOT_FOUND when there is none. */
-export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail> {
+/**
+ * One trajectory with everything the detail page shows; NOT_FOUND when there is none. `steps`:
+ * only the steps from index `from` on, `take` of them (a page of a long run's transcript).
+ */
+export async function getTrajectoryDetail(id: string, options: { steps?: { from: number; take: number } } = {}): Promise<TrajectoryDetail> {
+  const window = options.steps;
   const t = await db().trajectory.findUnique({
     where: { id },
     select: {
@@ -339,8 +346,10 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
         },
       },
       policy: { select: { id: true, name: true, model: true, checkpoint: true, agent: true } },
+      _count: { select: { steps: true } },
       steps: {
         orderBy: { index: 'asc' },
+        ...(window ? { where: { index: { gte: window.from } }, take: window.take } : {}),
         select: {
           index: true,
           source: true,
@@ -391,6 +400,7 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
         usage: nullableUsage.parse(s.usage ?? null),
       };
     }),
+    stepCount: t._count.steps,
     verifier: { reward: t.verifierReward, components: componentsSchema.parse(t.verifierComponents) },
     judgeScores: t.judgeScores,
     usage: nullableUsage.parse(t.usage ?? null),

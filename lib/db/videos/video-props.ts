@@ -104,12 +104,10 @@ export async function storeVideoProps(key: VideoPropsKey, inputsHash: string, va
 type Run = Parameters<Parameters<typeof inSqlTransaction>[0]>[0];
 
 async function writeParts(run: Run, key: VideoPropsKey, inputsHash: string, parts: string[]): Promise<void> {
-  await run(`DELETE FROM video_props_part WHERE "trajectoryId" = $1 AND "propsVersion" = $2 AND pacing = $3::"VideoPacing" AND "blindMask" = $4`, [
-    key.trajectoryId,
-    key.propsVersion,
-    key.pacing,
-    key.blindMask,
-  ]);
+  await run(
+    `DELETE FROM video_props_part WHERE "trajectoryId" = $1 AND "propsVersion" = $2 AND pacing = $3::"VideoPacing" AND "blindMask" = $4`,
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask],
+  );
   if (parts.length === 0) return;
   await run(
     `INSERT INTO video_props_part ("trajectoryId", "propsVersion", pacing, "blindMask", part, "inputsHash", body)
@@ -141,14 +139,18 @@ export async function storeVideoPropsParts(key: VideoPropsKey, inputsHash: strin
  * the trajectory's live one, as findVideoProps computes it) and the part is of that row.
  * `{ trajectory: false }`: no such trajectory; `body: null`: no current row or no such part
  * (`stored` says whether the row itself is current, so a caller can split its stored props).
+ * `withTranscript`: the row's blind transcript too (JSON text, null without a current row).
  */
 export async function findVideoPropsPart(
   key: VideoPropsKey,
   part: number,
-): Promise<{ trajectory: false } | { trajectory: true; inputsHash: string; stored: boolean; body: string | null }> {
-  const rows = await sql<{ inputsHash: string; stored: boolean; body: string | null }>(
+  withTranscript = false,
+): Promise<
+  { trajectory: false } | { trajectory: true; inputsHash: string; stored: boolean; body: string | null; transcript: string | null }
+> {
+  const rows = await sql<{ inputsHash: string; stored: boolean; body: string | null; transcript: string | null }>(
     `
-    SELECT k."inputsHash", vp."trajectoryId" IS NOT NULL AS stored, pp.body
+    SELECT k."inputsHash", vp."trajectoryId" IS NOT NULL AS stored, pp.body, CASE WHEN $6::boolean THEN vp.transcript END AS transcript
     FROM (
       SELECT t.id, md5(json_build_array(
                t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
@@ -165,9 +167,9 @@ export async function findVideoPropsPart(
     LEFT JOIN video_props_part pp
       ON pp."trajectoryId" = k.id AND pp."propsVersion" = $2 AND pp.pacing = $3::"VideoPacing"
      AND pp."blindMask" = $4 AND pp.part = $5 AND pp."inputsHash" = k."inputsHash" AND vp."trajectoryId" IS NOT NULL`,
-    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, part],
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, part, withTranscript],
   );
   const row = rows[0];
   if (!row) return { trajectory: false };
-  return { trajectory: true, inputsHash: row.inputsHash, stored: row.stored, body: row.body };
+  return { trajectory: true, inputsHash: row.inputsHash, stored: row.stored, body: row.body, transcript: row.transcript };
 }
