@@ -186,11 +186,11 @@ function listWhere(p: z.infer<typeof trajectoryListParamsSchema>, projectIds: st
  * above it the planner's estimate, marked as such (a list of 100k runs would otherwise count
  * every row on every page).
  */
-async function countMatches(where: string, values: unknown[]): Promise<{ total: number; exact: boolean }> {
+async function countMatches(where: string, values: unknown[], limit: number): Promise<{ total: number; exact: boolean }> {
   const from = `FROM trajectory t JOIN task tk ON tk.id = t."taskId" ${where}`;
-  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${EXACT_COUNT_LIMIT + 1}) s`, values);
+  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit + 1}) s`, values);
   const n = row?.n ?? 0;
-  if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
+  if (n <= limit) return { total: n, exact: true };
   const [plan] = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`, values);
   const estimate = Math.round(plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
   return { total: Math.max(n, estimate), exact: false };
@@ -204,14 +204,18 @@ async function countMatches(where: string, values: unknown[]): Promise<{ total: 
  * walks the (projectId, createdAt DESC, id DESC) index. An unknown project, or one not in
  * `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
  */
-export async function listTrajectories(input: TrajectoryListParams, projectIds: string[] | null): Promise<TrajectoryList> {
+export async function listTrajectories(
+  input: TrajectoryListParams,
+  projectIds: string[] | null,
+  options: { exactCountLimit?: number } = {},
+): Promise<TrajectoryList> {
   const p = parseInput(trajectoryListParamsSchema, input, '');
   const project = p.project ? await resolveProject(p.project, projectIds) : null;
   const { where, values } = listWhere(p, projectIds, project?.id ?? null);
   const visible = projectIds === null ? {} : { projectId: { in: projectIds } };
   const facetScope = project ? { projectId: project.id } : visible;
   const [count, rows, projects, environments, policies] = await Promise.all([
-    countMatches(where, values),
+    countMatches(where, values, options.exactCountLimit ?? EXACT_COUNT_LIMIT),
     sql<{
       id: string;
       stepCount: number;
