@@ -7,6 +7,7 @@ import { chapterAt } from '@/lib/video/chapters';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
+import { inert } from '../ui/inert-text';
 import { useVideoParts, type VideoParts } from './use-video-parts';
 
 export interface PlayerHandle {
@@ -23,10 +24,18 @@ export interface PlayerHandle {
   setRate: (rate: number) => void;
 }
 
-/** a chapter's label, typeset once (the list re-renders at every frame) */
-const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
+/**
+ * a chapter's label, typeset once (the list re-renders at every frame); `plain` (far from the
+ * list's view: a 1,000-step run has 1,000 chapters) shows it as text until it is scrolled to
+ */
+const ChapterLabel = memo(function ChapterLabel({ label, plain }: { label: string; plain: boolean }) {
+  if (plain) return <span className="min-w-0 flex-1 truncate">{inert(label)}</span>;
   return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
 });
+
+/** chapters typeset around the list's view (rows of about 24 px) */
+const TYPESET_ROWS = 60;
+const CHAPTER_ROW_PX = 24;
 
 export interface PlayedRange {
   from: number;
@@ -195,6 +204,14 @@ export const TrajectoryPlayer = forwardRef<
 
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
+  // the first chapter row in the list's view: labels near it are typeset
+  const [firstRow, setFirstRow] = useState(0);
+  const onListScroll = () => {
+    const list = listRef.current;
+    if (!list) return;
+    const row = Math.floor(list.scrollTop / CHAPTER_ROW_PX);
+    if (Math.abs(row - firstRow) >= TYPESET_ROWS / 4) setFirstRow(row);
+  };
   useEffect(() => {
     if (!active) return;
     const el = listRef.current?.querySelector<HTMLElement>(`[data-step="${active.step}"]`);
@@ -321,8 +338,12 @@ export const TrajectoryPlayer = forwardRef<
       </div>
       <nav aria-label="Steps in the video" className="min-w-0">
         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
-        <ol ref={listRef} className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
-          {video.chapters.map((c) => {
+        <ol
+          ref={listRef}
+          onScroll={onListScroll}
+          className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}
+        >
+          {video.chapters.map((c, i) => {
             const isActive = active?.step === c.step;
             return (
               <li key={c.step} data-step={c.step}>
@@ -333,7 +354,7 @@ export const TrajectoryPlayer = forwardRef<
                   className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
                 >
                   <span className="font-mono text-zinc-400">#{c.step}</span>
-                  <ChapterLabel label={c.label} />
+                  <ChapterLabel label={c.label} plain={i < firstRow - TYPESET_ROWS / 2 || i > firstRow + TYPESET_ROWS} />
                   <span className="font-mono text-zinc-400">{seconds(c.fromFrame)}</span>
                 </button>
               </li>
