@@ -4,7 +4,7 @@ import { Player, type PlayerRef } from '@remotion/player';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
-import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
 import { inert } from '../ui/inert-text';
@@ -31,6 +31,41 @@ export interface PlayerHandle {
 const ChapterLabel = memo(function ChapterLabel({ label, plain }: { label: string; plain: boolean }) {
   if (plain) return <span className="min-w-0 flex-1 truncate">{inert(label)}</span>;
   return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
+});
+
+const clockOf = (frame: number, fps: number) => {
+  const s = Math.floor(frame / fps);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** one chapter of the list: re-rendered only when it becomes or stops being the active one (not at every frame) */
+const ChapterRow = memo(function ChapterRow({
+  chapter,
+  active,
+  plain,
+  fps,
+  onSeek,
+}: {
+  chapter: Chapter;
+  active: boolean;
+  plain: boolean;
+  fps: number;
+  onSeek: (step: number) => void;
+}) {
+  return (
+    <li data-step={chapter.step}>
+      <button
+        type="button"
+        onClick={() => onSeek(chapter.step)}
+        aria-current={active ? 'step' : undefined}
+        className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
+      >
+        <span className="font-mono text-zinc-400">#{chapter.step}</span>
+        <ChapterLabel label={chapter.label} plain={plain} />
+        <span className="font-mono text-zinc-400">{clockOf(chapter.fromFrame, fps)}</span>
+      </button>
+    </li>
+  );
 });
 
 /** chapters typeset around the list's view (rows of about 24 px) */
@@ -343,23 +378,16 @@ export const TrajectoryPlayer = forwardRef<
           onScroll={onListScroll}
           className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}
         >
-          {video.chapters.map((c, i) => {
-            const isActive = active?.step === c.step;
-            return (
-              <li key={c.step} data-step={c.step}>
-                <button
-                  type="button"
-                  onClick={() => seekToStep(c.step)}
-                  aria-current={isActive ? 'step' : undefined}
-                  className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
-                >
-                  <span className="font-mono text-zinc-400">#{c.step}</span>
-                  <ChapterLabel label={c.label} plain={i < firstRow - TYPESET_ROWS / 2 || i > firstRow + TYPESET_ROWS} />
-                  <span className="font-mono text-zinc-400">{seconds(c.fromFrame)}</span>
-                </button>
-              </li>
-            );
-          })}
+          {video.chapters.map((c, i) => (
+            <ChapterRow
+              key={c.step}
+              chapter={c}
+              active={active?.step === c.step}
+              plain={i < firstRow - TYPESET_ROWS / 2 || i > firstRow + TYPESET_ROWS}
+              fps={video.fps}
+              onSeek={seekToStep}
+            />
+          ))}
         </ol>
       </nav>
     </div>

@@ -35,7 +35,7 @@ export function VideoPanel({
   pacing,
   pacingHrefs,
 }: {
-  /** the stored props' head (lib/video-renders/video-pieces.ts); null while a worker prepares them */
+  /** the stored props' head (lib/video-renders/video-pieces.ts) when the page has it; null: asked of `videoUrl` (202 while a worker prepares them) */
   head: VideoHead | null;
   /** GET: the head (202 while preparing); with `&part=N&rev=R` a part */
   videoUrl: string;
@@ -50,7 +50,11 @@ export function VideoPanel({
   const player = useRef<PlayerHandle>(null);
   const queryClient = useQueryClient();
   // the head: the page's, else asked for every second while a worker derives the props
-  const { data: head = null, error: headError } = useQuery({
+  const {
+    data: head = null,
+    error: headError,
+    isFetched,
+  } = useQuery({
     queryKey: ['video-head', videoUrl],
     initialData: initialHead ?? undefined,
     enabled: initialHead === null,
@@ -189,7 +193,9 @@ export function VideoPanel({
         >
           {headError
             ? `The video could not be prepared: ${headError.message}`
-            : 'Preparing the video… (a worker derives it once; it plays as soon as it is ready)'}
+            : isFetched
+              ? 'Preparing the video… (a worker derives it once; it plays as soon as it is ready)'
+              : 'Loading the video…'}
         </div>
       )}
     </section>

@@ -18,9 +18,6 @@ import { AppError } from '@/lib/errors';
 import { VideoPanel } from '@/components/video/video-panel';
 import { latestVideoForTrajectory, pacingOfTrajectory } from '@/lib/db/videos/videos';
 import { pacingSchema } from '@/lib/video/pacing';
-import { env } from '@/lib/env';
-import { requestVideoProps } from '@/lib/video-renders/request-video-props';
-import { storedVideoHead } from '@/lib/video-renders/video-props-for';
 import { requirePageProjectRole, requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
 
@@ -97,11 +94,10 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const raw = view === 'source' ? await getRawSource(id) : null;
   // ?pacing=read|skim; by default the pacing its campaigns watch it at (read where an expert checks every line at 1x)
   const pacing = pacingParam.parse(Array.isArray(query.pacing) ? query.pacing[0] : query.pacing) ?? (await pacingOfTrajectory(id));
-  // the stored props' head only (title card, chapters; the Player loads the scenes as it plays), never derived here:
-  // when they are not stored a worker derives them and the Player waits for them
-  const [videoHead, videoRow] =
-    view === 'transcript' ? await Promise.all([storedVideoHead(id, { pacing }), latestVideoForTrajectory(id, pacing)]) : [null, null];
-  if (view === 'transcript' && videoHead === null) await requestVideoProps(env().DATABASE_URL!, id, pacing);
+  // no video props in the page (a 1,000-step run's head alone is 0.75 MB): the Player asks the
+  // video route for the stored head, then loads the parts as it plays; the route never derives
+  // them either (a worker's video.props job does, when they are missing or stale)
+  const videoRow = view === 'transcript' ? await latestVideoForTrajectory(id, pacing) : null;
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
@@ -132,7 +128,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
           {view === 'transcript' ? (
             <div className="min-w-0 lg:col-span-2">
               <VideoPanel
-                head={videoHead}
+                head={null}
                 videoUrl={`/api/v1/trajectories/${t.id}/video?pacing=${pacing}`}
                 initialStatus={
                   videoRow
