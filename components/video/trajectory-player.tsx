@@ -7,7 +7,6 @@ import { chapterAt } from '@/lib/video/chapters';
 import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
-import { inert } from '../ui/inert-text';
 import { useVideoParts, type VideoParts } from './use-video-parts';
 
 export interface PlayerHandle {
@@ -24,12 +23,8 @@ export interface PlayerHandle {
   setRate: (rate: number) => void;
 }
 
-/**
- * a chapter's label, typeset once (the list re-renders at every frame); `plain` (far from the
- * list's view: a 1,000-step run has 1,000 chapters) shows it as text until it is scrolled to
- */
-const ChapterLabel = memo(function ChapterLabel({ label, plain }: { label: string; plain: boolean }) {
-  if (plain) return <span className="min-w-0 flex-1 truncate">{inert(label)}</span>;
+/** a chapter's label, typeset once (the list re-renders at every frame) */
+const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
   return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
 });
 
@@ -42,35 +37,38 @@ const clockOf = (frame: number, fps: number) => {
 const ChapterRow = memo(function ChapterRow({
   chapter,
   active,
-  plain,
   fps,
   onSeek,
 }: {
   chapter: Chapter;
   active: boolean;
-  plain: boolean;
   fps: number;
   onSeek: (step: number) => void;
 }) {
   return (
-    <li data-step={chapter.step}>
+    <li data-step={chapter.step} className="pb-0.5" style={{ height: CHAPTER_ROW_PX }}>
       <button
         type="button"
         onClick={() => onSeek(chapter.step)}
         aria-current={active ? 'step' : undefined}
-        className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
+        className={`flex h-full w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
       >
         <span className="font-mono text-zinc-400">#{chapter.step}</span>
-        <ChapterLabel label={chapter.label} plain={plain} />
+        <ChapterLabel label={chapter.label} />
         <span className="font-mono text-zinc-400">{clockOf(chapter.fromFrame, fps)}</span>
       </button>
     </li>
   );
 });
 
-/** chapters typeset around the list's view (rows of about 24 px) */
-const TYPESET_ROWS = 60;
-const CHAPTER_ROW_PX = 24;
+/**
+ * The chapter list shows rows around its view only (a 1,000-step run has 1,000 chapters): rows
+ * of a fixed height, WINDOW_ROWS of them from a little above the first row in view, with empty
+ * space above and below standing for the rest.
+ */
+const CHAPTER_ROW_PX = 26;
+const WINDOW_ROWS = 80;
+const WINDOW_ABOVE = 20;
 
 export interface PlayedRange {
   from: number;
@@ -239,23 +237,26 @@ export const TrajectoryPlayer = forwardRef<
 
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
-  // the first chapter row in the list's view: labels near it are typeset
+  // the first chapter row in the list's view: the rows around it are on the page
   const [firstRow, setFirstRow] = useState(0);
   const onListScroll = () => {
     const list = listRef.current;
     if (!list) return;
     const row = Math.floor(list.scrollTop / CHAPTER_ROW_PX);
-    if (Math.abs(row - firstRow) >= TYPESET_ROWS / 4) setFirstRow(row);
+    if (Math.abs(row - firstRow) >= WINDOW_ABOVE / 2) setFirstRow(row);
   };
+  const activeIndex = active ? video.chapters.indexOf(active) : -1;
   useEffect(() => {
-    if (!active) return;
-    const el = listRef.current?.querySelector<HTMLElement>(`[data-step="${active.step}"]`);
-    if (el && listRef.current) {
-      const list = listRef.current;
-      if (el.offsetTop < list.scrollTop || el.offsetTop > list.scrollTop + list.clientHeight - el.clientHeight)
-        list.scrollTop = el.offsetTop - list.clientHeight / 3;
+    const list = listRef.current;
+    if (activeIndex < 0 || !list) return;
+    const top = activeIndex * CHAPTER_ROW_PX;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - CHAPTER_ROW_PX) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      setFirstRow(Math.floor(list.scrollTop / CHAPTER_ROW_PX));
     }
-  }, [active]);
+  }, [activeIndex]);
+  const windowFrom = Math.max(0, Math.min(firstRow - WINDOW_ABOVE, video.chapters.length - WINDOW_ROWS));
+  const windowTo = Math.min(video.chapters.length, windowFrom + WINDOW_ROWS);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!keyboard) return;
@@ -373,21 +374,14 @@ export const TrajectoryPlayer = forwardRef<
       </div>
       <nav aria-label="Steps in the video" className="min-w-0">
         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
-        <ol
-          ref={listRef}
-          onScroll={onListScroll}
-          className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}
-        >
-          {video.chapters.map((c, i) => (
-            <ChapterRow
-              key={c.step}
-              chapter={c}
-              active={active?.step === c.step}
-              plain={i < firstRow - TYPESET_ROWS / 2 || i > firstRow + TYPESET_ROWS}
-              fps={video.fps}
-              onSeek={seekToStep}
-            />
+        <ol ref={listRef} onScroll={onListScroll} className={`relative overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
+          {windowFrom > 0 ? <li aria-hidden style={{ height: windowFrom * CHAPTER_ROW_PX }} /> : null}
+          {video.chapters.slice(windowFrom, windowTo).map((c) => (
+            <ChapterRow key={c.step} chapter={c} active={active?.step === c.step} fps={video.fps} onSeek={seekToStep} />
           ))}
+          {windowTo < video.chapters.length ? (
+            <li aria-hidden style={{ height: (video.chapters.length - windowTo) * CHAPTER_ROW_PX }} />
+          ) : null}
         </ol>
       </nav>
     </div>

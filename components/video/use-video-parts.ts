@@ -1,7 +1,8 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { mergeVideoParts, partAt, videoPartSchema, type VideoHead, type VideoPart } from '@/lib/video-renders/video-pieces';
+import { z } from 'zod';
+import { mergeVideoParts, partAt, type VideoHead, type VideoPart } from '@/lib/video-renders/video-pieces';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 
 /** Where the Player loads a video's parts from: the head it starts with, and each part's URL. */
@@ -18,6 +19,20 @@ export function assignmentVideoParts(assignmentId: string, head: VideoHead, side
       `/api/v1/assignments/${encodeURIComponent(assignmentId)}/video?side=${side}&part=${part}&rev=${encodeURIComponent(rev)}`,
   };
 }
+
+/**
+ * A part as the route sends it, checked for its shape (part, rev, indexed scenes and lines):
+ * the scenes were validated when the props were derived and stored, and checking every field of
+ * a 256 KB part again costs the browser a few hundred ms while it plays.
+ */
+const partEnvelope = z.object({
+  part: z.number().int().positive(),
+  rev: z.string().min(1),
+  scenes: z.array(
+    z.tuple([z.number().int().nonnegative(), z.object({ kind: z.string(), from: z.number(), duration: z.number() }).loose()]),
+  ),
+  lines: z.array(z.tuple([z.number().int().nonnegative(), z.array(z.tuple([z.string(), z.number()]))])),
+});
 
 /** seconds of video ahead of the playhead that are loaded while it plays */
 const LOOKAHEAD_SECONDS = 20;
@@ -48,7 +63,7 @@ export function useVideoParts(parts: VideoParts | undefined, fallback: Trajector
             const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
             throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
           }
-          const piece = videoPartSchema.parse(await response.json());
+          const piece = partEnvelope.parse(await response.json()) as VideoPart;
           have.current.add(part);
           setLoaded((m) => new Map(m).set(part, piece));
         } catch (error) {

@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
-import { videoHeadSchema, type VideoHead } from '@/lib/video-renders/video-pieces';
+import { z } from 'zod';
+import type { VideoHead } from '@/lib/video-renders/video-pieces';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
 import type { ActionResult } from '@/lib/action-result';
 import type { Pacing } from '@/lib/video/pacing';
@@ -15,6 +16,21 @@ export interface VideoStatus {
   error: string | null;
   sizeBytes: number | null;
 }
+
+/** the head as the route sends it, checked for its shape (its props were validated when derived and stored: a full check of a 1,000-step head costs the browser most of a second) */
+const headEnvelope = z.object({
+  props: z
+    .object({
+      version: z.number(),
+      durationInFrames: z.number().int().positive(),
+      fps: z.number().positive(),
+      chapters: z.array(z.unknown()),
+    })
+    .loose(),
+  rev: z.string().min(1),
+  parts: z.array(z.object({ part: z.number().int().positive(), fromFrame: z.number(), toFrame: z.number(), bytes: z.number() })),
+  terminalLines: z.number().int().nonnegative(),
+});
 
 const fileUrl = (id: string) => `/api/v1/videos/${id}/file`;
 
@@ -62,7 +78,7 @@ export function VideoPanel({
       const response = await fetch(videoUrl, { headers: { accept: 'application/json' } });
       if (response.status === 202) return null;
       if (!response.ok) throw new Error(`the video props did not load (HTTP ${response.status})`);
-      return videoHeadSchema.parse(await response.json());
+      return headEnvelope.parse(await response.json()) as VideoHead;
     },
     refetchInterval: (query) => (query.state.data ? false : 1000),
   });
