@@ -84,20 +84,12 @@ const judgesCte = `judges AS (
 )`;
 
 /**
- * With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page).
- * Plain SQL on the pool (lib/db/infra/sql.ts): at bench scale the frame is 100k rows, and
- * Prisma's raw-query decoding of them took longer than the statement.
+ * The sampling frame (see the file comment) as CTEs `camp`, `item`, `frame` (id, picked,
+ * probability) over the single-mode campaigns of project `$1`; `only` narrows the campaigns.
+ * estimateRows and the per-group sums (insight-estimate-stats.ts) read the same frame.
  */
-export async function estimateRows(
-  projectId: string,
-  options: { campaignId?: string } = {},
-): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
-  const only = options.campaignId ? `AND c.id = $2` : '';
-  const params = options.campaignId ? [projectId, options.campaignId] : [projectId];
-  const [rows, picked] = await Promise.all([
-    sql<EstimateSqlRow>(
-      `
-      WITH camp AS (
+export function frameCtes(only: string): string {
+  return `camp AS (
         SELECT c.id, c.sampling,
                count(*) FILTER (WHERE ci.selected) AS selected,
                count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) AS reviewed
@@ -113,7 +105,37 @@ export async function estimateRows(
         SELECT id, bool_or(picked) AS picked,
                CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END AS probability
         FROM item GROUP BY id
-      ), ${judgesCte}
+      )`;
+}
+
+/** The project's hand-picked single-mode campaigns (all, or `campaignId` when it is one). */
+export function pickedCampaigns(projectId: string, campaignId?: string): Promise<PickedCampaign[]> {
+  return sql<PickedCampaign>(
+    `SELECT c.id, c.name FROM campaign c
+     WHERE c."projectId" = $1 AND c.mode = 'single' AND c.sampling = 'picked' ${campaignId ? 'AND c.id = $2' : ''}
+     ORDER BY c."createdAt"`,
+    campaignId ? [projectId, campaignId] : [projectId],
+  );
+}
+
+/**
+ * With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page);
+ * `environmentIds` / `policyIds` keep the rows of those groups only.
+ * Plain SQL on the pool (lib/db/infra/sql.ts): at bench scale the frame is 100k rows, and
+ * Prisma's raw-query decoding of them took longer than the statement.
+ */
+export async function estimateRows(
+  projectId: string,
+  options: { campaignId?: string; environmentIds?: string[]; policyIds?: string[] } = {},
+): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+  const params: unknown[] = [projectId];
+  const only = options.campaignId ? `AND c.id = $${params.push(options.campaignId)}` : '';
+  const inEnvironments = options.environmentIds ? `AND t."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
+  const inPolicies = options.policyIds ? `AND tr."policyId" = ANY($${params.push(options.policyIds)})` : '';
+  const [rows, picked] = await Promise.all([
+    sql<EstimateSqlRow>(
+      `
+      WITH ${frameCtes(only)}, ${judgesCte}
       SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,
              ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage", j.judges
       FROM frame f
@@ -121,15 +143,11 @@ export async function estimateRows(
       JOIN task t ON t.id = tr."taskId"
       LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
       LEFT JOIN judges j ON j.id = f.id
+      WHERE true ${inEnvironments} ${inPolicies}
       ORDER BY f.id`,
       params,
     ),
-    sql<PickedCampaign>(
-      `SELECT c.id, c.name FROM campaign c
-       WHERE c."projectId" = $1 AND c.mode = 'single' AND c.sampling = 'picked' ${only}
-       ORDER BY c."createdAt"`,
-      params,
-    ),
+    pickedCampaigns(projectId, options.campaignId),
   ]);
   return { rows: rows.map(toEstimateRow), picked };
 }

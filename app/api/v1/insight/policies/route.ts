@@ -1,7 +1,13 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import {
+  loadEstimateInputs,
+  loadPolicyEstimates,
+  loadPolicyInsight,
+  parseInsightQuery,
+  resolveInsightProject,
+} from '@/lib/db/insight/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
@@ -22,7 +28,9 @@ export const GET = apiRoute('lead', async (request, user) => {
   const estimates = await loadPolicyEstimates(project.id, environment?.id ?? null);
   const rows = policyTableRows(report);
   const name = `policies-${project.slug}${environment ? `-${environment.name}` : ''}`;
-  const estimate = { figure: query.figure, rows: estimates.inputs.get(query.figure) ?? [] };
+  // the input rows only for the download that writes them (the page and JSON take the groups' sums)
+  const inputs = query.format === 'estimate' ? await loadEstimateInputs(project.id, 'policy', environment?.id ?? null, query.figure) : [];
+  const estimate = { figure: query.figure, rows: inputs };
   return insightResponse(
     query.format,
     name,
