@@ -68,14 +68,23 @@ export async function estimateGroupMoments(
   by: 'environment' | 'policy',
   environmentId: string | null = null,
 ): Promise<GroupMoments[]> {
+  const { text, params } = groupMomentsSql(projectId, by, environmentId);
+  const rows = await sql<MomentSqlRow>(text, params);
+  return collect(rows);
+}
+
+/** The statement (exported for EXPLAIN ANALYZE). */
+export function groupMomentsSql(projectId: string, by: 'environment' | 'policy', environmentId: string | null) {
   const params: unknown[] = [projectId, VERIFIER_PASS_THRESHOLD];
   const groupCol = by === 'environment' ? 't."environmentId"' : 'tr."policyId"';
   const inEnvironment = environmentId ? `AND t."environmentId" = $${params.push(environmentId)}` : '';
   const labelled = 'FILTER (WHERE x.y IS NOT NULL)';
-  const rows = await sql<MomentSqlRow>(
-    `
+  // Each row's group, probability, prediction and labels; then one row per distinct combination
+  // with its count (`d`: at bench scale a few dozen rows per group instead of 100k), and the sums
+  // over those, each term times its count.
+  const text = `
     WITH ${frameCtes('')}, r AS (
-      SELECT ${groupCol} AS g, f.picked, f.probability::float8 AS p, 1 / f.probability::float8 AS w,
+      SELECT ${groupCol} AS g, f.picked, f.probability::float8 AS p,
              -- (LEAST and GREATEST skip a NULL: an unscored row keeps f NULL by the CASE)
              CASE WHEN tr."verifierReward" IS NOT NULL THEN LEAST(1::float8, GREATEST(0::float8, tr."verifierReward" / $2::float8)) END AS f,
              EXISTS (SELECT 1 FROM judge_score j WHERE j."trajectoryId" = f.id) AS judged,
@@ -87,22 +96,28 @@ export async function estimateGroupMoments(
       JOIN task t ON t.id = tr."taskId"
       LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
       WHERE ${groupCol} IS NOT NULL ${inEnvironment}
+    ), d AS (
+      SELECT g, picked, p, 1 / p AS w, f, judged, pass, hacking, leakage, count(*)::float8 AS c
+      FROM r GROUP BY g, picked, p, f, judged, pass, hacking, leakage
     )
-    SELECT r.g, x.figure, r.f IS NOT NULL AS scored,
-           count(*)::int AS "N", sum(r.f) AS "sumF", sum(r.f * r.f) AS "sumFF",
-           count(x.y)::int AS n,
-           sum(r.w) ${labelled} AS "sumW", sum(r.w * r.w) ${labelled} AS "sumW2",
-           sum(r.w * x.y) AS "sumWY", sum(r.w * r.f) ${labelled} AS "sumWF",
-           sum(r.w * x.y * x.y) AS "sumWYY", sum(r.w * x.y * r.f) AS "sumWYF", sum(r.w * r.f * r.f) ${labelled} AS "sumWFF",
-           sum(r.w * r.w * x.y) AS "sumW2Y", sum(r.w * r.w * r.f) ${labelled} AS "sumW2F",
-           sum(r.w * r.w * x.y * x.y) AS "sumW2YY", sum(r.w * r.w * x.y * r.f) AS "sumW2YF", sum(r.w * r.w * r.f * r.f) ${labelled} AS "sumW2FF",
-           bool_or(r.picked) AS picked, bool_or(r.judged) AS judged, min(r.p) AS "pMin", max(r.p) AS "pMax"
-    FROM r
-    CROSS JOIN LATERAL (VALUES ('reviewerPass', r.pass), ('rewardHacking', r.hacking), ('answerLeakage', r.leakage)) AS x(figure, y)
+    SELECT d.g, x.figure, d.f IS NOT NULL AS scored,
+           sum(d.c)::int AS "N", sum(d.c * d.f) AS "sumF", sum(d.c * d.f * d.f) AS "sumFF",
+           coalesce(sum(d.c) ${labelled}, 0)::int AS n,
+           sum(d.c * d.w) ${labelled} AS "sumW", sum(d.c * d.w * d.w) ${labelled} AS "sumW2",
+           sum(d.c * d.w * x.y) AS "sumWY", sum(d.c * d.w * d.f) ${labelled} AS "sumWF",
+           sum(d.c * d.w * x.y * x.y) AS "sumWYY", sum(d.c * d.w * x.y * d.f) AS "sumWYF", sum(d.c * d.w * d.f * d.f) ${labelled} AS "sumWFF",
+           sum(d.c * d.w * d.w * x.y) AS "sumW2Y", sum(d.c * d.w * d.w * d.f) ${labelled} AS "sumW2F",
+           sum(d.c * d.w * d.w * x.y * x.y) AS "sumW2YY", sum(d.c * d.w * d.w * x.y * d.f) AS "sumW2YF",
+           sum(d.c * d.w * d.w * d.f * d.f) ${labelled} AS "sumW2FF",
+           bool_or(d.picked) AS picked, bool_or(d.judged) AS judged, min(d.p) AS "pMin", max(d.p) AS "pMax"
+    FROM d
+    CROSS JOIN LATERAL (VALUES ('reviewerPass', d.pass), ('rewardHacking', d.hacking), ('answerLeakage', d.leakage)) AS x(figure, y)
     GROUP BY 1, 2, 3
-    ORDER BY 1, 2, 3`,
-    params,
-  );
+    ORDER BY 1, 2, 3`;
+  return { text, params };
+}
+
+function collect(rows: MomentSqlRow[]): GroupMoments[] {
   const groups = new Map<string, GroupMoments & { pMin: number; pMax: number }>();
   for (const row of rows) {
     let g = groups.get(row.g);
