@@ -66,19 +66,20 @@ export async function resolveInsightProject(
   slug: string | undefined,
   projectIds: string[] | null,
 ): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
-  const rows = await db().project.findMany({
-    where: projectIds === null ? {} : { id: { in: projectIds } },
-    select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } },
-    orderBy: { createdAt: 'asc' },
-  });
-  const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
+  const visible = projectIds === null ? {} : { id: { in: projectIds } };
+  const [projects, withTrajectories] = await Promise.all([
+    db().project.findMany({ where: visible, select: { id: true, slug: true, name: true }, orderBy: { createdAt: 'asc' } }),
+    // none named: the first with a trajectory, one index probe per project (counting them all read 100k rows at bench scale)
+    slug
+      ? null
+      : db().project.findFirst({ where: { ...visible, trajectories: { some: {} } }, select: { id: true }, orderBy: { createdAt: 'asc' } }),
+  ]);
   if (slug) {
     const project = projects.find((p) => p.slug === slug);
     if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`, { details: { field: 'project' } });
     return { project, projects };
   }
-  const first = rows.find((r) => r._count.trajectories > 0) ?? rows[0];
-  return { project: first ? { id: first.id, slug: first.slug, name: first.name } : null, projects };
+  return { project: projects.find((p) => p.id === withTrajectories?.id) ?? projects[0] ?? null, projects };
 }
 
 export async function loadEnvironmentInsight(projectId: string): Promise<EnvironmentReport> {
@@ -178,13 +179,26 @@ async function resolveEnvironment(projectId: string, name: string | undefined) {
 
 export async function loadPolicyInsight(projectId: string, envName: string | undefined) {
   const { environment, environments } = await resolveEnvironment(projectId, envName);
+  return { report: await policyReportIn(projectId, environment?.id ?? null), environment, environments };
+}
+
+/** loadPolicyInsight and loadPolicyEstimates for one page, their queries run at once. */
+export async function loadPolicyInsightAndEstimates(projectId: string, envName: string | undefined) {
+  const { environment, environments } = await resolveEnvironment(projectId, envName);
+  const [report, estimates] = await Promise.all([
+    policyReportIn(projectId, environment?.id ?? null),
+    loadPolicyEstimates(projectId, environment?.id ?? null),
+  ]);
+  return { data: { report, environment, environments }, estimates };
+}
+
+async function policyReportIn(projectId: string, environmentId: string | null): Promise<PolicyReport> {
   const [policies, outcomes, stats] = await Promise.all([
     insightPolicies(projectId),
-    comparisonOutcomes(projectId, environment?.id ?? null),
-    policyStats(projectId, environment?.id ?? null),
+    comparisonOutcomes(projectId, environmentId),
+    policyStats(projectId, environmentId),
   ]);
-  const report: PolicyReport = policyReport(policies, outcomes, stats);
-  return { report, environment, environments };
+  return policyReport(policies, outcomes, stats);
 }
 
 /**
