@@ -85,10 +85,11 @@ const judgesCte = `judges AS (
 
 /**
  * The sampling frame (see the file comment) as CTEs `camp`, `item`, `frame` (id, picked,
- * probability) over the single-mode campaigns of project `$1`; `only` narrows the campaigns.
+ * probability) over the single-mode campaigns of project `$1`; `only` narrows the campaigns,
+ * `itemsOf` (conditions on `it` = the item's trajectory and `ik` = its task) the trajectories.
  * estimateRows and the per-group sums (insight-estimate-stats.ts) read the same frame.
  */
-export function frameCtes(only: string): string {
+export function frameCtes(only: string, itemsOf = ''): string {
   return `camp AS (
         SELECT c.id, c.sampling,
                count(*) FILTER (WHERE ci.selected) AS selected,
@@ -101,6 +102,7 @@ export function frameCtes(only: string): string {
         SELECT ci."trajectoryId" AS id, c.sampling = 'picked' AS picked,
                LEAST(1.0, ci.probability * c.reviewed::float8 / c.selected::float8) AS p
         FROM campaign_item ci JOIN camp c ON c.id = ci."campaignId"
+        ${itemsOf ? `JOIN trajectory it ON it.id = ci."trajectoryId" JOIN task ik ON ik.id = it."taskId" WHERE true ${itemsOf}` : ''}
       ), frame AS (
         SELECT id, bool_or(picked) AS picked,
                CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END AS probability
@@ -130,12 +132,13 @@ export async function estimateRows(
 ): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
   const params: unknown[] = [projectId];
   const only = options.campaignId ? `AND c.id = $${params.push(options.campaignId)}` : '';
-  const inEnvironments = options.environmentIds ? `AND t."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
-  const inPolicies = options.policyIds ? `AND tr."policyId" = ANY($${params.push(options.policyIds)})` : '';
+  // the groups asked for, applied to the frame's items (the frame of 100k items is not built whole for a few groups)
+  const inEnvironments = options.environmentIds ? `AND ik."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
+  const inPolicies = options.policyIds ? `AND it."policyId" = ANY($${params.push(options.policyIds)})` : '';
   const [rows, picked] = await Promise.all([
     sql<EstimateSqlRow>(
       `
-      WITH ${frameCtes(only)}, ${judgesCte}
+      WITH ${frameCtes(only, `${inEnvironments} ${inPolicies}`.trim())}, ${judgesCte}
       SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,
              ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage", j.judges
       FROM frame f
@@ -143,7 +146,6 @@ export async function estimateRows(
       JOIN task t ON t.id = tr."taskId"
       LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
       LEFT JOIN judges j ON j.id = f.id
-      WHERE true ${inEnvironments} ${inPolicies}
       ORDER BY f.id`,
       params,
     ),
