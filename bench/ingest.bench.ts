@@ -10,7 +10,9 @@ import { closeTrajectoryBatchPool } from '../lib/db/infra/pg-pool';
 import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
 import { migrate } from '../lib/db/infra/migrate';
 import { ensureProject } from '../lib/db/trajectories/projects';
+import { binaryCopyData, type BinaryField } from '../lib/db/trajectories/binary-copy';
 import { newId } from '../lib/db/trajectories/storable-trajectory';
+import { IMPORT_SOURCE_COPY } from '../lib/db/trajectories/store-trajectory-batch';
 import { setEnv } from '../lib/env';
 import { detectFormat } from '../lib/formats/detect';
 import { getImporter } from '../lib/formats/registry';
@@ -391,7 +393,8 @@ const json = (v: unknown) => JSON.stringify(v);
 interface CopyData {
   task: CopyText;
   policy: CopyText;
-  source: CopyText;
+  /** the raw sources in binary COPY format, as the import sends them (their gzip as bytes, not hex) */
+  source: Buffer;
   trajectory: CopyText;
   step: CopyText;
   trajectories: number;
@@ -402,7 +405,7 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
   const data: CopyData = {
     task: new CopyText(),
     policy: new CopyText(),
-    source: new CopyText(),
+    source: Buffer.alloc(0),
     trajectory: new CopyText(),
     step: new CopyText(),
     trajectories: 0,
@@ -410,20 +413,12 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
   const tasks = new Map<string, string>();
   const policies = new Map<string, string>();
   const now = new Date().toISOString();
+  const sources: BinaryField[][] = [];
   for await (const collected of collectInputs(files, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' })) {
     if (!collected.ok || collected.input.kind !== 'file') throw new Error(`unexpected input ${collected.path}`);
     const source = await rawSource(collected.input, 'atif');
     const sourceId = newId();
-    data.source.row([
-      sourceId,
-      projectId,
-      source.sha256,
-      source.path,
-      source.format,
-      source.sizeBytes,
-      `\\x${Buffer.from(source.gzipped).toString('hex')}`,
-      now,
-    ]);
+    sources.push([sourceId, projectId, source.sha256, source.path, source.format, { int4: source.sizeBytes }, source.gzipped]);
     for await (const item of getImporter('atif').parse(collected.input)) {
       if (!item.ok) throw new Error(`${collected.path}: ${item.message}`);
       const prepared: PreparedTrajectory = prepareTrajectory(item.trajectory, {});
@@ -492,6 +487,7 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
       data.trajectories++;
     }
   }
+  data.source = binaryCopyData(sources);
   return data;
 }
 
@@ -507,11 +503,7 @@ async function loadWithCopy<T>(url: string, data: CopyData, committed: () => T):
       data.task,
     );
     await copyIn(client, 'COPY "policy" ("id","projectId","name","model","checkpoint","agent","createdAt") FROM STDIN', data.policy);
-    await copyIn(
-      client,
-      'COPY "import_source" ("id","projectId","sha256","path","format","sizeBytes","content","createdAt") FROM STDIN',
-      data.source,
-    );
+    await copyFrom(client, IMPORT_SOURCE_COPY, [data.source]);
     await copyIn(
       client,
       'COPY "trajectory" ("id","projectId","taskId","policyId","sourceFormat","externalId","contentHash","stepCount","verifierReward","verifierComponents","usage","submission","exitStatus","startedAt","endedAt","metadata","importedById","createdAt","sourceId","sourceWhere") FROM STDIN',
