@@ -129,7 +129,7 @@ describe('batch storage of trajectories', () => {
 
   it('stores each raw source byte for byte (binary COPY): its gzip, size, and a path with tabs, newlines, backslashes and non-ASCII', async () => {
     const project = await ensureProject({ slug: 'raw', name: 'raw' });
-    const gzipped = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256); // every byte value, \\x and \\N look-alikes among them
+    const gzipped = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256); // every byte value
     const odd: RawSource = { sha256: 'b'.repeat(64), path: 'runs/a\tb\nc\\d \\N “é”.json', format: 'atif', sizeBytes: 123_456, gzipped };
     const item = await toStorable(prepareTrajectory(trajectory('raw')), { source: odd, sourceWhere: '/', importedById: null });
     const [outcome] = await storeTrajectoryBatch(project.id, [item]);
