@@ -418,7 +418,18 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
     if (!collected.ok || collected.input.kind !== 'file') throw new Error(`unexpected input ${collected.path}`);
     const source = await rawSource(collected.input, 'atif');
     const sourceId = newId();
-    sources.push([sourceId, projectId, source.sha256, source.path, source.format, { int4: source.sizeBytes }, source.gzipped]);
+    const sourceRow: BinaryField[] = [
+      sourceId,
+      projectId,
+      source.sha256,
+      source.path,
+      source.format,
+      { int4: source.sizeBytes },
+      source.gzipped,
+      null,
+    ];
+    sources.push(sourceRow);
+    let items = 0;
     for await (const item of getImporter('atif').parse(collected.input)) {
       if (!item.ok) throw new Error(`${collected.path}: ${item.message}`);
       const prepared: PreparedTrajectory = prepareTrajectory(item.trajectory, {});
@@ -485,7 +496,9 @@ async function buildCopyData(files: string[], projectId: string): Promise<CopyDa
         ]);
       }
       data.trajectories++;
+      items++;
     }
+    sourceRow[7] = { int4: items }; // import_source.itemCount, as the import records it
   }
   data.source = binaryCopyData(sources);
   return data;
@@ -529,7 +542,7 @@ async function projectDigest(client: pg.Client, projectId: string): Promise<{ tr
               concat_ws('|', tr."sourceFormat", tr."externalId", tr."stepCount", tr."verifierReward", tr."verifierComponents"::text, tr.usage::text,
                         tr.submission, tr."exitStatus", tr."startedAt", tr."endedAt", tr.metadata::text, tr."sourceWhere",
                         k.name, k.instruction, k."acceptanceCriteria"::text, k.split, k.metadata::text, k."environmentId" IS NULL,
-                        p.name, p.model, p.checkpoint, p.agent, s.sha256, s.path, s.format, s."sizeBytes", md5(s.content)) AS row
+                        p.name, p.model, p.checkpoint, p.agent, s.sha256, s.path, s.format, s."sizeBytes", md5(s.content), s."itemCount") AS row
        FROM trajectory tr JOIN task k ON k.id = tr."taskId" JOIN policy p ON p.id = tr."policyId" LEFT JOIN import_source s ON s.id = tr."sourceId"
        WHERE tr."projectId" = $1)
      SELECT (SELECT count(*) FROM t) AS trajectories,

@@ -260,8 +260,12 @@ export async function importTrajectories(
     pendingBytes += bytes;
     if (pendingItems >= BATCH_ITEMS || pendingBytes >= BATCH_BYTES) await flush();
   };
-  const pushFile = async (isFile: boolean, slots: AsyncIterable<ParsedSlot> | Iterable<ParsedSlot>) => {
+  const pushFile = async (isFile: boolean, slots: AsyncIterable<ParsedSlot> | ParsedSlot[]) => {
     const file: FileTrack = { sha256: null, items: 0, unsettled: 0, failed: false, closed: false };
+    // a whole file parsed (a worker's answer) with every item valid: its source row records its count as it is written
+    if (isFile && Array.isArray(slots) && slots.length > 0 && slots.every((p) => p.slot.ok)) {
+      for (const { slot } of slots) if (slot.ok && slot.storable.source) slot.storable.source.itemCount = slots.length;
+    }
     for await (const { slot, bytes } of slots) {
       file.unsettled++;
       if (slot.ok) {

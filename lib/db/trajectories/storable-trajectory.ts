@@ -21,6 +21,13 @@ export interface RawSource {
   sizeBytes: number;
   /** gzip-compressed */
   gzipped: Uint8Array;
+  /**
+   * How many trajectories the file holds, when known as its rows are written (a parse worker read
+   * the whole file and every item is valid): stored with the source row (`import_source.itemCount`),
+   * so the import need not update it afterwards. A re-import still skips the file only if that many
+   * of its trajectories are stored (unchanged-sources.ts), so a batch that fails later cannot make it skip.
+   */
+  itemCount?: number | null;
 }
 
 export interface StoreResult {

@@ -35,7 +35,7 @@ import { newId, storableText, type BatchOutcome, type RawSource, type StorableTr
  */
 
 /** The raw sources' COPY (binary format: lib/db/trajectories/binary-copy.ts); the ingest bench's comparator runs the same statement. */
-export const IMPORT_SOURCE_COPY = `COPY import_source (id, "projectId", sha256, path, format, "sizeBytes", content) FROM STDIN (FORMAT binary)`;
+export const IMPORT_SOURCE_COPY = `COPY import_source (id, "projectId", sha256, path, format, "sizeBytes", content, "itemCount") FROM STDIN (FORMAT binary)`;
 
 /** Another import wrote the same task or content between our read and our write: retry. */
 class RaceError extends Error {}
@@ -236,6 +236,7 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
       storableText(s.format),
       { int4: s.sizeBytes },
       s.gzipped,
+      s.itemCount == null ? null : { int4: s.itemCount },
     ]);
     await copyFrom(client, IMPORT_SOURCE_COPY, [binaryCopyData(rows)]);
   }
