@@ -35,10 +35,12 @@ import { freePort } from './free-port';
  * PostgreSQL.
  *
  * Comparator, same run, same database: the same rows (tasks, policies, import sources with the
- * gzip of each file, trajectories, steps; same columns, same JSON payloads) bulk-loaded with
- * `COPY ... FROM STDIN` into a second fresh project, from COPY text built beforehand in memory
- * (untimed), in one transaction. After both, the two projects are compared row by row (through
- * an md5 of their ordered contents) so the comparator loads exactly what the import wrote.
+ * gzip of each file and its item count, trajectories, steps; same columns, same JSON payloads,
+ * ids from the import's own generator) bulk-loaded with `COPY ... FROM STDIN` into a second
+ * fresh project, from COPY data built beforehand in memory (untimed), in one transaction: text
+ * format, but the import sources in binary (their gzip as bytes, the import's own statement and
+ * encoder), as the import sends them. After both, the two projects are compared row by row
+ * (through an md5 of their ordered contents) so the comparator loads exactly what the import wrote.
  *
  * Also reported: peak RSS during the import (VmHWM after resetting it through
  * /proc/self/clear_refs; sampled RSS where that is not available), beside the peak after the
@@ -47,11 +49,14 @@ import { freePort } from './free-port';
  * that parses every file (the sources' item counts cleared first: what a re-import did before);
  * and, on stderr, the import's time split (parse/validate/hash/gzip on the Node side vs waiting
  * on the database), the CPU seconds of each phase split into this process's main thread (the
- * writer), its other threads (parse workers, the thread pool) and PostgreSQL (from /proc), with
- * the load average, plus a parse-only pass (no database) over the same files.
+ * writer), its other threads (parse workers, the thread pool) and PostgreSQL (from /proc: the
+ * client backends, which run the statements, read before their connection closes; the
+ * background processes by title; the postmaster and processes that exited), with the load
+ * average, plus a parse-only pass (no database) over the same files.
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
- * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread).
+ * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread);
+ * BENCH_INGEST_ONLY=copy runs only the import and the COPY (no re-imports, no import without workers, no parse-only pass).
  */
 const GROUP = 'ingest';
 const root = path.resolve(import.meta.dirname, '..');
