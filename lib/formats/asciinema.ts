@@ -139,6 +139,10 @@ export async function parseCast(file: SourceFile): Promise<CastParseResult> {
 export function looksLikeCast(head: string): boolean {
   const text = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
   const nl = text.indexOf('\n');
+  // a header is an object with "version": 2 or 3; a first line without that word (nor a \u escape that could spell it) is none
+  // (a pretty-printed JSON file's first line is "{": refused here without a failing JSON.parse and its error scan)
+  const first = nl === -1 ? text : text.slice(0, nl);
+  if (!first.includes('version') && !first.includes('\\u')) return false;
   if (nl === -1 && text.length < 1024) return parseCastHeader(text).ok;
   if (nl !== -1) return parseCastHeader(text.slice(0, nl)).ok;
   // a huge first line (large env/theme): fall back to the version key up front

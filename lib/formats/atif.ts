@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { criteriaFromTexts } from './criteria';
+import { compileFastCheck } from './fast-check';
 import type { ImportInput, Importer, ParsedItem, Probe } from './importer';
 import { promptTaskName } from './chat-conversations';
 import { baseName, errorItem, trajectoryItem } from './item';
@@ -99,7 +100,11 @@ export function parseAtifText(text: string): AtifParseResult {
   return validateAtif(json.value);
 }
 
+// the document as parsed when zod would return the same value (lib/formats/fast-check.ts), else zod's parse and its errors
+const atifFastCheck = compileFastCheck(atifDocumentSchema);
+
 export function validateAtif(value: unknown): AtifParseResult {
+  if (atifFastCheck?.(value)) return { ok: true, doc: value as AtifDocument };
   const parsed = atifDocumentSchema.safeParse(value);
   if (parsed.success) return { ok: true, doc: parsed.data };
   const issues = zodIssues(parsed.error, value);

@@ -1,6 +1,9 @@
 import type { ParsedItem } from './importer';
 import { formatIssues, zodIssues } from './json-pointer';
+import { compileFastCheck } from './fast-check';
 import { trajectorySchema, type Trajectory } from './trajectory';
+
+const trajectoryFastCheck = compileFastCheck(trajectorySchema);
 
 /**
  * The last gate of every importer: validates the trajectory it built against the normalised
@@ -10,6 +13,10 @@ import { trajectorySchema, type Trajectory } from './trajectory';
 export function trajectoryItem(trajectory: Trajectory, where: string): ParsedItem {
   const nonEmpty = withSteps(trajectory);
   if (!nonEmpty.ok) return { ok: false, where, message: nonEmpty.message };
+  // valid as built: used as is (lib/formats/fast-check.ts), not copied by zod. zod's copy lists object keys in the
+  // schema's order, which only a terminal recording's stored JSON would show: a trajectory with one still goes through zod
+  if (nonEmpty.trajectory.terminal === null && trajectoryFastCheck?.(nonEmpty.trajectory))
+    return { ok: true, trajectory: nonEmpty.trajectory, where };
   const parsed = trajectorySchema.safeParse(nonEmpty.trajectory);
   if (parsed.success) return { ok: true, trajectory: parsed.data, where };
   return { ok: false, where, message: `internal: built trajectory is invalid: ${formatIssues(zodIssues(parsed.error, trajectory))}` };

@@ -7,7 +7,7 @@ import { storeTrajectoryBatch } from '../db/trajectories/store-trajectory-batch'
 import { markSourcesComplete, unchangedSources, type UnchangedSource } from '../db/trajectories/unchanged-sources';
 import { AppError } from '../errors';
 import { detectFormat } from '../formats/detect';
-import type { ImportInput, SourceFile } from '../formats/importer';
+import { PROBE_BYTES, type ImportInput, type SourceFile } from '../formats/importer';
 import { getImporter } from '../formats/registry';
 import { probeDir, probeFile } from '../formats/source';
 import type { FormatName } from '../formats/trajectory';
@@ -260,8 +260,12 @@ export async function importTrajectories(
     pendingBytes += bytes;
     if (pendingItems >= BATCH_ITEMS || pendingBytes >= BATCH_BYTES) await flush();
   };
-  const pushFile = async (isFile: boolean, slots: AsyncIterable<ParsedSlot> | Iterable<ParsedSlot>) => {
+  const pushFile = async (isFile: boolean, slots: AsyncIterable<ParsedSlot> | ParsedSlot[]) => {
     const file: FileTrack = { sha256: null, items: 0, unsettled: 0, failed: false, closed: false };
+    // a whole file parsed (a worker's answer) with every item valid: its source row records its count as it is written
+    if (isFile && Array.isArray(slots) && slots.length > 0 && slots.every((p) => p.slot.ok)) {
+      for (const { slot } of slots) if (slot.ok && slot.storable.source) slot.storable.source.itemCount = slots.length;
+    }
     for await (const { slot, bytes } of slots) {
       file.unsettled++;
       if (slot.ok) {
@@ -514,13 +518,16 @@ async function* toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
 async function rawSourceOfRead(path: string, format: string, read: ReadAhead, compress: Compress): Promise<RawSource> {
   return { sha256: read.sha256, path, format, sizeBytes: read.bytes.byteLength, gzipped: await compress(read.bytes) };
 }
-/** A small file held in memory: read once, and read the same way as from disk. */
-function inMemory(file: SourceFile, bytes: Uint8Array): SourceFile {
+/** A small file held in memory: read once, and read the same way as from disk; its text is decoded once (detection and parsing share it). */
+function inMemory(file: SourceFile, bytes: Uint8Array): SourceFile & { text: () => string } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let decoded: string | undefined;
+  const text = () => (decoded ??= buffer.toString('utf8'));
   return {
     path: file.path,
     size: bytes.byteLength,
-    readText: async () => buffer.toString('utf8'),
+    text,
+    readText: async () => text(),
     readBytes: async () => bytes,
     head: async (n) => bytes.subarray(0, n),
     chunks: async function* () {
@@ -532,8 +539,10 @@ function inMemory(file: SourceFile, bytes: Uint8Array): SourceFile {
 }
 
 async function detect(input: ImportInput): Promise<FormatName | null> {
-  const probe = input.kind === 'file' ? await probeFile(input.file) : await probeDir(input.dir);
-  return detectFormat(probe);
+  if (input.kind === 'dir') return detectFormat(await probeDir(input.dir));
+  // a file held in memory whole within the probe's reach: the probe is its text, decoded once for detection and parsing
+  const text = 'text' in input.file && input.file.size <= PROBE_BYTES ? (input.file.text as () => string)() : undefined;
+  return detectFormat(await probeFile(input.file, text));
 }
 
 function unknownFormatMessage(input: ImportInput): string {

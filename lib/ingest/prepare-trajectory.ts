@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Split, Trajectory } from '../formats/trajectory';
-import { stableStringify } from './stable-json';
+import { stableTrajectoryText, type StepJson } from './stable-json';
 
 /** Names and overrides an import applies to each parsed trajectory. */
 export interface ImportOverrides {
@@ -17,6 +17,8 @@ export interface PreparedTrajectory {
   split: Split;
   /** true when the split came from the user (--split), not the source */
   splitExplicit: boolean;
+  /** per step, its JSON columns as written in the hashed text (the rows reuse them); null when not of the normalised shape */
+  stepJson: (StepJson | null)[] | null;
 }
 
 /** The policy's display name: model@checkpoint / agent. */
@@ -31,7 +33,8 @@ export function policyName(t: Trajectory): string {
  * content imported twice, from any path, is recognised) and the names it is filed under.
  */
 export function prepareTrajectory(trajectory: Trajectory, overrides: ImportOverrides = {}): PreparedTrajectory {
-  const contentHash = createHash('sha256').update(stableStringify(trajectory)).digest('hex');
+  const { text, steps } = stableTrajectoryText(trajectory);
+  const contentHash = createHash('sha256').update(text).digest('hex');
   return {
     trajectory,
     contentHash,
@@ -39,5 +42,6 @@ export function prepareTrajectory(trajectory: Trajectory, overrides: ImportOverr
     policyName: overrides.policy ?? policyName(trajectory),
     split: overrides.split ?? trajectory.task.split ?? 'train',
     splitExplicit: Boolean(overrides.split),
+    stepJson: steps,
   };
 }

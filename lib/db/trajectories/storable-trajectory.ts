@@ -21,6 +21,13 @@ export interface RawSource {
   sizeBytes: number;
   /** gzip-compressed */
   gzipped: Uint8Array;
+  /**
+   * How many trajectories the file holds, when known as its rows are written (a parse worker read
+   * the whole file and every item is valid): stored with the source row (`import_source.itemCount`),
+   * so the import need not update it afterwards. A re-import still skips the file only if that many
+   * of its trajectories are stored (unchanged-sources.ts), so a batch that fails later cannot make it skip.
+   */
+  itemCount?: number | null;
 }
 
 export interface StoreResult {
@@ -109,10 +116,12 @@ const UNSTORABLE_ESCAPES = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
 
 /** JSON text that PostgreSQL json, jsonb and text accept (see the header). */
 export function storableJson(value: unknown): string {
-  const json = JSON.stringify(value);
-  return MAYBE_UNSTORABLE_ESCAPE.test(json) ? json.replace(UNSTORABLE_ESCAPES, '$1\\ufffd') : json;
+  return storableJsonText(JSON.stringify(value));
 }
 const MAYBE_UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/;
+function storableJsonText(json: string): string {
+  return MAYBE_UNSTORABLE_ESCAPE.test(json) ? json.replace(UNSTORABLE_ESCAPES, '$1\\ufffd') : json;
+}
 
 const COPY_SPECIAL = /[\\\n\r\t]/;
 const COPY_SPECIALS = /[\\\n\r\t]/g;
@@ -138,10 +147,15 @@ function copyText(s: string | null): string {
 
 // a COPY text field for JSON: JSON.stringify escapes control characters, so only backslashes need doubling
 function copyJson(value: unknown): string {
-  if (value === null) return '\\N';
-  const json = storableJson(value);
-  return json.includes('\\') ? json.replaceAll('\\', '\\\\') : json;
+  return value === null ? '\\N' : doubledBackslashes(storableJson(value));
 }
+
+// the same for JSON text already written by JSON.stringify's rules (`null` is SQL NULL)
+function copyJsonText(json: string): string {
+  return json === 'null' ? '\\N' : doubledBackslashes(storableJsonText(json));
+}
+
+const doubledBackslashes = (json: string) => (json.includes('\\') ? json.replaceAll('\\', '\\\\') : json);
 
 function isoOrNull(iso: string | null): string | null {
   if (!iso) return null;
@@ -164,10 +178,14 @@ export async function toStorable(prepared: PreparedTrajectory, options: StoreOpt
   let rows: string[] = [];
   let pieceLength = 0;
   let bytes = 0;
-  for (const s of t.steps) {
+  for (let i = 0; i < t.steps.length; i++) {
+    const s = t.steps[i]!;
+    // the JSON columns as the content hash wrote them (same values; jsonb keeps no key order), else written here
+    const json = prepared.stepJson?.[i];
     const row =
-      `${newId()}\t${id}\t${s.index}\t${copyText(s.source)}\t${copyText(s.text)}\t${copyText(s.reasoning)}\t${copyJson(s.toolCalls)}\t` +
-      `${copyJson(s.observations)}\t${copyText(isoOrNull(s.timestamp))}\t${copyField(s.castTime)}\t${copyJson(s.usage)}\n`;
+      `${newId()}\t${id}\t${s.index}\t${copyText(s.source)}\t${copyText(s.text)}\t${copyText(s.reasoning)}\t` +
+      `${json ? copyJsonText(json.toolCalls) : copyJson(s.toolCalls)}\t${json ? copyJsonText(json.observations) : copyJson(s.observations)}\t` +
+      `${copyText(isoOrNull(s.timestamp))}\t${copyField(s.castTime)}\t${json ? copyJsonText(json.usage) : copyJson(s.usage)}\n`;
     rows.push(row);
     pieceLength += row.length;
     if (pieceLength >= COPY_PIECE) {

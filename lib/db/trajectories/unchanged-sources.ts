@@ -27,14 +27,17 @@ export async function unchangedSources(projectId: string, sha256s: string[]): Pr
     task: string;
     policy: string;
   }>(
-    // LATERAL + OFFSET 0 (not flattened into a join): each source's trajectories through the sourceId
-    // index, whatever the planner's row estimates say right after a bulk import
+    // driven by the hashes: each one looked up through the (projectId, sha256) key and each source's trajectories
+    // through the sourceId index (LATERAL + OFFSET 0: never flattened into a join). Right after a bulk import the
+    // planner's estimates are stale, and a flattened query scanned every source of the project for each chunk
+    // (32 ms a chunk of 128 at 2,000 files, growing with the project)
     `SELECT s.sha256, s.format, s."itemCount", t.id, t."stepCount" AS steps, k.name AS task, p.name AS policy
-     FROM import_source s
+     FROM (SELECT DISTINCT h AS sha FROM json_array_elements_text($2::json) AS h) AS wanted
+     CROSS JOIN LATERAL (SELECT id, sha256, format, "itemCount" FROM import_source
+                         WHERE "projectId" = $1 AND sha256 = wanted.sha AND "itemCount" IS NOT NULL OFFSET 0) s
      CROSS JOIN LATERAL (SELECT id, "stepCount", "taskId", "policyId" FROM trajectory WHERE "sourceId" = s.id OFFSET 0) t
      JOIN task k ON k.id = t."taskId"
      JOIN policy p ON p.id = t."policyId"
-     WHERE s."projectId" = $1 AND s."itemCount" IS NOT NULL AND s.sha256 IN (SELECT json_array_elements_text($2::json))
      ORDER BY s.sha256, t.id COLLATE "C"`,
     [projectId, JSON.stringify(sha256s)],
   );
