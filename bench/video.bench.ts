@@ -118,8 +118,8 @@ export async function timedRender(
   const total = frameRange[1] - frameRange[0] + 1;
   if (total <= WARM_FRAMES + 10)
     throw new Error(`bench/video: a range of ${total} frames is too short to measure (warm-up ${WARM_FRAMES})`);
-  let first: { t: number; threads: ReturnType<typeof treeThreads>; frames: number } | null = null;
-  let last: typeof first = null;
+  type Mark = { t: number; threads: ReturnType<typeof treeThreads>; frames: number };
+  const marks: { first?: Mark; last?: Mark } = {};
   const encoder = new EncoderSampler().start();
   let encoderMs = 0;
   try {
@@ -130,17 +130,16 @@ export async function timedRender(
       frameRange,
       gl,
       onProgress: (p) => {
-        if (!first && p.renderedFrames >= WARM_FRAMES) first = { t: performance.now(), threads: treeThreads(), frames: p.renderedFrames };
-        else if (first && !last && p.renderedFrames >= total)
-          last = { t: performance.now(), threads: treeThreads(), frames: p.renderedFrames };
+        const mark = () => ({ t: performance.now(), threads: treeThreads(), frames: p.renderedFrames });
+        if (!marks.first && p.renderedFrames >= WARM_FRAMES) marks.first = mark();
+        else if (marks.first && !marks.last && p.renderedFrames >= total) marks.last = mark();
       },
     });
   } finally {
     clearInterval(sampler);
     encoderMs = encoder.stop();
   }
-  const a = first as typeof first;
-  const b = last as typeof first;
+  const { first: a, last: b } = marks;
   if (!a || !b) throw new Error(`bench/video: ${id} ${frameRange.join('-')} reported no progress to measure`);
   const frames = b.frames - a.frames;
   // node and Chromium over the measured frames; the encoder over the whole range (its work lags)

@@ -136,17 +136,21 @@ const TRACE_CATEGORIES = [
 /** Starts Chromium tracing on the browser's connection; the returned function ends it and writes the trace. */
 function startTrace(browser: Browser, file: string): () => Promise<void> {
   const connection = browser.connection;
+  // Remotion's typed command list has no Tracing domain; the browser target has it
+  const send = connection.send.bind(connection) as unknown as CdpSend;
   const events: unknown[] = [];
-  const onData = (params: { value: unknown[] }) => events.push(...params.value);
+  const onData = (params: { value: unknown[] }) => {
+    for (const e of params.value) events.push(e);
+  };
   connection.on('Tracing.dataCollected', onData);
-  const started = connection.send('Tracing.start', {
+  const started = send('Tracing.start', {
     traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordContinuously', traceBufferSizeInKb: 400_000 },
     transferMode: 'ReportEvents',
   });
   return async () => {
     await started;
     const done = new Promise<void>((resolve) => connection.once('Tracing.tracingComplete', () => resolve()));
-    await connection.send('Tracing.end');
+    await send('Tracing.end');
     await done;
     connection.off('Tracing.dataCollected', onData);
     await writeFile(file, JSON.stringify({ traceEvents: events }));
