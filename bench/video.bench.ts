@@ -11,6 +11,7 @@ import { trajectoryVideoProps } from '../lib/video/props';
 import type { TrajectoryVideoProps } from '../lib/video/schema';
 import { bundleOnce, renderTrajectoryVideo, type CompositionId, type RenderGl } from '../render/server/render-video';
 import type { BenchFigure } from './figure';
+import { addSplit, cpuBetween, cpuTotal, EncoderSampler, treeThreads } from './video-cpu';
 
 /**
  * Proof-of-work video rendering: fps of the TrajectoryVideo composition against a Blank
@@ -35,12 +36,24 @@ async function fixtureProps(): Promise<TrajectoryVideoProps> {
 }
 
 /** The demo's damped-spring derivation under read pacing: five display equations built up with diffs, a result card with a plot. */
-async function derivationProps(): Promise<TrajectoryVideoProps> {
+export async function derivationProps(): Promise<TrajectoryVideoProps> {
   const file = path.join(root, 'prisma', 'seed', 'demo', 'physics-derivations', 'damped-spring-release_claude-sonnet-4-5.json');
   for await (const item of inspectImporter.parse({ kind: 'file', file: fileSource(file, statSync(file).size) })) {
     if (item.ok) return trajectoryVideoProps(item.trajectory, { pacing: 'read' });
   }
   throw new Error('demo derivation did not import');
+}
+
+/** The derivation-heavy frames: a beat change (the next equation typeset, its diff lit) and the result card's plot drawing itself. */
+export function derivationRanges(dprops: TrajectoryVideoProps): Array<[number, number]> {
+  const derivation = dprops.scenes.find((sc) => sc.kind === 'derivation')!;
+  const result = dprops.scenes.find((sc) => sc.kind === 'result')!;
+  const beats = derivation.kind === 'derivation' ? derivation.beats : [];
+  const cut = beats[Math.min(4, beats.length - 1)]!.from;
+  return [
+    [cut - 60, cut + 59],
+    [result.from, Math.min(result.from + 119, result.from + result.duration - 1)],
+  ];
 }
 
 /** RSS of this process and all its descendants (Chromium, ffmpeg), in bytes. */
@@ -72,21 +85,28 @@ function treeRss(): number {
   return total;
 }
 
-/** CPU seconds of this process and every child it has reaped (Chromium, ffmpeg and theirs): a render's cost, less swayed by a busy machine than its wall time. */
-function treeCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-}
+/** Frames rendered before the measurement starts: the page is up, fonts and caches warm. */
+const WARM_FRAMES = 15;
 
-interface Timed {
+export interface Timed {
+  /** frames a second once the page is up (frame WARM_FRAMES to the last), wall clock */
   fps: number;
-  /** CPU milliseconds per frame (node + Chromium + ffmpeg) */
+  /** CPU milliseconds per frame over the same frames (node + Chromium's processes + ffmpeg, from /proc thread by thread) */
   cpuMs: number;
+  /** the CPU split per "process kind :: thread", ms per frame */
+  split: Map<string, number>;
   peakRss: number;
+  /** frames measured (the range less the warm-up) */
+  frames: number;
 }
 
-async function timedRender(
+/**
+ * One render, measured over its steady state: from its WARM_FRAMES-th rendered frame to its
+ * last, so the browser's start and the page load (the same for any composition) stay out of
+ * the figure, and CPU read from /proc per thread of the whole tree at those two moments
+ * (bench/video-cpu.ts: cutime would miss Chromium's renderer and GPU processes).
+ */
+export async function timedRender(
   props: TrajectoryVideoProps,
   id: CompositionId,
   dir: string,
@@ -94,43 +114,94 @@ async function timedRender(
   gl?: RenderGl,
 ): Promise<Timed> {
   let peak = treeRss();
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss())), 100);
-  const c0 = treeCpuSeconds();
-  const t0 = performance.now();
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss())), 250);
+  const total = frameRange[1] - frameRange[0] + 1;
+  if (total <= WARM_FRAMES + 10)
+    throw new Error(`bench/video: a range of ${total} frames is too short to measure (warm-up ${WARM_FRAMES})`);
+  type Mark = { t: number; threads: ReturnType<typeof treeThreads>; frames: number };
+  const marks: { first?: Mark; last?: Mark } = {};
+  const encoder = new EncoderSampler().start();
+  let encoderMs = 0;
   try {
-    const r = await renderTrajectoryVideo({
+    await renderTrajectoryVideo({
       props,
       outPath: path.join(dir, `${id}-${gl ?? 'default'}.mp4`),
       compositionId: id,
       frameRange,
       gl,
+      onProgress: (p) => {
+        const mark = () => ({ t: performance.now(), threads: treeThreads(), frames: p.renderedFrames });
+        if (!marks.first && p.renderedFrames >= WARM_FRAMES) marks.first = mark();
+        else if (marks.first && !marks.last && p.renderedFrames >= total) marks.last = mark();
+      },
     });
-    return { fps: r.frames / ((performance.now() - t0) / 1000), cpuMs: ((treeCpuSeconds() - c0) * 1000) / r.frames, peakRss: peak };
   } finally {
     clearInterval(sampler);
+    encoderMs = encoder.stop();
   }
+  const { first: a, last: b } = marks;
+  if (!a || !b) throw new Error(`bench/video: ${id} ${frameRange.join('-')} reported no progress to measure`);
+  const frames = b.frames - a.frames;
+  // node and Chromium over the measured frames; the encoder over the whole range (its work lags)
+  const split = new Map([...cpuBetween(a.threads, b.threads)].filter(([k]) => !k.startsWith('ffmpeg ::')).map(([k, v]) => [k, v / frames]));
+  split.set('ffmpeg :: (all threads, whole range)', encoderMs / total);
+  return { fps: frames / ((b.t - a.t) / 1000), cpuMs: cpuTotal(split), split, peakRss: peak, frames };
 }
 
-/** Renders each range with each composition in turn (Blank, video, Blank, video...), so both see the same machine; totals per composition. */
-async function alternate(props: TrajectoryVideoProps, dir: string, ranges: Array<[number, number]>, ids: CompositionId[]) {
-  const totals = new Map<CompositionId, { frames: number; seconds: number; cpu: number; peakRss: number }>();
+/**
+ * Renders each range with each composition in turn (Blank, video, Blank, video...), so both
+ * see the same machine; totals per composition over the measured frames.
+ */
+export async function alternate(props: TrajectoryVideoProps, dir: string, ranges: Array<[number, number]>, ids: CompositionId[]) {
+  const totals = new Map<CompositionId, { frames: number; seconds: number; split: Map<string, number>; peakRss: number }>();
   for (const range of ranges)
     for (const id of ids) {
       const t = await timedRender(props, id, dir, range);
-      const frames = range[1] - range[0] + 1;
-      const sum = totals.get(id) ?? { frames: 0, seconds: 0, cpu: 0, peakRss: 0 };
-      totals.set(id, {
-        frames: sum.frames + frames,
-        seconds: sum.seconds + frames / t.fps,
-        cpu: sum.cpu + t.cpuMs * frames,
-        peakRss: Math.max(sum.peakRss, t.peakRss),
-      });
+      const sum = totals.get(id) ?? { frames: 0, seconds: 0, split: new Map<string, number>(), peakRss: 0 };
+      sum.frames += t.frames;
+      sum.seconds += t.frames / t.fps;
+      addSplit(sum.split, new Map([...t.split].map(([k, v]) => [k, v * t.frames])));
+      sum.peakRss = Math.max(sum.peakRss, t.peakRss);
+      totals.set(id, sum);
     }
   const of = (id: CompositionId): Timed => {
     const t = totals.get(id)!;
-    return { fps: t.frames / t.seconds, cpuMs: t.cpu / t.frames, peakRss: t.peakRss };
+    const split = new Map([...t.split].map(([k, v]) => [k, v / t.frames]));
+    return { fps: t.frames / t.seconds, cpuMs: cpuTotal(split), split, peakRss: t.peakRss, frames: t.frames };
   };
-  return { of, frames: ranges.reduce((n, r) => n + r[1] - r[0] + 1, 0) };
+  return { of, frames: totals.get(ids[0]!)!.frames };
+}
+
+/** The CPU per frame of each process kind (browser, renderer, gpu-process, node, ffmpeg) of two measurements, largest first. */
+export function kindsOf(a: Timed, b: Timed): Array<[string, number, number]> {
+  const sum = (t: Timed) => {
+    const m = new Map<string, number>();
+    for (const [k, v] of t.split) {
+      const kind = k.split(' :: ')[0]!;
+      m.set(kind, (m.get(kind) ?? 0) + v);
+    }
+    return m;
+  };
+  const ma = sum(a);
+  const mb = sum(b);
+  return [...new Set([...ma.keys(), ...mb.keys()])]
+    .map((k): [string, number, number] => [k, ma.get(k) ?? 0, mb.get(k) ?? 0])
+    .filter(([, x, y]) => x >= 0.5 || y >= 0.5)
+    .sort((x, y) => y[1] - x[1]);
+}
+
+/** "renderer 31.2 (main 20.1, ...), gpu-process ..." : where a composition's CPU per frame goes, by process. */
+export function splitText(t: Timed): string {
+  const kinds = new Map<string, number>();
+  for (const [k, v] of t.split) {
+    const kind = k.split(' :: ')[0]!.replace(/^chromium /, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + v);
+  }
+  return [...kinds]
+    .filter(([, v]) => v >= 0.5)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+    .join(', ');
 }
 
 function bigTrajectory(): Trajectory {
@@ -188,17 +259,14 @@ export async function run(): Promise<BenchFigure[]> {
 
     // derivation-heavy: a beat change (the next equation typeset, its diff lit) and the result card's plot drawing itself
     const dprops = await derivationProps();
-    const derivation = dprops.scenes.find((sc) => sc.kind === 'derivation')!;
-    const result = dprops.scenes.find((sc) => sc.kind === 'result')!;
-    const beats = derivation.kind === 'derivation' ? derivation.beats : [];
-    const cut = beats[Math.min(4, beats.length - 1)]!.from;
-    const dRanges: Array<[number, number]> = [
-      [cut - 60, cut + 59],
-      [result.from, Math.min(result.from + 119, result.from + result.duration - 1)],
-    ];
-    // both ranges twice, alternated with Blank range by range, so the ratio rests on 480 frames
-    // a side (at load 10-15 one range's fps ratio went from 0.72 to 0.91 between passes)
-    const heavy = await alternate(dprops, dir, [...dRanges, ...dRanges], ['Blank', 'TrajectoryVideo']);
+    const dRanges = derivationRanges(dprops);
+    // both ranges BENCH_VIDEO_PASSES times (3), alternated with Blank range by range; each render
+    // measured over its steady state (frames 15 to the last), so the ratio rests on ~630 frames a
+    // side and leaves the browser start out (at load 10-15 a single pass swung 0.6-0.9)
+    const passes = Number(process.env.BENCH_VIDEO_PASSES ?? 3);
+    if (!Number.isInteger(passes) || passes < 1)
+      throw new Error(`BENCH_VIDEO_PASSES=${process.env.BENCH_VIDEO_PASSES}: expected a whole number >= 1`);
+    const heavy = await alternate(dprops, dir, Array.from({ length: passes }, () => dRanges).flat(), ['Blank', 'TrajectoryVideo']);
 
     // props of a long run, best of three, beside a JSON round trip of the same trajectory (the
     // least any derivation that reads all of it could cost), the two alternated
@@ -251,6 +319,14 @@ export async function run(): Promise<BenchFigure[]> {
         higherIsBetter: false,
         comparator: { name: 'Blank (same frames)', value: heavy.of('Blank').cpuMs },
       },
+      ...kindsOf(heavy.of('TrajectoryVideo'), heavy.of('Blank')).map(([kind, tv, blank]): BenchFigure => ({
+        group: 'video',
+        name: `derivation-heavy CPU per frame in ${kind}`,
+        value: tv,
+        unit: 'ms',
+        higherIsBetter: false,
+        comparator: { name: 'Blank (same frames)', value: blank },
+      })),
       {
         group: 'video',
         name: 'render peak RSS (node + Chromium + ffmpeg)',

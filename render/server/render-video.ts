@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { rename, stat, unlink } from 'node:fs/promises';
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundle } from '@remotion/bundler';
@@ -115,6 +115,49 @@ type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unk
 export const screenshotStats = { viewport: 0 };
 
 /**
+ * For bench/video-profile.ts: `trace` records a Chromium trace (every process) of the next
+ * render, from its `afterFrames`-th frame (past start-up) to its end, written to `path`.
+ */
+export const renderHooks: { trace: { path: string; afterFrames: number } | null } = { trace: null };
+
+const TRACE_CATEGORIES = [
+  '-*',
+  'toplevel',
+  'benchmark',
+  'blink',
+  'cc',
+  'gpu',
+  'viz',
+  'disabled-by-default-devtools.timeline',
+  'devtools.timeline',
+  'v8.execute',
+];
+
+/** Starts Chromium tracing on the browser's connection; the returned function ends it and writes the trace. */
+function startTrace(browser: Browser, file: string): () => Promise<void> {
+  const connection = browser.connection;
+  // Remotion's typed command list has no Tracing domain; the browser target has it
+  const send = connection.send.bind(connection) as unknown as CdpSend;
+  const events: unknown[] = [];
+  const onData = (params: { value: unknown[] }) => {
+    for (const e of params.value) events.push(e);
+  };
+  connection.on('Tracing.dataCollected', onData);
+  const started = send('Tracing.start', {
+    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordContinuously', traceBufferSizeInKb: 400_000 },
+    transferMode: 'ReportEvents',
+  });
+  return async () => {
+    await started;
+    const done = new Promise<void>((resolve) => connection.once('Tracing.tracingComplete', () => resolve()));
+    await send('Tracing.end');
+    await done;
+    connection.off('Tracing.dataCollected', onData);
+    await writeFile(file, JSON.stringify({ traceEvents: events }));
+  };
+}
+
+/**
  * Makes every page Remotion opens on `browser` capture its frames from the viewport only.
  *
  * Remotion (4.0.527, screenshotTask) asks Chromium for `Page.captureScreenshot` with
@@ -130,7 +173,8 @@ export const screenshotStats = { viewport: 0 };
  * Remotion has no option for it, so the one CDP call is rewritten on each page's session; if a
  * Remotion upgrade changes the shape this relies on, this throws rather than silently falling back.
  */
-function captureViewportOnly(browser: Browser): void {
+function captureViewportOnly(browser: Browser, onCapture?: (n: number) => void): void {
+  let captures = 0;
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (options: Parameters<Browser['newPage']>[0]): Promise<BrowserPage> => {
     const page = await newPage(options);
@@ -141,6 +185,7 @@ function captureViewportOnly(browser: Browser): void {
     client.send = (method, params) => {
       if (method !== 'Page.captureScreenshot' || !params) return send(method, params);
       screenshotStats.viewport++;
+      onCapture?.(++captures);
       return send(method, { ...params, captureBeyondViewport: false });
     };
     return page;
@@ -154,10 +199,15 @@ async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Browser) =
     chromiumOptions: chromiumOptions(gl),
     logLevel: 'error',
   });
-  captureViewportOnly(browser);
+  const trace = renderHooks.trace;
+  let endTrace: (() => Promise<void>) | null = null;
+  captureViewportOnly(browser, (n) => {
+    if (trace && n === trace.afterFrames) endTrace = startTrace(browser, trace.path);
+  });
   try {
     return await fn(browser);
   } finally {
+    if (endTrace) await (endTrace as () => Promise<void>)();
     await browser.close({ silent: true });
   }
 }
