@@ -1,6 +1,6 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { viewAssignment } from '@/lib/review/view-assignment';
-import { apiRoute } from '../../../../_server/api-route';
+import { apiRoute, jsonAnswer } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,5 +11,5 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
-  return Response.json({ assignment: await viewAssignment(id, user.id) });
+  return jsonAnswer({ assignment: await viewAssignment(id, user.id) });
 });
