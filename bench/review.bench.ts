@@ -56,7 +56,7 @@ const dataDir = path.join(root, '.data', 'bench-review');
 /** the embedded cluster's own directory (startEmbeddedPostgres puts it under its dataDir's pg/) */
 const pgDataDir = path.join(dataDir, 'pg', 'pg');
 const REVIEWERS = 50;
-/** connections sampling the static file in the same run (each waits 50 ms between requests) */
+/** connections sampling the static file in the same run (each waits 250 ms between requests) */
 const STATIC_SAMPLERS = 5;
 const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
 const K = 3;
