@@ -96,7 +96,11 @@ export type UnseenLabel =
   | { kind: 'comparison'; a: string; b: string | null; criteria: unknown };
 
 /** One trajectory's summary row as stored (flaggedAt as epoch ms). */
-export type InsightRow = ReturnType<typeof summariseTrajectory> & { trajectoryId: string; projectId: string; flaggedAt: number | null };
+export type InsightRow = Omit<ReturnType<typeof summariseTrajectory>, 'flaggedAt'> & {
+  trajectoryId: string;
+  projectId: string;
+  flaggedAt: number | null;
+};
 
 /**
  * The summary rows of `ids` from what insightInputs read (plus `unseen`, a label written by
@@ -190,7 +194,7 @@ export async function insightDrift(trajectoryIds: string[]): Promise<number> {
         FROM trajectory_insight ti WHERE ti."trajectoryId" = ANY($1::text[]))::text AS stored`,
     [ids],
   );
-  const stored = new Map(
+  const stored = new Map<string, Record<string, unknown>>(
     (JSON.parse(read!.stored) as { row: Record<string, unknown> & { trajectoryId: string }; flaggedMs: number | null }[]).map((s) => [
       s.row.trajectoryId,
       { ...s.row, flaggedAt: s.flaggedMs },
