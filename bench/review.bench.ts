@@ -56,7 +56,7 @@ const dataDir = path.join(root, '.data', 'bench-review');
 /** the embedded cluster's own directory (startEmbeddedPostgres puts it under its dataDir's pg/) */
 const pgDataDir = path.join(dataDir, 'pg', 'pg');
 const REVIEWERS = 50;
-/** connections sampling the static file in the same run (each waits 50 ms between requests) */
+/** connections sampling the static file in the same run (each waits 250 ms between requests) */
 const STATIC_SAMPLERS = 5;
 const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
 const K = 3;
@@ -94,63 +94,14 @@ export async function run(): Promise<BenchFigure[]> {
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
 
-    // ---- seed: ITEMS trajectories, a single-mode campaign with k = 3, 50 reviewers with tokens
-    const project = await ensureProject({ slug: 'load', name: 'Load test' });
-    for (let from = 0; from < ITEMS; from += 500) {
-      const batch = [];
-      for (let i = from; i < Math.min(ITEMS, from + 500); i++) {
-        const t = buildTrajectory({
-          format: 'openai',
-          task: { name: `task-${i}`, instruction: `Task ${i}` },
-          policy: { model: 'load-model' },
-          steps: [{ source: 'agent', text: `answer ${i}` }],
-        });
-        batch.push(await toStorable(prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null }));
-      }
-      await storeTrajectoryBatch(project.id, batch);
-    }
-    const version = await saveRubricVersion(project.id, 'load', rubric, null);
-    const campaign = await createCampaign(
-      project.id,
-      { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
-      null,
-    );
-    const soakCampaign = await createCampaign(
-      project.id,
-      { name: 'soak', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
-      null,
-    );
-    const leads: string[] = [];
-    for (let i = 0; i < SOAK_LEADS; i++) {
-      const { user } = await ensureUser({
-        email: `lead${i}@load.local`,
-        name: `Lead ${i}`,
-        role: 'lead',
-        password: 'load-test-password',
-        expertise: [],
-      });
-      await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'lead' }]);
-      leads.push(user.id);
-    }
-    const tokens: string[] = [];
-    for (let i = 0; i < REVIEWERS; i++) {
-      const { user } = await ensureUser({
-        email: `r${i}@load.local`,
-        name: `Reviewer ${i}`,
-        role: 'reviewer',
-        password: 'load-test-password',
-        expertise: [],
-      });
-      // reviewers claim only in their projects' campaigns (issue 14): without this every claim is a 404
-      await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'reviewer' }]);
-      tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
-    }
+    const { campaign, soakCampaign, leads, tokens, projectId } = await seedReviewLoad(ITEMS);
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
-    const propsFigures = await storedPropsFigures(project.id);
+    const propsFigures = await storedPropsFigures(projectId);
 
     studio = startBenchStudio({
       port,
-      databaseUrl: postgres.url,
+      // over the database's Unix socket, as `witness start` reaches its embedded one
+      databaseUrl: postgres.socketUrl,
       dataDir,
       worker: false,
       nodeArgs: PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [],
@@ -247,6 +198,66 @@ export async function run(): Promise<BenchFigure[]> {
     await postgres.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The load test's data on the database DATABASE_URL names: `items` one-step trajectories, a
+ * single-mode campaign with k = 3 (the load) and a second one (the soak), SOAK_LEADS leads and
+ * REVIEWERS reviewers with API tokens, all members of the project.
+ */
+export async function seedReviewLoad(items: number) {
+  // ---- seed: items trajectories, a single-mode campaign with k = 3, 50 reviewers with tokens
+  const project = await ensureProject({ slug: 'load', name: 'Load test' });
+  for (let from = 0; from < items; from += 500) {
+    const batch = [];
+    for (let i = from; i < Math.min(items, from + 500); i++) {
+      const t = buildTrajectory({
+        format: 'openai',
+        task: { name: `task-${i}`, instruction: `Task ${i}` },
+        policy: { model: 'load-model' },
+        steps: [{ source: 'agent', text: `answer ${i}` }],
+      });
+      batch.push(await toStorable(prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null }));
+    }
+    await storeTrajectoryBatch(project.id, batch);
+  }
+  const version = await saveRubricVersion(project.id, 'load', rubric, null);
+  const campaign = await createCampaign(
+    project.id,
+    { name: 'load', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
+    null,
+  );
+  const soakCampaign = await createCampaign(
+    project.id,
+    { name: 'soak', mode: 'single', rubricVersionId: version.versionId, overlap: K, minCoverage: 0, open: true },
+    null,
+  );
+  const leads: string[] = [];
+  for (let i = 0; i < SOAK_LEADS; i++) {
+    const { user } = await ensureUser({
+      email: `lead${i}@load.local`,
+      name: `Lead ${i}`,
+      role: 'lead',
+      password: 'load-test-password',
+      expertise: [],
+    });
+    await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'lead' }]);
+    leads.push(user.id);
+  }
+  const tokens: string[] = [];
+  for (let i = 0; i < REVIEWERS; i++) {
+    const { user } = await ensureUser({
+      email: `r${i}@load.local`,
+      name: `Reviewer ${i}`,
+      role: 'reviewer',
+      password: 'load-test-password',
+      expertise: [],
+    });
+    // reviewers claim only in their projects' campaigns (issue 14): without this every claim is a 404
+    await ensureFirstMemberships(user.id, [{ projectId: project.id, role: 'reviewer' }]);
+    tokens.push((await createApiToken(user.id, { name: `load ${i}` })).token);
+  }
+  return { projectId: project.id, campaign, soakCampaign, leads, tokens };
 }
 
 /** Runs the load client (bench/review-load-client.ts) in its own process and returns what it measured. */

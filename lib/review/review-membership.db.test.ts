@@ -14,6 +14,7 @@ import { storeTrajectory } from '../db/trajectories/trajectories';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { submitReview, submitReviewBody } from './submit-review';
+import { viewAssignment } from './view-assignment';
 import { codeOf } from '../db/test/error-code';
 
 /**
@@ -121,6 +122,22 @@ describe('membership in the claim and submit statements', () => {
     const second = (await claimNextItem(a.campaignId, member, new Date()))!;
     expect(await codeOf(submitReview(member, { ...input, assignmentId: second.assignmentId }, new Date()))).toBe('CONFLICT');
   });
+});
+
+describe('the blind view checks membership on its own statement', () => {
+  it('answers the owner in a project they review in; NOT_FOUND once they left it, to anyone else, and for an unknown id', async () => {
+    await resetDatabase();
+    const a = await project('view-a');
+    const member = await reviewer([a.projectId]);
+    const claim = (await claimNextItem(a.campaignId, member, new Date()))!;
+    expect((await viewAssignment(claim.assignmentId, member.id, member.access)).assignment.id).toBe(claim.assignmentId);
+    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, projectAccess('reviewer', [])))).toBe('NOT_FOUND');
+    const narrowedAway = { ...member.access, narrowedTo: 'another-project' };
+    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, narrowedAway))).toBe('NOT_FOUND');
+    const other = await reviewer([a.projectId]);
+    expect(await codeOf(viewAssignment(claim.assignmentId, other.id, other.access))).toBe('NOT_FOUND');
+    expect(await codeOf(viewAssignment('no-such-assignment', member.id, member.access))).toBe('NOT_FOUND');
+  }, 60_000);
 });
 
 describe('API token auth in one statement', () => {

@@ -1,11 +1,13 @@
 import { db } from '../infra/client';
+import { insightDrift } from '../insight/insight-summary';
 
 /**
  * The invariants of a campaign's reviews, read straight from the tables (the load test, the
  * soak and operators use it): current reviews, the most any item has (must be <= k, and the
  * item's counters must agree), reviewer/item pairs reviewed twice, reviewers holding more than
  * one live claim, items whose training-stream events disagree with their reviews, and
- * trajectories whose insight summary disagrees with their current reviews (all must be 0).
+ * trajectories whose stored insight summary differs from a recount of their current labels
+ * (all must be 0).
  */
 export async function campaignIntegrity(campaignId: string, now: Date = new Date()) {
   const count = async (query: Promise<{ n: bigint | number }[]>) => Number((await query)[0]?.n ?? 0);
@@ -36,13 +38,9 @@ export async function campaignIntegrity(campaignId: string, now: Date = new Date
       SELECT count(*) AS n FROM campaign_item i JOIN campaign c ON c.id = i."campaignId"
       WHERE i."campaignId" = ${campaignId} AND NOT i."isGold"
         AND (SELECT count(*) FROM label_event e WHERE e."campaignItemId" = i.id AND e.kind = 'finalised') <> (CASE WHEN i."reviewCount" >= c.overlap THEN 1 ELSE 0 END)`),
-    count(db().$queryRaw`
-      SELECT count(*) AS n FROM campaign_item i
-      LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = i."trajectoryId"
-      WHERE i."campaignId" = ${campaignId}
-        AND coalesce(ti.reviews, 0) <> (
-          SELECT count(*) FROM review r JOIN campaign_item j ON j.id = r."campaignItemId" JOIN campaign c ON c.id = j."campaignId"
-          WHERE r."isCurrent" AND c.mode = 'single' AND j."trajectoryId" = i."trajectoryId")`),
+    db()
+      .campaignItem.findMany({ where: { campaignId }, select: { trajectoryId: true, trajectoryBId: true } })
+      .then((items) => insightDrift(items.flatMap((i) => [i.trajectoryId, i.trajectoryBId ?? i.trajectoryId]))),
   ]);
   return {
     currentReviews: reviews.length,
@@ -57,7 +55,7 @@ export async function campaignIntegrity(campaignId: string, now: Date = new Date
     liveClaimDuplicates,
     /** items whose `finalised` events disagree with their review count */
     eventDrift,
-    /** trajectories whose insight summary counts other reviews than they have */
+    /** trajectories whose stored insight summary differs from a recount of their current labels */
     summaryDrift,
   };
 }

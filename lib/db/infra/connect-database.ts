@@ -25,7 +25,8 @@ export async function connectDatabase(options: {
     return { url: options.databaseUrl, embedded: false, fresh: false, stop: async () => {} };
   }
   const running: RunningPostgres = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.port, log: options.log });
-  return { url: running.url, embedded: true, fresh: running.initialised, stop: running.stop };
+  // this machine's processes (web, worker, CLI) reach the embedded database over its Unix socket
+  return { url: running.socketUrl, embedded: true, fresh: running.initialised, stop: running.stop };
 }
 
 export async function checkReachable(url: string, timeoutMs = 5000): Promise<void> {

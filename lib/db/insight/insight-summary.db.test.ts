@@ -8,6 +8,7 @@ import { migrate } from '../infra/migrate';
 import { submitReview } from '../../review/submit-review';
 import { resetDatabase } from '../test/reset';
 import { seedInsightScenario } from '../test/insight-scenario';
+import { insightDrift } from './insight-summary';
 
 /**
  * The trajectory summaries the insight pages read (lib/db/insight/insight-summary.ts): written by the real
@@ -130,6 +131,59 @@ describe('trajectory insight summaries', () => {
     expect(after.reviews).toBe(before.reviews + 2);
     expect(after.passVotes).toBe(before.passVotes + 2);
   });
+
+  it('under many concurrent submits and revisions on shared trajectories, every stored summary equals a recount of its labels', async () => {
+    // the submit adds its own new row to what it read in the same statement and leaves out the row it retired: check it against a recount
+    const rubricVersionId = (
+      await db().campaign.findFirstOrThrow({ where: { projectId, mode: 'single' }, select: { rubricVersionId: true } })
+    ).rubricVersionId;
+    const filter = { taskNames: ['summ-hacky-1', 'summ-hacky-2'], policy: 'acme-coder-7b@ckpt-1000' };
+    const campaign = await createCampaign(projectId, { name: 'crowd', mode: 'single', rubricVersionId, overlap: 8, filter }, null);
+    const crowd = Array.from({ length: 8 }, () => randomUUID());
+    for (const id of crowd) await db().user.create({ data: { id, email: `${id}@x.test`, name: 'C', role: 'reviewer' } });
+    const answers = (i: number, round: number) => ({
+      criteria: { works: (i + round) % 2 ? 'pass' : 'fail', no_test_edits: i % 3 ? 'pass' : 'fail' },
+      overall: 1 + ((i + round) % 5),
+      flags: (i + round) % 4 === 0 ? ['reward_hacking'] : [],
+    });
+    await Promise.all(
+      crowd.map(async (id, i) => {
+        for (;;) {
+          const claim = await claimNextItem(campaign.id, { id, expertise: [] }, new Date());
+          if (!claim) return;
+          // a submit, then two revisions of it racing each other with new keys
+          const submit = (round: number) =>
+            submitReview(
+              id,
+              { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: answers(i, round), coverage },
+              100,
+              new Date(),
+            );
+          await submit(0);
+          await Promise.all([submit(1), submit(2)]);
+        }
+      }),
+    );
+    const all = (await summaries()).map((r) => r.trajectoryId);
+    const crowded = (await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { trajectoryId: true } })).map(
+      (i) => i.trajectoryId,
+    );
+    for (const t of crowded)
+      expect((await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t } })).reviews).toBeGreaterThan(8);
+    expect(await insightDrift(all)).toBe(0);
+    // and the check sees a summary that is off by one vote, or in one criterion only
+    const [first] = crowded;
+    const row = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: first! } });
+    await db().trajectoryInsight.update({ where: { trajectoryId: first! }, data: { passVotes: row.passVotes + 1 } });
+    expect(await insightDrift(all)).toBe(1);
+    await db().trajectoryInsight.update({
+      where: { trajectoryId: first! },
+      data: { passVotes: row.passVotes, criteria: { ...(row.criteria as object), works: [0, 0] } },
+    });
+    expect(await insightDrift(all)).toBe(1);
+    await db().trajectoryInsight.update({ where: { trajectoryId: first! }, data: { criteria: row.criteria as object } });
+    expect(await insightDrift(all)).toBe(0);
+  }, 120_000);
 
   it('migrate backfills missing and outdated summaries once per rules version, to what the submits wrote', async () => {
     const url = inject('databaseUrl');

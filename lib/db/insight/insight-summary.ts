@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { pgRun, type SqlRun } from '../infra/sql';
+import { isDeepStrictEqual } from 'node:util';
+import { pgRun, sql, type SqlRun } from '../infra/sql';
 import {
   INSIGHT_RULES_VERSION,
   insightKeys,
@@ -24,33 +25,88 @@ export type { SqlRun } from '../infra/sql';
 
 /** Refreshes the summaries of these trajectories; call inside the transaction that wrote their labels. */
 export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (string | null | undefined)[]): Promise<void> {
-  const ids = [...new Set(trajectoryIds.filter((id): id is string => !!id))].sort();
+  const ids = insightIds(trajectoryIds);
   if (ids.length === 0) return;
-  // in id order (two submits never wait on each other crosswise); `IS NULL` only turns the void result into a column
-  await run(
-    `SELECT count(*)::int AS locked FROM (
-       SELECT pg_advisory_xact_lock(hashtextextended('trajectory_insight:' || id, 0)) IS NULL AS l FROM unnest($1::text[]) AS id ORDER BY id
-     ) x WHERE x.l IS NOT NULL`,
-    [ids],
-  );
-  // everything the summaries are computed from, in one statement (one round trip inside the submit's transaction)
-  const [read] = await run<{ reviews: unknown; comparisons: unknown; trajectories: unknown; versions: unknown }>(
-    // times as epoch ms (timestamp columns hold UTC): the same on either client and in any process time zone
-    `WITH r AS (
-       SELECT r.id, r."campaignItemId", extract(epoch FROM r."submittedAt")::float8 * 1000 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
+  await run(`SELECT ${INSIGHT_LOCKS('$1')} AS locked`, [ids]);
+  const inputs = insightInputs('$1');
+  const [read] = await run<InsightInputs>(`WITH ${inputs.cte} SELECT ${inputs.select}`, [ids]);
+  await writeTrajectoryInsight(run, summaryRows(ids, read));
+}
+
+/** The trajectories a refresh covers: each once, in id order (the order their locks are taken in). */
+export function insightIds(trajectoryIds: (string | null | undefined)[]): string[] {
+  return [...new Set(trajectoryIds.filter((id): id is string => !!id))].sort();
+}
+
+/**
+ * A SQL expression that takes the summary lock of each trajectory in the text[] parameter
+ * `ids` (in id order, so two writers never wait on each other crosswise) and yields an int.
+ * Every writer of a trajectory's labels takes it before it reads the labels the summary is
+ * computed from: a concurrent writer of the same trajectory waits, then reads this one's
+ * committed label. A statement's snapshot is taken before it waits, so the read must come in a
+ * later statement of the transaction.
+ */
+export const INSIGHT_LOCKS = (ids: string) =>
+  `(SELECT count(*)::int FROM (
+     SELECT pg_advisory_xact_lock(hashtextextended('trajectory_insight:' || id, 0)) IS NULL AS l FROM unnest(${ids}::text[]) AS id ORDER BY id
+   ) x WHERE x.l IS NOT NULL)`;
+
+/** What a summary is computed from, as JSON text (one round trip): see insightInputs. */
+export interface InsightInputs {
+  reviews: string;
+  comparisons: string;
+  trajectories: string;
+  versions: string;
+}
+
+/**
+ * The SQL that reads everything the summaries of the trajectories in the text[] parameter `ids`
+ * are computed from (their current single-mode reviews, the current comparisons they are a side
+ * of, their projects and the reviews' rubric definitions), as a CTE to put in a WITH list and a
+ * select list of the four InsightInputs columns. A statement that itself retires a label cannot
+ * see that yet (one snapshot per statement): `except` gives queries of the ids to leave out.
+ */
+export function insightInputs(ids: string, except: { reviews?: string; comparisons?: string } = {}): { cte: string; select: string } {
+  return {
+    // times as epoch ms (timestamp columns hold UTC, and the ms are exact): the same on either client and in any process time zone
+    cte: `insight_reviews AS (
+       SELECT r.id, r."campaignItemId", (extract(epoch FROM r."submittedAt") * 1000)::float8 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
        FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
-       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY($1::text[])
-     )
-     SELECT
-       (SELECT coalesce(json_agg(r), '[]') FROM r)::text AS reviews,
+       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY(${ids}::text[])${except.reviews ? ` AND r.id NOT IN (${except.reviews})` : ''}
+     )`,
+    select: `(SELECT coalesce(json_agg(r), '[]') FROM insight_reviews r)::text AS reviews,
        (SELECT coalesce(json_agg(json_build_object('a', ci."trajectoryId", 'b', ci."trajectoryBId", 'criteria', pc.criteria)), '[]')
           FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
-          WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY($1::text[]) OR ci."trajectoryBId" = ANY($1::text[])))::text AS comparisons,
-       (SELECT coalesce(json_agg(json_build_object('id', t.id, 'projectId', t."projectId")), '[]') FROM trajectory t WHERE t.id = ANY($1::text[]))::text AS trajectories,
+          WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY(${ids}::text[]) OR ci."trajectoryBId" = ANY(${ids}::text[]))${
+            except.comparisons ? ` AND pc.id NOT IN (${except.comparisons})` : ''
+          })::text AS comparisons,
+       (SELECT coalesce(json_agg(json_build_object('id', t.id, 'projectId', t."projectId")), '[]') FROM trajectory t WHERE t.id = ANY(${ids}::text[]))::text AS trajectories,
        (SELECT coalesce(json_agg(json_build_object('id', v.id, 'definition', v.definition)), '[]')
-          FROM rubric_version v WHERE v.id IN (SELECT "rubricVersionId" FROM r))::text AS versions`,
-    [ids],
-  );
+          FROM rubric_version v WHERE v.id IN (SELECT "rubricVersionId" FROM insight_reviews))::text AS versions`,
+  };
+}
+
+/** A label the reading statement wrote itself, so could not see: added to what it read. */
+export type UnseenLabel =
+  | {
+      kind: 'review';
+      review: { id: string; campaignItemId: string; submittedAt: Date; answers: unknown; trajectoryId: string };
+      definition: unknown;
+    }
+  | { kind: 'comparison'; a: string; b: string | null; criteria: unknown };
+
+/** One trajectory's summary row as stored (flaggedAt as epoch ms). */
+export type InsightRow = Omit<ReturnType<typeof summariseTrajectory>, 'flaggedAt'> & {
+  trajectoryId: string;
+  projectId: string;
+  flaggedAt: number | null;
+};
+
+/**
+ * The summary rows of `ids` from what insightInputs read (plus `unseen`, a label written by
+ * the reading statement itself), and the trajectories left with no label at all.
+ */
+export function summaryRows(ids: string[], read: InsightInputs | undefined, unseen?: UnseenLabel): { rows: InsightRow[]; empty: string[] } {
   const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
   const reviews = parsed<{
     id: string;
@@ -78,13 +134,15 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
       keys: keys.get(r.rubricVersionId) ?? noKeys,
     });
   }
-  for (const c of comparisons) {
+  if (unseen?.kind === 'review')
+    byTrajectory.get(unseen.review.trajectoryId)?.reviews.push({ ...unseen.review, keys: insightKeys(unseen.definition) });
+  for (const c of unseen?.kind === 'comparison' ? [...comparisons, unseen] : comparisons) {
     const criteria = (c.criteria ?? {}) as { a?: unknown; b?: unknown };
     byTrajectory.get(c.a)?.sides.push({ criteria: criteria.a });
     if (c.b) byTrajectory.get(c.b)?.sides.push({ criteria: criteria.b });
   }
   const projectOf = new Map(trajectories.map((t) => [t.id, t.projectId]));
-  const rows = [];
+  const rows: InsightRow[] = [];
   const empty: string[] = [];
   for (const [trajectoryId, labels] of byTrajectory) {
     const projectId = projectOf.get(trajectoryId);
@@ -96,6 +154,11 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
     const s = summariseTrajectory(labels.reviews, labels.sides);
     rows.push({ ...s, trajectoryId, projectId, flaggedAt: s.flaggedAt?.getTime() ?? null });
   }
+  return { rows, empty };
+}
+
+/** Stores summary rows (insert or replace) and removes the rows of trajectories left with no label. */
+export async function writeTrajectoryInsight(run: SqlRun, { rows, empty }: { rows: InsightRow[]; empty: string[] }): Promise<void> {
   if (empty.length) await run(`DELETE FROM trajectory_insight WHERE "trajectoryId" = ANY($1::text[])`, [empty]);
   if (rows.length === 0) return;
   await run(
@@ -114,6 +177,57 @@ export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (stri
        "rulesVersion" = EXCLUDED."rulesVersion", "updatedAt" = EXCLUDED."updatedAt"`,
     [JSON.stringify(rows), INSIGHT_RULES_VERSION],
   );
+}
+
+/**
+ * How many of these trajectories' stored summaries differ from a recount of their current
+ * labels (read in one snapshot with the stored rows): 0 when every submit, revision and race
+ * left them exact. The load test's and soak's invariant check (campaignIntegrity).
+ */
+export async function insightDrift(trajectoryIds: string[]): Promise<number> {
+  const ids = insightIds(trajectoryIds);
+  if (ids.length === 0) return 0;
+  const inputs = insightInputs('$1');
+  const [read] = await sql<InsightInputs & { stored: string }>(
+    `WITH ${inputs.cte} SELECT ${inputs.select},
+       (SELECT coalesce(json_agg(json_build_object('row', ti, 'flaggedMs', (extract(epoch FROM ti."flaggedAt") * 1000)::float8)), '[]')
+        FROM trajectory_insight ti WHERE ti."trajectoryId" = ANY($1::text[]))::text AS stored`,
+    [ids],
+  );
+  const stored = new Map<string, Record<string, unknown>>(
+    (JSON.parse(read!.stored) as { row: Record<string, unknown> & { trajectoryId: string }; flaggedMs: number | null }[]).map((s) => [
+      s.row.trajectoryId,
+      { ...s.row, flaggedAt: s.flaggedMs },
+    ]),
+  );
+  const { rows, empty } = summaryRows(ids, read);
+  let drift = empty.filter((id) => stored.has(id)).length;
+  for (const row of rows) {
+    const s = stored.get(row.trajectoryId);
+    if (!s || s.rulesVersion !== INSIGHT_RULES_VERSION) {
+      drift++;
+      continue;
+    }
+    const same = (Object.keys(row) as (keyof InsightRow)[]).every((k) =>
+      typeof row[k] === 'number' && typeof s[k] === 'number'
+        ? Math.abs((row[k] as number) - (s[k] as number)) <= 1e-9 * Math.max(1, Math.abs(row[k] as number))
+        : isDeepStrictEqual(canonical(row[k]), canonical(s[k])),
+    );
+    if (!same) drift++;
+  }
+  return drift;
+}
+
+/** A JSON value with its object keys in order (jsonb keeps its own key order). */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  return value;
 }
 
 /** Trajectories refreshed per transaction by the backfill. */

@@ -3,6 +3,7 @@ import { parseCriteria } from '../../formats/criteria';
 import type { CoverageBasis } from '../../review/coverage';
 import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
+import { requireProjectRole, type ProjectAccess } from '../../auth/project-access';
 import { AppError } from '../../errors';
 import type { TrajectoryVideoProps } from '../../video/schema';
 import type { TranscriptStep } from '../../video/transcript';
@@ -75,6 +76,7 @@ interface ViewRow {
   acceptanceCriteria: unknown;
   environment: string | null;
   campaignId: string;
+  projectId: string;
   campaignName: string;
   mode: 'single' | 'pairwise';
   campaignStatus: string;
@@ -106,15 +108,22 @@ export type VideoLookup = (
 
 /**
  * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
- * says whose it is). The videos and transcripts come from `videoOf` (the stored props).
+ * says whose it is), or, with `access` (the caller's), when its campaign's project is not one
+ * they review in: checked on the view's own statement. The videos and transcripts come from
+ * `videoOf` (the stored props).
  */
-export async function assignmentView(assignmentId: string, reviewerId: string, videoOf: VideoLookup): Promise<AssignmentView> {
+export async function assignmentView(
+  assignmentId: string,
+  reviewerId: string,
+  videoOf: VideoLookup,
+  access?: ProjectAccess,
+): Promise<AssignmentView> {
   // one statement (every claim answers this view): the assignment, its item, task, campaign, rubric and the reviewer's current label
   const [row] = await sql<ViewRow>(
     `SELECT a.id, a."reviewerId", a.status::text AS status, a."claimedAt", a."leaseExpiresAt", a."swapSides",
            ci."trajectoryId", ci."trajectoryBId",
            tk.name AS "taskName", tk.instruction, tk."acceptanceCriteria", e.name AS "environment",
-           c.id AS "campaignId", c.name AS "campaignName", c.mode::text AS mode, c.status::text AS "campaignStatus", c."minCoverage",
+           c.id AS "campaignId", c."projectId", c.name AS "campaignName", c.mode::text AS mode, c.status::text AS "campaignStatus", c."minCoverage",
            c."coverageBasis"::text AS "coverageBasis", c.blind, c.pacing::text AS pacing,
            rv.id AS "rubricVersionId", rv.version AS "rubricVersion", rv.definition,
            r.revision AS "reviewRevision", r.answers AS "reviewAnswers", r.evidence AS "reviewEvidence", r."submittedAt" AS "reviewSubmittedAt",
@@ -182,6 +191,7 @@ export async function assignmentView(assignmentId: string, reviewerId: string, v
           ],
   };
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
+  if (access) requireProjectRole(access, row!.projectId, 'reviewer', 'assignment');
   const { campaign } = a.item;
   const blind = blindSettings.parse(campaign.blind);
 

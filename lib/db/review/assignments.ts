@@ -3,6 +3,7 @@ import { requireProjectRole, type ProjectAccess } from '../../auth/project-acces
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { at, inSqlTransaction, type SqlRun } from '../infra/sql';
+import { INSIGHT_LOCKS, insightIds } from '../insight/insight-summary';
 
 export interface Claim {
   assignmentId: string;
@@ -183,7 +184,9 @@ export interface SettledItem {
  * Turns a claim into a submitted slot inside the caller's transaction (used by review and
  * comparison submit). A claim whose lease expired is honoured when a slot is still free.
  * Answers whether this is the first submit of the assignment (then reviewCount goes up) and the
- * item's counts after it.
+ * item's counts after it. `insightOf`: the trajectories whose insight summaries the caller
+ * refreshes next, whose summary locks (lib/db/insight/insight-summary.ts) are taken in the same
+ * statement as the assignment's row lock, after it.
  */
 export async function settleClaim(
   run: SqlRun,
@@ -191,11 +194,13 @@ export async function settleClaim(
   reviewerId: string,
   overlap: number,
   now: Date,
+  insightOf: string[] = [],
 ): Promise<{ first: boolean; campaignItemId: string; item: SettledItem }> {
   // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
   const [a] = await run<{ reviewerId: string; status: string; campaignItemId: string }>(
-    `SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE`,
-    [assignmentId],
+    `WITH a AS MATERIALIZED (SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE)
+     SELECT a."reviewerId", a.status, a."campaignItemId", ${INSIGHT_LOCKS('$2')} AS locked FROM a`,
+    [assignmentId, insightIds(insightOf)],
   );
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing } from '@prisma/client';
 import { AppError } from '../../errors';
-import { refreshTrajectoryInsight } from '../insight/insight-summary';
+import {
+  insightIds,
+  insightInputs,
+  summaryRows,
+  writeTrajectoryInsight,
+  type InsightInputs,
+  type UnseenLabel,
+} from '../insight/insight-summary';
 import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
 import { settleClaim } from './assignments';
 import { recordSubmitLabelEvent } from './label-events';
-import { nextRevision } from './revisions';
+import { revisionRule } from './revisions';
 
 /** The two labels a reviewer submits on an assignment (the use-cases: lib/review/submit-*.ts). */
 export type LabelKind = 'review' | 'comparison';
@@ -146,8 +153,10 @@ export interface SubmitWrite {
   idempotencyKey: string;
   /** the campaign's overlap k (the claim settles the item's count against it) */
   overlap: number;
-  /** whose insight summaries the label changes */
+  /** whose insight summaries the label changes: the item's trajectory (pairwise: A, then B) */
   trajectoryIds: string[];
+  /** the definition of the rubric version a review answers (its summary reads the answers by it) */
+  definition: unknown;
   now: Date;
 }
 
@@ -157,47 +166,80 @@ export interface SubmitWrite {
  * made the item final, or revised a final item) and refreshes the trajectories' insight
  * summaries. A concurrent submit with the same key (a double click racing itself) loses on the
  * unique key and answers the row the other one made.
+ *
+ * Round trips (the hot path, issue 17): BEGIN; the assignment's row lock with the summaries'
+ * locks; the claim's settling; one statement that retires the current revision, inserts the new
+ * one and reads what the summaries are computed from (the row it inserts is not visible to its
+ * own statement, so the summary adds it from what was written, and leaves out the row it
+ * retired); the label event when there is one; the summaries; COMMIT. The summaries are still a
+ * recount of every current label of the trajectory, taken under its lock, so they stay exact
+ * under concurrent submits and revisions.
  */
 export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id: string; revision: number; duplicate: boolean }> {
+  const trajectoryIds = insightIds(s.trajectoryIds);
   try {
     return await inSqlTransaction(async (run) => {
-      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now);
-      const revision = await nextRevision(run, row.kind, s.assignmentId);
-      const owned = [randomUUID(), s.assignmentId, settled.campaignItemId, s.reviewerId, revision, s.idempotencyKey, at(s.now)];
-      const [created] =
-        row.kind === 'review'
-          ? await run<{ id: string; revision: number }>(
-              `INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
-                 "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
-               VALUES ($1, $2, $3, $4, $5, $6, $7::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13)
-               RETURNING id, revision`,
-              [
-                ...owned,
-                row.data.rubricVersionId,
-                JSON.stringify(row.data.answers),
-                JSON.stringify(row.data.evidence),
-                JSON.stringify(row.data.coverage),
-                row.data.durationSec,
-                row.data.goldScore,
-              ],
-            )
-          : await run<{ id: string; revision: number }>(
-              `INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
-                 "isCurrent", preference, "bothBad", rationale, criteria, coverage)
-               VALUES ($1, $2, $3, $4, $5, $6, $7::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb)
-               RETURNING id, revision`,
-              [
-                ...owned,
-                row.data.preference,
-                row.data.bothBad,
-                row.data.rationale,
-                JSON.stringify(row.data.criteria),
-                JSON.stringify(row.data.coverage),
-              ],
-            );
+      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now, trajectoryIds);
+      const id = randomUUID();
+      const owned = [id, s.assignmentId, settled.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), trajectoryIds];
+      const revision = revisionRule(row.kind, '$2');
+      let created: ({ id: string; revision: number } & InsightInputs) | undefined;
+      let unseen: UnseenLabel;
+      if (row.kind === 'review') {
+        const inputs = insightInputs('$7', { reviews: 'SELECT id FROM retired' });
+        [created] = await run<{ id: string; revision: number } & InsightInputs>(
+          `WITH retired AS (${revision.retire}), created AS (
+             INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+               "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
+             RETURNING id, revision
+           ), ${inputs.cte}
+           SELECT created.id, created.revision, ${inputs.select} FROM created`,
+          [
+            ...owned,
+            row.data.rubricVersionId,
+            JSON.stringify(row.data.answers),
+            JSON.stringify(row.data.evidence),
+            JSON.stringify(row.data.coverage),
+            row.data.durationSec,
+            row.data.goldScore,
+          ],
+        );
+        unseen = {
+          kind: 'review',
+          review: {
+            id,
+            campaignItemId: settled.campaignItemId,
+            submittedAt: s.now,
+            answers: row.data.answers,
+            trajectoryId: trajectoryIds[0]!,
+          },
+          definition: s.definition,
+        };
+      } else {
+        const inputs = insightInputs('$7', { comparisons: 'SELECT id FROM retired' });
+        [created] = await run<{ id: string; revision: number } & InsightInputs>(
+          `WITH retired AS (${revision.retire}), created AS (
+             INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+               "isCurrent", preference, "bothBad", rationale, criteria, coverage)
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb
+             RETURNING id, revision
+           ), ${inputs.cte}
+           SELECT created.id, created.revision, ${inputs.select} FROM created`,
+          [
+            ...owned,
+            row.data.preference,
+            row.data.bothBad,
+            row.data.rationale,
+            JSON.stringify(row.data.criteria),
+            JSON.stringify(row.data.coverage),
+          ],
+        );
+        unseen = { kind: 'comparison', a: s.trajectoryIds[0]!, b: s.trajectoryIds[1] ?? null, criteria: row.data.criteria };
+      }
       await recordSubmitLabelEvent(run, settled);
-      await refreshTrajectoryInsight(run, s.trajectoryIds);
-      return { ...created!, duplicate: false };
+      await writeTrajectoryInsight(run, summaryRows(trajectoryIds, created, unseen));
+      return { id: created!.id, revision: created!.revision, duplicate: false };
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

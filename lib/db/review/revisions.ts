@@ -16,12 +16,22 @@ export type RevisionedLabel = keyof typeof revisioned;
  * the row with the returned revision number (1 for the first).
  */
 export async function nextRevision(run: SqlRun, label: RevisionedLabel, ownerId: string): Promise<number> {
-  const { table, owner } = revisioned[label];
-  // the UPDATE runs once whether or not the SELECT reads it; the SELECT sees the rows before it
-  const [row] = await run<{ next: number }>(
-    `WITH retired AS (UPDATE "${table}" SET "isCurrent" = false WHERE "${owner}" = $1 AND "isCurrent" RETURNING 1)
-     SELECT (coalesce(max(revision), 0) + 1)::int AS next FROM "${table}" WHERE "${owner}" = $1`,
-    [ownerId],
-  );
+  const rule = revisionRule(label, '$1');
+  const [row] = await run<{ next: number }>(`WITH retired AS (${rule.retire}) SELECT ${rule.next} AS next`, [ownerId]);
   return row!.next;
+}
+
+/**
+ * The same rule as SQL, for a statement that also writes the new row (the submit's hot path:
+ * one round trip): `retire`, a data-modifying query for a CTE that marks the chain's current row
+ * not current (RETURNING its id), and `next`, the new row's revision. Both read the chain as the
+ * statement found it (one snapshot per statement: the UPDATE runs once whether or not anything
+ * reads it), so `next` counts the retired row too. `owner` is the parameter holding the chain's owner id.
+ */
+export function revisionRule(label: RevisionedLabel, owner: string): { retire: string; next: string } {
+  const { table, owner: column } = revisioned[label];
+  return {
+    retire: `UPDATE "${table}" SET "isCurrent" = false WHERE "${column}" = ${owner} AND "isCurrent" RETURNING id`,
+    next: `(SELECT (coalesce(max(revision), 0) + 1)::int FROM "${table}" WHERE "${column}" = ${owner})`,
+  };
 }

@@ -31,6 +31,17 @@ describe('loadTrajectory', () => {
     expect(loaded.trajectory.judgeScores).toEqual([...original.judgeScores].sort((a, b) => a.judge.localeCompare(b.judge)));
     expect(loaded.labels.environment).toBe('tb');
     expect(loaded.criteria).toEqual(original.task.acceptanceCriteria);
+    // everything else comes back as it went in (one SQL statement reads it: timestamps to the millisecond, JSON columns, the policy)
+    const isoOf = (t: string | null) => (t ? new Date(t).toISOString() : null);
+    expect(loaded.trajectory).toEqual({
+      ...original,
+      task: { ...original.task, environment: 'tb', split: 'train' },
+      steps: loaded.trajectory.steps,
+      judgeScores: loaded.trajectory.judgeScores,
+      startedAt: isoOf(original.startedAt),
+      endedAt: isoOf(original.endedAt),
+    });
+    expect(loaded.trajectory.startedAt).not.toBeNull();
     expect(await loadTrajectory('nope')).toBeNull();
   });
 });

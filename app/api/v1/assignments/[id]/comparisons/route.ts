@@ -1,6 +1,6 @@
 import { submitComparisonBody } from '@/lib/review/submit-comparison';
 import { readJsonBody } from '../../../../../_server/read-body';
-import { apiRoute } from '../../../../../_server/api-route';
+import { apiRoute, jsonAnswer } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,5 +15,5 @@ export const POST = apiRoute('review', async (request, user, context: { params: 
   // the size limit first (413), then the assignment is the caller's in a project they review in (404), then the body's shape (422)
   const raw = await readJsonBody(request);
   const row = await submitComparisonBody(user, id, raw, new Date());
-  return Response.json({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
+  return jsonAnswer({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
 });

@@ -1,6 +1,6 @@
 import { viewAssignment } from '@/lib/review/view-assignment';
 import { claimNextItem } from '@/lib/db/review/assignments';
-import { apiRoute } from '../../../../../_server/api-route';
+import { apiRoute, jsonAnswer } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,5 +15,5 @@ export const POST = apiRoute('review', async (_request, user, context: { params:
   // the caller's membership is checked in the claim's first statement (it reads the campaign's project anyway)
   const claim = await claimNextItem(id, user, new Date());
   if (!claim) return new Response(null, { status: 204 });
-  return Response.json({ assignment: await viewAssignment(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
+  return jsonAnswer({ assignment: await viewAssignment(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
 });
