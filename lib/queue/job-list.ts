@@ -1,4 +1,5 @@
 import type { JobContract } from './job-contract';
+import { campaignSnapshotJob } from './jobs/campaign-snapshot';
 import { datasetExportJob } from './jobs/dataset-export';
 import { sessionsPruneJob } from './jobs/sessions-prune';
 import { trainingDeliverJob } from './jobs/training-deliver';
@@ -18,6 +19,7 @@ export const jobs = {
   videoCombine: videoCombineJob,
   datasetExport: datasetExportJob,
   trainingDeliver: trainingDeliverJob,
+  campaignSnapshot: campaignSnapshotJob,
 } as const;
 
 export type Jobs = typeof jobs;

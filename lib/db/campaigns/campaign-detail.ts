@@ -6,16 +6,17 @@ import { db } from '../infra/client';
 
 const blindSchema = z.object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) });
 
-/** How many items the detail page lists (the counts above it always cover every item). */
-export const CAMPAIGN_ITEM_LIMIT = 500;
+/** How many items a page of the detail lists (the counts above it always cover every item; `page` picks which). */
+export const CAMPAIGN_ITEMS_PER_PAGE = 100;
 
 /**
  * One campaign for its lead: settings, rubric version, progress overall and per reviewer
- * (live claims, submitted, skipped, expired, gold score mean, last activity) and its items with
- * review counts. A fixed number of queries; JSON-safe. For leads only: it names policies and
+ * (live claims, submitted, skipped, expired, gold score mean, last activity: the last claim,
+ * submit or skip) and a page of its items with review counts. A fixed number of queries; JSON-safe. For leads only: it names policies and
  * reviewers, so no reviewer route may call it.
  */
-export async function getCampaignDetail(campaignId: string, now: Date) {
+export async function getCampaignDetail(campaignId: string, now: Date, options: { page?: number } = {}) {
+  const page = Math.max(0, Math.floor(options.page ?? 0));
   const c = await db().campaign.findUnique({
     where: { id: campaignId },
     select: {
@@ -74,24 +75,28 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
         JOIN review r ON r."campaignItemId" = gi.id AND r."isCurrent" AND r."goldScore" IS NOT NULL
         WHERE gi."campaignId" = ${campaignId} AND gi."isGold"
         GROUP BY r."reviewerId"
-      ), work AS (
+      ), claims AS (
+        -- the claims not yet settled (assignment's status index: a few per reviewer and campaign,
+        -- whatever the reviews): live while the lease runs, lapsed after (expired, not yet swept)
         SELECT a."reviewerId",
-               count(*) FILTER (WHERE a.status = 'claimed' AND a."leaseExpiresAt" > ${now}) AS claimed,
-               count(*) FILTER (WHERE a.status = 'submitted') AS submitted,
-               count(*) FILTER (WHERE a.status = 'skipped') AS skipped,
-               count(*) FILTER (WHERE a.status = 'expired' OR (a.status = 'claimed' AND a."leaseExpiresAt" <= ${now})) AS expired,
-               max(GREATEST(a."claimedAt", coalesce(a."finishedAt", a."claimedAt"))) AS "lastActivity"
-        FROM assignment a
-        JOIN campaign_item ci ON ci.id = a."campaignItemId"
-        WHERE ci."campaignId" = ${campaignId}
+               count(*) FILTER (WHERE a."leaseExpiresAt" > ${now}) AS live,
+               count(*) FILTER (WHERE a."leaseExpiresAt" <= ${now}) AS lapsed,
+               count(*) AS open
+        FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
+        WHERE a.status = 'claimed' AND ci."campaignId" = ${campaignId}
         GROUP BY a."reviewerId"
       )
-      SELECT w."reviewerId", u.name, u.email, w.claimed, w.submitted, w.skipped, w.expired,
-             g."goldMean", coalesce(g."goldCount", 0) AS "goldCount", w."lastActivity"
-      FROM work w
-      JOIN "user" u ON u.id = w."reviewerId"
-      LEFT JOIN gold g ON g."reviewerId" = w."reviewerId"
-      ORDER BY w.submitted DESC, u.name ASC`,
+      -- the counts of every assignment come from campaign_reviewer_stat (kept by triggers in each
+      -- write's transaction, see schema.prisma): one row per reviewer instead of 1M assignments
+      SELECT s."reviewerId", u.name, u.email, coalesce(c.live, 0) AS claimed, s.submitted, s.skipped,
+             s.assigned - s.submitted - s.skipped - coalesce(c.open, 0) + coalesce(c.lapsed, 0) AS expired,
+             g."goldMean", coalesce(g."goldCount", 0) AS "goldCount", s."lastActivity"
+      FROM campaign_reviewer_stat s
+      JOIN "user" u ON u.id = s."reviewerId"
+      LEFT JOIN claims c ON c."reviewerId" = s."reviewerId"
+      LEFT JOIN gold g ON g."reviewerId" = s."reviewerId"
+      WHERE s."campaignId" = ${campaignId} AND s.assigned > 0
+      ORDER BY s.submitted DESC, u.name ASC`,
     db().campaignItem.findMany({
       where: { campaignId, selected: true },
       select: {
@@ -106,7 +111,8 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
         trajectoryB: { select: { id: true, verifierReward: true, policy: { select: { name: true } } } },
       },
       orderBy: [{ trajectory: { task: { name: 'asc' } } }, { id: 'asc' }],
-      take: CAMPAIGN_ITEM_LIMIT,
+      skip: page * CAMPAIGN_ITEMS_PER_PAGE,
+      take: CAMPAIGN_ITEMS_PER_PAGE,
     }),
     c.createdById ? db().user.findUnique({ where: { id: c.createdById }, select: { name: true } }) : null,
   ]);
@@ -170,6 +176,10 @@ export async function getCampaignDetail(campaignId: string, now: Date) {
       b: i.trajectoryB ? { trajectoryId: i.trajectoryB.id, policy: i.trajectoryB.policy.name, reward: i.trajectoryB.verifierReward } : null,
     })),
     itemsShown: items.length,
+    /** the items listed are the `itemsFrom`-th (0-based) onward, of progress.items, CAMPAIGN_ITEMS_PER_PAGE a page */
+    itemsPage: page,
+    itemsFrom: page * CAMPAIGN_ITEMS_PER_PAGE,
+    itemsPerPage: CAMPAIGN_ITEMS_PER_PAGE,
   };
 }
 export type CampaignDetail = Awaited<ReturnType<typeof getCampaignDetail>>;
