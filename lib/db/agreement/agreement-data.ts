@@ -15,7 +15,17 @@ import { sql, type SqlRun } from '../infra/sql';
  * statements in parallel), or one transaction's (lib/db/campaigns/campaign-snapshots.ts
  * inConsistentRead: a snapshot read at one instant, with the label clock it was read at).
  */
-export async function loadAgreementData(campaignId: string, run: SqlRun = sql): Promise<CampaignAgreementData> {
+export async function loadAgreementData(campaignId: string, runOn: SqlRun = sql): Promise<CampaignAgreementData> {
+  // on the pool the statements run in parallel; on one transaction's connection, one after another
+  let queue: Promise<unknown> = Promise.resolve();
+  const run: SqlRun =
+    runOn === sql
+      ? sql
+      : <T>(text: string, values: unknown[]) => {
+          const next = queue.then(() => runOn<T>(text, values));
+          queue = next.catch(() => {});
+          return next;
+        };
   const [campaigns, items, reviews, comparisons, names] = await Promise.all([
     run<{ id: string; name: string; mode: 'single' | 'pairwise'; overlap: number; definition: unknown }>(
       `SELECT c.id, c.name, c.mode, c.overlap, rv.definition
