@@ -45,9 +45,6 @@ CREATE UNIQUE INDEX "campaign_snapshot_campaignId_kind_variant_key" ON "campaign
 ALTER TABLE "campaign_reviewer_stat" ADD CONSTRAINT "campaign_reviewer_stat_campaignId_fkey" FOREIGN KEY ("campaignId") REFERENCES "campaign"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "campaign_reviewer_stat" ADD CONSTRAINT "campaign_reviewer_stat_reviewerId_fkey" FOREIGN KEY ("reviewerId") REFERENCES "user"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
 ALTER TABLE "campaign_snapshot" ADD CONSTRAINT "campaign_snapshot_campaignId_fkey" FOREIGN KEY ("campaignId") REFERENCES "campaign"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
@@ -131,15 +128,19 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- an item going (its trajectory deleted): its assignments leave the counts, its labels move the clock
+-- an item going (its trajectory deleted): its assignments leave the counts, its labels move the
+-- clock, and the campaign-level row ('') moves it whatever the item had
 CREATE FUNCTION witness_stat_item_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE campaign_reviewer_stat s SET assigned = s.assigned - d.n, submitted = s.submitted - d.sub, skipped = s.skipped - d.sk,
-         "labelChanges" = s."labelChanges" + d.n + 1
+         "labelChanges" = s."labelChanges" + d.n
   FROM (SELECT a."reviewerId", count(*) AS n, count(*) FILTER (WHERE a.status = 'submitted') AS sub,
                count(*) FILTER (WHERE a.status = 'skipped') AS sk
         FROM assignment a WHERE a."campaignItemId" = OLD.id GROUP BY 1 ORDER BY 1) d
   WHERE s."campaignId" = OLD."campaignId" AND s."reviewerId" = d."reviewerId";
+  INSERT INTO campaign_reviewer_stat AS s ("campaignId", "reviewerId", "labelChanges")
+  SELECT OLD."campaignId", '', 1 WHERE EXISTS (SELECT 1 FROM campaign c WHERE c.id = OLD."campaignId")
+  ON CONFLICT ("campaignId", "reviewerId") DO UPDATE SET "labelChanges" = s."labelChanges" + 1;
   RETURN OLD;
 END $$;
 
