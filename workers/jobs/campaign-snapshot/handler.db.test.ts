@@ -12,7 +12,7 @@ import { installQueue, sendJob, stopQueueClient } from '../../../lib/queue/boss'
 import { jobContracts } from '../../../lib/queue/job-list';
 import { campaignSnapshotJob } from '../../../lib/queue/jobs/campaign-snapshot';
 import { startWorker, type RunningWorker } from '../../run-worker';
-import { campaignSnapshotHandler } from './handler';
+import { campaignSnapshotHandler, refreshOnThread } from './handler';
 
 async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
@@ -36,25 +36,30 @@ describe('campaign.snapshot job', () => {
   });
   afterAll(stopQueueClient);
 
-  it('builds a campaign snapshot requested by a page, equal to the live dashboard, for a single and a pairwise campaign', async () => {
-    const seeded = await seedLabelledProject();
-    worker = await startWorker({ databaseUrl: url(), handlers: [campaignSnapshotHandler], pollingIntervalSeconds: 0.5, log: () => {} });
-    for (const campaignId of [seeded.singleCampaignId, seeded.pairwiseCampaignId]) {
-      expect((await readCampaignSnapshot(campaignId, agreementVariant({}), new Date())).state).toBe('computing');
-      const view = await until(
-        `the snapshot of ${campaignId}`,
-        () => readCampaignSnapshot<AgreementSnapshotPayload>(campaignId, agreementVariant({}), new Date()),
-        (v) => v.state === 'current',
-      );
-      const live = agreementPayload(agreementDashboard(await loadAgreementData(campaignId), { replicates: 1000, allMatrices: true }));
-      expect(view.snapshot!.payload).toEqual(JSON.parse(JSON.stringify(live)));
-      expect(view.snapshot!.reviews).toBeGreaterThan(0);
-      // the same run built the default queue
-      expect(await findSnapshot(campaignId, 'disagreements', '')).not.toBeNull();
-    }
-  });
+  it(
+    'builds a campaign snapshot requested by a page, equal to the live dashboard, for a single and a pairwise campaign',
+    { timeout: 180_000 },
+    async () => {
+      const seeded = await seedLabelledProject();
+      worker = await startWorker({ databaseUrl: url(), handlers: [campaignSnapshotHandler], pollingIntervalSeconds: 0.5, log: () => {} });
+      for (const campaignId of [seeded.singleCampaignId, seeded.pairwiseCampaignId]) {
+        expect((await readCampaignSnapshot(campaignId, agreementVariant({}), new Date())).state).toBe('computing');
+        const view = await until(
+          `the snapshot of ${campaignId}`,
+          () => readCampaignSnapshot<AgreementSnapshotPayload>(campaignId, agreementVariant({}), new Date()),
+          (v) => v.state === 'current',
+          120_000,
+        );
+        const live = agreementPayload(agreementDashboard(await loadAgreementData(campaignId), { replicates: 1000, allMatrices: true }));
+        expect(view.snapshot!.payload).toEqual(JSON.parse(JSON.stringify(live)));
+        expect(view.snapshot!.reviews).toBeGreaterThan(0);
+        // the same run built the default queue
+        expect(await findSnapshot(campaignId, 'disagreements', '')).not.toBeNull();
+      }
+    },
+  );
 
-  it('is idempotent and refuses a campaign that is gone without retrying', async () => {
+  it('is idempotent and refuses a campaign that is gone without retrying', { timeout: 120_000 }, async () => {
     const seeded = await seedLabelledProject();
     const ctx = { jobId: 'j', attempt: 0, signal: new AbortController().signal, log: () => {}, now: () => new Date() };
     const variant = disagreementsVariant({ ordinalRange: 3 });
@@ -67,5 +72,18 @@ describe('campaign.snapshot job', () => {
     });
     await expect(campaignSnapshotHandler.handle({ campaignId: 'gone' }, ctx)).rejects.toMatchObject({ name: 'PermanentJobError' });
     await expect(sendJob(url(), campaignSnapshotJob, { variant } as never)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
+  it('on a thread of its own (a large campaign) it stores the same snapshot as inline', { timeout: 180_000 }, async () => {
+    const seeded = await seedLabelledProject();
+    const campaignId = seeded.singleCampaignId;
+    expect(await refreshOnThread(campaignId, undefined, new AbortController().signal)).toEqual({
+      written: ['agreement', 'disagreements', 'plan'],
+      skipped: [],
+    });
+    const stored = (await findSnapshot<AgreementSnapshotPayload>(campaignId, 'agreement', ''))!;
+    const live = agreementPayload(agreementDashboard(await loadAgreementData(campaignId), { replicates: 1000, allMatrices: true }));
+    expect(stored.payload).toEqual(JSON.parse(JSON.stringify(live)));
+    await expect(refreshOnThread('gone', undefined, new AbortController().signal)).rejects.toMatchObject({ name: 'PermanentJobError' });
   });
 });
