@@ -7,7 +7,7 @@ import { formatDateTime } from '@/components/ui/format';
 /**
  * What a stored snapshot (lib/campaigns/read-campaign-snapshot.ts) the page shows is as of:
  * "As of N reviews, <time>"; stale: how many label changes came since, while it is refreshed;
- * computing: none yet. Until it is current the page refreshes itself (2 s, then slower, up to 30 s).
+ * computing: none yet. Until it is current the page refreshes itself (every 2 s for 20 s, then slower, up to 30 s).
  */
 export function SnapshotStatus({
   state,
@@ -29,10 +29,11 @@ export function SnapshotStatus({
   useEffect(() => {
     if (state === 'current') return;
     let delay = 2000;
+    let ticks = 0;
     let timer: ReturnType<typeof setTimeout>;
     const tick = () => {
       router.refresh();
-      delay = Math.min(30_000, delay * 1.5);
+      if (++ticks >= 10) delay = Math.min(30_000, delay * 1.5);
       timer = setTimeout(tick, delay);
     };
     timer = setTimeout(tick, delay);

@@ -239,6 +239,8 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
   beforeEach(resetDatabase);
   afterAll(stopQueueClient);
 
+  /** as for a campaign too large to build in the page: the job builds it */
+  const jobOnly = { buildInPageMaxLabels: -1 };
   const queued = async () =>
     db().$queryRaw<{ data: { campaignId?: string } }[]>`SELECT data FROM pgboss.job WHERE name = 'campaign.snapshot' AND state = 'created'`;
 
@@ -270,7 +272,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     for (const [who, r] of reviewers.slice(0, 3).entries()) for (let i = 0; i < 6; i++) await claimAndSubmit(campaign.id, who, r);
 
     // none yet: the page says computing and queues the job
-    const first = await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date());
+    const first = await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date(), jobOnly);
     expect(first).toMatchObject({ state: 'computing', snapshot: null });
     expect((await queued()).map((j) => j.data)).toEqual([{ campaignId: campaign.id }]);
 
@@ -283,14 +285,17 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     expect({ agreement: got.agreement, queue: got.queue, plan: got.plan, reviews: got.reviews }).toEqual(want);
     expect(got.agreement.questions.length).toBeGreaterThan(0);
     expect(Object.keys(got.agreement.matrix.matrices ?? {}).length).toBeGreaterThan(1);
-    expect(await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date())).toMatchObject({ state: 'current', newer: 0 });
+    expect(await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date(), jobOnly)).toMatchObject({
+      state: 'current',
+      newer: 0,
+    });
     // again: nothing to do (idempotent)
     expect(await refreshCampaignSnapshots(campaign.id)).toEqual({ written: [], skipped: ['agreement', 'disagreements', 'plan'] });
 
     // a new review: stale (with how many changes), the sweep and the page queue a refresh, the refresh brings it level with live
     await db().$executeRaw`DELETE FROM pgboss.job WHERE name = 'campaign.snapshot'`;
     expect(await claimAndSubmit(campaign.id, 3, reviewers[3]!)).not.toBeNull();
-    const stale = await readCampaignSnapshot(campaign.id, disagreementsVariant({}), new Date());
+    const stale = await readCampaignSnapshot(campaign.id, disagreementsVariant({}), new Date(), jobOnly);
     expect(stale).toMatchObject({ state: 'stale', newer: 1 });
     expect(stale.snapshot).not.toBeNull();
     expect(await sweepCampaignSnapshots(new Date())).toEqual([campaign.id]);
@@ -310,7 +315,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
       answers: { criteria: { tests: 'pass' }, quality: 3, flags: [] },
       rationale: 'the tests pass on a clean checkout',
     });
-    expect(await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date())).toMatchObject({ state: 'stale' });
+    expect(await readCampaignSnapshot(campaign.id, agreementVariant({}), new Date(), jobOnly)).toMatchObject({ state: 'stale' });
     await refreshCampaignSnapshots(campaign.id);
     const adjudicated = (await findSnapshot<AgreementSnapshotPayload>(campaign.id, 'agreement', ''))!;
     expect(adjudicated.payload.campaign.adjudicated).toBe(1);
@@ -320,7 +325,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     const { campaign, reviewers } = await seed();
     for (const [who, r] of reviewers.slice(0, 3).entries()) for (let i = 0; i < 6; i++) await claimAndSubmit(campaign.id, who, r);
     const variant = disagreementsVariant({ majorityCut: 0.5, ordinalRange: 4 });
-    expect(await readCampaignSnapshot(campaign.id, variant, new Date())).toMatchObject({ state: 'computing' });
+    expect(await readCampaignSnapshot(campaign.id, variant, new Date(), jobOnly)).toMatchObject({ state: 'computing' });
     expect((await queued()).map((j) => j.data)).toEqual([{ campaignId: campaign.id, variant }]);
     expect(await refreshCampaignSnapshots(campaign.id, variant)).toMatchObject({ written: ['disagreements?cut=0.5&range=4'] });
     const snap = (await findSnapshot<{ count: number }>(campaign.id, 'disagreements', 'cut=0.5&range=4'))!;
@@ -331,5 +336,21 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     // a second page of a queue reads from its offset
     expect((await disagreementPage(snap.id, 1, 10_000)).map((r) => r.itemId)).toEqual(want.slice(1).map((d) => d.itemId));
     expect(PLAN_VARIANT.kind).toBe('plan');
+  });
+
+  it('a small campaign: the page builds its snapshots itself (never "computing"), equal to the live computation', async () => {
+    const { campaign, reviewers } = await seed(6, 4);
+    for (const [who, r] of reviewers.slice(0, 3).entries()) for (let i = 0; i < 6; i++) await claimAndSubmit(campaign.id, who, r);
+    const view = await readCampaignSnapshot<AgreementSnapshotPayload>(campaign.id, agreementVariant({}), new Date());
+    expect(view.state).toBe('current');
+    const want = await live(campaign.id);
+    expect(view.snapshot!.payload).toEqual(want.agreement);
+    expect((await stored(campaign.id)).queue).toEqual(want.queue);
+    expect(await queued()).toEqual([]);
+    // a review later: the next view brings it level again
+    expect(await claimAndSubmit(campaign.id, 3, reviewers[3]!)).not.toBeNull();
+    const again = await readCampaignSnapshot<AgreementSnapshotPayload>(campaign.id, agreementVariant({}), new Date());
+    expect(again).toMatchObject({ state: 'current' });
+    expect(again.snapshot!.reviews).toBe(view.snapshot!.reviews + 1);
   });
 });

@@ -28,4 +28,6 @@ export const campaignSnapshotJob = defineJob({
       ? `campaign.snapshot:${p.campaignId}${p.variant ? `:${p.variant.kind}:${variantKey(p.variant)}` : ''}`
       : 'campaign.snapshot',
   cron: '* * * * *',
+  // two at once per worker: a page's request need not wait behind one large campaign's minute
+  concurrency: 2,
 });

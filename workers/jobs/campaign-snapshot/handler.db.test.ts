@@ -24,6 +24,9 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
   }
 }
 
+/** as for a campaign too large to build in the page (lib/campaigns/read-campaign-snapshot.ts): the job builds it */
+const jobOnly = { buildInPageMaxLabels: -1 };
+
 /** The snapshot job as the worker runs it: a page's request is picked up and the page then reads what the live computation gives. */
 describe('campaign.snapshot job', () => {
   let worker: RunningWorker | undefined;
@@ -43,10 +46,10 @@ describe('campaign.snapshot job', () => {
       const seeded = await seedLabelledProject();
       worker = await startWorker({ databaseUrl: url(), handlers: [campaignSnapshotHandler], pollingIntervalSeconds: 0.5, log: () => {} });
       for (const campaignId of [seeded.singleCampaignId, seeded.pairwiseCampaignId]) {
-        expect((await readCampaignSnapshot(campaignId, agreementVariant({}), new Date())).state).toBe('computing');
+        expect((await readCampaignSnapshot(campaignId, agreementVariant({}), new Date(), jobOnly)).state).toBe('computing');
         const view = await until(
           `the snapshot of ${campaignId}`,
-          () => readCampaignSnapshot<AgreementSnapshotPayload>(campaignId, agreementVariant({}), new Date()),
+          () => readCampaignSnapshot<AgreementSnapshotPayload>(campaignId, agreementVariant({}), new Date(), jobOnly),
           (v) => v.state === 'current',
           120_000,
         );
