@@ -32,8 +32,6 @@ export interface AgreementDashboard {
     options: { key: string; label: string }[];
     matrix: PairMatrix;
     names: Record<string, string>;
-    /** with `allMatrices`: the matrix of every option, by question key (a stored snapshot answers any `q`) */
-    matrices?: Record<string, PairMatrix>;
   };
   drift: { questions: { key: string; label: string }[]; batches: DriftBatch[] };
   audit: AuditResult;
@@ -49,8 +47,6 @@ export interface DashboardOptions extends DisagreementOptions {
   threshold?: number;
   replicates?: number;
   seed?: number;
-  /** also compute the reviewer matrix of every question that has one (matrix.matrices) */
-  allMatrices?: boolean;
   /** compute only these parts (the others come back empty); default all. A CSV download needs one. */
   parts?: readonly DashboardPart[];
 }
@@ -89,7 +85,6 @@ export function agreementDashboard(data: CampaignAgreementData, options: Dashboa
       options: matrixOptions.map((q) => ({ key: q.key, label: q.label })),
       matrix: chosen && want('matrix') ? pairMatrix(chosen) : { raters: [], cells: [] },
       names,
-      ...(options.allMatrices && want('matrix') ? { matrices: Object.fromEntries(matrixOptions.map((q) => [q.key, pairMatrix(q)])) } : {}),
     },
     drift: { questions: rated.map((q) => ({ key: q.key, label: q.label })), batches: want('drift') ? driftBatches(rated) : [] },
     audit: want('audit')

@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { planCampaignReview } from '../review/plan-campaign-review';
 import { defaultVariants, variantKey, type SnapshotVariant } from './snapshot-variant';
 
-/** What an `agreement` snapshot holds: the dashboard as the page shows it, every reviewer matrix, the queue's length (its rows are a `disagreements` snapshot). */
+/** What an `agreement` snapshot holds: the dashboard as the page shows it and the queue's length (its rows are a `disagreements` snapshot). */
 export type AgreementSnapshotPayload = Omit<AgreementDashboard, 'items' | 'disagreements'> & { disagreementCount: number };
 
 /** What a `disagreements` snapshot holds beside its rows. */
@@ -103,7 +103,7 @@ export async function refreshCampaignSnapshots(
     for (const v of fromData) {
       const t1 = performance.now();
       if (v.kind === 'agreement') {
-        const d = agreementDashboard(data, { threshold: v.threshold, replicates: REPLICATES, allMatrices: true });
+        const d = agreementDashboard(data, { threshold: v.threshold, matrixQuestion: v.q, replicates: REPLICATES });
         await store(v, at, reviews, agreementPayload(d), loadMs + performance.now() - t1);
       } else if (v.kind === 'disagreements') {
         const d = agreementDashboard(data, { majorityCut: v.cut, ordinalRange: v.range, parts: ['disagreements'] });

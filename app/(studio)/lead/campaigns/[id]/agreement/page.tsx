@@ -55,8 +55,8 @@ export default async function AgreementPage({ params, searchParams }: Props) {
         <CampaignTabs campaignId={campaign.id} current="agreement" />
       </>
     );
-  const matrixKey = d.matrix.matrices?.[options.matrixQuestion ?? ''] ? options.matrixQuestion! : d.matrix.questionKey;
-  const matrix = (matrixKey ? d.matrix.matrices?.[matrixKey] : undefined) ?? d.matrix.matrix;
+  const matrixKey = d.matrix.questionKey;
+  const matrix = d.matrix.matrix;
   const query = (extra: Record<string, string>) =>
     `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
   const csvQuery = query({}).length > 1 ? query({}) : '';
