@@ -18,9 +18,9 @@ export function SnapshotStatus({
   testId = 'snapshot-status',
 }: {
   state: 'computing' | 'current' | 'stale';
-  /** what it covers, e.g. 1,000 reviews */
+  /** what it covers, e.g. 1,000 reviews: the count and its noun, singular and plural */
   count: number | null;
-  noun: string;
+  noun: readonly [string, string];
   builtAt: string | null;
   newer: number;
   testId?: string;
@@ -48,7 +48,7 @@ export function SnapshotStatus({
     );
   return (
     <p className="text-xs text-zinc-500" data-testid={testId} data-state={state}>
-      As of {count?.toLocaleString('en-US')} {noun}, {builtAt ? formatDateTime(builtAt) : ''}
+      As of {count?.toLocaleString('en-US')} {count === 1 ? noun[0] : noun[1]}, {builtAt ? formatDateTime(builtAt) : ''}
       {state === 'stale' ? (
         <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
           {newer.toLocaleString('en-US')} newer {newer === 1 ? 'change' : 'changes'}: refreshing

@@ -56,7 +56,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
             <SnapshotStatus
               state={plan.state}
               count={plan.snapshot?.reviews ?? null}
-              noun="reviewed items"
+              noun={['reviewed item', 'reviewed items']}
               builtAt={plan.snapshot?.builtAt.toISOString() ?? null}
               newer={plan.newer}
               testId="plan-status"

@@ -52,7 +52,7 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
     <SnapshotStatus
       state={view.state}
       count={snapshot?.reviews ?? null}
-      noun={campaign.mode === 'pairwise' ? 'comparisons' : 'reviews'}
+      noun={campaign.mode === 'pairwise' ? ['comparison', 'comparisons'] : ['review', 'reviews']}
       builtAt={snapshot?.builtAt.toISOString() ?? null}
       newer={view.newer}
     />

@@ -42,7 +42,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
     <SnapshotStatus
       state={view.state}
       count={view.snapshot?.reviews ?? null}
-      noun={campaign.mode === 'pairwise' ? 'comparisons' : 'reviews'}
+      noun={campaign.mode === 'pairwise' ? ['comparison', 'comparisons'] : ['review', 'reviews']}
       builtAt={view.snapshot?.builtAt.toISOString() ?? null}
       newer={view.newer}
     />
