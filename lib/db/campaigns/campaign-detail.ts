@@ -3,6 +3,7 @@ import { AppError } from '../../errors';
 import { rubricDefinition } from '../../review/rubric';
 import { trajectoryFilterSchema } from './campaigns';
 import { db } from '../infra/client';
+import { sql } from '../infra/sql';
 
 const blindSchema = z.object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) });
 
@@ -97,23 +98,37 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       LEFT JOIN gold g ON g."reviewerId" = s."reviewerId"
       WHERE s."campaignId" = ${campaignId} AND s.assigned > 0
       ORDER BY s.submitted DESC, u.name ASC`,
-    db().campaignItem.findMany({
-      where: { campaignId, selected: true },
-      select: {
-        id: true,
-        isGold: true,
-        probability: true,
-        reviewCount: true,
-        activeCount: true,
-        trajectory: {
-          select: { id: true, verifierReward: true, task: { select: { name: true, split: true } }, policy: { select: { name: true } } },
-        },
-        trajectoryB: { select: { id: true, verifierReward: true, policy: { select: { name: true } } } },
-      },
-      orderBy: [{ trajectory: { task: { name: 'asc' } } }, { id: 'asc' }],
-      skip: page * CAMPAIGN_ITEMS_PER_PAGE,
-      take: CAMPAIGN_ITEMS_PER_PAGE,
-    }),
+    // one page of the items, in task order: plain SQL on the pool, joined and cut in the statement
+    // (Prisma's relation order-by over 100k items took seconds at bench scale)
+    sql<{
+      id: string;
+      isGold: boolean;
+      probability: number;
+      reviewCount: number;
+      activeCount: number;
+      aId: string;
+      aReward: number | null;
+      aPolicy: string;
+      task: string;
+      split: string;
+      bId: string | null;
+      bReward: number | null;
+      bPolicy: string | null;
+    }>(
+      `SELECT ci.id, ci."isGold", ci.probability, ci."reviewCount", ci."activeCount",
+              ta.id AS "aId", ta."verifierReward" AS "aReward", pa.name AS "aPolicy", k.name AS task, k.split::text AS split,
+              tb.id AS "bId", tb."verifierReward" AS "bReward", pb.name AS "bPolicy"
+       FROM campaign_item ci
+       JOIN trajectory ta ON ta.id = ci."trajectoryId"
+       JOIN task k ON k.id = ta."taskId"
+       JOIN policy pa ON pa.id = ta."policyId"
+       LEFT JOIN trajectory tb ON tb.id = ci."trajectoryBId"
+       LEFT JOIN policy pb ON pb.id = tb."policyId"
+       WHERE ci."campaignId" = $1 AND ci.selected
+       ORDER BY k.name, ci.id
+       LIMIT $2 OFFSET $3`,
+      [campaignId, CAMPAIGN_ITEMS_PER_PAGE, page * CAMPAIGN_ITEMS_PER_PAGE],
+    ),
     c.createdById ? db().user.findUnique({ where: { id: c.createdById }, select: { name: true } }) : null,
   ]);
   const s = summary[0]!;
@@ -170,10 +185,10 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       probability: i.probability,
       reviewCount: i.reviewCount,
       inProgress: Math.max(0, i.activeCount - i.reviewCount),
-      task: i.trajectory.task.name,
-      split: i.trajectory.task.split,
-      a: { trajectoryId: i.trajectory.id, policy: i.trajectory.policy.name, reward: i.trajectory.verifierReward },
-      b: i.trajectoryB ? { trajectoryId: i.trajectoryB.id, policy: i.trajectoryB.policy.name, reward: i.trajectoryB.verifierReward } : null,
+      task: i.task,
+      split: i.split,
+      a: { trajectoryId: i.aId, policy: i.aPolicy, reward: i.aReward },
+      b: i.bId ? { trajectoryId: i.bId, policy: i.bPolicy!, reward: i.bReward } : null,
     })),
     itemsShown: items.length,
     /** the items listed are the `itemsFrom`-th (0-based) onward, of progress.items, CAMPAIGN_ITEMS_PER_PAGE a page */
