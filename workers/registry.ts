@@ -5,6 +5,7 @@ import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
 import { trainingDeliverHandler } from './jobs/training-deliver/handler';
 import { videoCombineHandler } from './jobs/video-combine/handler';
+import { videoPropsHandler } from './jobs/video-props/handler';
 import { videoRenderChunkHandler } from './jobs/video-render-chunk/handler';
 import { videoRenderHandler } from './jobs/video-render/handler';
 
@@ -14,6 +15,7 @@ const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
   videoRender: videoRenderHandler,
   videoRenderChunk: videoRenderChunkHandler,
   videoCombine: videoCombineHandler,
+  videoProps: videoPropsHandler,
   datasetExport: datasetExportHandler,
   trainingDeliver: trainingDeliverHandler,
   campaignSnapshot: campaignSnapshotHandler,

@@ -88,6 +88,7 @@ export const apiRoutes: RouteRow[] = [
   api('GET', 'me/route.ts', 'me', 'studio', 'none'),
   api('GET', 'projects/route.ts', 'projects', 'studio', 'list', { showsProject: true }),
   api('GET', 'trajectories/[id]/route.ts', 'trajectories/:trajectory', 'lead', 'id'),
+  api('GET', 'trajectories/[id]/video/route.ts', 'trajectories/:trajectory/video', 'lead', 'id', { ok: [200, 202] }),
   // an empty body: the guard passes first, then the body is refused (422)
   api('POST', 'trajectories/route.ts', 'trajectories?project=:project', 'lead', 'id', { ok: [422], body: '' }),
   api('GET', 'campaigns/route.ts', 'campaigns?project=:project', 'lead', 'id'),
@@ -110,6 +111,7 @@ export const apiRoutes: RouteRow[] = [
   api('POST', 'campaigns/[id]/assignments/route.ts', 'campaigns/:campaign/assignments', 'review', 'id', { ok: [201, 204] }),
   api('GET', 'reviews/route.ts', 'reviews?campaignId=:campaign', 'review', 'id'),
   api('GET', 'assignments/[id]/route.ts', 'assignments/:assignment', 'review', 'id'),
+  api('GET', 'assignments/[id]/video/route.ts', 'assignments/:assignment/video', 'review', 'id'),
   api('POST', 'assignments/[id]/reviews/route.ts', 'assignments/:assignment/reviews', 'review', 'id', { ok: [422], body: {} }),
   api('POST', 'assignments/[id]/comparisons/route.ts', 'assignments/:pairAssignment/comparisons', 'review', 'id', { ok: [422], body: {} }),
   api('POST', 'assignments/[id]/skip/route.ts', 'assignments/:assignment/skip', 'review', 'id', { ok: [422], body: { reason: '' } }),

@@ -18,7 +18,8 @@ const USER_SCROLL_HOLD_MS = 4000;
 const TICK_MS = 500;
 
 /**
- * The blind transcript beside the player: every step in full (lib/video/transcript.ts). The
+ * The blind transcript beside the player: every step in full (lib/video/transcript.ts), each
+ * rendered once it comes near the view (see useNearView). The
  * step showing in the video is highlighted and kept in view unless the reviewer is scrolling;
  * clicking a step seeks the video to it; a step's "Note" pins an evidence note to the frame
  * where it shows. Steps in view are reported every half second (transcript reading counts
@@ -203,40 +204,46 @@ const TranscriptItem = memo(function TranscriptItem({
           </button>
         </span>
       </div>
-      <div className="space-y-2 px-3 pb-2 text-sm text-zinc-800">
-        {step.text !== '' ? near ? <RichText text={step.text} /> : <PlainText text={step.text} /> : null}
-        {step.reasoning ? <Reasoning text={step.reasoning} near={near} /> : null}
-        {step.toolCalls.map((c, i) =>
-          c.arguments === '' ? (
-            <p key={i} className="font-mono text-xs font-semibold text-indigo-800">
-              {inert(c.name)}()
-            </p>
-          ) : (
-            <LongBlock key={i} title={inert(c.name)} text={c.arguments} tone="call" />
-          ),
-        )}
-        {step.observations.map((o, i) => (
-          <LongBlock
-            key={i}
-            title={o.isError ? 'Error output' : o.toolName ? `Output of ${inert(o.toolName)}` : 'Output'}
-            text={o.content === '' ? '(no output)' : o.content}
-            tone={o.isError ? 'error' : 'output'}
-          />
-        ))}
-        {step.diffs.map((d, i) => (
-          <DiffBlock key={i} path={d.path} text={d.text} />
-        ))}
-        {empty ? <p className="text-xs italic text-zinc-400">Empty step.</p> : null}
-      </div>
+      {near ? (
+        <div className="space-y-2 px-3 pb-2 text-sm text-zinc-800">
+          {step.text !== '' ? <RichText text={step.text} /> : null}
+          {step.reasoning ? <Reasoning text={step.reasoning} /> : null}
+          {step.toolCalls.map((c, i) =>
+            c.arguments === '' ? (
+              <p key={i} className="font-mono text-xs font-semibold text-indigo-800">
+                {inert(c.name)}()
+              </p>
+            ) : (
+              <LongBlock key={i} title={inert(c.name)} text={c.arguments} tone="call" />
+            ),
+          )}
+          {step.observations.map((o, i) => (
+            <LongBlock
+              key={i}
+              title={o.isError ? 'Error output' : o.toolName ? `Output of ${inert(o.toolName)}` : 'Output'}
+              text={o.content === '' ? '(no output)' : o.content}
+              tone={o.isError ? 'error' : 'output'}
+            />
+          ))}
+          {step.diffs.map((d, i) => (
+            <DiffBlock key={i} path={d.path} text={d.text} />
+          ))}
+          {empty ? <p className="text-xs italic text-zinc-400">Empty step.</p> : null}
+        </div>
+      ) : (
+        <FarStep step={step} />
+      )}
     </li>
   );
 });
 
 /**
- * Typesetting (Markdown + KaTeX) is the costly part of a long transcript: a 200-step run has
- * hundreds of formulas, and typesetting them all on load kept the review page from becoming
- * interactive for seconds. A step is typeset once it comes within a few screens of the
- * transcript's view (and stays so); until then it shows its text as is, with the same length.
+ * A long transcript is rendered where the reviewer reads it: a 200-step run is thousands of
+ * elements and hundreds of formulas, and rendering and typesetting them all (on the server and
+ * again at hydration) kept the review page from becoming interactive for seconds. A step is
+ * rendered whole and typeset (Markdown + KaTeX) once it comes within a few screens of the
+ * transcript's view, and stays so; until then it is its header (play, note: every step can be
+ * played and pinned) and the start of its text, about as tall as the whole step (FarStep).
  */
 const NEAR_MARGIN = '1200px 0px';
 
@@ -261,11 +268,29 @@ function useNearView<E extends HTMLElement>(): [RefObject<E | null>, boolean] {
   return [item, near];
 }
 
-function PlainText({ text }: { text: string }) {
-  return <p className="whitespace-pre-wrap break-words">{inert(text)}</p>;
+/** characters of a far step's text shown before it comes near */
+const FAR_PREVIEW = 240;
+
+/** A step far from view: the start of its text, and room for the rest (about its rendered height, so the scroll position holds). */
+function FarStep({ step }: { step: TranscriptStep }) {
+  const blocks = step.toolCalls.length + step.observations.length + step.diffs.length + (step.reasoning ? 1 : 0);
+  const lines = (t: string) => Math.min(LONG_LINES, t.split('\n').length);
+  const textLines = Math.min(200, Math.ceil(step.text.length / 90) + step.text.split('\n').length - 1);
+  const blockLines = [...step.toolCalls.map((c) => lines(c.arguments)), ...step.observations.map((o) => lines(o.content))].reduce(
+    (a, b) => a + b,
+    0,
+  );
+  const height = 8 + textLines * 20 + blocks * 30 + blockLines * 19.5 + (step.reasoning ? 40 : 0);
+  return (
+    <div className="px-3 pb-2 text-sm text-zinc-800" style={{ minHeight: Math.round(height) }}>
+      {step.text !== '' ? (
+        <p className="line-clamp-2 whitespace-pre-wrap break-words text-zinc-500">{inert(step.text.slice(0, FAR_PREVIEW))}</p>
+      ) : null}
+    </div>
+  );
 }
 
-function Reasoning({ text, near }: { text: string; near: boolean }) {
+function Reasoning({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   const lines = text.split('\n');
   const long = lines.length > 3 || text.length > 320;
@@ -273,7 +298,7 @@ function Reasoning({ text, near }: { text: string; near: boolean }) {
   return (
     <div className="rounded-md border border-dashed border-zinc-300 bg-zinc-50/60 px-3 py-1.5 text-[13px] italic text-zinc-600">
       <p className="mb-0.5 text-[11px] font-medium not-italic text-zinc-500">Reasoning</p>
-      {near ? <RichText text={shown} /> : <PlainText text={shown} />}
+      <RichText text={shown} />
       {long ? (
         <button
           type="button"

@@ -10,6 +10,8 @@ import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt, frameForStep } from '@/lib/video/chapters';
 import { firstDivergentStep } from '@/lib/video/transcript';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { assignmentVideoParts } from '../video/use-video-parts';
+import type { VideoHead } from '@/lib/video-renders/video-pieces';
 import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
 import { shortfallVerb } from './review-workspace';
@@ -48,8 +50,13 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
  * preference plus "both bad", a required rationale, pass/fail per criterion for each side,
  * and watch coverage of both videos.
  */
-export function CompareWorkspace({ view, actions }: { view: AssignmentView; actions: CompareActions }) {
+export function CompareWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: CompareActions }) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
+  // each video's head (view.videos[i] is its props): the Players load their scenes from the blind view's route
+  const parts = useMemo(
+    () => ({ left: assignmentVideoParts(view.assignment.id, heads[0]!, 0), right: assignmentVideoParts(view.assignment.id, heads[1]!, 1) }),
+    [view.assignment.id, heads],
+  );
   // one object for the component's life, so callbacks that use the players stay stable
   const leftPlayer = useRef<PlayerHandle>(null);
   const rightPlayer = useRef<PlayerHandle>(null);
@@ -373,6 +380,7 @@ export function CompareWorkspace({ view, actions }: { view: AssignmentView; acti
             <TrajectoryPlayer
               ref={players[side]}
               video={side === 'left' ? leftVideo : rightVideo}
+              parts={parts[side]}
               onPlayed={side === 'left' ? onPlayedLeft : onPlayedRight}
               onSeek={side === 'left' ? onSeekLeft : onSeekRight}
               onFrame={side === 'left' ? onFrameLeft : onFrameRight}

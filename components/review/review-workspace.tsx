@@ -10,6 +10,8 @@ import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt, frameForStep } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import { assignmentVideoParts } from '../video/use-video-parts';
+import type { VideoHead } from '@/lib/video-renders/video-pieces';
 import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
@@ -31,8 +33,10 @@ export interface ReviewActions {
  * evidence notes pinned to moments, watch coverage, skip, and a keyboard shortcut for
  * everything (`?` lists them).
  */
-export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actions: ReviewActions }) {
+export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: ReviewActions }) {
   const video = view.videos[0]!;
+  // the video's head (view.videos[0] is its props): the Player loads its scenes from the blind view's route
+  const parts = useMemo(() => assignmentVideoParts(view.assignment.id, heads[0]!, 0), [view.assignment.id, heads]);
   const rubric = view.rubric.definition;
   const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
   const player = useRef<PlayerHandle>(null);
@@ -253,6 +257,7 @@ export function ReviewWorkspace({ view, actions }: { view: AssignmentView; actio
         <TrajectoryPlayer
           ref={player}
           video={video}
+          parts={parts}
           onPlayed={onPlayed}
           onSeek={onSeek}
           onFrame={onFrame}

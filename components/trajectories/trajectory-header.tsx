@@ -33,7 +33,7 @@ export function TrajectoryHeader({ t }: { t: TrajectoryDetail }) {
               {inert(t.policy.name)}
             </Badge>
             <Badge title="Source format">{t.format}</Badge>
-            <Badge title="Steps">{t.steps.length === 1 ? '1 step' : `${formatCount(t.steps.length)} steps`}</Badge>
+            <Badge title="Steps">{t.stepCount === 1 ? '1 step' : `${formatCount(t.stepCount)} steps`}</Badge>
             {t.exitStatus ? <Badge title="Exit status">{inert(t.exitStatus)}</Badge> : null}
             <span className="ml-1 text-zinc-400" title={t.createdAt}>
               imported {formatDateTime(t.createdAt)}

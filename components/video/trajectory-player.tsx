@@ -1,12 +1,13 @@
 'use client';
 
 import { Player, type PlayerRef } from '@remotion/player';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
-import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { RichText } from '../ui/rich-text';
+import { useVideoParts, type VideoParts } from './use-video-parts';
 
 export interface PlayerHandle {
   seekToFrame: (frame: number) => void;
@@ -26,6 +27,48 @@ export interface PlayerHandle {
 const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
   return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
 });
+
+const clockOf = (frame: number, fps: number) => {
+  const s = Math.floor(frame / fps);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** one chapter of the list: re-rendered only when it becomes or stops being the active one (not at every frame) */
+const ChapterRow = memo(function ChapterRow({
+  chapter,
+  active,
+  fps,
+  onSeek,
+}: {
+  chapter: Chapter;
+  active: boolean;
+  fps: number;
+  onSeek: (step: number) => void;
+}) {
+  return (
+    <li data-step={chapter.step} className="pb-0.5" style={{ height: CHAPTER_ROW_PX }}>
+      <button
+        type="button"
+        onClick={() => onSeek(chapter.step)}
+        aria-current={active ? 'step' : undefined}
+        className={`flex h-full w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
+      >
+        <span className="font-mono text-zinc-400">#{chapter.step}</span>
+        <ChapterLabel label={chapter.label} />
+        <span className="font-mono text-zinc-400">{clockOf(chapter.fromFrame, fps)}</span>
+      </button>
+    </li>
+  );
+});
+
+/**
+ * The chapter list shows rows around its view only (a 1,000-step run has 1,000 chapters): rows
+ * of a fixed height, WINDOW_ROWS of them from a little above the first row in view, with empty
+ * space above and below standing for the rest.
+ */
+const CHAPTER_ROW_PX = 26;
+const WINDOW_ROWS = 80;
+const WINDOW_ABOVE = 20;
 
 export interface PlayedRange {
   from: number;
@@ -57,12 +100,27 @@ export const TrajectoryPlayer = forwardRef<
     speeds?: readonly number[];
     /** false: stay on the closing card when the video ends (review pages) */
     rewindAtEnd?: boolean;
+    /**
+     * `video` is a head (lib/video-renders/video-pieces.ts): the scenes are loaded from these
+     * URLs as the playhead needs them, and playback waits while the part it reaches loads
+     */
+    parts?: VideoParts;
   }
 >(function TrajectoryPlayer(
-  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true },
+  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true, parts },
   ref,
 ) {
   const player = useRef<PlayerRef>(null);
+  const pieced = useVideoParts(parts, video);
+  const { need, ready } = pieced;
+  // waiting for the part under the playhead: paused by us, resumed when it arrives
+  const [waiting, setWaiting] = useState(false);
+  const readyRef = useRef(ready);
+  const needRef = useRef(need);
+  useEffect(() => {
+    readyRef.current = ready;
+    needRef.current = need;
+  }, [ready, need]);
   const [frame, setFrame] = useState(initialFrame);
   const [rate, setRate] = useState(1);
   const [playing, setPlaying] = useState(false);
@@ -73,12 +131,13 @@ export const TrajectoryPlayer = forwardRef<
   const seekToFrame = useCallback(
     (f: number) => {
       const clamped = Math.max(0, Math.min(video.durationInFrames - 1, Math.round(f)));
+      need(clamped);
       player.current?.seekTo(clamped);
       lastFrame.current = clamped;
       setFrame(clamped);
       onSeek?.();
     },
-    [video.durationInFrames, onSeek],
+    [video.durationInFrames, onSeek, need],
   );
   const seekToStep = useCallback(
     (step: number) => {
@@ -134,6 +193,11 @@ export const TrajectoryPlayer = forwardRef<
       lastAt = now;
       setFrame(f);
       onFrame?.(f);
+      needRef.current(f);
+      if (!readyRef.current(f) && p.isPlaying()) {
+        p.pause();
+        setWaiting(true);
+      }
     };
     const onSeeked = (e: { detail: { frame: number } }) => {
       // a seek from the player's own controls (ours already moved lastFrame)
@@ -144,6 +208,11 @@ export const TrajectoryPlayer = forwardRef<
     const onPlay = () => {
       lastAt = performance.now();
       setPlaying(true);
+      needRef.current(lastFrame.current);
+      if (!readyRef.current(lastFrame.current)) {
+        p.pause();
+        setWaiting(true);
+      }
     };
     const onPause = () => setPlaying(false);
     p.addEventListener('frameupdate', onFrameUpdate);
@@ -158,17 +227,36 @@ export const TrajectoryPlayer = forwardRef<
     };
   }, [onFrame, onPlayed, onSeek, video.fps]);
 
+  // the part arrived: play on from where it waited
+  useEffect(() => {
+    if (waiting && ready(lastFrame.current)) {
+      setWaiting(false);
+      player.current?.play();
+    }
+  }, [waiting, ready]);
+
   const active = chapterAt(video.chapters, frame);
   const listRef = useRef<HTMLOListElement>(null);
+  // the first chapter row in the list's view: the rows around it are on the page
+  const [firstRow, setFirstRow] = useState(0);
+  const onListScroll = () => {
+    const list = listRef.current;
+    if (!list) return;
+    const row = Math.floor(list.scrollTop / CHAPTER_ROW_PX);
+    if (Math.abs(row - firstRow) >= WINDOW_ABOVE / 2) setFirstRow(row);
+  };
+  const activeIndex = active ? video.chapters.indexOf(active) : -1;
   useEffect(() => {
-    if (!active) return;
-    const el = listRef.current?.querySelector<HTMLElement>(`[data-step="${active.step}"]`);
-    if (el && listRef.current) {
-      const list = listRef.current;
-      if (el.offsetTop < list.scrollTop || el.offsetTop > list.scrollTop + list.clientHeight - el.clientHeight)
-        list.scrollTop = el.offsetTop - list.clientHeight / 3;
+    const list = listRef.current;
+    if (activeIndex < 0 || !list) return;
+    const top = activeIndex * CHAPTER_ROW_PX;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - CHAPTER_ROW_PX) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      setFirstRow(Math.floor(list.scrollTop / CHAPTER_ROW_PX));
     }
-  }, [active]);
+  }, [activeIndex]);
+  const windowFrom = Math.max(0, Math.min(firstRow - WINDOW_ABOVE, video.chapters.length - WINDOW_ROWS));
+  const windowTo = Math.min(video.chapters.length, windowFrom + WINDOW_ROWS);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!keyboard) return;
@@ -221,13 +309,14 @@ export const TrajectoryPlayer = forwardRef<
     const s = Math.floor(f / video.fps);
     return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   };
-  const inputProps = useMemo(() => video, [video]);
+  const inputProps = pieced.props;
+  const drawn = ready(frame);
 
   return (
     <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
       <div className="min-w-0">
         <div
-          className="overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
+          className="relative overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
           tabIndex={0}
           aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)"
         >
@@ -248,6 +337,17 @@ export const TrajectoryPlayer = forwardRef<
             playbackRate={rate}
             acknowledgeRemotionLicense
           />
+          {!drawn || pieced.failed ? (
+            <div
+              role="status"
+              data-testid="video-part-loading"
+              className="pointer-events-none absolute inset-x-0 top-0 flex justify-center p-3 text-xs font-medium text-white"
+            >
+              <span className={`rounded-md px-2 py-1 shadow ${pieced.failed ? 'bg-red-700' : 'bg-zinc-800/90'}`}>
+                {pieced.failed ?? 'Loading this part of the video…'}
+              </span>
+            </div>
+          ) : null}
         </div>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
           <span className="font-mono tabular-nums" data-testid="player-time">
@@ -274,24 +374,14 @@ export const TrajectoryPlayer = forwardRef<
       </div>
       <nav aria-label="Steps in the video" className="min-w-0">
         <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
-        <ol ref={listRef} className={`relative space-y-0.5 overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
-          {video.chapters.map((c) => {
-            const isActive = active?.step === c.step;
-            return (
-              <li key={c.step} data-step={c.step}>
-                <button
-                  type="button"
-                  onClick={() => seekToStep(c.step)}
-                  aria-current={isActive ? 'step' : undefined}
-                  className={`flex w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${isActive ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
-                >
-                  <span className="font-mono text-zinc-400">#{c.step}</span>
-                  <ChapterLabel label={c.label} />
-                  <span className="font-mono text-zinc-400">{seconds(c.fromFrame)}</span>
-                </button>
-              </li>
-            );
-          })}
+        <ol ref={listRef} onScroll={onListScroll} className={`relative overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
+          {windowFrom > 0 ? <li aria-hidden style={{ height: windowFrom * CHAPTER_ROW_PX }} /> : null}
+          {video.chapters.slice(windowFrom, windowTo).map((c) => (
+            <ChapterRow key={c.step} chapter={c} active={active?.step === c.step} fps={video.fps} onSeek={seekToStep} />
+          ))}
+          {windowTo < video.chapters.length ? (
+            <li aria-hidden style={{ height: (video.chapters.length - windowTo) * CHAPTER_ROW_PX }} />
+          ) : null}
         </ol>
       </nav>
     </div>

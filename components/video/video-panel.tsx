@@ -2,8 +2,9 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useEffect, useRef, useState, useTransition } from 'react';
-import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import { z } from 'zod';
+import type { VideoHead } from '@/lib/video-renders/video-pieces';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
 import type { ActionResult } from '@/lib/action-result';
 import type { Pacing } from '@/lib/video/pacing';
@@ -16,6 +17,21 @@ export interface VideoStatus {
   sizeBytes: number | null;
 }
 
+/** the head as the route sends it, checked for its shape (its props were validated when derived and stored: a full check of a 1,000-step head costs the browser most of a second) */
+const headEnvelope = z.object({
+  props: z
+    .object({
+      version: z.number(),
+      durationInFrames: z.number().int().positive(),
+      fps: z.number().positive(),
+      chapters: z.array(z.unknown()),
+    })
+    .loose(),
+  rev: z.string().min(1),
+  parts: z.array(z.object({ part: z.number().int().positive(), fromFrame: z.number(), toFrame: z.number(), bytes: z.number() })),
+  terminalLines: z.number().int().nonnegative(),
+});
+
 const fileUrl = (id: string) => `/api/v1/videos/${id}/file`;
 
 /**
@@ -27,14 +43,18 @@ const fileUrl = (id: string) => `/api/v1/videos/${id}/file`;
 const rendering = (s: VideoStatus | null | undefined) => s?.status === 'queued' || s?.status === 'rendering';
 
 export function VideoPanel({
-  video,
+  head: initialHead,
+  videoUrl,
   initialStatus,
   requestRender,
   initialFrame = 0,
   pacing,
   pacingHrefs,
 }: {
-  video: TrajectoryVideoProps;
+  /** the stored props' head (lib/video-renders/video-pieces.ts) when the page has it; null: asked of `videoUrl` (202 while a worker prepares them) */
+  head: VideoHead | null;
+  /** GET: the head (202 while preparing); with `&part=N&rev=R` a part */
+  videoUrl: string;
   initialStatus: VideoStatus | null;
   requestRender: () => Promise<ActionResult<VideoStatus>>;
   /** where the player starts (clamped to the video) */
@@ -45,6 +65,27 @@ export function VideoPanel({
 }) {
   const player = useRef<PlayerHandle>(null);
   const queryClient = useQueryClient();
+  // the head: the page's, else asked for every second while a worker derives the props
+  const {
+    data: head = null,
+    error: headError,
+    isFetched,
+  } = useQuery({
+    queryKey: ['video-head', videoUrl],
+    initialData: initialHead ?? undefined,
+    enabled: initialHead === null,
+    queryFn: async (): Promise<VideoHead | null> => {
+      const response = await fetch(videoUrl, { headers: { accept: 'application/json' } });
+      if (response.status === 202) return null;
+      if (!response.ok) throw new Error(`the video props did not load (HTTP ${response.status})`);
+      return headEnvelope.parse(await response.json()) as VideoHead;
+    },
+    refetchInterval: (query) => (query.state.data ? false : 1000),
+  });
+  const parts = useMemo(
+    () => (head ? { head, partUrl: (part: number, rev: string) => `${videoUrl}&part=${part}&rev=${encodeURIComponent(rev)}` } : undefined),
+    [head, videoUrl],
+  );
   const statusKey = ['video-status', pacing, initialStatus?.id ?? null] as const;
   // the MP4's status: the page's, then a render request's answer, re-read every 2 s while it renders
   const { data: status = null } = useQuery({
@@ -153,7 +194,26 @@ export function VideoPanel({
           ) : null}
         </div>
       </div>
-      <TrajectoryPlayer ref={player} video={video} initialFrame={Math.min(initialFrame, video.durationInFrames - 1)} />
+      {head && parts ? (
+        <TrajectoryPlayer
+          ref={player}
+          video={head.props}
+          parts={parts}
+          initialFrame={Math.min(initialFrame, head.props.durationInFrames - 1)}
+        />
+      ) : (
+        <div
+          role="status"
+          data-testid="video-preparing"
+          className="flex aspect-video w-full items-center justify-center rounded-xl border border-zinc-200 bg-zinc-900 text-sm text-zinc-200"
+        >
+          {headError
+            ? `The video could not be prepared: ${headError.message}`
+            : isFetched
+              ? 'Preparing the video… (a worker derives it once; it plays as soon as it is ready)'
+              : 'Loading the video…'}
+        </div>
+      )}
     </section>
   );
 }

@@ -10,6 +10,10 @@ import { db } from '../db/infra/client';
  * sign-out are server actions; no catch-all auth route is mounted), so there is no public
  * sign-up endpoint to find. Telemetry is off (and there is no network to send it to).
  */
+/** A session lasts a week; a request more than a day after it was last extended extends it (better-auth's updateAge). */
+export const SESSION_EXPIRES_IN_S = 60 * 60 * 24 * 7;
+export const SESSION_UPDATE_AGE_S = 60 * 60 * 24;
+
 function createAuth() {
   const e = env();
   if (!e.WITNESS_SECRET) throw new Error('WITNESS_SECRET is not set (witness start generates one under the data dir)');
@@ -20,7 +24,7 @@ function createAuth() {
     trustedOrigins: trustedOrigins(),
     database: prismaAdapter(db(), { provider: 'postgresql' }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 200 },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: SESSION_EXPIRES_IN_S, updateAge: SESSION_UPDATE_AGE_S },
     user: {
       additionalFields: {
         role: { type: 'string', required: false, input: false },

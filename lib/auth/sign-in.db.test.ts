@@ -1,9 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { countSessionsForUser } from '../db/auth/sessions';
+import { countSessionsForUser, findSessionUser } from '../db/auth/sessions';
 import { createUser } from '../db/auth/users';
 import { resetDatabase } from '../db/test/reset';
-import { sessionUserFromHeaders, signIn, signOut } from './sign-in';
+import { db } from '../db/infra/client';
+import { auth, SESSION_EXPIRES_IN_S } from './better-auth';
+import { sessionUserFromHeaders, signIn, signOut, signedSessionToken } from './sign-in';
 
 function cookieFrom(setCookies: string[]): Headers {
   return new Headers({ cookie: setCookies.map((c) => c.split(';')[0]).join('; ') });
@@ -53,5 +55,51 @@ describe('sign-in with better-auth sessions in Postgres', () => {
     await expect(createUser({ email: 'e@example.com', name: 'E', role: 'lead', password: 'short' })).rejects.toMatchObject({
       code: 'BAD_INPUT',
     });
+  });
+
+  it("the one-statement session lookup answers what better-auth's getSession path answers, and leaves the rest to it", async () => {
+    const user = await createUser({ email: 'f@example.com', name: 'F', role: 'lead', password: 'correct horse battery' });
+    const project = await db().project.create({ data: { slug: 'p', name: 'P' } });
+    await db().projectMember.create({ data: { projectId: project.id, userId: user.id, role: 'lead' } });
+    const { setCookies } = await signIn({ email: 'f@example.com', password: 'correct horse battery' }, new Headers());
+    const headers = cookieFrom(setCookies);
+    const token = signedSessionToken(headers.get('cookie'));
+    const row = await db().session.findFirstOrThrow({ where: { userId: user.id }, select: { token: true, expiresAt: true } });
+    expect(token).toBe(row.token);
+    expect((await findSessionUser(row.token, new Date()))?.user.id).toBe(user.id); // the one statement finds it
+    const fast = await sessionUserFromHeaders(headers);
+    expect(fast).toEqual({
+      id: user.id,
+      email: 'f@example.com',
+      name: 'F',
+      role: 'lead',
+      expertise: [],
+      access: { everyProject: false, memberships: [{ projectId: project.id, role: 'lead' }], narrowedTo: null },
+    });
+    // better-auth's own answer for the same cookie is the same session and user
+    expect((await auth().api.getSession({ headers }))?.user.id).toBe(user.id);
+
+    // a changed signature, a token signed with another secret, no cookie: not signed in
+    const cookie = headers.get('cookie')!;
+    const tampered = cookie.replace(/\.([^.;]*)$/, (_, sig: string) => `.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`);
+    expect(signedSessionToken(tampered)).toBeNull();
+    expect(await sessionUserFromHeaders(new Headers({ cookie: tampered }))).toBeNull();
+    expect(signedSessionToken(`witness.session_token=${row.token}.${'A'.repeat(43)}=`)).toBeNull();
+    expect(await sessionUserFromHeaders(new Headers())).toBeNull();
+
+    // a session due for its daily extension goes through better-auth, which extends it
+    const old = new Date(Date.now() + (SESSION_EXPIRES_IN_S - 2 * 86_400) * 1000);
+    await db().session.update({ where: { token: row.token }, data: { expiresAt: old } });
+    expect((await sessionUserFromHeaders(headers))?.id).toBe(user.id);
+    const extended = await db().session.findUniqueOrThrow({ where: { token: row.token }, select: { expiresAt: true } });
+    expect(extended.expiresAt.getTime()).toBeGreaterThan(old.getTime() + 86_400_000);
+
+    // an expired session and a disabled user: nobody
+    await db().session.update({ where: { token: row.token }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await sessionUserFromHeaders(headers)).toBeNull();
+    const { setCookies: again } = await signIn({ email: 'f@example.com', password: 'correct horse battery' }, new Headers());
+    expect((await sessionUserFromHeaders(cookieFrom(again)))?.id).toBe(user.id);
+    await db().user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
+    expect(await sessionUserFromHeaders(cookieFrom(again))).toBeNull();
   });
 });

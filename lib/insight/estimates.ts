@@ -1,7 +1,16 @@
 import { judgePass, judgeScale } from '../agreement/audit';
 import type { EstimateRow, PairEstimateRow, PickedCampaign } from '../db/insight/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
-import { estimatePpiMean, type Interval, type PpiItem, type PpiMeanResult } from '../stats/ppi';
+import type { GroupMoments } from '../db/insight/insight-estimate-stats';
+import {
+  addMoments,
+  estimatePpiMean,
+  estimatePpiMeanFromMoments,
+  momentsAtPrediction,
+  type Interval,
+  type PpiItem,
+  type PpiMeanResult,
+} from '../stats/ppi';
 import { toCsv } from '../csv';
 import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
 
@@ -51,6 +60,8 @@ export interface PredictorChoice {
   /** what the page says */
   description: string;
 }
+
+const NO_SOURCE: PredictorChoice = { key: 'none', description: 'no judge or verifier score: human reviews only' };
 
 export interface GroupEstimate {
   group: string;
@@ -142,8 +153,7 @@ export function chooseFromSources(
   n: number,
   labels: readonly (number | null)[],
 ): { choice: PredictorChoice; predictions: number[] | null } {
-  if (sources.size === 0)
-    return { choice: { key: 'none', description: 'no judge or verifier score: human reviews only' }, predictions: null };
+  if (sources.size === 0) return { choice: NO_SOURCE, predictions: null };
   if (sources.size >= 2) {
     const keys = [...sources.keys()];
     const columns = keys.map((k) => sources.get(k)!);
@@ -193,23 +203,13 @@ export function estimateFigure(input: FigureInput, figure: EstimateFigure): { es
     probability: r.probability,
   }));
   const result: PpiMeanResult = estimatePpiMean(items);
-  const usePpi = randomSample && predictions !== null;
   return {
-    estimate: {
-      group: input.group,
-      groupId: input.groupId,
-      figure,
-      population: input.rows.length,
-      labeled: result.labeled,
-      randomSample,
-      design: result.design,
-      human: result.human,
-      ppi: usePpi ? result.ppi : null,
-      effectiveLabels: usePpi ? result.effectiveLabels : null,
-      predictor: randomSample ? choice : { key: 'none', description: 'not a random sample: human reviews only' },
-      variance: Number.isFinite(result.variance) ? result.variance : null,
-      residualShare: usePpi && Number.isFinite(result.residualShare) ? result.residualShare : null,
-    },
+    estimate: toGroupEstimate(
+      { group: input.group, groupId: input.groupId, figure, population: input.rows.length, randomSample },
+      result,
+      choice,
+      predictions !== null,
+    ),
     rows: input.rows.map((r, i) => ({
       item: r.trajectoryId,
       prediction: items[i]!.prediction,
@@ -218,6 +218,70 @@ export function estimateFigure(input: FigureInput, figure: EstimateFigure): { es
       group: input.group,
     })),
   };
+}
+
+/** A group's figure from its estimate (the PPI figures only for a random sample with a predictor). */
+function toGroupEstimate(
+  meta: Pick<GroupEstimate, 'group' | 'groupId' | 'figure' | 'population' | 'randomSample'>,
+  result: PpiMeanResult,
+  choice: PredictorChoice,
+  predicted: boolean,
+): GroupEstimate {
+  const usePpi = meta.randomSample && predicted;
+  return {
+    ...meta,
+    labeled: result.labeled,
+    design: result.design,
+    human: result.human,
+    ppi: usePpi ? result.ppi : null,
+    effectiveLabels: usePpi ? result.effectiveLabels : null,
+    predictor: meta.randomSample ? choice : { key: 'none', description: 'not a random sample: human reviews only' },
+    variance: Number.isFinite(result.variance) ? result.variance : null,
+    residualShare: usePpi && Number.isFinite(result.residualShare) ? result.residualShare : null,
+  };
+}
+
+/**
+ * groupEstimates from the groups' sums (lib/db/insight/insight-estimate-stats.ts) instead of
+ * their rows: the same figures (to rounding; lib/db/insight/insight-estimates.db.test.ts), in
+ * O(groups). Only for groups no LLM judge scored (`judged` false): their predictor is the
+ * verifier (filled with its mean where a trajectory has no reward) or none, a fixed function of
+ * each row; a judged group's predictor may be the cross-fitted combination, which needs its rows
+ * (the caller gives those groups to groupEstimates). Groups in page order, as groupEstimates.
+ */
+export function groupEstimatesFromMoments(
+  moments: readonly GroupMoments[],
+  groups: readonly { id: string; name: string }[],
+  figures: readonly EstimateFigure[] = ESTIMATE_FIGURES,
+): GroupEstimate[] {
+  const byId = new Map(moments.map((m) => [m.groupId, m]));
+  const out: GroupEstimate[] = [];
+  for (const g of groups) {
+    const m = byId.get(g.id);
+    if (!m) continue;
+    if (m.judged) throw new Error(`groupEstimatesFromMoments: group ${g.id} was scored by a judge; estimate it from its rows`);
+    for (const figure of figures) {
+      const blocks = m.figures.get(figure);
+      if (!blocks) continue;
+      const { scored, unscored } = blocks;
+      // the verifier's fill for an unscored row: its mean over the scored ones (sourceScores + filled)
+      const fill = scored ? scored.sumF / scored.N : 0.5;
+      const rest = unscored ? momentsAtPrediction(unscored, fill) : null;
+      const all = scored && rest ? addMoments(scored, rest, m.uniform) : (scored ?? rest)!;
+      const result = estimatePpiMeanFromMoments(all);
+      if (result.labeled === 0) continue;
+      const choice = scored ? { key: 'verifier', description: describeKey('verifier') } : NO_SOURCE;
+      out.push(
+        toGroupEstimate(
+          { group: g.name, groupId: g.id, figure, population: all.N, randomSample: !m.picked },
+          result,
+          choice,
+          scored !== null,
+        ),
+      );
+    }
+  }
+  return out;
 }
 
 export interface EstimatesReport {
@@ -334,23 +398,13 @@ export function winRateEstimate(rows: readonly PairRow[], group: string): { esti
     probability: r.probability,
   }));
   const result = estimatePpiMean(items);
-  const usePpi = randomSample && predictions !== null;
   return {
-    estimate: {
-      group,
-      groupId: group,
-      figure: 'winRate',
-      population: n,
-      labeled: result.labeled,
-      randomSample,
-      design: result.design,
-      human: result.human,
-      ppi: usePpi ? result.ppi : null,
-      effectiveLabels: usePpi ? result.effectiveLabels : null,
-      predictor: randomSample ? choice : { key: 'none', description: 'not a random sample: human reviews only' },
-      variance: Number.isFinite(result.variance) ? result.variance : null,
-      residualShare: usePpi && Number.isFinite(result.residualShare) ? result.residualShare : null,
-    },
+    estimate: toGroupEstimate(
+      { group, groupId: group, figure: 'winRate', population: n, randomSample },
+      result,
+      choice,
+      predictions !== null,
+    ),
     rows: rows.map((r, i) => ({
       item: r.itemId,
       prediction: items[i]!.prediction,

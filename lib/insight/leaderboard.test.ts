@@ -65,3 +65,19 @@ describe('review verdicts and flags', () => {
     expect(hasFlag({ other: ['reward_hacking'] }, 'flags', 'reward_hacking')).toBe(false);
   });
 });
+
+describe('leaderboard: kept results', () => {
+  it('the same rows give the same (frozen) result, other rows or another seed a fresh one', () => {
+    const rows = [
+      { policyA: 'x', policyB: 'y', outcome: 'b' as const, count: 7 },
+      { policyA: 'x', policyB: 'y', outcome: 'a' as const, count: 3 },
+    ];
+    const first = leaderboard(rows);
+    expect(leaderboard(rows.map((r) => ({ ...r })))).toBe(first);
+    expect(Object.isFrozen(first.ratings[0])).toBe(true);
+    expect(leaderboard(rows, 2)).not.toBe(first);
+    const other = leaderboard([{ ...rows[0]!, count: 8 }, rows[1]!]);
+    expect(other).not.toBe(first);
+    expect(other.nBattles).toBe(11);
+  });
+});

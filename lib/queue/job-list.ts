@@ -5,6 +5,7 @@ import { sessionsPruneJob } from './jobs/sessions-prune';
 import { trainingDeliverJob } from './jobs/training-deliver';
 import { videoCombineJob } from './jobs/video-combine';
 import { videoRenderChunkJob } from './jobs/video-render-chunk';
+import { videoPropsJob } from './jobs/video-props';
 import { videoRenderJob } from './jobs/video-render';
 
 /**
@@ -17,6 +18,7 @@ export const jobs = {
   videoRender: videoRenderJob,
   videoRenderChunk: videoRenderChunkJob,
   videoCombine: videoCombineJob,
+  videoProps: videoPropsJob,
   datasetExport: datasetExportJob,
   trainingDeliver: trainingDeliverJob,
   campaignSnapshot: campaignSnapshotJob,

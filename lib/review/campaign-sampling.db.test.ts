@@ -10,7 +10,7 @@ import { getCampaignDetail } from '../db/campaigns/campaign-detail';
 import { listCampaigns } from '../db/campaigns/campaign-list';
 import { db } from '../db/infra/client';
 import { estimateRows } from '../db/insight/insight-estimate-rows';
-import { loadEnvironmentEstimates } from '../db/insight/insight-load';
+import { loadEnvironmentEstimates, loadEstimateInputs } from '../db/insight/insight-load';
 import { ensureProject } from '../db/trajectories/projects';
 import { reviewerQueues } from '../db/review/review-queue';
 import { submitReview } from './submit-review';
@@ -316,7 +316,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(pass.effectiveLabels!).toBeGreaterThan(toReview);
 
     // the download holds exactly the figure's inputs: `witness estimate` on it gives the page's numbers
-    const csv = estimateInputCsv(env.inputs.get('reviewerPass')!);
+    const csv = estimateInputCsv(await loadEstimateInputs(projectId, 'environment', null, 'reviewerPass'));
     expect(csv.split('\r\n')[0]).toBe('item,prediction,label,probability,group');
     const dir = await mkdtemp(path.join(tmpdir(), 'witness-estimate-page-'));
     try {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { wilson } from '../insight/intervals';
-import { estimatePpiDifference, estimatePpiMean, estimatePpiMeanColumns, moverDifference, type PpiItem } from './ppi';
+import {
+  addMoments,
+  estimatePpiDifference,
+  estimatePpiMean,
+  estimatePpiMeanColumns,
+  estimatePpiMeanFromMoments,
+  momentsAtPrediction,
+  moverDifference,
+  type PpiItem,
+  type PpiMeanResult,
+  type PpiMoments,
+} from './ppi';
 import { mulberry32 } from './prng';
 
 // Six items, four reviewed (a simple random sample: no probabilities given).
@@ -137,5 +148,92 @@ describe('estimatePpiDifference', () => {
     expect(r.human!.estimate).toBeCloseTo(0.25, 12);
     expect(r.first.labeled).toBe(4);
     expect(moverDifference(null, r.second.human)).toBeNull();
+  });
+});
+
+/** The plain sums of `items` (what SQL's count and sum give), written out for the test. */
+function momentsOf(items: readonly PpiItem[]): PpiMoments {
+  const m: PpiMoments = {
+    ...{ N: 0, sumF: 0, sumFF: 0, n: 0, sumW: 0, sumW2: 0, sumWY: 0, sumWF: 0, sumWYY: 0, sumWYF: 0, sumWFF: 0 },
+    ...{ sumW2Y: 0, sumW2F: 0, sumW2YY: 0, sumW2YF: 0, sumW2FF: 0 },
+    uniform: new Set(items.map((it) => it.probability ?? 1)).size <= 1,
+  };
+  for (const { prediction: f, label: y, probability } of items) {
+    m.N++;
+    m.sumF += f;
+    m.sumFF += f * f;
+    if (y === null || y === undefined) continue;
+    const w = 1 / (probability ?? 1);
+    m.n++;
+    m.sumW += w;
+    m.sumW2 += w * w;
+    m.sumWY += w * y;
+    m.sumWF += w * f;
+    m.sumWYY += w * y * y;
+    m.sumWYF += w * y * f;
+    m.sumWFF += w * f * f;
+    m.sumW2Y += w * w * y;
+    m.sumW2F += w * w * f;
+    m.sumW2YY += w * w * y * y;
+    m.sumW2YF += w * w * y * f;
+    m.sumW2FF += w * w * f * f;
+  }
+  return m;
+}
+
+function expectSameResult(a: PpiMeanResult, b: PpiMeanResult) {
+  expect(a.labeled).toBe(b.labeled);
+  expect(a.unlabeled).toBe(b.unlabeled);
+  expect(a.design).toBe(b.design);
+  for (const k of ['human', 'ppi'] as const) {
+    if (b[k] === null) expect(a[k]).toBeNull();
+    else for (const f of ['estimate', 'low', 'high'] as const) expect(a[k]![f]).toBeCloseTo(b[k]![f], 12);
+  }
+  expect(a.ppi?.lambda ?? null).toBeCloseTo(b.ppi?.lambda ?? 0, 10);
+  expect(a.effectiveLabels).toBeCloseTo(b.effectiveLabels, 8);
+  for (const k of ['variance', 'residualShare'] as const)
+    if (Number.isNaN(b[k])) expect(a[k]).toBeNaN();
+    else expect(a[k]).toBeCloseTo(b[k], 10);
+}
+
+describe('estimatePpiMeanFromMoments: the same estimate from sufficient statistics', () => {
+  it('equals the items path on random data, uniform and weighted, and on the degenerate cases', () => {
+    const random = mulberry32(7);
+    const cases: PpiItem[][] = [
+      small,
+      small.map((it, i) => ({ ...it, probability: [0.5, 0.9, 0.25, 0.5, 0.4, 0.8][i] })),
+      small.map((it) => ({ ...it, prediction: 0.7 })), // constant predictor: lambda 0
+      small.map((it) => ({ ...it, prediction: 1 - it.prediction })), // anti-correlated: clipped to 0
+      f.map((prediction, i) => ({ prediction, label: i % 2, probability: 1 })), // everything reviewed
+      f.map((prediction, i) => ({ prediction, label: i < 4 ? 1 : null })), // all labels equal
+      f.map((prediction) => ({ prediction })), // no labels
+      f.map((prediction, i) => ({ prediction, label: i === 0 ? 1 : null })), // one label
+    ];
+    for (const weighted of [false, true])
+      for (const size of [50, 5000]) {
+        cases.push(
+          Array.from({ length: size }, () => {
+            const prediction = Math.round(random() * 6) / 6;
+            const probability = weighted ? [0.05, 0.3, 1][Math.floor(random() * 3)]! : undefined;
+            const label = random() < (probability ?? 0.2) ? (random() < 0.3 + 0.5 * prediction ? 1 : 0) : null;
+            return { prediction, label, probability };
+          }),
+        );
+      }
+    for (const items of cases) expectSameResult(estimatePpiMeanFromMoments(momentsOf(items)), estimatePpiMean(items));
+  });
+
+  it('a block with one shared prediction adds to the rest (the fill of a source that did not score an item)', () => {
+    const items = small.map((it, i) => ({ ...it, prediction: i < 3 ? it.prediction : 0.55 }));
+    const blank = momentsOf(items.slice(3).map((it) => ({ ...it, prediction: 0 })));
+    const joined = addMoments(momentsOf(items.slice(0, 3)), momentsAtPrediction(blank, 0.55), true);
+    expectSameResult(estimatePpiMeanFromMoments(joined), estimatePpiMean(items));
+  });
+
+  it('rejects sums no set of items has, naming them', () => {
+    expect(() => estimatePpiMeanFromMoments({ ...momentsOf(small), sumW: -1 })).toThrow(
+      'moments: sumW must be a finite number >= 0; got -1',
+    );
+    expect(() => estimatePpiMeanFromMoments({ ...momentsOf(small), n: 7 })).toThrow('n <= N; got N = 6, n = 7');
   });
 });

@@ -117,11 +117,7 @@ export function estimatePpiMean(items: readonly PpiItem[], options: PpiOptions =
 
 /** The same estimate from columns (no per-item objects: what the CLI uses on a million items). */
 export function estimatePpiMeanColumns(columns: PpiColumns, options: PpiOptions = {}): PpiMeanResult {
-  const alpha = options.alpha ?? 0.05;
-  checkAlpha(alpha);
-  const fixedLambda = options.lambda ?? 'tuned';
-  if (fixedLambda !== 'tuned' && !(fixedLambda >= 0 && fixedLambda <= 1))
-    throw new RangeError(`lambda must be 'tuned' or in [0, 1]; got ${fixedLambda}`);
+  const { alpha, fixedLambda } = checkOptions(options);
   const { prediction: f, label: y } = columns;
   const p = columns.probability ?? null;
   const N = f.length;
@@ -156,18 +152,8 @@ export function estimatePpiMeanColumns(columns: PpiColumns, options: PpiOptions 
     sumWY += wi * yi;
     sumWF += wi * fi;
   }
-  const design = uniform ? 'uniform' : 'weighted';
-  const empty: PpiMeanResult = {
-    labeled: n,
-    unlabeled: N - n,
-    design,
-    human: null,
-    ppi: null,
-    effectiveLabels: 0,
-    variance: Number.NaN,
-    residualShare: Number.NaN,
-  };
-  if (n === 0) return empty;
+  const first: FirstPass = { N, n, sumF, sumW, sumW2, sumWY, sumWF, uniform };
+  if (n === 0) return emptyResult(first);
 
   const ybarW = sumWY / sumW;
   const fbarW = sumWF / sumW;
@@ -202,6 +188,174 @@ export function estimatePpiMeanColumns(columns: PpiColumns, options: PpiOptions 
     swyf += wi * ey * ef;
     swff += wi * ef * ef;
   }
+  return finishPpiMean(first, { saa, sab, sbb, swyy, swyf, swff }, alpha, fixedLambda);
+}
+
+/**
+ * The sufficient statistics of the estimate: plain sums over the items, what a database computes
+ * with `count` and `sum` per group (lib/db/insight/insight-estimate-stats.ts) so that a million
+ * items never leave it. f the prediction, y the label, w = 1 / probability (1 for every item
+ * when no probabilities are given). `N`, `sumF`, `sumFF` run over every item; every other sum
+ * over the labelled items only.
+ */
+export interface PpiMoments {
+  N: number;
+  sumF: number;
+  sumFF: number;
+  n: number;
+  sumW: number;
+  sumW2: number;
+  sumWY: number;
+  sumWF: number;
+  sumWYY: number;
+  sumWYF: number;
+  sumWFF: number;
+  sumW2Y: number;
+  sumW2F: number;
+  sumW2YY: number;
+  sumW2YF: number;
+  sumW2FF: number;
+  /** every item had the same probability (or none was given) */
+  uniform: boolean;
+}
+
+/** The moments of items that all share one prediction `f`, from their sums that do not involve f (f = 0 or absent there). */
+export function momentsAtPrediction(m: PpiMoments, f: number): PpiMoments {
+  return {
+    ...m,
+    sumF: m.N * f,
+    sumFF: m.N * f * f,
+    sumWF: m.sumW * f,
+    sumWYF: m.sumWY * f,
+    sumWFF: m.sumW * f * f,
+    sumW2F: m.sumW2 * f,
+    sumW2YF: m.sumW2Y * f,
+    sumW2FF: m.sumW2 * f * f,
+  };
+}
+
+/** The moments of two disjoint sets of items together (`uniform` must be decided over the union by the caller). */
+export function addMoments(a: PpiMoments, b: PpiMoments, uniform: boolean): PpiMoments {
+  const out = { ...a, uniform };
+  for (const k of Object.keys(a) as (keyof PpiMoments)[]) if (k !== 'uniform') out[k] = a[k] + b[k];
+  return out;
+}
+
+/**
+ * The estimate from its sufficient statistics: the same result as estimatePpiMeanColumns on the
+ * items they sum (to rounding: the centred sums of its second pass are expanded into these
+ * plain ones, and a centred sum at the level of rounding noise in its terms is taken as 0).
+ */
+export function estimatePpiMeanFromMoments(m: PpiMoments, options: PpiOptions = {}): PpiMeanResult {
+  const { alpha, fixedLambda } = checkOptions(options);
+  const bad = Object.entries(m).find(([k, v]) => k !== 'uniform' && !(typeof v === 'number' && Number.isFinite(v) && v >= 0));
+  // every sum is of non-negative terms (f, y in [0, 1], w >= 1)
+  if (bad) throw new RangeError(`moments: ${bad[0]} must be a finite number >= 0; got ${bad[1]}`);
+  if (!Number.isInteger(m.N) || !Number.isInteger(m.n) || m.n > m.N)
+    throw new RangeError(`moments: N and n must be whole numbers with n <= N; got N = ${m.N}, n = ${m.n}`);
+  const first: FirstPass = {
+    N: m.N,
+    n: m.n,
+    sumF: m.sumF,
+    sumW: m.sumW,
+    sumW2: m.sumW2,
+    sumWY: m.sumWY,
+    sumWF: m.sumWF,
+    uniform: m.uniform,
+  };
+  if (m.n === 0) return emptyResult(first);
+  const ybar = m.sumWY / m.sumW;
+  const fbarW = m.sumWF / m.sumW;
+  const fbar = m.sumF / m.N;
+  const s = m.N / m.sumW;
+  const s2 = s * s;
+  // sum_lab w^2 (y - ybar)^2, sum_lab w^2 (y - ybar)(f - fbarW), sum_lab w^2 (f - fbarW)^2, as plain sums
+  const w2yy = [m.sumW2YY, -2 * ybar * m.sumW2Y, ybar * ybar * m.sumW2];
+  const w2yf = [m.sumW2YF, -fbarW * m.sumW2Y, -ybar * m.sumW2F, ybar * fbarW * m.sumW2];
+  const w2ff = [m.sumW2FF, -2 * fbarW * m.sumW2F, fbarW * fbarW * m.sumW2];
+  // sum_lab w (y - ybar)(f - fbar), sum_lab w (f - fbarW)(f - fbar), sum_all (f - fbar)^2
+  const wyd = [m.sumWYF, -fbar * m.sumWY, -ybar * m.sumWF, ybar * fbar * m.sumW];
+  const wfd = [m.sumWFF, -(fbarW + fbar) * m.sumWF, fbarW * fbar * m.sumW];
+  const dd = [m.sumFF, -2 * fbar * m.sumF, m.N * fbar * fbar];
+  const wyy = [m.sumWYY, -2 * ybar * m.sumWY, ybar * ybar * m.sumW];
+  const wyf = [m.sumWYF, -fbarW * m.sumWY, -ybar * m.sumWF, ybar * fbarW * m.sumW];
+  const wff = [m.sumWFF, -2 * fbarW * m.sumWF, fbarW * fbarW * m.sumW];
+  const scaled = (k: number, terms: number[]) => terms.map((t) => k * t);
+  const second: SecondPass = {
+    saa: Math.max(0, centred(scaled(s2, w2yy))),
+    sab: centred([...scaled(s2, w2yf), ...scaled(-s, wyd)]),
+    sbb: Math.max(0, centred([...scaled(s2, w2ff), ...scaled(-2 * s, wfd), ...dd])),
+    swyy: Math.max(0, centred(scaled(s, wyy))),
+    swyf: centred(scaled(s, wyf)),
+    swff: Math.max(0, centred(scaled(s, wff))),
+  };
+  return finishPpiMean(first, second, alpha, fixedLambda);
+}
+
+/** A sum of terms that cancel; 0 when what is left is within rounding of the terms' size. */
+function centred(terms: number[]): number {
+  let sum = 0;
+  let size = 0;
+  for (const t of terms) {
+    sum += t;
+    size += Math.abs(t);
+  }
+  return Math.abs(sum) <= CANCELLATION * size ? 0 : sum;
+}
+/** relative size below which an expanded centred sum is rounding noise (sums of 1e6 terms carry ~1e-13 relative error) */
+const CANCELLATION = 1e-10;
+
+interface FirstPass {
+  N: number;
+  n: number;
+  sumF: number;
+  sumW: number;
+  sumW2: number;
+  sumWY: number;
+  sumWF: number;
+  uniform: boolean;
+}
+
+interface SecondPass {
+  saa: number;
+  sab: number;
+  sbb: number;
+  swyy: number;
+  swyf: number;
+  swff: number;
+}
+
+function checkOptions(options: PpiOptions): { alpha: number; fixedLambda: 'tuned' | number } {
+  const alpha = options.alpha ?? 0.05;
+  checkAlpha(alpha);
+  const fixedLambda = options.lambda ?? 'tuned';
+  if (fixedLambda !== 'tuned' && !(fixedLambda >= 0 && fixedLambda <= 1))
+    throw new RangeError(`lambda must be 'tuned' or in [0, 1]; got ${fixedLambda}`);
+  return { alpha, fixedLambda };
+}
+
+function emptyResult({ N, n, uniform }: FirstPass): PpiMeanResult {
+  return {
+    labeled: n,
+    unlabeled: N - n,
+    design: uniform ? 'uniform' : 'weighted',
+    human: null,
+    ppi: null,
+    effectiveLabels: 0,
+    variance: Number.NaN,
+    residualShare: Number.NaN,
+  };
+}
+
+/** lambda, the variances and the intervals from the two passes' sums (the one place that maths lives). */
+function finishPpiMean(first: FirstPass, second: SecondPass, alpha: number, fixedLambda: 'tuned' | number): PpiMeanResult {
+  const { N, n, sumF, sumW, sumW2, sumWY, sumWF, uniform } = first;
+  const { saa, sab, sbb, swyy, swyf, swff } = second;
+  const design = uniform ? 'uniform' : 'weighted';
+  const ybarW = sumWY / sumW;
+  const fbarW = sumWF / sumW;
+  const fbar = sumF / N;
+  const wScale = N / sumW;
   const sw = sumW * wScale;
   const correction = n > 1 ? n / (n - 1) : Number.NaN;
   const variance = (swyy / sw) * correction; // weighted variance of the labels

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { loadTrajectory, type LoadedTrajectory } from '../db/trajectories/trajectory-load';
-import { findVideoProps, storeVideoProps, type VideoPropsKey } from '../db/videos/video-props';
+import { findVideoProps, findVideoPropsPart, storeVideoProps, storeVideoPropsParts, type VideoPropsKey } from '../db/videos/video-props';
 import { AppError } from '../errors';
 import type { CoverageMeasure } from '../review/coverage';
 import { trajectoryVideoProps } from '../video/props';
 import type { Pacing } from '../video/pacing';
 import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from '../video/schema';
 import { blindTranscript, type TranscriptStep } from '../video/transcript';
+import { splitVideoProps, type VideoHead } from './video-pieces';
 
 export interface BlindSettings {
   hidePolicy: boolean;
@@ -83,13 +84,93 @@ export async function trajectoryVideo(trajectoryId: string, options: VideoOf = {
   const loaded = await loadTrajectory(trajectoryId);
   if (!loaded) throw new AppError('NOT_FOUND', 'No such trajectory');
   const video = derive(loaded, options.blind, pacing);
-  await storeVideoProps(key, found.inputsHash, {
-    props: JSON.stringify(video.props),
-    transcript: JSON.stringify(video.transcript),
-    durationInFrames: video.measure.totalFrames,
-    measure: { chapters: video.measure.chapters, steps: video.measure.steps },
-  });
+  await storeVideoProps(
+    key,
+    found.inputsHash,
+    {
+      props: JSON.stringify(video.props),
+      transcript: JSON.stringify(video.transcript),
+      durationInFrames: video.measure.totalFrames,
+      measure: { chapters: video.measure.chapters, steps: video.measure.steps },
+    },
+    splitTexts(video.props, found.inputsHash),
+  );
   return video;
+}
+
+/** [head, part 1, ...] as the store keeps them */
+function splitTexts(props: TrajectoryVideoProps, inputsHash: string): string[] {
+  const { head, parts } = splitVideoProps(props, inputsHash);
+  return [JSON.stringify(head), ...parts.map((p) => JSON.stringify(p))];
+}
+
+const keyOf = (trajectoryId: string, options: VideoOf): VideoPropsKey => ({
+  trajectoryId,
+  propsVersion: String(VIDEO_PROPS_VERSION),
+  pacing: options.pacing ?? 'skim',
+  blindMask: blindMaskOf(options.blind),
+});
+
+/**
+ * One part of a trajectory's stored video split (lib/video-renders/video-pieces.ts) as JSON
+ * text, under a pacing and blind mask: 0 the head, 1.. the parts. Read from the store, never
+ * derived here: null when the props are not stored (or are stale: re-derived on the next claim,
+ * render or `prepareVideoProps`). A row stored before splits were is split from its stored props
+ * once, then kept. `rev` (for parts 1..): the head's; a part of another split is a CONFLICT
+ * (the props were derived again since the head was read: reload it). NOT_FOUND for an unknown
+ * trajectory or part.
+ */
+export async function storedVideoPart(trajectoryId: string, options: VideoOf, part: number, rev?: string): Promise<string | null> {
+  const key = keyOf(trajectoryId, options);
+  const found = await findVideoPropsPart(key, part);
+  if (!found.trajectory) throw new AppError('NOT_FOUND', 'No such trajectory');
+  if (part > 0 && rev !== undefined && rev !== found.inputsHash)
+    throw new AppError('CONFLICT', 'The video was prepared again since this page loaded: reload it.');
+  if (found.body !== null) return found.body;
+  if (!found.stored) return null;
+  // a row of an older Witness: split what it stored (no derivation), keep the split
+  const stored = await findVideoProps(key);
+  if (!stored?.stored || stored.inputsHash !== found.inputsHash) return null;
+  const texts = splitTexts(JSON.parse(stored.stored.props) as TrajectoryVideoProps, found.inputsHash);
+  await storeVideoPropsParts(key, found.inputsHash, texts);
+  const body = texts[part];
+  if (body === undefined) throw new AppError('NOT_FOUND', `The video has no part ${part}.`);
+  return body;
+}
+
+/** The head of a trajectory's stored video (see storedVideoPart), null when its props are not stored. */
+export async function storedVideoHead(trajectoryId: string, options: VideoOf = {}): Promise<VideoHead | null> {
+  const text = await storedVideoPart(trajectoryId, options, 0);
+  return text === null ? null : (JSON.parse(text) as VideoHead);
+}
+
+/**
+ * The head of a trajectory's video and its blind transcript under a pacing and blind setting,
+ * for a review page (the Player loads the rest): read from the store, derived and stored on
+ * first sight as the blind view does (trajectoryVideo). NOT_FOUND for an unknown trajectory.
+ */
+export async function trajectoryVideoHead(
+  trajectoryId: string,
+  options: VideoOf = {},
+): Promise<{ head: VideoHead; transcript: TranscriptStep[] }> {
+  const key = keyOf(trajectoryId, options);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const found = await findVideoPropsPart(key, 0, true);
+    if (!found.trajectory) throw new AppError('NOT_FOUND', 'No such trajectory');
+    if (found.stored && found.transcript !== null) {
+      const head = found.body ?? (await storedVideoPart(trajectoryId, options, 0));
+      if (head !== null) return { head: JSON.parse(head) as VideoHead, transcript: JSON.parse(found.transcript) as TranscriptStep[] };
+    }
+    await trajectoryVideo(trajectoryId, options);
+  }
+  throw new AppError('CONFLICT', 'The trajectory changed while its video was prepared: reload the page.');
+}
+
+/** Derives and stores a trajectory's video props at a pacing and blind setting unless they are stored and current (the video.props job). */
+export async function prepareVideoProps(trajectoryId: string, options: VideoOf = {}): Promise<{ derived: boolean }> {
+  if ((await storedVideoPart(trajectoryId, options, 0)) !== null) return { derived: false };
+  await trajectoryVideo(trajectoryId, { ...options, fresh: true });
+  return { derived: true };
 }
 
 /** The video props of a stored trajectory (stored once per inputs, see trajectoryVideo). */

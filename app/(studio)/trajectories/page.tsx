@@ -73,7 +73,15 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
           {list.rows.length > 0 ? (
             <TrajectoryTable rows={list.rows} showProject={list.project === null && list.facets.projects.length > 1} />
           ) : null}
-          <Pagination values={values} page={list.page} pageCount={list.pageCount} pageSize={list.pageSize} total={list.total} />
+          <Pagination
+            values={values}
+            page={list.page}
+            pageCount={list.pageCount}
+            pageSize={list.pageSize}
+            total={list.total}
+            totalExact={list.totalExact}
+            shown={list.rows.length}
+          />
         </>
       )}
     </>

@@ -84,20 +84,13 @@ const judgesCte = `judges AS (
 )`;
 
 /**
- * With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page).
- * Plain SQL on the pool (lib/db/infra/sql.ts): at bench scale the frame is 100k rows, and
- * Prisma's raw-query decoding of them took longer than the statement.
+ * The sampling frame (see the file comment) as CTEs `camp`, `item`, `frame` (id, picked,
+ * probability) over the single-mode campaigns of project `$1`; `only` narrows the campaigns,
+ * `itemsOf` (conditions on `it` = the item's trajectory and `ik` = its task) the trajectories.
+ * estimateRows and the per-group sums (insight-estimate-stats.ts) read the same frame.
  */
-export async function estimateRows(
-  projectId: string,
-  options: { campaignId?: string } = {},
-): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
-  const only = options.campaignId ? `AND c.id = $2` : '';
-  const params = options.campaignId ? [projectId, options.campaignId] : [projectId];
-  const [rows, picked] = await Promise.all([
-    sql<EstimateSqlRow>(
-      `
-      WITH camp AS (
+export function frameCtes(only: string, itemsOf = ''): string {
+  return `camp AS (
         SELECT c.id, c.sampling,
                count(*) FILTER (WHERE ci.selected) AS selected,
                count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0) AS reviewed
@@ -109,11 +102,43 @@ export async function estimateRows(
         SELECT ci."trajectoryId" AS id, c.sampling = 'picked' AS picked,
                LEAST(1.0, ci.probability * c.reviewed::float8 / c.selected::float8) AS p
         FROM campaign_item ci JOIN camp c ON c.id = ci."campaignId"
+        ${itemsOf ? `JOIN trajectory it ON it.id = ci."trajectoryId" JOIN task ik ON ik.id = it."taskId" WHERE true ${itemsOf}` : ''}
       ), frame AS (
         SELECT id, bool_or(picked) AS picked,
                CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END AS probability
         FROM item GROUP BY id
-      ), ${judgesCte}
+      )`;
+}
+
+/** The project's hand-picked single-mode campaigns (all, or `campaignId` when it is one). */
+export function pickedCampaigns(projectId: string, campaignId?: string): Promise<PickedCampaign[]> {
+  return sql<PickedCampaign>(
+    `SELECT c.id, c.name FROM campaign c
+     WHERE c."projectId" = $1 AND c.mode = 'single' AND c.sampling = 'picked' ${campaignId ? 'AND c.id = $2' : ''}
+     ORDER BY c."createdAt"`,
+    campaignId ? [projectId, campaignId] : [projectId],
+  );
+}
+
+/**
+ * With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page);
+ * `environmentIds` / `policyIds` keep the rows of those groups only.
+ * Plain SQL on the pool (lib/db/infra/sql.ts): at bench scale the frame is 100k rows, and
+ * Prisma's raw-query decoding of them took longer than the statement.
+ */
+export async function estimateRows(
+  projectId: string,
+  options: { campaignId?: string; environmentIds?: string[]; policyIds?: string[] } = {},
+): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+  const params: unknown[] = [projectId];
+  const only = options.campaignId ? `AND c.id = $${params.push(options.campaignId)}` : '';
+  // the groups asked for, applied to the frame's items (the frame of 100k items is not built whole for a few groups)
+  const inEnvironments = options.environmentIds ? `AND ik."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
+  const inPolicies = options.policyIds ? `AND it."policyId" = ANY($${params.push(options.policyIds)})` : '';
+  const [rows, picked] = await Promise.all([
+    sql<EstimateSqlRow>(
+      `
+      WITH ${frameCtes(only, `${inEnvironments} ${inPolicies}`.trim())}, ${judgesCte}
       SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,
              ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage", j.judges
       FROM frame f
@@ -124,12 +149,7 @@ export async function estimateRows(
       ORDER BY f.id`,
       params,
     ),
-    sql<PickedCampaign>(
-      `SELECT c.id, c.name FROM campaign c
-       WHERE c."projectId" = $1 AND c.mode = 'single' AND c.sampling = 'picked' ${only}
-       ORDER BY c."createdAt"`,
-      params,
-    ),
+    pickedCampaigns(projectId, options.campaignId),
   ]);
   return { rows: rows.map(toEstimateRow), picked };
 }

@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import { checkpointSeries } from '../../insight/checkpoints';
-import { ESTIMATE_FIGURES, groupEstimates, winRateEstimate, type EstimateFigure } from '../../insight/estimates';
+import {
+  ESTIMATE_FIGURES,
+  groupEstimates,
+  groupEstimatesFromMoments,
+  winRateEstimate,
+  type EstimateFigure,
+  type EstimateInputRow,
+  type GroupEstimate,
+} from '../../insight/estimates';
 import { environmentReport, type EnvironmentReport } from '../../insight/environment-report';
 import { compareReport, policyReport, type CompareReport, type PolicyReport } from '../../insight/policy-report';
 import { db } from '../infra/client';
 import { environmentInsightData } from './insight-environments';
-import { estimateRows, pairEstimateRows } from './insight-estimate-rows';
+import { estimateGroupMoments } from './insight-estimate-stats';
+import { estimateRows, pairEstimateRows, pickedCampaigns } from './insight-estimate-rows';
 import {
   comparisonOutcomes,
   criterionVerdicts,
@@ -57,19 +66,20 @@ export async function resolveInsightProject(
   slug: string | undefined,
   projectIds: string[] | null,
 ): Promise<{ project: InsightProject | null; projects: InsightProject[] }> {
-  const rows = await db().project.findMany({
-    where: projectIds === null ? {} : { id: { in: projectIds } },
-    select: { id: true, slug: true, name: true, _count: { select: { trajectories: true } } },
-    orderBy: { createdAt: 'asc' },
-  });
-  const projects = rows.map(({ id, slug: s, name }) => ({ id, slug: s, name }));
+  const visible = projectIds === null ? {} : { id: { in: projectIds } };
+  const [projects, withTrajectories] = await Promise.all([
+    db().project.findMany({ where: visible, select: { id: true, slug: true, name: true }, orderBy: { createdAt: 'asc' } }),
+    // none named: the first with a trajectory, one index probe per project (counting them all read 100k rows at bench scale)
+    slug
+      ? null
+      : db().project.findFirst({ where: { ...visible, trajectories: { some: {} } }, select: { id: true }, orderBy: { createdAt: 'asc' } }),
+  ]);
   if (slug) {
     const project = projects.find((p) => p.slug === slug);
     if (!project) throw new AppError('NOT_FOUND', `No project named ${slug}`, { details: { field: 'project' } });
     return { project, projects };
   }
-  const first = rows.find((r) => r._count.trajectories > 0) ?? rows[0];
-  return { project: first ? { id: first.id, slug: first.slug, name: first.name } : null, projects };
+  return { project: projects.find((p) => p.id === withTrajectories?.id) ?? projects[0] ?? null, projects };
 }
 
 export async function loadEnvironmentInsight(projectId: string): Promise<EnvironmentReport> {
@@ -77,21 +87,86 @@ export async function loadEnvironmentInsight(projectId: string): Promise<Environ
 }
 
 /**
- * The prediction-powered figures per environment (lib/insight/estimates.ts) and each figure's
- * input rows (the `format=estimate` download).
+ * The prediction-powered figures per environment (lib/insight/estimates.ts), from the groups'
+ * sums in SQL (insight-estimate-stats.ts); the groups an LLM judge scored from their rows.
  */
 export async function loadEnvironmentEstimates(projectId: string, figures?: readonly EstimateFigure[]) {
-  const [{ rows, picked }, environments] = await Promise.all([estimateRows(projectId), insightEnvironments(projectId)]);
-  const { figures: estimates, inputs } = groupEstimates(rows, environments, (r) => r.environmentId, figures);
-  return { estimates, inputs, pickedCampaigns: picked };
+  const [moments, environments, picked] = await Promise.all([
+    estimateGroupMoments(projectId, 'environment'),
+    insightEnvironments(projectId),
+    pickedCampaigns(projectId),
+  ]);
+  const judged = moments.filter((m) => m.judged).map((m) => m.groupId);
+  const fromRows = judged.length
+    ? groupEstimates((await estimateRows(projectId, { environmentIds: judged })).rows, environments, (r) => r.environmentId, figures)
+        .figures
+    : [];
+  const estimates = inGroupOrder(
+    environments,
+    groupEstimatesFromMoments(
+      moments.filter((m) => !m.judged),
+      environments,
+      figures,
+    ),
+    fromRows,
+  );
+  return { estimates, pickedCampaigns: picked };
 }
 
 /** The same per policy (optionally within one environment). */
 export async function loadPolicyEstimates(projectId: string, environmentId: string | null, figures?: readonly EstimateFigure[]) {
-  const [{ rows, picked }, policies] = await Promise.all([estimateRows(projectId), insightPolicies(projectId)]);
-  const inEnv = environmentId ? rows.filter((r) => r.environmentId === environmentId) : rows;
-  const { figures: estimates, inputs } = groupEstimates(inEnv, policies, (r) => r.policyId, figures);
-  return { estimates, inputs, pickedCampaigns: picked };
+  const [moments, policies, picked] = await Promise.all([
+    estimateGroupMoments(projectId, 'policy', environmentId),
+    insightPolicies(projectId),
+    pickedCampaigns(projectId),
+  ]);
+  const judged = moments.filter((m) => m.judged).map((m) => m.groupId);
+  const fromRows = judged.length
+    ? groupEstimates(
+        (await estimateRows(projectId, { policyIds: judged, environmentIds: environmentId ? [environmentId] : undefined })).rows,
+        policies,
+        (r) => r.policyId,
+        figures,
+      ).figures
+    : [];
+  const estimates = inGroupOrder(
+    policies,
+    groupEstimatesFromMoments(
+      moments.filter((m) => !m.judged),
+      policies,
+      figures,
+    ),
+    fromRows,
+  );
+  return { estimates, pickedCampaigns: picked };
+}
+
+/** The figures of both paths in page order (group, then figure), as groupEstimates gives them. */
+function inGroupOrder(groups: readonly { id: string }[], ...lists: GroupEstimate[][]): GroupEstimate[] {
+  const rank = new Map(groups.map((g, i) => [g.id, i]));
+  const figureRank = new Map<string, number>(ESTIMATE_FIGURES.map((f, i) => [f, i]));
+  return lists.flat().sort((a, b) => rank.get(a.groupId)! - rank.get(b.groupId)! || figureRank.get(a.figure)! - figureRank.get(b.figure)!);
+}
+
+/**
+ * A figure's input rows (the `format=estimate` download, what `witness estimate` reads): every
+ * row of the frame per environment, or per policy within `environmentId` (by: 'policy').
+ */
+export async function loadEstimateInputs(
+  projectId: string,
+  by: 'environment' | 'policy',
+  environmentId: string | null,
+  figure: EstimateFigure,
+): Promise<EstimateInputRow[]> {
+  if (by === 'environment') {
+    const [{ rows }, environments] = await Promise.all([estimateRows(projectId), insightEnvironments(projectId)]);
+    return groupEstimates(rows, environments, (r) => r.environmentId, [figure]).inputs.get(figure) ?? [];
+  }
+  const [{ rows }, policies] = await Promise.all([
+    estimateRows(projectId, { environmentIds: environmentId ? [environmentId] : undefined }),
+    insightPolicies(projectId),
+  ]);
+  return groupEstimates(rows, policies, (r) => r.policyId, [figure]).inputs.get(figure) ?? [];
 }
 
 async function resolveEnvironment(projectId: string, name: string | undefined) {
@@ -104,13 +179,26 @@ async function resolveEnvironment(projectId: string, name: string | undefined) {
 
 export async function loadPolicyInsight(projectId: string, envName: string | undefined) {
   const { environment, environments } = await resolveEnvironment(projectId, envName);
+  return { report: await policyReportIn(projectId, environment?.id ?? null), environment, environments };
+}
+
+/** loadPolicyInsight and loadPolicyEstimates for one page, their queries run at once. */
+export async function loadPolicyInsightAndEstimates(projectId: string, envName: string | undefined) {
+  const { environment, environments } = await resolveEnvironment(projectId, envName);
+  const [report, estimates] = await Promise.all([
+    policyReportIn(projectId, environment?.id ?? null),
+    loadPolicyEstimates(projectId, environment?.id ?? null),
+  ]);
+  return { data: { report, environment, environments }, estimates };
+}
+
+async function policyReportIn(projectId: string, environmentId: string | null): Promise<PolicyReport> {
   const [policies, outcomes, stats] = await Promise.all([
     insightPolicies(projectId),
-    comparisonOutcomes(projectId, environment?.id ?? null),
-    policyStats(projectId, environment?.id ?? null),
+    comparisonOutcomes(projectId, environmentId),
+    policyStats(projectId, environmentId),
   ]);
-  const report: PolicyReport = policyReport(policies, outcomes, stats);
-  return { report, environment, environments };
+  return policyReport(policies, outcomes, stats);
 }
 
 /**

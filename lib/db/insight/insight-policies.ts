@@ -62,7 +62,7 @@ export async function insightEnvironments(projectId: string) {
   return db().environment.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
 }
 
-/** Comparison counts; with `pair`, only comparisons between those two policy ids. */
+/** Comparison counts, in a fixed order (the leaderboard's seeded bootstrap resamples them in order); with `pair`, only comparisons between those two policy ids. */
 export async function comparisonOutcomes(projectId: string, environmentId: string | null, pair?: [string, string]): Promise<OutcomeRow[]> {
   const pairFilter = pair
     ? Prisma.sql`AND ((ta."policyId" = ${pair[0]} AND tb."policyId" = ${pair[1]}) OR (ta."policyId" = ${pair[1]} AND tb."policyId" = ${pair[0]}))`
@@ -78,7 +78,8 @@ export async function comparisonOutcomes(projectId: string, environmentId: strin
     JOIN trajectory tb ON tb.id = ci."trajectoryBId"
     JOIN task t ON t.id = ta."taskId"
     WHERE pc."isCurrent" AND c."projectId" = ${projectId} ${envFilter(environmentId, 't')} ${pairFilter}
-    GROUP BY 1, 2, 3`;
+    GROUP BY 1, 2, 3
+    ORDER BY 1, 2, 3`;
   return rows.map((r) => ({ policyA: r.policyA, policyB: r.policyB, outcome: r.outcome, count: num(r.count) }));
 }
 

@@ -169,6 +169,21 @@ describe('listTrajectories', () => {
     expect((await listTrajectories({ project: 'many', page: 3 }, null)).rows).toHaveLength(0);
   });
 
+  it('says "about" (the planner estimate) above the exact-count limit, and still pages on', async () => {
+    const p = await ensureProject({ slug: 'many', name: 'Many' });
+    for (let i = 0; i < 53; i++) await store(p.id, trajectory(`task-${String(i).padStart(2, '0')}`));
+    await db().$executeRawUnsafe('ANALYZE trajectory');
+    const exact = await listTrajectories({ project: 'many' }, null, { exactCountLimit: 53 });
+    expect(exact).toMatchObject({ total: 53, totalExact: true });
+    const estimated = await listTrajectories({ project: 'many' }, null, { exactCountLimit: 10 });
+    expect(estimated.totalExact).toBe(false);
+    // never fewer than were counted; with fresh statistics the estimate is the count
+    expect(estimated.total).toBe(53);
+    expect(estimated.rows).toHaveLength(50);
+    const second = await listTrajectories({ project: 'many', page: 2 }, null, { exactCountLimit: 10 });
+    expect(second.rows).toHaveLength(3);
+  });
+
   it('tells reviewed from unreviewed by current reviews through campaign items (A or B side)', async () => {
     const p = await ensureProject({ slug: 'rev', name: 'Rev' });
     const reviewed = await store(p.id, trajectory('reviewed'));

@@ -1,5 +1,4 @@
 import { createGunzip } from 'node:zlib';
-import type { Prisma } from '@prisma/client';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../formats/trajectory';
 import { parseCriteria } from '../../formats/criteria';
 import { db } from '../infra/client';
+import { sql } from '../infra/sql';
 import { parseInput } from '../../parse-input';
 
 /**
@@ -98,7 +98,9 @@ export interface FacetOption {
 
 export interface TrajectoryList {
   rows: TrajectoryRow[];
+  /** how many match: exact when `totalExact`, else the planner's estimate (above EXACT_COUNT_LIMIT) */
   total: number;
+  totalExact: boolean;
   page: number;
   pageSize: number;
   pageCount: number;
@@ -111,16 +113,8 @@ export interface TrajectoryList {
   };
 }
 
-const currentReview = { isCurrent: true } as const;
-
-function reviewWhere(state: ReviewState): Prisma.TrajectoryWhereInput {
-  const reviewedItem: Prisma.CampaignItemWhereInput = {
-    OR: [{ reviews: { some: currentReview } }, { comparisons: { some: currentReview } }],
-  };
-  if (state === 'reviewed') return { OR: [{ campaignItems: { some: reviewedItem } }, { campaignItemsB: { some: reviewedItem } }] };
-  if (state === 'unreviewed') return { AND: [{ campaignItems: { none: reviewedItem } }, { campaignItemsB: { none: reviewedItem } }] };
-  return {};
-}
+/** above this many matches the list says "about N" (the planner's estimate) instead of counting every row */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 async function resolveProject(ref: string, projectIds: string[] | null) {
   const project = await db().project.findFirst({
@@ -136,77 +130,116 @@ function judgeSummary(scores: { judge: string; score: number | null; label: stri
   return { count: scores.length, mean: numeric.length > 0 ? numeric.reduce((a, b) => a + b, 0) / numeric.length : null, judges: scores };
 }
 
-/** Current reviews + pairwise comparisons per trajectory (as A or B of a campaign item). */
+/** current reviews and pairwise comparisons per trajectory, across campaigns (each side through its own index) */
 async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (ids.length === 0) return counts;
-  const items = await db().campaignItem.findMany({
-    where: { OR: [{ trajectoryId: { in: ids } }, { trajectoryBId: { in: ids } }] },
-    select: {
-      trajectoryId: true,
-      trajectoryBId: true,
-      _count: { select: { reviews: { where: currentReview }, comparisons: { where: currentReview } } },
-    },
-  });
-  for (const item of items) {
-    const n = item._count.reviews + item._count.comparisons;
-    counts.set(item.trajectoryId, (counts.get(item.trajectoryId) ?? 0) + n);
-    if (item.trajectoryBId) counts.set(item.trajectoryBId, (counts.get(item.trajectoryBId) ?? 0) + n);
-  }
+  const rows = await sql<{ id: string; n: number }>(
+    `SELECT i.id, sum(
+              (SELECT count(*) FROM review r WHERE r."campaignItemId" = i.item AND r."isCurrent")
+            + (SELECT count(*) FROM pairwise_comparison c WHERE c."campaignItemId" = i.item AND c."isCurrent"))::int AS n
+     FROM (
+       SELECT ci."trajectoryId" AS id, ci.id AS item FROM campaign_item ci WHERE ci."trajectoryId" = ANY($1::text[])
+       UNION ALL
+       SELECT ci."trajectoryBId" AS id, ci.id AS item FROM campaign_item ci WHERE ci."trajectoryBId" = ANY($1::text[])
+     ) i
+     GROUP BY i.id`,
+    [ids],
+  );
+  for (const r of rows) counts.set(r.id, r.n);
   return counts;
 }
 
+/** the WHERE of a list (on trajectory t joined to task tk) and its parameters */
+function listWhere(p: z.infer<typeof trajectoryListParamsSchema>, projectIds: string[] | null, projectId: string | null) {
+  const values: unknown[] = [];
+  const arg = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const and: string[] = [];
+  // membership (issue 14): only the caller's projects (null: every project)
+  if (projectIds !== null)
+    and.push(projectIds.length === 1 ? `t."projectId" = ${arg(projectIds[0])}` : `t."projectId" = ANY(${arg(projectIds)}::text[])`);
+  if (projectId) and.push(`t."projectId" = ${arg(projectId)}`);
+  if (p.environment) and.push(`tk."environmentId" = ${arg(p.environment)}`);
+  if (p.policy) and.push(`t."policyId" = ${arg(p.policy)}`);
+  if (p.split) and.push(`tk.split = ${arg(p.split)}::"Split"`);
+  if (p.q) and.push(`tk.name ILIKE ${arg(`%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+  if (p.reward === 'none') and.push(`t."verifierReward" IS NULL`);
+  else if (p.reward === 'scored' || p.rewardMin !== undefined || p.rewardMax !== undefined) {
+    and.push(`t."verifierReward" IS NOT NULL`);
+    if (p.rewardMin !== undefined) and.push(`t."verifierReward" >= ${arg(p.rewardMin)}`);
+    if (p.rewardMax !== undefined) and.push(`t."verifierReward" <= ${arg(p.rewardMax)}`);
+  }
+  if (p.review !== 'any') {
+    const reviewed = `EXISTS (SELECT 1 FROM campaign_item ci WHERE (ci."trajectoryId" = t.id OR ci."trajectoryBId" = t.id)
+      AND (EXISTS (SELECT 1 FROM review r WHERE r."campaignItemId" = ci.id AND r."isCurrent")
+        OR EXISTS (SELECT 1 FROM pairwise_comparison c WHERE c."campaignItemId" = ci.id AND c."isCurrent")))`;
+    and.push(p.review === 'reviewed' ? reviewed : `NOT ${reviewed}`);
+  }
+  return { where: and.length > 0 ? `WHERE ${and.join(' AND ')}` : '', values };
+}
+
 /**
- * One page (50 rows, newest first) of trajectories matching the filters, the total count, and
- * the facet lists for the filter dropdowns (environments and policies of the project, or of
- * every visible project when none is chosen), of the projects in `projectIds` (null: every
- * project). An unknown project, or one not in `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
+ * How many trajectories match: counted exactly up to EXACT_COUNT_LIMIT (a count stops there),
+ * above it the planner's estimate, marked as such (a list of 100k runs would otherwise count
+ * every row on every page).
  */
-export async function listTrajectories(input: TrajectoryListParams, projectIds: string[] | null): Promise<TrajectoryList> {
+async function countMatches(where: string, values: unknown[], limit: number): Promise<{ total: number; exact: boolean }> {
+  const from = `FROM trajectory t JOIN task tk ON tk.id = t."taskId" ${where}`;
+  const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit + 1}) s`, values);
+  const n = row?.n ?? 0;
+  if (n <= limit) return { total: n, exact: true };
+  const [plan] = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`, values);
+  const estimate = Math.round(plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  return { total: Math.max(n, estimate), exact: false };
+}
+
+/**
+ * One page (50 rows, newest first) of trajectories matching the filters, how many match (exact
+ * up to EXACT_COUNT_LIMIT, else an estimate, `totalExact` false), and the facet lists for the
+ * filter dropdowns (environments and policies of the project, or of every visible project when
+ * none is chosen), of the projects in `projectIds` (null: every project). Plain SQL: the page
+ * walks the (projectId, createdAt DESC, id DESC) index. An unknown project, or one not in
+ * `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
+ */
+export async function listTrajectories(
+  input: TrajectoryListParams,
+  projectIds: string[] | null,
+  options: { exactCountLimit?: number } = {},
+): Promise<TrajectoryList> {
   const p = parseInput(trajectoryListParamsSchema, input, '');
   const project = p.project ? await resolveProject(p.project, projectIds) : null;
-
-  // membership (issue 14): only the caller's projects (null: every project)
+  const { where, values } = listWhere(p, projectIds, project?.id ?? null);
   const visible = projectIds === null ? {} : { projectId: { in: projectIds } };
-  const and: Prisma.TrajectoryWhereInput[] = projectIds === null ? [] : [visible];
-  if (project) and.push({ projectId: project.id });
-  if (p.environment) and.push({ task: { environmentId: p.environment } });
-  if (p.policy) and.push({ policyId: p.policy });
-  if (p.split) and.push({ task: { split: p.split } });
-  if (p.q) and.push({ task: { name: { contains: p.q, mode: 'insensitive' } } });
-  if (p.reward === 'none') and.push({ verifierReward: null });
-  else if (p.reward === 'scored' || p.rewardMin !== undefined || p.rewardMax !== undefined) {
-    and.push({
-      verifierReward: {
-        not: null,
-        ...(p.rewardMin !== undefined ? { gte: p.rewardMin } : {}),
-        ...(p.rewardMax !== undefined ? { lte: p.rewardMax } : {}),
-      },
-    });
-  }
-  if (p.review !== 'any') and.push(reviewWhere(p.review));
-  const where: Prisma.TrajectoryWhereInput = and.length > 0 ? { AND: and } : {};
-
   const facetScope = project ? { projectId: project.id } : visible;
-  const [total, rows, projects, environments, policies] = await Promise.all([
-    db().trajectory.count({ where }),
-    db().trajectory.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: (p.page - 1) * TRAJECTORY_PAGE_SIZE,
-      take: TRAJECTORY_PAGE_SIZE,
-      select: {
-        id: true,
-        stepCount: true,
-        verifierReward: true,
-        sourceFormat: true,
-        createdAt: true,
-        project: { select: { slug: true } },
-        task: { select: { name: true, split: true, environment: { select: { name: true } } } },
-        policy: { select: { name: true } },
-        judgeScores: { select: { judge: true, score: true, label: true }, orderBy: { judge: 'asc' } },
-      },
-    }),
+  const [count, rows, projects, environments, policies] = await Promise.all([
+    countMatches(where, values, options.exactCountLimit ?? EXACT_COUNT_LIMIT),
+    sql<{
+      id: string;
+      stepCount: number;
+      verifierReward: number | null;
+      sourceFormat: string;
+      createdAt: Date;
+      projectSlug: string;
+      taskName: string;
+      split: Split;
+      environment: string | null;
+      policy: string;
+    }>(
+      `SELECT t.id, t."stepCount", t."verifierReward", t."sourceFormat", t."createdAt", pr.slug AS "projectSlug",
+              tk.name AS "taskName", tk.split::text AS split, e.name AS environment, po.name AS policy
+       FROM trajectory t
+       JOIN task tk ON tk.id = t."taskId"
+       JOIN project pr ON pr.id = t."projectId"
+       JOIN policy po ON po.id = t."policyId"
+       LEFT JOIN environment e ON e.id = tk."environmentId"
+       ${where}
+       ORDER BY t."createdAt" DESC, t.id DESC
+       LIMIT ${TRAJECTORY_PAGE_SIZE} OFFSET ${(p.page - 1) * TRAJECTORY_PAGE_SIZE}`,
+      values,
+    ),
     db().project.findMany({
       where: projectIds === null ? {} : { id: { in: projectIds } },
       select: { id: true, slug: true, name: true },
@@ -225,24 +258,40 @@ export async function listTrajectories(input: TrajectoryListParams, projectIds: 
       take: 500,
     }),
   ]);
-  const reviews = await reviewCounts(rows.map((r) => r.id));
-
+  const ids = rows.map((r) => r.id);
+  const [reviews, judges] = await Promise.all([
+    reviewCounts(ids),
+    ids.length === 0
+      ? []
+      : sql<{ trajectoryId: string; judge: string; score: number | null; label: string | null }>(
+          `SELECT "trajectoryId", judge, score, label FROM judge_score WHERE "trajectoryId" = ANY($1::text[]) ORDER BY judge`,
+          [ids],
+        ),
+  ]);
+  const judgesOf = new Map<string, { judge: string; score: number | null; label: string | null }[]>();
+  for (const j of judges) {
+    const list = judgesOf.get(j.trajectoryId) ?? [];
+    list.push({ judge: j.judge, score: j.score, label: j.label });
+    judgesOf.set(j.trajectoryId, list);
+  }
+  const { total, exact } = count;
   return {
     rows: rows.map((r) => ({
       id: r.id,
-      projectSlug: r.project.slug,
-      taskName: r.task.name,
-      environment: r.task.environment?.name ?? null,
-      policy: r.policy.name,
-      split: r.task.split,
+      projectSlug: r.projectSlug,
+      taskName: r.taskName,
+      environment: r.environment,
+      policy: r.policy,
+      split: r.split,
       steps: r.stepCount,
       verifierReward: r.verifierReward,
-      judge: judgeSummary(r.judgeScores),
+      judge: judgeSummary(judgesOf.get(r.id) ?? []),
       reviews: reviews.get(r.id) ?? 0,
       format: r.sourceFormat,
       createdAt: r.createdAt.toISOString(),
     })),
     total,
+    totalExact: exact,
     page: p.page,
     pageSize: TRAJECTORY_PAGE_SIZE,
     pageCount: Math.max(1, Math.ceil(total / TRAJECTORY_PAGE_SIZE)),
@@ -285,7 +334,10 @@ export interface TrajectoryDetail {
     updatedAt: string;
   };
   policy: { id: string; name: string; model: string | null; checkpoint: string | null; agent: string | null };
+  /** every step, or the window asked for (see getTrajectoryDetail's `steps`) */
   steps: TrajectoryStep[];
+  /** how many steps the trajectory has (steps.length unless a window was asked for) */
+  stepCount: number;
   verifier: { reward: number | null; components: Record<string, number> };
   judgeScores: { judge: string; score: number | null; label: string | null; explanation: string | null }[];
   usage: Usage | null;
@@ -306,8 +358,12 @@ const observationsSchema = z.array(observationSchema).catch([]);
 const nullableUsage = usageSchema.nullable().catch(null);
 const componentsSchema = z.record(z.string(), z.number()).catch({});
 
-/** One trajectory with everything the detail page shows; NOT_FOUND when there is none. */
-export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail> {
+/**
+ * One trajectory with everything the detail page shows; NOT_FOUND when there is none. `steps`:
+ * only the steps from index `from` on, `take` of them (a page of a long run's transcript).
+ */
+export async function getTrajectoryDetail(id: string, options: { steps?: { from: number; take: number } } = {}): Promise<TrajectoryDetail> {
+  const window = options.steps;
   const t = await db().trajectory.findUnique({
     where: { id },
     select: {
@@ -339,8 +395,10 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
         },
       },
       policy: { select: { id: true, name: true, model: true, checkpoint: true, agent: true } },
+      _count: { select: { steps: true } },
       steps: {
         orderBy: { index: 'asc' },
+        ...(window ? { where: { index: { gte: window.from } }, take: window.take } : {}),
         select: {
           index: true,
           source: true,
@@ -391,6 +449,7 @@ export async function getTrajectoryDetail(id: string): Promise<TrajectoryDetail>
         usage: nullableUsage.parse(s.usage ?? null),
       };
     }),
+    stepCount: t._count.steps,
     verifier: { reward: t.verifierReward, components: componentsSchema.parse(t.verifierComponents) },
     judgeScores: t.judgeScores,
     usage: nullableUsage.parse(t.usage ?? null),

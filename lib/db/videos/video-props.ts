@@ -1,5 +1,5 @@
 import type { VideoPacing } from '@prisma/client';
-import { sql } from '../infra/sql';
+import { inSqlTransaction, sql } from '../infra/sql';
 
 /**
  * The stored video props of a trajectory (table video_props, one row per trajectory, props
@@ -72,26 +72,104 @@ export async function findVideoProps(
 
 /**
  * Stores (or replaces) the row for `key`, derived from the inputs `inputsHash` was computed
- * from. Hash first, then load and derive: an edit landing in between leaves a row whose hash no
+ * from, with its split for the browser (`parts`: [head, part 1, ...] as JSON texts, see
+ * lib/video-renders/video-pieces.ts) in the same transaction: an older split never outlives it.
+ * Hash first, then load and derive: an edit landing in between leaves a row whose hash no
  * longer matches, so it is derived again on the next read, never served stale.
  */
-export async function storeVideoProps(key: VideoPropsKey, inputsHash: string, value: StoredVideoProps): Promise<void> {
-  await sql(
-    `INSERT INTO video_props ("trajectoryId", "propsVersion", pacing, "blindMask", "inputsHash", props, transcript, "durationInFrames", measure)
-    VALUES ($1, $2, $3::"VideoPacing", $4, $5, $6, $7, $8, $9::jsonb)
-    ON CONFLICT ("trajectoryId", "propsVersion", pacing, "blindMask") DO UPDATE SET
-      "inputsHash" = EXCLUDED."inputsHash", props = EXCLUDED.props, transcript = EXCLUDED.transcript,
-      "durationInFrames" = EXCLUDED."durationInFrames", measure = EXCLUDED.measure, "createdAt" = now()`,
-    [
-      key.trajectoryId,
-      key.propsVersion,
-      key.pacing,
-      key.blindMask,
-      inputsHash,
-      value.props,
-      value.transcript,
-      value.durationInFrames,
-      JSON.stringify(value.measure),
-    ],
+export async function storeVideoProps(key: VideoPropsKey, inputsHash: string, value: StoredVideoProps, parts: string[]): Promise<void> {
+  await inSqlTransaction(async (run) => {
+    await run(
+      `INSERT INTO video_props ("trajectoryId", "propsVersion", pacing, "blindMask", "inputsHash", props, transcript, "durationInFrames", measure)
+      VALUES ($1, $2, $3::"VideoPacing", $4, $5, $6, $7, $8, $9::jsonb)
+      ON CONFLICT ("trajectoryId", "propsVersion", pacing, "blindMask") DO UPDATE SET
+        "inputsHash" = EXCLUDED."inputsHash", props = EXCLUDED.props, transcript = EXCLUDED.transcript,
+        "durationInFrames" = EXCLUDED."durationInFrames", measure = EXCLUDED.measure, "createdAt" = now()`,
+      [
+        key.trajectoryId,
+        key.propsVersion,
+        key.pacing,
+        key.blindMask,
+        inputsHash,
+        value.props,
+        value.transcript,
+        value.durationInFrames,
+        JSON.stringify(value.measure),
+      ],
+    );
+    await writeParts(run, key, inputsHash, parts);
+  });
+}
+
+type Run = Parameters<Parameters<typeof inSqlTransaction>[0]>[0];
+
+async function writeParts(run: Run, key: VideoPropsKey, inputsHash: string, parts: string[]): Promise<void> {
+  await run(
+    `DELETE FROM video_props_part WHERE "trajectoryId" = $1 AND "propsVersion" = $2 AND pacing = $3::"VideoPacing" AND "blindMask" = $4`,
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask],
   );
+  if (parts.length === 0) return;
+  await run(
+    `INSERT INTO video_props_part ("trajectoryId", "propsVersion", pacing, "blindMask", part, "inputsHash", body)
+    SELECT $1, $2, $3::"VideoPacing", $4, p.ord - 1, $5, p.body FROM unnest($6::text[]) WITH ORDINALITY AS p(body, ord)`,
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, inputsHash, parts],
+  );
+}
+
+/**
+ * Stores the split of an existing row whose props were stored before splits were (a row of an
+ * older Witness): only while the row still holds `inputsHash`, so a split never lands beside
+ * props it was not made from. False when the row changed meanwhile.
+ */
+export async function storeVideoPropsParts(key: VideoPropsKey, inputsHash: string, parts: string[]): Promise<boolean> {
+  return inSqlTransaction(async (run) => {
+    const rows = await run<{ ok: number }>(
+      `SELECT 1 AS ok FROM video_props WHERE "trajectoryId" = $1 AND "propsVersion" = $2 AND pacing = $3::"VideoPacing" AND "blindMask" = $4
+        AND "inputsHash" = $5 FOR UPDATE`,
+      [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, inputsHash],
+    );
+    if (rows.length === 0) return false;
+    await writeParts(run, key, inputsHash, parts);
+    return true;
+  });
+}
+
+/**
+ * One part of a stored row's split (0: the head) while the row is current (its inputs hash is
+ * the trajectory's live one, as findVideoProps computes it) and the part is of that row.
+ * `{ trajectory: false }`: no such trajectory; `body: null`: no current row or no such part
+ * (`stored` says whether the row itself is current, so a caller can split its stored props).
+ * `withTranscript`: the row's blind transcript too (JSON text, null without a current row).
+ */
+export async function findVideoPropsPart(
+  key: VideoPropsKey,
+  part: number,
+  withTranscript = false,
+): Promise<
+  { trajectory: false } | { trajectory: true; inputsHash: string; stored: boolean; body: string | null; transcript: string | null }
+> {
+  const rows = await sql<{ inputsHash: string; stored: boolean; body: string | null; transcript: string | null }>(
+    `
+    SELECT k."inputsHash", vp."trajectoryId" IS NOT NULL AS stored, pp.body, CASE WHEN $6::boolean THEN vp.transcript END AS transcript
+    FROM (
+      SELECT t.id, md5(json_build_array(
+               t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
+               e.name, p.name, p.model, p.checkpoint, p.agent)::text) AS "inputsHash"
+      FROM trajectory t
+      JOIN task tk ON tk.id = t."taskId"
+      JOIN policy p ON p.id = t."policyId"
+      LEFT JOIN environment e ON e.id = tk."environmentId"
+      WHERE t.id = $1
+    ) k
+    LEFT JOIN video_props vp
+      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
+     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"
+    LEFT JOIN video_props_part pp
+      ON pp."trajectoryId" = k.id AND pp."propsVersion" = $2 AND pp.pacing = $3::"VideoPacing"
+     AND pp."blindMask" = $4 AND pp.part = $5 AND pp."inputsHash" = k."inputsHash" AND vp."trajectoryId" IS NOT NULL`,
+    [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, part, withTranscript],
+  );
+  const row = rows[0];
+  if (!row) return { trajectory: false };
+  return { trajectory: true, inputsHash: row.inputsHash, stored: row.stored, body: row.body, transcript: row.transcript };
 }

@@ -10,7 +10,7 @@ import { TrendChart } from '@/components/insight/trend-chart';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../../_server/current-user';
@@ -27,8 +27,7 @@ export default async function PoliciesInsightPage({
   try {
     const query = parseInsightQuery(await searchParams);
     const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-    const data = project ? await loadPolicyInsight(project.id, query.env) : null;
-    const estimates = project && data ? await loadPolicyEstimates(project.id, data.environment?.id ?? null) : null;
+    const { data, estimates } = project ? await loadPolicyInsightAndEstimates(project.id, query.env) : { data: null, estimates: null };
     loaded = { project, projects, data, estimates };
   } catch (error) {
     // a project the caller does not lead answers 404, the same as one that does not exist

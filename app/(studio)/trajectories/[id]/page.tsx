@@ -18,31 +18,63 @@ import { AppError } from '@/lib/errors';
 import { VideoPanel } from '@/components/video/video-panel';
 import { latestVideoForTrajectory, pacingOfTrajectory } from '@/lib/db/videos/videos';
 import { pacingSchema } from '@/lib/video/pacing';
-import { videoPropsFor } from '@/lib/video-renders/video-props-for';
 import { requirePageProjectRole, requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const loadDetail = cache(async (id: string): Promise<TrajectoryDetail | null> => {
+/** steps of the transcript a page shows: a long run's transcript is paged (`?from=N`), the video seeks to any step */
+const STEP_PAGE = 50;
+
+const loadDetail = cache(async (id: string, from: number): Promise<TrajectoryDetail | null> => {
   try {
-    return await getTrajectoryDetail(id);
+    return await getTrajectoryDetail(id, { steps: { from, take: STEP_PAGE } });
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
     throw error;
   }
 });
 
-export async function generateMetadata({ params }: Props) {
+const fromParam = z.coerce.number().int().min(0).max(10_000_000).catch(0);
+const fromOf = (query: Record<string, string | string[] | undefined>) =>
+  fromParam.parse(Array.isArray(query.from) ? query.from[0] : query.from);
+
+export async function generateMetadata({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
   await requirePageProjectRole(user, 'trajectory', id, 'lead');
-  const t = await loadDetail(id);
+  const t = await loadDetail(id, fromOf(await searchParams));
   return { title: t ? inert(t.task.name) : 'Trajectory' };
 }
 
 const frameParam = z.coerce.number().int().min(0).max(10_000_000).catch(0);
 const pacingParam = pacingSchema.optional().catch(undefined);
+
+/** "Steps 51–100 of 1,000" with the previous and next pages (nothing when every step is shown) */
+function StepPager({ id, from, shown, total, pacing }: { id: string; from: number; shown: number; total: number; pacing: string | null }) {
+  if (from === 0 && shown >= total) return null;
+  const href = (at: number) =>
+    `/trajectories/${id}?${new URLSearchParams({ ...(pacing ? { pacing } : {}), ...(at > 0 ? { from: String(at) } : {}) })}#transcript`;
+  const link = 'rounded-md border border-zinc-300 px-2 py-1 hover:bg-zinc-50';
+  return (
+    <nav aria-label="Transcript pages" className="my-2 flex flex-wrap items-center gap-2 text-xs text-zinc-600">
+      <span>
+        Steps {formatCount(Math.min(from + 1, total))}–{formatCount(from + shown)} of {formatCount(total)}
+      </span>
+      {from > 0 ? (
+        <Link href={href(Math.max(0, from - STEP_PAGE))} className={link}>
+          ← Previous {STEP_PAGE}
+        </Link>
+      ) : null}
+      {from + shown < total ? (
+        <Link href={href(from + STEP_PAGE)} className={link}>
+          Next {Math.min(STEP_PAGE, total - from - shown)} →
+        </Link>
+      ) : null}
+      <span className="text-zinc-400">the video&apos;s chapters reach every step</span>
+    </nav>
+  );
+}
 
 function isEmptyObject(value: unknown): boolean {
   return value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
@@ -56,13 +88,16 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const view = query.view === 'source' ? 'source' : 'transcript';
   // ?frame=N opens the video at that frame (links to evidence, e.g. the insight page's flagged moments)
   const frame = frameParam.parse(Array.isArray(query.frame) ? query.frame[0] : query.frame);
-  const t = await loadDetail(id);
+  const from = fromOf(query);
+  const t = await loadDetail(id, from);
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
   // ?pacing=read|skim; by default the pacing its campaigns watch it at (read where an expert checks every line at 1x)
   const pacing = pacingParam.parse(Array.isArray(query.pacing) ? query.pacing[0] : query.pacing) ?? (await pacingOfTrajectory(id));
-  const [videoProps, videoRow] =
-    view === 'transcript' ? await Promise.all([videoPropsFor(id, undefined, pacing), latestVideoForTrajectory(id, pacing)]) : [null, null];
+  // no video props in the page (a 1,000-step run's head alone is 0.75 MB): the Player asks the
+  // video route for the stored head, then loads the parts as it plays; the route never derives
+  // them either (a worker's video.props job does, when they are missing or stale)
+  const videoRow = view === 'transcript' ? await latestVideoForTrajectory(id, pacing) : null;
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
@@ -82,7 +117,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
     <>
       <TrajectoryHeader t={t} />
       <nav aria-label="Trajectory views" className="mb-5 flex gap-1 border-b border-zinc-200">
-        {tab('transcript', `Transcript (${t.steps.length === 1 ? '1 step' : `${formatCount(t.steps.length)} steps`})`)}
+        {tab('transcript', `Transcript (${t.stepCount === 1 ? '1 step' : `${formatCount(t.stepCount)} steps`})`)}
         {tab('source', 'Raw source')}
       </nav>
 
@@ -90,10 +125,11 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
         <RawSourceView source={raw} />
       ) : (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-          {videoProps ? (
+          {view === 'transcript' ? (
             <div className="min-w-0 lg:col-span-2">
               <VideoPanel
-                video={videoProps}
+                head={null}
+                videoUrl={`/api/v1/trajectories/${t.id}/video?pacing=${pacing}`}
                 initialStatus={
                   videoRow
                     ? {
@@ -142,7 +178,11 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                   ))}
                 </p>
               </div>
+              <StepPager id={t.id} from={from} shown={t.steps.length} total={t.stepCount} pacing={query.pacing ? pacing : null} />
               <Transcript steps={t.steps} />
+              {t.steps.length > 10 ? (
+                <StepPager id={t.id} from={from} shown={t.steps.length} total={t.stepCount} pacing={query.pacing ? pacing : null} />
+              ) : null}
             </section>
             {t.submission ? (
               <section aria-labelledby="submission">

@@ -1,14 +1,14 @@
 import { redirect } from 'next/navigation';
 import { ReviewWorkspace } from '@/components/review/review-workspace';
 import { requirePageUser } from '../../../../_server/current-user';
-import { ownAssignmentView } from '../../../../_server/own-assignment';
+import { ownAssignmentPage } from '../../../../_server/own-assignment';
 import { skipAction, submitReviewAction } from '../../actions';
 
 export const metadata = { title: 'Review' };
 
 export default async function ReviewItemPage({ params }: { params: Promise<{ assignmentId: string }> }) {
   const user = await requirePageUser('review');
-  const view = await ownAssignmentView((await params).assignmentId, user);
+  const { view, heads } = await ownAssignmentPage((await params).assignmentId, user);
   if (view.campaign.mode === 'pairwise') redirect(`/review/compare/${view.assignment.id}`);
-  return <ReviewWorkspace view={view} actions={{ submit: submitReviewAction, skip: skipAction }} />;
+  return <ReviewWorkspace view={view} heads={heads} actions={{ submit: submitReviewAction, skip: skipAction }} />;
 }

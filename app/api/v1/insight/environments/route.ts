@@ -1,7 +1,13 @@
 import { environmentTableRows } from '@/lib/insight/environment-report';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import {
+  loadEnvironmentEstimates,
+  loadEnvironmentInsight,
+  loadEstimateInputs,
+  parseInsightQuery,
+  resolveInsightProject,
+} from '@/lib/db/insight/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
@@ -18,7 +24,12 @@ export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
   const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
   if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
-  const [report, estimates] = await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)]);
+  const [report, estimates, inputs] = await Promise.all([
+    loadEnvironmentInsight(project.id),
+    loadEnvironmentEstimates(project.id),
+    // the input rows only for the download that writes them (the page and JSON take the groups' sums)
+    query.format === 'estimate' ? loadEstimateInputs(project.id, 'environment', null, query.figure) : Promise.resolve([]),
+  ]);
   const rows = environmentTableRows(report);
   return insightResponse(
     query.format,
@@ -40,6 +51,6 @@ export const GET = apiRoute('lead', async (request, user) => {
         })),
       ),
     },
-    { figure: query.figure, rows: estimates.inputs.get(query.figure) ?? [] },
+    { figure: query.figure, rows: inputs },
   );
 });

@@ -1,7 +1,7 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadPolicyEstimates, loadPolicyInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadEstimateInputs, loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
@@ -18,11 +18,15 @@ export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
   const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
   if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
-  const { report, environment } = await loadPolicyInsight(project.id, query.env);
-  const estimates = await loadPolicyEstimates(project.id, environment?.id ?? null);
+  const {
+    data: { report, environment },
+    estimates,
+  } = await loadPolicyInsightAndEstimates(project.id, query.env);
   const rows = policyTableRows(report);
   const name = `policies-${project.slug}${environment ? `-${environment.name}` : ''}`;
-  const estimate = { figure: query.figure, rows: estimates.inputs.get(query.figure) ?? [] };
+  // the input rows only for the download that writes them (the page and JSON take the groups' sums)
+  const inputs = query.format === 'estimate' ? await loadEstimateInputs(project.id, 'policy', environment?.id ?? null, query.figure) : [];
+  const estimate = { figure: query.figure, rows: inputs };
   return insightResponse(
     query.format,
     name,

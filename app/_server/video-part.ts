@@ -1,0 +1,21 @@
+import 'server-only';
+import { z } from 'zod';
+
+/** `?part=N` (0: the head) and `?rev=` (the head's, for parts 1..) of the video routes. */
+export const videoPartQuery = z.object({
+  part: z.coerce.number().int().min(0).max(100_000).default(0),
+  rev: z.string().min(1).max(128).optional(),
+});
+
+/**
+ * A stored part as it is (JSON text, no parse and re-serialise). Parts 1.. are named by the
+ * head's rev, so a browser may keep them; the head is read afresh each time.
+ */
+export function videoPartResponse(body: string, part: number): Response {
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': part === 0 ? 'private, no-store' : 'private, max-age=86400',
+    },
+  });
+}
