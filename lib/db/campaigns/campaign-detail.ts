@@ -110,7 +110,7 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       aReward: number | null;
       aPolicy: string;
       task: string;
-      split: string;
+      split: 'train' | 'eval';
       bId: string | null;
       bReward: number | null;
       bPolicy: string | null;
