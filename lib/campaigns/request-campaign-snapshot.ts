@@ -5,8 +5,8 @@ import type { SnapshotVariant } from './snapshot-variant';
 
 /**
  * A refresh starts no sooner than this many times the stored snapshot's own computation after it
- * was built: at 1M reviews one takes about a minute of CPU, so reviews streaming in keep it at
- * most a tenth of a core busy; a small campaign's (milliseconds) refreshes at once.
+ * was built: at 1M reviews one takes minutes of CPU, so reviews streaming in keep it at most a
+ * tenth of a core busy; a small campaign's (milliseconds) refreshes at once.
  */
 export const REFRESH_COST_FACTOR = 10;
 const MAX_DELAY_S = 15 * 60;

@@ -10,7 +10,7 @@ import { snapshotVariantSchema, variantKey } from '../../campaigns/snapshot-vari
  * queue), so reviews arriving while one is queued add nothing: the refresh is debounced by the
  * queue and throttled by the sender (lib/campaigns/request-campaign-snapshot.ts). Idempotent: a
  * snapshot already at the campaign's label clock is left alone. No heartbeat: the computation is
- * synchronous CPU for up to a minute at 1M reviews, which would starve one.
+ * synchronous CPU for minutes at 1M reviews, which would starve one.
  */
 export const campaignSnapshotJob = defineJob({
   name: 'campaign.snapshot',

@@ -4,7 +4,7 @@ import type { SnapshotVariant } from '../../../lib/campaigns/snapshot-variant';
 import { isAppError } from '../../../lib/errors';
 
 /**
- * The snapshot computation on its own thread (handler.ts starts it): at 1M reviews it is a minute
+ * The snapshot computation on its own thread (handler.ts starts it): at 1M reviews it is minutes
  * of synchronous CPU, which on the worker's main thread would stall every other job's heartbeat
  * and poll. Answers { result } or { error, code }; the handler then ends the thread (and its connections).
  */
