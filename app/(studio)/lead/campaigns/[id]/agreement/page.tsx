@@ -31,7 +31,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
   const { id } = await params;
   await requirePageProjectRole(user, 'campaign', id, 'lead');
   const options = dashboardParams(await searchParams);
-  // the dashboard reads every current review of the campaign (1M at bench scale: a minute of
+  // the dashboard reads every current review of the campaign (1M at bench scale: minutes of
   // CPU): the page shows the stored snapshot the campaign.snapshot job keeps (as of its reviews)
   const [campaign, view] = await Promise.all([
     snapshotCampaign(id),
