@@ -1,5 +1,6 @@
 import type { Jobs } from '../lib/queue/job-list';
 import type { JobHandler } from './job-handler';
+import { campaignSnapshotHandler } from './jobs/campaign-snapshot/handler';
 import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
 import { trainingDeliverHandler } from './jobs/training-deliver/handler';
@@ -17,6 +18,7 @@ const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
   videoProps: videoPropsHandler,
   datasetExport: datasetExportHandler,
   trainingDeliver: trainingDeliverHandler,
+  campaignSnapshot: campaignSnapshotHandler,
 };
 
 export const jobHandlers: readonly JobHandler[] = Object.values(handlers);

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { RewardBadge, SplitBadge } from '@/components/trajectories/badges';
 import { Badge } from '@/components/ui/badge';
@@ -49,7 +50,16 @@ function Stat({ label, value, hint }: { label: string; value: string | number; h
 }
 
 /** The campaign's progress, settings, rubric, reviewers and items (the page loads the data). */
-export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: ReviewPlan | null }) {
+export function CampaignDetailView({
+  c,
+  plan,
+  planStatus,
+}: {
+  c: CampaignDetail;
+  plan?: ReviewPlan | null;
+  /** what the plan is as of (a stored snapshot's status line); shown in the plan panel, also while there is none yet */
+  planStatus?: ReactNode;
+}) {
   const p = c.progress;
   return (
     <div className="space-y-6">
@@ -73,9 +83,10 @@ export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: Revi
         ) : null}
       </Panel>
 
-      {plan ? (
+      {plan || planStatus ? (
         <Panel title="Review plan" id="plan">
-          <ReviewPlanPanel plan={plan} k={c.overlap} reviewed={plan.labeled} />
+          {planStatus ? <div className="mb-2">{planStatus}</div> : null}
+          {plan ? <ReviewPlanPanel plan={plan} k={c.overlap} reviewed={plan.labeled} /> : null}
         </Panel>
       ) : null}
 
@@ -257,9 +268,21 @@ export function CampaignDetailView({ c, plan }: { c: CampaignDetail; plan?: Revi
           ))}
         </DataTable>
         {c.itemsShown < p.items ? (
-          <p className="mt-2 text-xs text-zinc-500">
-            Showing the first {c.itemsShown} of {p.items} items.
-          </p>
+          <nav aria-label="Item pages" className="mt-2 flex items-center gap-3 text-xs text-zinc-500" data-testid="item-pages">
+            <span>
+              Showing items {c.itemsShown ? c.itemsFrom + 1 : 0}–{c.itemsFrom + c.itemsShown} of {p.items}.
+            </span>
+            {c.itemsPage > 0 ? (
+              <Link href={`?page=${c.itemsPage - 1}#items`} className="text-indigo-700 hover:underline">
+                Previous {c.itemsPerPage}
+              </Link>
+            ) : null}
+            {c.itemsFrom + c.itemsShown < p.items ? (
+              <Link href={`?page=${c.itemsPage + 1}#items`} className="text-indigo-700 hover:underline">
+                Next {c.itemsPerPage}
+              </Link>
+            ) : null}
+          </nav>
         ) : null}
       </Panel>
     </div>

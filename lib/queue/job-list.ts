@@ -1,4 +1,5 @@
 import type { JobContract } from './job-contract';
+import { campaignSnapshotJob } from './jobs/campaign-snapshot';
 import { datasetExportJob } from './jobs/dataset-export';
 import { sessionsPruneJob } from './jobs/sessions-prune';
 import { trainingDeliverJob } from './jobs/training-deliver';
@@ -20,6 +21,7 @@ export const jobs = {
   videoProps: videoPropsJob,
   datasetExport: datasetExportJob,
   trainingDeliver: trainingDeliverJob,
+  campaignSnapshot: campaignSnapshotJob,
 } as const;
 
 export type Jobs = typeof jobs;

@@ -2,7 +2,7 @@ import type { AgreementItem, CampaignAgreementData } from '../../agreement/campa
 import { rubricDefinition } from '../../review/rubric';
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
-import { sql } from '../infra/sql';
+import { sql, type SqlRun } from '../infra/sql';
 
 /**
  * Everything the agreement dashboard computes from, for one campaign, in a fixed number of
@@ -11,17 +11,29 @@ import { sql } from '../infra/sql';
  *
  * Plain SQL on the pool (lib/db/infra/sql.ts), joined in the statements, reviewer names read
  * once: at bench scale (100k items, 1M reviews) Prisma's nested selects sent 100k-id IN lists
- * and decoded a million rows through its query compiler.
+ * and decoded a million rows through its query compiler. `run` is the pool by default (the
+ * statements in parallel), or one transaction's (lib/db/campaigns/campaign-snapshots.ts
+ * inConsistentRead: a snapshot read at one instant, with the label clock it was read at).
  */
-export async function loadAgreementData(campaignId: string): Promise<CampaignAgreementData> {
+export async function loadAgreementData(campaignId: string, runOn: SqlRun = sql): Promise<CampaignAgreementData> {
+  // on the pool the statements run in parallel; on one transaction's connection, one after another
+  let queue: Promise<unknown> = Promise.resolve();
+  const run: SqlRun =
+    runOn === sql
+      ? sql
+      : <T>(text: string, values: unknown[]) => {
+          const next = queue.then(() => runOn<T>(text, values));
+          queue = next.catch(() => {});
+          return next;
+        };
   const [campaigns, items, reviews, comparisons, names] = await Promise.all([
-    sql<{ id: string; name: string; mode: 'single' | 'pairwise'; overlap: number; definition: unknown }>(
+    run<{ id: string; name: string; mode: 'single' | 'pairwise'; overlap: number; definition: unknown }>(
       `SELECT c.id, c.name, c.mode, c.overlap, rv.definition
        FROM campaign c JOIN rubric_version rv ON rv.id = c."rubricVersionId" WHERE c.id = $1`,
       [campaignId],
     ),
     // the item as lib/agreement reads it, with no judges as null (an empty aggregate)
-    sql<Omit<AgreementItem, 'judges'> & { judges: AgreementItem['judges'] | null }>(
+    run<Omit<AgreementItem, 'judges'> & { judges: AgreementItem['judges'] | null }>(
       `WITH judges AS (
          SELECT j."trajectoryId",
                 jsonb_agg(jsonb_build_object('judge', j.judge, 'score', j.score, 'label', j.label) ORDER BY j.id) AS judges
@@ -45,7 +57,7 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
        ORDER BY ci.id`,
       [campaignId],
     ),
-    sql<{
+    run<{
       itemId: string;
       reviewerId: string;
       answers: Record<string, unknown> | null;
@@ -63,7 +75,7 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
        ORDER BY r."submittedAt", r.id`,
       [campaignId],
     ),
-    sql<{
+    run<{
       itemId: string;
       reviewerId: string;
       preference: number;
@@ -80,7 +92,7 @@ export async function loadAgreementData(campaignId: string): Promise<CampaignAgr
       [campaignId],
     ),
     // the reviewers of this campaign's assignments (names read once, not once per review)
-    sql<{ id: string; name: string }>(
+    run<{ id: string; name: string }>(
       `SELECT u.id, u.name FROM "user" u
        WHERE u.id IN (SELECT DISTINCT a."reviewerId" FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId" WHERE ci."campaignId" = $1)`,
       [campaignId],

@@ -1,22 +1,33 @@
 import Link from 'next/link';
+import { z } from 'zod';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
+import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
 import { PageHeader } from '@/components/ui/page-header';
+import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
+import type { PlanSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
+import { PLAN_VARIANT } from '@/lib/campaigns/snapshot-variant';
 import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
-import { planCampaignReview } from '@/lib/review/plan-campaign-review';
 import { orNotFound } from '../../../../_server/or-not-found';
 import { requirePageProjectRole, requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
 
 export const metadata = { title: 'Campaign' };
 
-export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
+const pageParam = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.coerce.number().int().min(0).max(1_000_000).catch(0));
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function CampaignPage({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
   await requirePageProjectRole(user, 'campaign', id, 'lead');
-  const campaign = await orNotFound(getCampaignDetail(id, new Date()));
-  const plan = await planCampaignReview(id);
+  const page = pageParam.parse((await searchParams).page);
+  const now = new Date();
+  const campaign = await orNotFound(getCampaignDetail(id, now, { page }));
+  // the review plan reads every item's signals and labels: a stored snapshot, refreshed by the campaign.snapshot job
+  const plan = campaign.mode === 'single' ? await readCampaignSnapshot<PlanSnapshotPayload>(id, PLAN_VARIANT, now) : null;
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">
@@ -37,7 +48,22 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         }
         actions={<CampaignStatusButton id={campaign.id} status={campaign.status} setStatus={setCampaignStatusAction} />}
       />
-      <CampaignDetailView c={campaign} plan={plan} />
+      <CampaignDetailView
+        c={campaign}
+        plan={plan?.snapshot?.payload.plan ?? null}
+        planStatus={
+          plan && (plan.state !== 'current' || plan.snapshot?.payload.plan) ? (
+            <SnapshotStatus
+              state={plan.state}
+              count={plan.snapshot?.reviews ?? null}
+              noun={['reviewed item', 'reviewed items']}
+              builtAt={plan.snapshot?.builtAt.toISOString() ?? null}
+              newer={plan.newer}
+              testId="plan-status"
+            />
+          ) : null
+        }
+      />
     </>
   );
 }

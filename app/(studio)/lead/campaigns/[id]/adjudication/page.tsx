@@ -4,11 +4,15 @@ import { CsvLink } from '@/components/agreement/csv-link';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { notFound } from 'next/navigation';
+import { z } from 'zod';
+import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { findDisagreements } from '@/lib/agreement/disagreements';
-import { questionRatings } from '@/lib/agreement/question-ratings';
-import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
-import { orNotFound } from '../../../../../_server/or-not-found';
+import type { Split } from '@/lib/agreement/disagreements';
+import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
+import type { DisagreementsSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
+import { disagreementsVariant } from '@/lib/campaigns/snapshot-variant';
+import { adjudicatedInQueue, disagreementPage, snapshotCampaign } from '@/lib/db/campaigns/campaign-snapshots';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
@@ -16,27 +20,57 @@ export const metadata = { title: 'Disagreements' };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+/** rows a page of the queue shows */
+const PER_PAGE = 100;
+const pageParam = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.coerce.number().int().min(0).max(1_000_000).catch(0));
+
 /** The disagreement queue: items whose answers split beyond the thresholds, worst first; adjudicated ones marked. */
 export default async function AdjudicationQueue({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
   await requirePageProjectRole(user, 'campaign', id, 'lead');
-  const options = dashboardParams(await searchParams);
-  const data = await orNotFound(loadAgreementData(id));
-  const queue = findDisagreements(questionRatings(data), options);
-  const items = new Map(data.items.map((i) => [i.id, i]));
-  const open = queue.filter((q) => !items.get(q.itemId)?.adjudicated).length;
-  const cut = options.majorityCut ?? 0.75;
-  const range = options.ordinalRange ?? 2;
+  const search = await searchParams;
+  const options = dashboardParams(search);
+  const page = pageParam.parse(search.page);
+  // the queue is computed from every current review (1M at bench scale): the page reads one page
+  // of the stored snapshot's rows (the campaign.snapshot job keeps it), adjudicated as of now
+  const variant = disagreementsVariant(options);
+  const [campaign, view] = await Promise.all([
+    snapshotCampaign(id),
+    readCampaignSnapshot<DisagreementsSnapshotPayload>(id, variant, new Date()),
+  ]);
+  if (!campaign) notFound();
+  const snapshot = view.snapshot;
+  const [rows, adjudicated] = snapshot
+    ? await Promise.all([disagreementPage(snapshot.id, page * PER_PAGE, PER_PAGE), adjudicatedInQueue(snapshot.id)])
+    : [[], 0];
+  const total = snapshot?.payload.count ?? 0;
+  const open = total - adjudicated;
+  const { cut, range } = variant;
   const query = new URLSearchParams({ cut: String(cut), range: String(range) }).toString();
+  const status = (
+    <SnapshotStatus
+      state={view.state}
+      count={snapshot?.reviews ?? null}
+      noun={campaign.mode === 'pairwise' ? ['comparison', 'comparisons'] : ['review', 'reviews']}
+      builtAt={snapshot?.builtAt.toISOString() ?? null}
+      newer={view.newer}
+    />
+  );
+  const pageLink = (p: number) => `?${new URLSearchParams({ cut: String(cut), range: String(range), page: String(p) })}`;
 
   return (
     <>
       <PageHeader
-        title={inert(data.name)}
-        description="Items whose reviewers split: see every answer, the evidence and the video, then record a final label."
+        title={inert(campaign.name)}
+        description={
+          <>
+            Items whose reviewers split: see every answer, the evidence and the video, then record a final label.
+            <span className="mt-1 block">{status}</span>
+          </>
+        }
       />
-      <CampaignTabs campaignId={data.id} current="adjudication" disagreements={queue.length} />
+      <CampaignTabs campaignId={campaign.id} current="adjudication" disagreements={snapshot ? total : undefined} />
       <form method="get" className="mb-4 flex flex-wrap items-end gap-4 text-sm" aria-label="Disagreement thresholds">
         <label className="flex flex-col gap-1 text-xs text-zinc-600">
           Majority share below
@@ -69,10 +103,10 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
           Apply
         </button>
         <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
-          {open} open · {queue.length - open} adjudicated <CsvLink campaignId={data.id} table="disagreements" query={`?${query}`} />
+          {open} open · {adjudicated} adjudicated <CsvLink campaignId={campaign.id} table="disagreements" query={`?${query}`} />
         </span>
       </form>
-      {queue.length === 0 ? (
+      {!snapshot ? null : total === 0 ? (
         <EmptyState title="No disagreements">
           No item&apos;s answers split beyond these thresholds. Loosen them above to see closer calls.
         </EmptyState>
@@ -87,8 +121,9 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
             { label: '', className: 'px-4 py-2' },
           ]}
         >
-          {queue.map((q) => {
-            const item = items.get(q.itemId)!;
+          {rows.map((q) => {
+            const splits = q.splits as Split[];
+            const item = { id: q.itemId, taskName: q.taskName, adjudicated: q.adjudicated };
             return (
               <tr key={q.itemId} data-testid="disagreement-row" className="align-top">
                 <td className="max-w-xs px-4 py-2">
@@ -100,14 +135,14 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                 <td className="px-3 py-2 text-right tabular-nums">{q.reviews}</td>
                 <td className="px-3 py-2">
                   <ul className="space-y-0.5 text-xs">
-                    {q.splits.slice(0, 5).map((s, i) => (
+                    {splits.slice(0, 5).map((s, i) => (
                       <li key={i}>
                         <span className="font-medium text-zinc-800">{inert(s.label)}</span>
                         {s.detail ? <span className="text-zinc-500"> · {inert(s.detail)}</span> : null}:{' '}
                         <span className="font-mono text-zinc-700">{inert(s.answers)}</span>
                       </li>
                     ))}
-                    {q.splits.length > 5 ? <li className="text-zinc-400">and {q.splits.length - 5} more</li> : null}
+                    {splits.length > 5 ? <li className="text-zinc-400">and {splits.length - 5} more</li> : null}
                   </ul>
                 </td>
                 <td className="px-3 py-2">
@@ -123,7 +158,7 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                 </td>
                 <td className="px-4 py-2 text-right">
                   <Link
-                    href={`/lead/campaigns/${data.id}/adjudication/${item.id}`}
+                    href={`/lead/campaigns/${campaign.id}/adjudication/${item.id}`}
                     className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700"
                   >
                     {item.adjudicated ? 'Review' : 'Adjudicate'}
@@ -134,6 +169,23 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
           })}
         </DataTable>
       )}
+      {total > PER_PAGE ? (
+        <nav aria-label="Queue pages" className="mt-2 flex items-center gap-3 text-xs text-zinc-500" data-testid="queue-pages">
+          <span>
+            Showing {rows.length ? page * PER_PAGE + 1 : 0}–{page * PER_PAGE + rows.length} of {total} items, worst first.
+          </span>
+          {page > 0 ? (
+            <Link href={pageLink(page - 1)} className="text-indigo-700 hover:underline">
+              Previous {PER_PAGE}
+            </Link>
+          ) : null}
+          {(page + 1) * PER_PAGE < total ? (
+            <Link href={pageLink(page + 1)} className="text-indigo-700 hover:underline">
+              Next {PER_PAGE}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </>
   );
 }

@@ -10,10 +10,13 @@ import { inert } from '@/components/ui/inert-text';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { agreementDashboard } from '@/lib/agreement/dashboard';
+import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
-import { orNotFound } from '../../../../../_server/or-not-found';
+import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
+import type { AgreementSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
+import { agreementVariant } from '@/lib/campaigns/snapshot-variant';
+import { snapshotCampaign } from '@/lib/db/campaigns/campaign-snapshots';
+import { notFound } from 'next/navigation';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
@@ -28,8 +31,32 @@ export default async function AgreementPage({ params, searchParams }: Props) {
   const { id } = await params;
   await requirePageProjectRole(user, 'campaign', id, 'lead');
   const options = dashboardParams(await searchParams);
-  const data = await orNotFound(loadAgreementData(id));
-  const d = agreementDashboard(data, options);
+  // the dashboard reads every current review of the campaign (1M at bench scale: minutes of
+  // CPU): the page shows the stored snapshot the campaign.snapshot job keeps (as of its reviews)
+  const [campaign, view] = await Promise.all([
+    snapshotCampaign(id),
+    readCampaignSnapshot<AgreementSnapshotPayload>(id, agreementVariant(options), new Date()),
+  ]);
+  if (!campaign) notFound();
+  const status = (
+    <SnapshotStatus
+      state={view.state}
+      count={view.snapshot?.reviews ?? null}
+      noun={campaign.mode === 'pairwise' ? ['comparison', 'comparisons'] : ['review', 'reviews']}
+      builtAt={view.snapshot?.builtAt.toISOString() ?? null}
+      newer={view.newer}
+    />
+  );
+  const d = view.snapshot?.payload;
+  if (!d)
+    return (
+      <>
+        <PageHeader title={inert(campaign.name)} description={status} />
+        <CampaignTabs campaignId={campaign.id} current="agreement" />
+      </>
+    );
+  const matrixKey = d.matrix.questionKey;
+  const matrix = d.matrix.matrix;
   const query = (extra: Record<string, string>) =>
     `?${new URLSearchParams({ ...(options.matrixQuestion ? { q: options.matrixQuestion } : {}), ...(options.threshold !== undefined ? { threshold: String(options.threshold) } : {}), ...extra })}`;
   const csvQuery = query({}).length > 1 ? query({}) : '';
@@ -45,10 +72,11 @@ export default async function AgreementPage({ params, searchParams }: Props) {
             <Link href="/lead/agreement" className="text-indigo-700 hover:underline">
               All campaigns
             </Link>
+            <span className="mt-1 block">{status}</span>
           </>
         }
       />
-      <CampaignTabs campaignId={d.campaign.id} current="agreement" disagreements={d.disagreements.length} />
+      <CampaignTabs campaignId={d.campaign.id} current="agreement" disagreements={d.disagreementCount} />
       {d.reviewers.length === 0 ? (
         <EmptyState title="No reviews yet">Agreement appears once reviewers have submitted reviews in this campaign.</EmptyState>
       ) : (
@@ -64,7 +92,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                     key="q"
                     href={`/lead/campaigns/${d.campaign.id}/adjudication`}
                     className="text-indigo-700 hover:underline"
-                  >{`${d.disagreements.length} ${d.disagreements.length === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>,
+                  >{`${d.disagreementCount} ${d.disagreementCount === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>,
                 ],
                 [
                   'Adjudicated',
@@ -160,15 +188,15 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                     key={o.key}
                     href={query({ q: o.key })}
                     scroll={false}
-                    aria-current={o.key === d.matrix.questionKey ? 'true' : undefined}
-                    className={`max-w-56 truncate rounded-full px-2.5 py-0.5 text-xs ring-1 ring-inset ${o.key === d.matrix.questionKey ? 'bg-indigo-600 text-white ring-indigo-600' : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-indigo-300'}`}
+                    aria-current={o.key === matrixKey ? 'true' : undefined}
+                    className={`max-w-56 truncate rounded-full px-2.5 py-0.5 text-xs ring-1 ring-inset ${o.key === matrixKey ? 'bg-indigo-600 text-white ring-indigo-600' : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-indigo-300'}`}
                     title={inert(o.label)}
                   >
                     {inert(o.label)}
                   </Link>
                 ))}
               </nav>
-              <ReviewerMatrix matrix={d.matrix.matrix} names={d.matrix.names} />
+              <ReviewerMatrix matrix={matrix} names={d.matrix.names} />
             </Panel>
             <Panel title="Agreement over time" id="drift" actions={<CsvLink campaignId={d.campaign.id} table="drift" />}>
               <p className="mb-2 text-xs text-zinc-500">Alpha per chronological batch of items (by when their last review came in).</p>
