@@ -9,6 +9,26 @@ import { inSqlTransaction, sql } from '../infra/sql';
  * changed content is a new trajectory, and a changed row would change it), the task's name,
  * instruction, split, metadata, criteria and last edit, the environment's and the policy's names.
  */
+/**
+ * The trajectory ($1) with the hash of what its props are derived from ("inputsHash", k), and its
+ * stored row (vp) for the key ($2 version, $3 pacing, $4 blind mask) when that row was derived from
+ * exactly those inputs: the one definition of "stored props are fresh", shared by every read.
+ */
+const CURRENT_INPUTS_AND_ROW = `
+    FROM (
+      SELECT t.id, md5(json_build_array(
+               t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
+               e.name, p.name, p.model, p.checkpoint, p.agent)::text) AS "inputsHash"
+      FROM trajectory t
+      JOIN task tk ON tk.id = t."taskId"
+      JOIN policy p ON p.id = t."policyId"
+      LEFT JOIN environment e ON e.id = tk."environmentId"
+      WHERE t.id = $1
+    ) k
+    LEFT JOIN video_props vp
+      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
+     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"`;
+
 export interface VideoPropsKey {
   trajectoryId: string;
   propsVersion: string;
@@ -46,19 +66,7 @@ export async function findVideoProps(
     `
     SELECT k."inputsHash", CASE WHEN $5::boolean THEN vp.props ELSE '' END AS props,
            CASE WHEN $5::boolean THEN vp.transcript ELSE '' END AS transcript, vp."durationInFrames", vp.measure
-    FROM (
-      SELECT t.id, md5(json_build_array(
-               t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
-               e.name, p.name, p.model, p.checkpoint, p.agent)::text) AS "inputsHash"
-      FROM trajectory t
-      JOIN task tk ON tk.id = t."taskId"
-      JOIN policy p ON p.id = t."policyId"
-      LEFT JOIN environment e ON e.id = tk."environmentId"
-      WHERE t.id = $1
-    ) k
-    LEFT JOIN video_props vp
-      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
-     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"`,
+    ${CURRENT_INPUTS_AND_ROW}`,
     [key.trajectoryId, key.propsVersion, key.pacing, key.blindMask, bodies],
   );
   const row = rows[0];
@@ -151,19 +159,7 @@ export async function findVideoPropsPart(
   const rows = await sql<{ inputsHash: string; stored: boolean; body: string | null; transcript: string | null }>(
     `
     SELECT k."inputsHash", vp."trajectoryId" IS NOT NULL AS stored, pp.body, CASE WHEN $6::boolean THEN vp.transcript END AS transcript
-    FROM (
-      SELECT t.id, md5(json_build_array(
-               t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
-               e.name, p.name, p.model, p.checkpoint, p.agent)::text) AS "inputsHash"
-      FROM trajectory t
-      JOIN task tk ON tk.id = t."taskId"
-      JOIN policy p ON p.id = t."policyId"
-      LEFT JOIN environment e ON e.id = tk."environmentId"
-      WHERE t.id = $1
-    ) k
-    LEFT JOIN video_props vp
-      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
-     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"
+    ${CURRENT_INPUTS_AND_ROW}
     LEFT JOIN video_props_part pp
       ON pp."trajectoryId" = k.id AND pp."propsVersion" = $2 AND pp.pacing = $3::"VideoPacing"
      AND pp."blindMask" = $4 AND pp.part = $5 AND pp."inputsHash" = k."inputsHash" AND vp."trajectoryId" IS NOT NULL`,
