@@ -223,7 +223,7 @@ test('a reviewer is refused the trajectory page; a lead edits a criterion and it
   await page.getByRole('textbox', { name: 'Criterion 3', exact: true }).fill('The fix is minimal');
   await screenshot(page, 'trajectory-criteria-edit');
   await page.getByRole('button', { name: 'Save criteria' }).click();
-  await expect(page.getByRole('status')).toHaveText('Criteria saved.');
+  await expect(page.getByRole('status').filter({ hasText: 'Criteria saved.' })).toBeVisible();
   await page.reload();
   const criteria = page.getByTestId('criteria');
   await expect(criteria).toContainText('All unit tests pass');
