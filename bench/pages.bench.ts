@@ -393,15 +393,17 @@ export async function run(): Promise<BenchFigure[]> {
   };
   try {
     const { ids } = dbs;
+    // only the campaign pages read the snapshots (building them at bench scale takes minutes of CPU)
+    const needsSnapshots = (pages: PageCase[]) => pages.some((p) => p.path.includes('/campaigns/'));
     if (SCALE !== 'bench') {
-      await ensureSnapshots(dbs.demoUrl, ids.demo.campaign, 'demo scale');
+      if (needsSnapshots(selected(pagesOf(ids, ids.demo)))) await ensureSnapshots(dbs.demoUrl, ids.demo.campaign, 'demo scale');
       const demo = await withStudio(browser, dbs.demoUrl, (base, cookies, restart, cpuMs) =>
         timePages(base, cookies, selected(pagesOf(ids, ids.demo)), RUNS, restart, cpuMs),
       );
       add('demo scale', '<= 200 ms', RUNS, demo);
     }
     if (SCALE !== 'demo') {
-      await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
+      if (needsSnapshots(selected(pagesOf(ids, ids.bench)))) await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
       const benchRuns = Math.max(5, Math.round(RUNS / 2));
       if (wanted(bigLabel)) {
         // the page reads stored props and never derives them (a worker's video.props job, or the
