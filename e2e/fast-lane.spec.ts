@@ -83,7 +83,9 @@ test("the review API answers the same through witness start's fast lane and thro
     durationSec: 12,
   };
   expect((await bothWays(request, reviews, id, { headers: as(bobToken), data: body })).fast.status).toBe(404);
-  expect((await bothWays(request, reviews, id, { headers: as(aliceToken), data: { ...body, answers: { quality: 9 } } })).fast.status).toBe(422);
+  expect((await bothWays(request, reviews, id, { headers: as(aliceToken), data: { ...body, answers: { quality: 9 } } })).fast.status).toBe(
+    422,
+  );
   expect((await bothWays(request, reviews, id, { headers: as(aliceToken), data: '{"answers":' })).fast.status).toBe(422);
   const big = { ...body, evidence: [{ note: 'x'.repeat(3 * 1024 * 1024) }] };
   expect((await bothWays(request, reviews, id, { headers: as(aliceToken), data: big })).fast.status).toBe(413);

@@ -19,18 +19,29 @@ import { claimAssignment, submitComparison, submitReview } from './review-loop-a
  * else (another method, a trailing slash, a percent-encoded id) falls through to Next, which
  * answers it as before. `next start` and `next dev` serve these routes through Next alone.
  */
-const routes: { method: string; pattern: RegExp; handler: ApiHandler<{ id: string }> }[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/campaigns\/([A-Za-z0-9_-]{1,200})\/assignments$/, handler: claimAssignment },
-  { method: 'POST', pattern: /^\/api\/v1\/assignments\/([A-Za-z0-9_-]{1,200})\/reviews$/, handler: submitReview },
-  { method: 'POST', pattern: /^\/api\/v1\/assignments\/([A-Za-z0-9_-]{1,200})\/comparisons$/, handler: submitComparison },
+const routes: { method: string; pattern: RegExp; handler: ApiHandler<{ id: string }>; file: string }[] = [
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/campaigns\/([A-Za-z0-9_-]{1,200})\/assignments$/,
+    handler: claimAssignment,
+    file: 'app/api/v1/campaigns/[id]/assignments/route.ts',
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/assignments\/([A-Za-z0-9_-]{1,200})\/reviews$/,
+    handler: submitReview,
+    file: 'app/api/v1/assignments/[id]/reviews/route.ts',
+  },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/assignments\/([A-Za-z0-9_-]{1,200})\/comparisons$/,
+    handler: submitComparison,
+    file: 'app/api/v1/assignments/[id]/comparisons/route.ts',
+  },
 ];
 
-/** The paths the fast lane serves (README and the route table name them). */
-export const fastLanePaths = [
-  'POST /api/v1/campaigns/:id/assignments',
-  'POST /api/v1/assignments/:id/reviews',
-  'POST /api/v1/assignments/:id/comparisons',
-];
+/** The route.ts files whose handler the fast lane also serves (route-table.ts marks them `fastLane`; its test compares). */
+export const fastLaneFiles = routes.map((r) => `${r.method} ${r.file}`);
 
 /** Serves `req` when it is one of the lane's routes (true), else leaves it untouched for Next (false). */
 export function serveFastLane(req: IncomingMessage, res: ServerResponse): boolean {
