@@ -220,7 +220,7 @@ describe("the fast lane answers as Next's routes do", () => {
     expect(plain.status).toBe(201);
     expect(plain.raw['content-encoding']).toBeUndefined();
     expect(gzipped.raw['content-encoding']).toBe('gzip');
-    expect(gzipped.raw.vary).toBe('Accept-Encoding');
+    expect(gzipped.raw.vary).toBe('rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept-Encoding');
     // the second claim resumes the first
     expect(gzipped.body).toBe(plain.body.replace('"resumed":false', '"resumed":true'));
     // a small answer (the 401) says no-transform and is never compressed

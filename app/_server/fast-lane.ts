@@ -69,12 +69,19 @@ const apiHeaders: Record<string, string> = Object.fromEntries([
   ['content-security-policy', apiContentSecurityPolicy] as const,
 ]);
 
+/**
+ * The Vary header Next's app router puts on every answer, API routes too (its router's RSC cache
+ * keys), which its compression extends with Accept-Encoding: sent the same, so an answer does not
+ * depend on which server gave it (e2e/fast-lane.spec.ts compares every header).
+ */
+const NEXT_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch';
+
 function send(req: IncomingMessage, res: ServerResponse, answer: ApiAnswer, request: NodeApiRequest): void {
   if (res.headersSent) return void res.end();
-  const headers: Record<string, string | number> = { ...apiHeaders, ...answer.headers };
+  const headers: Record<string, string | number> = { ...apiHeaders, vary: NEXT_VARY, ...answer.headers };
   let body: Buffer | null = answer.body === null ? null : Buffer.from(answer.body, 'utf8');
   if (body && body.length >= GZIP_MIN_BYTES && !/no-transform/i.test(answer.headers['cache-control'] ?? '')) {
-    headers.vary = 'Accept-Encoding';
+    headers.vary = `${NEXT_VARY}, Accept-Encoding`;
     if (acceptsGzip(req.headers['accept-encoding'])) {
       // the level Next's compression middleware uses (zlib's default)
       body = gzipSync(body, { level: constants.Z_DEFAULT_COMPRESSION });
