@@ -63,7 +63,7 @@ async function viaNext(
   route: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>,
   id: string,
   path: string,
-  init: { headers?: Record<string, string>; body?: string | Buffer } = {},
+  init: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
   const request = new Request(`http://localhost${path}`, { method: 'POST', headers: init.headers, body: init.body });
   const response = await route(request, { params: Promise.resolve({ id }) });
