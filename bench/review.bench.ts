@@ -22,7 +22,8 @@ import { storeTrajectoryBatch } from '../lib/db/trajectories/store-trajectory-ba
 import { toStorable } from '../lib/db/trajectories/storable-trajectory';
 import { ensureFirstMemberships } from '../lib/db/auth/memberships';
 import { ensureUser } from '../lib/db/auth/users';
-import { setEnv } from '../lib/env';
+import { env, setEnv } from '../lib/env';
+import { SQL_POOL_APPLICATION } from '../lib/db/infra/sql';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import type { BenchFigure } from './figure';
@@ -115,6 +116,7 @@ export async function run(): Promise<BenchFigure[]> {
     const cpu0 = { web: processCpuMs(studio.pid!), db: postgresCpuMs(pgDataDir) };
     // the load's window on the monotonic clock the CPU profile's timestamps use (µs), to read the profile of the load alone
     const window = { from: Number(process.hrtime.bigint() / 1000n), to: 0 };
+    const activity = sampleActivity(postgres.url);
     const load = await runLoadClient({
       base,
       campaignId: campaign.id,
@@ -124,6 +126,7 @@ export async function run(): Promise<BenchFigure[]> {
       staticSamplers: STATIC_SAMPLERS,
     });
     window.to = Number(process.hrtime.bigint() / 1000n);
+    const where = await activity.stop();
     if (PROFILE_DIR) await writeFile(path.join(PROFILE_DIR, 'load-window.json'), JSON.stringify(window));
     const cpu = { web: processCpuMs(studio.pid!) - cpu0.web, db: postgresCpuMs(pgDataDir) - cpu0.db, client: load.cpuMs };
     const { claimMs, submitMs, staticMs, seconds, replays, errors } = load;
@@ -135,6 +138,12 @@ export async function run(): Promise<BenchFigure[]> {
         `postgres ${cpu.db.toFixed(0)} ms, client ${cpu.client.toFixed(0)} ms; per review: web ${(cpu.web / acknowledged.size).toFixed(1)} ms, ` +
         `postgres ${(cpu.db / acknowledged.size).toFixed(1)} ms, client ${(cpu.client / acknowledged.size).toFixed(1)} ms; ` +
         `claim answer ${load.claimBytes.json} bytes of JSON (${load.claimBytes.wire} on the wire); load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    log(
+      `where the hot pool's connections were (${where.samples} samples of pg_stat_activity, every ${ACTIVITY_EVERY_MS} ms; pool max ${where.poolMax}): ` +
+        `open ${where.mean.open.toFixed(1)}, running a statement ${where.mean.running.toFixed(1)} (of them waiting on a lock ${where.mean.lock.toFixed(2)}: ${where.lockEvents || 'none'}), ` +
+        `idle in a transaction (the web process's turn) ${where.mean.idleInTx.toFixed(1)}, idle in the pool ${where.mean.idle.toFixed(1)}; ` +
+        `samples with no idle connection (a query would wait for one) ${(100 * where.noIdleShare).toFixed(0)}%; Prisma's connections running ${where.mean.prismaRunning.toFixed(2)}`,
     );
     if (statements) await reportStatementStats(postgres.url, acknowledged.size, PROFILE_DIR!);
 
@@ -298,6 +307,70 @@ function postgresCpuMs(pgDir: string): number {
     }
   }
   return ms;
+}
+
+const ACTIVITY_EVERY_MS = 50;
+
+/**
+ * Samples pg_stat_activity every ACTIVITY_EVERY_MS over the load, for where claims and submits
+ * queue: the hot pool's connections (application_name SQL_POOL_APPLICATION) running a statement
+ * (and of those, waiting on a lock), idle inside a transaction (the database waits on the web
+ * process: its event loop or CPU), or idle in the pool. A sample with no idle connection is a
+ * moment a new query would have waited in the pool. One short query per sample (~0.3 ms of the
+ * database's CPU: ~0.6% of what the load uses).
+ */
+function sampleActivity(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  const sums = { open: 0, running: 0, lock: 0, idleInTx: 0, idle: 0, prismaRunning: 0 };
+  const lockEvents = new Map<string, number>();
+  let samples = 0;
+  let noIdle = 0;
+  let stopped = false;
+  const done = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const { rows } = await client.query<{ app: string; state: string | null; wtype: string | null; wevent: string | null }>(
+        `SELECT application_name AS app, state, wait_event_type AS wtype, wait_event AS wevent FROM pg_stat_activity
+         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND client_addr IS NULL`,
+      );
+      samples++;
+      let idle = 0;
+      for (const r of rows) {
+        if (r.app !== SQL_POOL_APPLICATION) {
+          if (r.state === 'active') sums.prismaRunning++;
+          continue;
+        }
+        sums.open++;
+        if (r.state === 'active') {
+          sums.running++;
+          if (r.wtype === 'Lock') {
+            sums.lock++;
+            lockEvents.set(r.wevent ?? '?', (lockEvents.get(r.wevent ?? '?') ?? 0) + 1);
+          }
+        } else if (r.state?.startsWith('idle in transaction')) sums.idleInTx++;
+        else if (r.state === 'idle') idle++;
+      }
+      sums.idle += idle;
+      if (idle === 0) noIdle++;
+      await new Promise((r) => setTimeout(r, ACTIVITY_EVERY_MS));
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      const n = Math.max(1, samples);
+      const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / n])) as typeof sums;
+      return {
+        samples,
+        mean,
+        noIdleShare: noIdle / n,
+        poolMax: env().WITNESS_SQL_POOL_MAX,
+        lockEvents: [...lockEvents].map(([e, c]) => `${e} ${(c / n).toFixed(2)}`).join(', '),
+      };
+    },
+  };
 }
 
 /** Restarts the bench's database with pg_stat_statements loaded (profile runs: per-statement server time). */

@@ -57,6 +57,9 @@ const utcTypes = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** the application_name of this pool's connections */
+export const SQL_POOL_APPLICATION = 'witness-sql';
+
 const globalForPool = globalThis as unknown as { witnessSqlPool?: { url: string; pool: pg.Pool } };
 
 function sqlPool(): pg.Pool {
@@ -65,7 +68,15 @@ function sqlPool(): pg.Pool {
   const cached = globalForPool.witnessSqlPool;
   if (cached && cached.url === url) return cached.pool;
   if (cached) void cached.pool.end().catch(() => {});
-  const created = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 10_000, allowExitOnIdle: true, types: utcTypes });
+  const created = new pg.Pool({
+    connectionString: url,
+    max: env().WITNESS_SQL_POOL_MAX,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+    types: utcTypes,
+    // named, so pg_stat_activity tells the hot path's connections from Prisma's (the review bench samples them)
+    application_name: SQL_POOL_APPLICATION,
+  });
   created.on('error', (error) => {
     // an idle connection closed by the server (e.g. the embedded database stopping): the pool replaces it
     if ((error as { code?: string }).code !== '57P01') console.error('[db] connection error:', error.message);
