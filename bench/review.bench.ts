@@ -114,6 +114,7 @@ export async function run(): Promise<BenchFigure[]> {
 
     const statements = PROFILE_DIR ? await resetStatementStats(postgres.url) : null;
     const cpu0 = { web: processCpuMs(studio.pid!), db: postgresCpuMs(pgDataDir) };
+    const sched0 = { web: mainThreadSched(studio.pid!), db: backendsSched(pgDataDir) };
     // the load's window on the monotonic clock the CPU profile's timestamps use (µs), to read the profile of the load alone
     const window = { from: Number(process.hrtime.bigint() / 1000n), to: 0 };
     const activity = sampleActivity(postgres.url);
@@ -127,6 +128,9 @@ export async function run(): Promise<BenchFigure[]> {
     });
     window.to = Number(process.hrtime.bigint() / 1000n);
     const where = await activity.stop();
+    const wallMs = (window.to - window.from) / 1000;
+    const webSched = schedDelta(sched0.web, mainThreadSched(studio.pid!));
+    const dbSched = backendsDelta(sched0.db, backendsSched(pgDataDir));
     if (PROFILE_DIR) await writeFile(path.join(PROFILE_DIR, 'load-window.json'), JSON.stringify(window));
     const cpu = { web: processCpuMs(studio.pid!) - cpu0.web, db: postgresCpuMs(pgDataDir) - cpu0.db, client: load.cpuMs };
     const { claimMs, submitMs, staticMs, seconds, replays, errors } = load;
@@ -144,6 +148,11 @@ export async function run(): Promise<BenchFigure[]> {
         `open ${where.mean.open.toFixed(1)}, running a statement ${where.mean.running.toFixed(1)} (of them waiting on a lock ${where.mean.lock.toFixed(2)}: ${where.lockEvents || 'none'}), ` +
         `idle in a transaction (the web process's turn) ${where.mean.idleInTx.toFixed(1)}, idle in the pool ${where.mean.idle.toFixed(1)}; ` +
         `samples with no idle connection (a query would wait for one) ${(100 * where.noIdleShare).toFixed(0)}%; Prisma's connections running ${where.mean.prismaRunning.toFixed(2)}`,
+    );
+    log(
+      `the web process's main thread (its event loop) over the ${(wallMs / 1000).toFixed(1)} s: running ${pct(webSched.runMs, wallMs)}, ` +
+        `runnable but waiting for a CPU ${pct(webSched.waitMs, wallMs)}, idle (nothing to do: waiting on the database or the clients) ${pct(wallMs - webSched.runMs - webSched.waitMs, wallMs)}; ` +
+        `the database's ${dbSched.backends} backends together: running ${(dbSched.runMs / wallMs).toFixed(2)} CPUs, waiting for a CPU ${(dbSched.waitMs / wallMs).toFixed(2)} backends on average`,
     );
     if (statements) await reportStatementStats(postgres.url, acknowledged.size, PROFILE_DIR!);
 
@@ -291,6 +300,55 @@ function processCpuMs(pid: number, reaped = false): number {
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
+
+/**
+ * A thread's scheduler times so far (/proc/PID/task/TID/schedstat: ns on a CPU, ns runnable
+ * waiting on a run queue), ms. Over a window, wall - running - waiting is the time the thread
+ * slept: for an event loop, nothing to do. Where the queue is: waiting for a CPU (the machine is
+ * saturated) or idle (the web process waits on the database or the clients).
+ */
+function threadSched(pid: number, tid = pid): { runMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+  return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
+}
+const mainThreadSched = (pid: number) => threadSched(pid);
+const schedDelta = (a: { runMs: number; waitMs: number }, b: { runMs: number; waitMs: number }) => ({
+  runMs: b.runMs - a.runMs,
+  waitMs: b.waitMs - a.waitMs,
+});
+
+/** Each live backend's (postmaster's child's) scheduler times, by pid. */
+function backendsSched(pgDir: string): Map<number, { runMs: number; waitMs: number }> {
+  const postmaster = Number(readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const out = new Map<number, { runMs: number; waitMs: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) out.set(Number(entry), threadSched(Number(entry)));
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
+}
+
+/** The backends alive at the window's end (the pools' connections), their times over it summed (a backend that ended inside it is missed). */
+function backendsDelta(a: Map<number, { runMs: number; waitMs: number }>, b: Map<number, { runMs: number; waitMs: number }>) {
+  let runMs = 0;
+  let waitMs = 0;
+  let backends = 0;
+  for (const [pid, end] of b) {
+    // one born in the window (a pool opening its connections as the load starts): all its time is the window's
+    const start = a.get(pid) ?? { runMs: 0, waitMs: 0 };
+    backends++;
+    runMs += end.runMs - start.runMs;
+    waitMs += end.waitMs - start.waitMs;
+  }
+  return { runMs, waitMs, backends };
 }
 
 /** CPU the embedded PostgreSQL has used so far (postmaster, its ended backends, and its live ones), ms. */
