@@ -2,7 +2,7 @@ import { findSubmitTarget, writeSubmit, type LabelKind, type SubmitRow, type Sub
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
 import { blindSettings } from '../db/review/assignment-view';
-import { videoMeasureFor } from '../video-renders/video-props-for';
+import { storedMeasureOf, videoMeasureFor } from '../video-renders/video-props-for';
 import type { CoverageMeasure } from './coverage';
 
 /** What a video's coverage is measured against: its frames, chapters and steps (a bare frame count measures the video alone). */
@@ -75,7 +75,17 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   // screen order (pairwise: [left, right]), at the campaign's pacing and blind mask: the measure the reviewer's claim stored
   const screen = trajectoryBId ? (target.swapSides ? [trajectoryBId, trajectoryId] : [trajectoryId, trajectoryBId]) : [trajectoryId];
   const blind = blindSettings.parse(campaign.blind);
-  const row = spec.row(input, target, measures ?? (await Promise.all(screen.map((id) => videoMeasureFor(id, campaign.pacing, blind)))));
+  // the measure the target's statement read with it (its stored props under the campaign's mask), else a lookup of its own
+  const { blindMask, measures: stored } = target.storedMeasures;
+  const storedOf = (id: string) => {
+    const m = stored[id === trajectoryId ? 0 : 1];
+    return storedMeasureOf(m ? { blindMask, ...m } : null, blind);
+  };
+  const row = spec.row(
+    input,
+    target,
+    measures ?? (await Promise.all(screen.map(async (id) => storedOf(id) ?? (await videoMeasureFor(id, campaign.pacing, blind))))),
+  );
   return writeSubmit(row, {
     assignmentId,
     reviewerId,

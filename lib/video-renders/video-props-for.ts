@@ -192,6 +192,19 @@ export async function videoPropsFor(trajectoryId: string, blind?: BlindSettings,
   return (await trajectoryVideo(trajectoryId, { blind, pacing })).props;
 }
 
+/**
+ * A stored row's measure that a statement read beside something else (a submit's target:
+ * lib/db/review/label-submits.ts), as the coverage measure it holds, when it was read under the
+ * mask `blind` names; null: look it up (videoMeasureFor).
+ */
+export function storedMeasureOf(
+  stored: { blindMask: string; durationInFrames: number; measure: unknown } | null,
+  blind: BlindSettings | undefined,
+): CoverageMeasure | null {
+  if (!stored || stored.blindMask !== blindMaskOf(blind)) return null;
+  return { totalFrames: stored.durationInFrames, ...storedMeasure.parse(stored.measure) };
+}
+
 /** The props a render draws: derived from the rows as they are now (and stored for the next reader). */
 export async function freshVideoPropsFor(trajectoryId: string, pacing: Pacing = 'skim'): Promise<TrajectoryVideoProps> {
   return (await trajectoryVideo(trajectoryId, { pacing, fresh: true })).props;

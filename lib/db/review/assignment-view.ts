@@ -20,10 +20,10 @@ export type BlindSettings = z.infer<typeof blindSettings>;
 /**
  * The blind mask (open | policy | reward | both, as video_props keys its rows) of a campaign's
  * `blind` column, in SQL, as `blindSettings` reads it (a missing flag hides, anything malformed
- * hides both). Only used to pick a stored row to read beside the view: the caller compares the
+ * hides both). Only used to pick a stored row to read beside the view (and a submit's target): the caller compares the
  * mask it names with the one the parsed settings give before using that row (VideoLookup).
  */
-const BLIND_MASK_SQL = `CASE
+export const BLIND_MASK_SQL = `CASE
     WHEN jsonb_typeof(c.blind) = 'object'
      AND coalesce(jsonb_typeof(c.blind->'hidePolicy'), 'boolean') = 'boolean'
      AND coalesce(jsonb_typeof(c.blind->'hideReward'), 'boolean') = 'boolean'

@@ -10,6 +10,9 @@ import {
   type UnseenLabel,
 } from '../insight/insight-summary';
 import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
+import { currentInputsAndRow } from '../videos/video-props';
+import { VIDEO_PROPS_VERSION } from '../../video/schema';
+import { BLIND_MASK_SQL } from './assignment-view';
 import { settleClaim } from './assignments';
 import { recordSubmitLabelEvent } from './label-events';
 import { revisionRule } from './revisions';
@@ -44,6 +47,18 @@ export interface SubmitTarget {
   };
   /** the label `idempotencyKey` already made (any assignment's), if a key was given */
   done: { id: string; assignmentId: string; revision: number } | null;
+  /**
+   * Each trajectory's (item order: [trajectoryId, trajectoryBId]) current stored coverage measure
+   * under the campaign's pacing and the blind mask `blindMask` names, read by the target's own
+   * statement: the caller uses it only when that is its parsed settings' mask; null where none is stored.
+   */
+  storedMeasures: { blindMask: string; measures: (StoredMeasure | null)[] };
+}
+
+/** A stored video_props row's measure columns. */
+export interface StoredMeasure {
+  durationInFrames: number;
+  measure: unknown;
 }
 
 /**
@@ -74,11 +89,18 @@ export async function findSubmitTarget(assignmentId: string, kind: LabelKind, id
     doneId: string | null;
     doneAssignmentId: string | null;
     doneRevision: number | null;
+    storedMask: string;
+    framesA: number | null;
+    measureA: unknown;
+    framesB: number | null;
+    measureB: unknown;
   }>(
     `SELECT a."reviewerId", c."projectId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
            c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
            c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria",
-           k.id AS "doneId", k."assignmentId" AS "doneAssignmentId", k.revision AS "doneRevision"
+           k.id AS "doneId", k."assignmentId" AS "doneAssignmentId", k.revision AS "doneRevision",
+           bm.mask AS "storedMask", ma."durationInFrames" AS "framesA", ma.measure AS "measureA",
+           mb."durationInFrames" AS "framesB", mb.measure AS "measureB"
     FROM assignment a
     JOIN campaign_item ci ON ci.id = a."campaignItemId"
     JOIN campaign c ON c.id = ci."campaignId"
@@ -86,8 +108,13 @@ export async function findSubmitTarget(assignmentId: string, kind: LabelKind, id
     JOIN trajectory t ON t.id = ci."trajectoryId"
     JOIN task tk ON tk.id = t."taskId"
     LEFT JOIN LATERAL (SELECT id, "assignmentId", revision FROM ${labelTable[kind]} WHERE "idempotencyKey" = $2) k ON true
+    -- the measure each trajectory's current stored props hold (the one rule of fresh, lib/db/videos/video-props.ts), so the
+    -- coverage check needs no read of its own: a submit's second round trip before its transaction, folded in here
+    CROSS JOIN LATERAL (SELECT ${BLIND_MASK_SQL} AS mask) bm
+    LEFT JOIN LATERAL (SELECT vp."durationInFrames", vp.measure ${currentInputsAndRow('ci."trajectoryId"', '$3', 'c.pacing', 'bm.mask')}) ma ON true
+    LEFT JOIN LATERAL (SELECT vp."durationInFrames", vp.measure ${currentInputsAndRow('ci."trajectoryBId"', '$3', 'c.pacing', 'bm.mask')}) mb ON true
     WHERE a.id = $1`,
-    [assignmentId, idempotencyKey],
+    [assignmentId, idempotencyKey, String(VIDEO_PROPS_VERSION)],
   );
   if (!row) return null;
   return {
@@ -114,6 +141,13 @@ export async function findSubmitTarget(assignmentId: string, kind: LabelKind, id
       trajectory: { task: { acceptanceCriteria: row.acceptanceCriteria } },
     },
     done: row.doneId === null ? null : { id: row.doneId, assignmentId: row.doneAssignmentId!, revision: row.doneRevision! },
+    storedMeasures: {
+      blindMask: row.storedMask,
+      measures: [
+        row.framesA === null ? null : { durationInFrames: row.framesA, measure: row.measureA },
+        row.framesB === null ? null : { durationInFrames: row.framesB, measure: row.measureB },
+      ],
+    },
   };
 }
 
