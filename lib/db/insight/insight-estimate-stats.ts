@@ -2,7 +2,7 @@ import type { EstimateFigure } from '../../insight/estimates';
 import { VERIFIER_PASS_THRESHOLD } from '../../insight/review-verdict';
 import type { PpiMoments } from '../../stats/ppi';
 import { sql } from '../infra/sql';
-import { frameCtes } from './insight-estimate-rows';
+import { frameCtes, storedCampCte } from './insight-estimate-rows';
 
 /**
  * The prediction-powered figures' sufficient statistics per group, summed in Postgres over the
@@ -149,8 +149,8 @@ function liveRows(by: 'environment' | 'policy', threshold: string, inEnvironment
 }
 
 /**
- * The same rows from the stored counts: the campaigns' selected and reviewed counts summed from
- * them (frameCtes' camp), each count's probability as the frame computes a one-campaign item's,
+ * The same rows from the stored counts: the campaigns' selected and reviewed counts
+ * (insight_campaign_stat: frameCtes' camp), each count's probability as the frame computes a one-campaign item's,
  * and the items of trajectories in more than one single-mode campaign (`shared`: their
  * probability combines their campaigns') read one by one from insight_frame_item and combined
  * as frameCtes does. The prediction was stored with VERIFIER_PASS_THRESHOLD = 1 (the migration's
@@ -159,12 +159,7 @@ function liveRows(by: 'environment' | 'policy', threshold: string, inEnvironment
 function storedRows(by: 'environment' | 'policy', inEnvironment: string | null): string {
   const groupCol = by === 'environment' ? '"environmentId"' : '"policyId"';
   const where = (a: string) => `${a}.${groupCol} IS NOT NULL ${inEnvironment ? `AND ${a}."environmentId" = ${inEnvironment}` : ''}`;
-  return `camp AS (
-      SELECT "campaignId" AS id, sum(count) FILTER (WHERE selected) AS selected, sum(count) FILTER (WHERE selected AND reviewed) AS reviewed
-      FROM insight_frame_stat WHERE "projectId" = $1
-      GROUP BY 1
-      HAVING sum(count) FILTER (WHERE selected AND reviewed) > 0
-    ), solo AS (
+  return `${storedCampCte('')}, solo AS (
       SELECT s.${groupCol} AS g, s.picked, LEAST(1.0, s.probability * c.reviewed::float8 / c.selected::float8) AS p,
              s.prediction AS f, s.judged, s.pass, s.hacking, s.leakage, s.count AS c
       FROM insight_frame_stat s JOIN camp c ON c.id = s."campaignId"

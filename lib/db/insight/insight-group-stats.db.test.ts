@@ -83,7 +83,7 @@ function expectSameMoments(stored: GroupMoments[], live: GroupMoments[], at: str
 
 /** The stored statistics equal their recount, and the estimates' sums from them the live ones, for every filter the pages use. */
 async function expectExact(at: string) {
-  expect(await insightGroupStatsDrift(projectId), at).toEqual({ groups: 0, votes: 0, frame: 0 });
+  expect(await insightGroupStatsDrift(projectId), at).toEqual({ campaigns: 0, groups: 0, votes: 0, frame: 0 });
   const environments = await db().environment.findMany({ where: { projectId }, select: { id: true } });
   expectSameMoments(
     await estimateGroupMoments(projectId, 'environment', null, 'stored'),

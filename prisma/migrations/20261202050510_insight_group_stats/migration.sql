@@ -7,8 +7,6 @@ CREATE TABLE "insight_frame_item" (
     "environmentId" TEXT,
     "policyId" TEXT NOT NULL,
     "probability" DOUBLE PRECISION NOT NULL,
-    "selected" BOOLEAN NOT NULL,
-    "reviewed" BOOLEAN NOT NULL,
     "picked" BOOLEAN NOT NULL,
     "prediction" DOUBLE PRECISION,
     "judged" BOOLEAN NOT NULL,
@@ -28,8 +26,6 @@ CREATE TABLE "insight_frame_stat" (
     "environmentId" TEXT,
     "policyId" TEXT NOT NULL,
     "probability" DOUBLE PRECISION NOT NULL,
-    "selected" BOOLEAN NOT NULL,
-    "reviewed" BOOLEAN NOT NULL,
     "picked" BOOLEAN NOT NULL,
     "prediction" DOUBLE PRECISION,
     "judged" BOOLEAN NOT NULL,
@@ -40,6 +36,17 @@ CREATE TABLE "insight_frame_stat" (
     "count" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "insight_frame_stat_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "insight_campaign_stat" (
+    "campaignId" TEXT NOT NULL,
+    "shard" INTEGER NOT NULL,
+    "projectId" TEXT NOT NULL,
+    "selected" INTEGER NOT NULL DEFAULT 0,
+    "reviewed" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "insight_campaign_stat_pkey" PRIMARY KEY ("campaignId","shard")
 );
 
 -- CreateTable
@@ -84,6 +91,15 @@ CREATE INDEX "insight_frame_item_trajectoryId_idx" ON "insight_frame_item"("traj
 CREATE INDEX "insight_frame_item_projectId_shared_idx" ON "insight_frame_item"("projectId", "shared");
 
 -- CreateIndex
+CREATE INDEX "insight_frame_item_projectId_environmentId_idx" ON "insight_frame_item"("projectId", "environmentId");
+
+-- CreateIndex
+CREATE INDEX "insight_frame_item_projectId_policyId_idx" ON "insight_frame_item"("projectId", "policyId");
+
+-- CreateIndex
+CREATE INDEX "insight_campaign_stat_projectId_idx" ON "insight_campaign_stat"("projectId");
+
+-- CreateIndex
 CREATE INDEX "insight_frame_stat_projectId_idx" ON "insight_frame_stat"("projectId");
 
 -- CreateIndex
@@ -107,7 +123,7 @@ ALTER TABLE "insight_frame_item" ADD CONSTRAINT "insight_frame_item_campaignItem
 
 -- one row per combination of the frame items' inputs (nulls not distinct: an unscored or unlabelled item is one value)
 CREATE UNIQUE INDEX "insight_frame_stat_key" ON "insight_frame_stat" ("campaignId", "projectId", "environmentId", "policyId",
-  probability, selected, reviewed, picked, prediction, judged, pass, hacking, leakage, shared) NULLS NOT DISTINCT;
+  probability, picked, prediction, judged, pass, hacking, leakage, shared) NULLS NOT DISTINCT;
 
 -- the environments page's flagged moments: the newest flagged summaries, without reading the others
 CREATE INDEX "trajectory_insight_flagged_idx" ON "trajectory_insight" ("projectId", "flaggedAt" DESC, "flaggedReviewId")
@@ -126,9 +142,9 @@ BEGIN
     AND NOT EXISTS (SELECT 1 FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId"
                     WHERE ci.id = x."campaignItemId" AND c.mode = 'single' AND ci."trajectoryId" = x."trajectoryId");
   INSERT INTO insight_frame_item AS x ("campaignItemId", "trajectoryId", "campaignId", "projectId", "environmentId", "policyId",
-    probability, selected, reviewed, picked, prediction, judged, pass, hacking, leakage, shared)
+    probability, picked, prediction, judged, pass, hacking, leakage, shared)
   SELECT ci.id, ci."trajectoryId", ci."campaignId", c."projectId", t."environmentId", tr."policyId",
-         ci.probability, ci.selected, ci."reviewCount" > 0, c.sampling = 'picked',
+         ci.probability, c.sampling = 'picked',
          CASE WHEN tr."verifierReward" IS NOT NULL THEN LEAST(1::float8, GREATEST(0::float8, tr."verifierReward" / 1::float8)) END,
          EXISTS (SELECT 1 FROM judge_score j WHERE j."trajectoryId" = ci."trajectoryId"),
          CASE WHEN ti."passVotes" > ti."failVotes" THEN 1::float8 WHEN ti."passVotes" < ti."failVotes" THEN 0::float8 END,
@@ -144,14 +160,13 @@ BEGIN
   ORDER BY ci.id
   ON CONFLICT ("campaignItemId") DO UPDATE SET
     "campaignId" = EXCLUDED."campaignId", "projectId" = EXCLUDED."projectId", "environmentId" = EXCLUDED."environmentId",
-    "policyId" = EXCLUDED."policyId", probability = EXCLUDED.probability, selected = EXCLUDED.selected, reviewed = EXCLUDED.reviewed,
-    picked = EXCLUDED.picked, prediction = EXCLUDED.prediction, judged = EXCLUDED.judged, pass = EXCLUDED.pass,
+    "policyId" = EXCLUDED."policyId", probability = EXCLUDED.probability, picked = EXCLUDED.picked, prediction = EXCLUDED.prediction, judged = EXCLUDED.judged, pass = EXCLUDED.pass,
     hacking = EXCLUDED.hacking, leakage = EXCLUDED.leakage, shared = EXCLUDED.shared
-  WHERE (x."campaignId", x."projectId", x."environmentId", x."policyId", x.probability, x.selected, x.reviewed, x.picked,
+  WHERE (x."campaignId", x."projectId", x."environmentId", x."policyId", x.probability, x.picked,
          x.prediction, x.judged, x.pass, x.hacking, x.leakage, x.shared)
         IS DISTINCT FROM
         (EXCLUDED."campaignId", EXCLUDED."projectId", EXCLUDED."environmentId", EXCLUDED."policyId", EXCLUDED.probability,
-         EXCLUDED.selected, EXCLUDED.reviewed, EXCLUDED.picked, EXCLUDED.prediction, EXCLUDED.judged, EXCLUDED.pass,
+         EXCLUDED.picked, EXCLUDED.prediction, EXCLUDED.judged, EXCLUDED.pass,
          EXCLUDED.hacking, EXCLUDED.leakage, EXCLUDED.shared);
 END $$;
 
@@ -159,29 +174,29 @@ END $$;
 CREATE FUNCTION witness_insight_frame_stat() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed,
+    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability,
       picked, prediction, judged, pass, hacking, leakage, shared, count)
-    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
            pass, hacking, leakage, shared, count(*)
-    FROM new_rows GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    FROM new_rows GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
       pass, hacking, leakage, shared) DO UPDATE SET count = s.count + EXCLUDED.count;
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed,
+    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability,
       picked, prediction, judged, pass, hacking, leakage, shared, count)
-    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
            pass, hacking, leakage, shared, sum(d)
     FROM (SELECT n.*, 1 AS d FROM new_rows n UNION ALL SELECT o.*, -1 AS d FROM old_rows o) x
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
       pass, hacking, leakage, shared) DO UPDATE SET count = s.count + EXCLUDED.count;
   ELSE
-    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed,
+    INSERT INTO insight_frame_stat AS s ("campaignId", "projectId", "environmentId", "policyId", probability,
       picked, prediction, judged, pass, hacking, leakage, shared, count)
-    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    SELECT "campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
            pass, hacking, leakage, shared, -count(*)
-    FROM old_rows GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, selected, reviewed, picked, prediction, judged,
+    FROM old_rows GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+    ON CONFLICT ("campaignId", "projectId", "environmentId", "policyId", probability, picked, prediction, judged,
       pass, hacking, leakage, shared) DO UPDATE SET count = s.count + EXCLUDED.count;
   END IF;
   RETURN NULL;
@@ -317,11 +332,47 @@ BEGIN
   RETURN OLD;
 END $$;
 
+-- insight_campaign_stat follows the single-mode campaign items: +1 / -1 per item, in its shard
+-- (hashtext(id) & 15); an update counts only where the campaign, selected or reviewed (reviewCount > 0) changed
+CREATE FUNCTION witness_insight_campaign_apply(d jsonb) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF d IS NULL THEN RETURN; END IF;
+  INSERT INTO insight_campaign_stat AS s ("campaignId", shard, "projectId", selected, reviewed)
+  SELECT x."campaignId", x.shard, c."projectId", sum(x.sign * x.selected::int), sum(x.sign * (x.selected AND x.reviewed)::int)
+  FROM jsonb_to_recordset(d) AS x("campaignId" text, shard int, sign int, selected boolean, reviewed boolean)
+  JOIN campaign c ON c.id = x."campaignId" AND c.mode = 'single'
+  GROUP BY 1, 2, 3
+  HAVING sum(x.sign * x.selected::int) <> 0 OR sum(x.sign * (x.selected AND x.reviewed)::int) <> 0
+  ORDER BY 1, 2
+  ON CONFLICT ("campaignId", shard) DO UPDATE SET selected = s.selected + EXCLUDED.selected, reviewed = s.reviewed + EXCLUDED.reviewed;
+END $$;
+
 -- the other inputs of the frame items: judge scores, campaign items, campaigns, tasks
 CREATE FUNCTION witness_insight_frame_source_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   ids text[];
 BEGIN
+  -- the campaign counts first (every writer takes insight_campaign_stat, then trajectories, then the frame counts, in that order)
+  IF TG_TABLE_NAME = 'campaign_item' AND TG_OP = 'INSERT' THEN
+    PERFORM witness_insight_campaign_apply((SELECT jsonb_agg(jsonb_build_object('campaignId', "campaignId", 'shard', hashtext(id) & 15,
+      'sign', 1, 'selected', selected, 'reviewed', "reviewCount" > 0)) FROM new_rows));
+  ELSIF TG_TABLE_NAME = 'campaign_item' AND TG_OP = 'DELETE' THEN
+    PERFORM witness_insight_campaign_apply((SELECT jsonb_agg(jsonb_build_object('campaignId', "campaignId", 'shard', hashtext(id) & 15,
+      'sign', -1, 'selected', selected, 'reviewed', "reviewCount" > 0)) FROM old_rows));
+  ELSIF TG_TABLE_NAME = 'campaign_item' THEN
+    PERFORM witness_insight_campaign_apply((
+      SELECT jsonb_agg(x.j) FROM (
+        SELECT jsonb_build_object('campaignId', n."campaignId", 'shard', hashtext(n.id) & 15, 'sign', 1, 'selected', n.selected,
+                                  'reviewed', n."reviewCount" > 0) AS j
+        FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE (o."campaignId", o.selected, o."reviewCount" > 0) IS DISTINCT FROM (n."campaignId", n.selected, n."reviewCount" > 0)
+        UNION ALL
+        SELECT jsonb_build_object('campaignId', o."campaignId", 'shard', hashtext(o.id) & 15, 'sign', -1, 'selected', o.selected,
+                                  'reviewed', o."reviewCount" > 0)
+        FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE (o."campaignId", o.selected, o."reviewCount" > 0) IS DISTINCT FROM (n."campaignId", n.selected, n."reviewCount" > 0)
+      ) x));
+  END IF;
   IF TG_TABLE_NAME IN ('judge_score', 'campaign_item') AND TG_OP = 'INSERT' THEN
     ids := array(SELECT DISTINCT "trajectoryId" FROM new_rows ORDER BY 1);
   ELSIF TG_TABLE_NAME IN ('judge_score', 'campaign_item') AND TG_OP = 'DELETE' THEN
@@ -332,10 +383,17 @@ BEGIN
   ELSIF TG_TABLE_NAME = 'campaign_item' THEN
     ids := array(SELECT t FROM (
              SELECT unnest(ARRAY[n."trajectoryId", o."trajectoryId"]) AS t FROM new_rows n JOIN old_rows o ON o.id = n.id
-             WHERE (o."campaignId", o."trajectoryId", o.probability, o.selected, o."reviewCount" > 0)
-                   IS DISTINCT FROM (n."campaignId", n."trajectoryId", n.probability, n.selected, n."reviewCount" > 0)) x
+             WHERE (o."campaignId", o."trajectoryId", o.probability) IS DISTINCT FROM (n."campaignId", n."trajectoryId", n.probability)) x
            GROUP BY t ORDER BY t);
   ELSIF TG_TABLE_NAME = 'campaign' THEN
+    -- a campaign moved or turned to another mode: its counts again from its items
+    DELETE FROM insight_campaign_stat s USING new_rows n JOIN old_rows o ON o.id = n.id
+    WHERE s."campaignId" = n.id AND (o."projectId", o.mode) IS DISTINCT FROM (n."projectId", n.mode);
+    INSERT INTO insight_campaign_stat ("campaignId", shard, "projectId", selected, reviewed)
+    SELECT n.id, hashtext(ci.id) & 15, n."projectId", count(*) FILTER (WHERE ci.selected), count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0)
+    FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN campaign_item ci ON ci."campaignId" = n.id
+    WHERE (o."projectId", o.mode) IS DISTINCT FROM (n."projectId", n.mode) AND n.mode = 'single'
+    GROUP BY 1, 2, 3 ORDER BY 1, 2;
     ids := array(SELECT DISTINCT ci."trajectoryId" FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN campaign_item ci ON ci."campaignId" = n.id
                  WHERE (o."projectId", o.mode, o.sampling) IS DISTINCT FROM (n."projectId", n.mode, n.sampling) ORDER BY 1);
   ELSE -- task
@@ -403,6 +461,12 @@ ALTER TABLE campaign ENABLE ALWAYS TRIGGER insight_campaign_update;
 ALTER TABLE task ENABLE ALWAYS TRIGGER insight_task_update;
 
 -- backfill from the rows already there (the frame items through their own trigger)
+INSERT INTO insight_campaign_stat ("campaignId", shard, "projectId", selected, reviewed)
+SELECT c.id, hashtext(ci.id) & 15, c."projectId", count(*) FILTER (WHERE ci.selected), count(*) FILTER (WHERE ci.selected AND ci."reviewCount" > 0)
+FROM campaign c JOIN campaign_item ci ON ci."campaignId" = c.id
+WHERE c.mode = 'single'
+GROUP BY 1, 2, 3;
+
 SELECT witness_insight_frame_refresh(array(SELECT DISTINCT "trajectoryId" FROM campaign_item ORDER BY 1));
 
 INSERT INTO insight_group_stat ("taskId", "policyId", "projectId", trajectories, scored, "verifierPasses")
