@@ -133,14 +133,17 @@ CREATE INDEX "trajectory_insight_flagged_idx" ON "trajectory_insight" ("projectI
 -- sources (the same expressions as insight-estimate-rows.ts frameCtes and insight-estimate-stats.ts:
 -- the prediction is the reward / VERIFIER_PASS_THRESHOLD (1) clipped to [0, 1]); an item no longer
 -- there, or no longer of a single-mode campaign, leaves. Rows that did not change are not written.
-CREATE FUNCTION witness_insight_frame_refresh(ids text[]) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION witness_insight_frame_refresh(ids text[], prune boolean DEFAULT false) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF ids IS NULL OR cardinality(ids) = 0 THEN RETURN; END IF;
   PERFORM 1 FROM trajectory WHERE id = ANY(ids) ORDER BY id FOR NO KEY UPDATE;
+  -- prune: the write may have taken items away (a campaign item deleted or moved, a campaign's mode changed)
+  IF prune THEN
   DELETE FROM insight_frame_item x
   WHERE x."trajectoryId" = ANY(ids)
     AND NOT EXISTS (SELECT 1 FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId"
                     WHERE ci.id = x."campaignItemId" AND c.mode = 'single' AND ci."trajectoryId" = x."trajectoryId");
+  END IF;
   INSERT INTO insight_frame_item AS x ("campaignItemId", "trajectoryId", "campaignId", "projectId", "environmentId", "policyId",
     probability, picked, prediction, judged, pass, hacking, leakage, shared)
   SELECT ci.id, ci."trajectoryId", ci."campaignId", c."projectId", t."environmentId", tr."policyId",
@@ -400,7 +403,7 @@ BEGIN
     ids := array(SELECT DISTINCT tr.id FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN trajectory tr ON tr."taskId" = n.id
                  WHERE o."environmentId" IS DISTINCT FROM n."environmentId" ORDER BY 1);
   END IF;
-  PERFORM witness_insight_frame_refresh(ids);
+  PERFORM witness_insight_frame_refresh(ids, TG_TABLE_NAME IN ('campaign_item', 'campaign'));
   RETURN NULL;
 END $$;
 
