@@ -363,3 +363,27 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     expect(again.snapshot!.reviews).toBe(view.snapshot!.reviews + 1);
   });
 });
+
+describe('deleting what the stored counts hang on', () => {
+  beforeEach(resetDatabase);
+
+  it('a campaign with reviews, skips and live claims deletes whole (its stat rows go with it), and so does its project', async () => {
+    const { project, campaign, reviewers } = await seed(6, 2);
+    for (const [who, r] of reviewers.slice(0, 2).entries()) for (let i = 0; i < 3; i++) await claimAndSubmit(campaign.id, who, r);
+    const skipped = (await claimNextItem(campaign.id, reviewers[2]!, new Date()))!;
+    await skipAssignment(skipped.assignmentId, reviewers[2]!.id, 'not my field', new Date());
+    await claimNextItem(campaign.id, reviewers[3]!, new Date()); // a live claim
+    expect(await db().campaignReviewerStat.count({ where: { campaignId: campaign.id } })).toBeGreaterThan(0);
+    await db().campaign.delete({ where: { id: campaign.id } });
+    expect(await db().campaignReviewerStat.count({ where: { campaignId: campaign.id } })).toBe(0);
+    expect(await db().review.count()).toBe(0);
+
+    // a second campaign in the same project, reviewed, then the whole project deleted
+    const version = await db().rubricVersion.findFirstOrThrow({ select: { id: true } });
+    const second = await createCampaign(project.id, { name: 'c2', mode: 'single', rubricVersionId: version.id, overlap: 1 }, null);
+    expect(await claimAndSubmit(second.id, 0, reviewers[0]!)).not.toBeNull();
+    await db().project.delete({ where: { id: project.id } });
+    expect(await db().campaignReviewerStat.count()).toBe(0);
+    expect(await db().trajectory.count()).toBe(0);
+  });
+});
