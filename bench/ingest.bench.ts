@@ -20,7 +20,7 @@ import { probeFile } from '../lib/formats/source';
 import type { Trajectory } from '../lib/formats/trajectory';
 import { collectInputs } from '../lib/ingest/collect-inputs';
 import { importTrajectories, type ImportProfile } from '../lib/ingest/import-trajectories';
-import { ParsePool } from '../lib/ingest/parse-pool';
+import { defaultParseWorkers, ParsePool } from '../lib/ingest/parse-pool';
 import { prepareTrajectory, type PreparedTrajectory } from '../lib/ingest/prepare-trajectory';
 import { rawSource } from '../lib/ingest/raw-source';
 import { mulberry32 } from '../lib/stats/prng';
@@ -55,7 +55,7 @@ import { freePort } from './free-port';
  * average, plus a parse-only pass (no database) over the same files.
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
- * number of parse workers (default one a core but one, as `witness import`; 0 = parse on the main thread);
+ * number of parse workers (default as `witness import`: two on two cores or more; 0 = parse on the main thread);
  * BENCH_INGEST_ONLY=copy runs only the import and the COPY (no re-imports, no import without workers, no parse-only pass).
  */
 const GROUP = 'ingest';
@@ -63,8 +63,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-ingest');
 const COUNT = Number(process.env.BENCH_INGEST_N ?? 10_000);
 const STEPS = 30;
-/** parse workers, as `witness import` runs (one a core but one); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
-const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? availableParallelism() - 1);
+/** parse workers, as `witness import` runs (lib/ingest/parse-pool.ts defaultParseWorkers); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
+const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? defaultParseWorkers());
 /** BENCH_INGEST_ONLY=copy: only the import and the COPY of the same rows (no re-imports, no import without workers, no parse-only pass) */
 const COPY_ONLY = process.env.BENCH_INGEST_ONLY === 'copy';
 
@@ -593,7 +593,8 @@ export async function run(): Promise<BenchFigure[]> {
   const filesDir = await mkdtemp(path.join(tmpdir(), 'witness-bench-ingest-'));
   try {
     await migrate(postgres.url);
-    setEnv('DATABASE_URL', postgres.url);
+    // the server's Unix socket, as `witness import` connects to its embedded database (lib/db/infra/connect-database.ts); COPY too
+    setEnv('DATABASE_URL', postgres.socketUrl);
 
     const g0 = performance.now();
     const bytes = await writeDocuments(filesDir, COUNT);
@@ -662,7 +663,7 @@ export async function run(): Promise<BenchFigure[]> {
 
       // the re-import as it was before files were skipped by hash: every file parsed and each trajectory found by its content hash
       {
-        const c = new pg.Client({ connectionString: postgres.url });
+        const c = new pg.Client({ connectionString: postgres.socketUrl });
         await c.connect();
         await c.query(`UPDATE import_source SET "itemCount" = NULL WHERE "projectId" = $1`, [importProject.id]);
         await c.end();
@@ -714,7 +715,7 @@ export async function run(): Promise<BenchFigure[]> {
     const copyLoad = loadAverage();
     const cpu2 = cpuNow(postmasterPid);
     const c0 = performance.now();
-    const { copySeconds, copyCpu } = await loadWithCopy(postgres.url, data, () => ({
+    const { copySeconds, copyCpu } = await loadWithCopy(postgres.socketUrl, data, () => ({
       copySeconds: (performance.now() - c0) / 1000,
       copyCpu: cpuSince(cpu2, postmasterPid),
     }));
@@ -723,7 +724,7 @@ export async function run(): Promise<BenchFigure[]> {
       `COPY (load ${copyLoad}): ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${data.step.rows} step rows); ${cpuLine(copyCpu, copySeconds)}`,
     );
 
-    const client = new pg.Client({ connectionString: postgres.url });
+    const client = new pg.Client({ connectionString: postgres.socketUrl });
     await client.connect();
     try {
       const [a, b] = [await projectDigest(client, importProject.id), await projectDigest(client, copyProject.id)];
