@@ -176,16 +176,22 @@ export async function importTrajectories(
       file.sha256 = null; // once
     }
   };
-  const recordComplete = async () => {
-    if (complete.length === 0) return;
+  // recorded off the batch chain (on another connection, after the batch's commit), so the next batch need not wait for it;
+  // one at a time, in order, and all of them before the import returns
+  let recording: Promise<void> = Promise.resolve();
+  const recordComplete = (): Promise<void> => {
+    if (complete.length === 0) return recording;
     const files = complete;
     complete = [];
-    try {
-      await markSourcesComplete(await project(), files);
-    } catch (error) {
-      // everything is stored; only the next re-import of these files parses them again
-      console.error('[import] could not record the completely imported files (a re-import will parse them again):', error);
-    }
+    recording = recording.then(async () => {
+      try {
+        await markSourcesComplete(await project(), files);
+      } catch (error) {
+        // everything is stored; only the next re-import of these files parses them again
+        console.error('[import] could not record the completely imported files (a re-import will parse them again):', error);
+      }
+    });
+    return recording;
   };
 
   const settle = async (batch: Entry[]) => {
@@ -235,7 +241,7 @@ export async function importTrajectories(
       }
       closeIfDone(file);
     }
-    await recordComplete();
+    void recordComplete();
   };
 
   let pending: Entry[] = [];
@@ -306,6 +312,7 @@ export async function importTrajectories(
     const t0 = performance.now();
     await inflight.catch(() => {});
     waited += performance.now() - t0;
+    await recording; // never rejects: nothing is left writing after the import returns or throws
   }
   await inflight; // rethrows what an onItem callback threw
   await recordComplete();
