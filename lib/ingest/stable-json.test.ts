@@ -88,7 +88,6 @@ describe('stableStringify', () => {
       Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
       [1, -0, 1e21, NaN, Infinity, 'x\u0000\ud800"\\', true, false, [], {}],
       Object.assign([1, 2], { extra: 'ignored by JSON' }),
-      // eslint-disable-next-line no-sparse-arrays
       [1, , 3],
       JSON.parse(JSON.stringify(base)),
     ];
