@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultParseWorkers } from './parse-pool';
 
 describe('defaultParseWorkers', () => {
-  it('parses inline on one core, and on two workers from two cores up (the one backend a batch writes on needs no more)', () => {
-    expect([1, 2, 3, 16, 64].map((cores) => defaultParseWorkers(cores))).toEqual([0, 2, 2, 2, 2]);
+  it('parses inline on one or two cores, then on one worker a core beyond two, at most two', () => {
+    expect([1, 2, 3, 4, 16, 64].map((cores) => defaultParseWorkers(cores))).toEqual([0, 0, 1, 2, 2, 2]);
   });
 });

@@ -22,15 +22,19 @@ export type ParseAnswer = { id: number; slots: ParsedSlot[] } | { id: number; er
 export type PooledInput = { kind: 'inline'; prepared: PreparedInput } | { kind: 'worker'; result: Promise<ParsedSlot[]> };
 
 /**
- * How many parse workers an import runs (the CLI and the ingest bench): two on a machine of two
- * cores or more, none on one core (parse inline). One worker's parsing (~2.5 ms of CPU a file)
- * is more than PostgreSQL's backend spends storing the file (~2 ms), so with one worker the
- * backend waited on it whenever the worker lost its core (to the main thread, the backend itself
- * or another process); two keep ahead of the one backend a batch writes on, and more only add
- * memory (each holds its own heap).
+ * How many parse workers an import runs (the CLI and the ingest bench). On two cores, none: the
+ * import parses on its main thread. Measured on this project's 2-core machine (`npm run bench --
+ * ingest`, 2,000 files, back to back): inline 3.13 ms of CPU a file (all threads and PostgreSQL)
+ * and 215 traj/s, one worker 3.24 ms and 173 traj/s, two workers 3.80-3.81 ms and 108-154 traj/s.
+ * A worker adds CPU (its own TypeScript loader and module graph at start, the structured clone of
+ * every answer) and with PostgreSQL's backend and the writer on the same two cores there is no
+ * idle core for it to win back. With more cores, one a core beyond two (the writer and the
+ * backend), at most two: one worker's parsing (~2.5 ms of CPU a file) is more than the backend
+ * spends storing the file (1-2 ms), two keep ahead of the one backend a batch writes on (not
+ * measured here: this machine has two cores).
  */
 export function defaultParseWorkers(cores = availableParallelism()): number {
-  return cores <= 1 ? 0 : 2;
+  return Math.max(0, Math.min(cores - 2, 2));
 }
 
 /** Files a worker takes: read whole there (larger ones stream on the main thread, as without workers). */
