@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { disconnectDb } from '../lib/db/infra/client';
 import { copyFrom } from '../lib/db/infra/copy-from';
@@ -234,6 +236,12 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ result: T; peak: 
   } finally {
     clearInterval(timer);
   }
+}
+
+/** A full garbage collection (V8's gc(), made available at run time), so RSS holds what is live. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 // ------------------------------------------------------------------ CPU split
@@ -667,6 +675,8 @@ export async function run(): Promise<BenchFigure[]> {
       loads.import.push(loadAverage());
       const cpu0 = cpuNow(postmasterPid);
       const t0 = performance.now();
+      // the previous round's COPY data (built in this process, untimed) is garbage by now: collected before the peak is reset
+      collectGarbage();
       const round = await withPeakRss(() =>
         importTrajectories(collectInputs(chunk, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
           projectId: importProject.id,
