@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
@@ -32,6 +33,10 @@ import { prepareVideoProps } from '../lib/video-renders/video-props-for';
  * BENCH_PAGES_SCALE=demo|bench|both (default both); BENCH_PAGES_ONLY=text[,text...], only the pages whose
  * label contains one of them; BENCH_PAGES_TIMEOUT_S (default 30): a request still unanswered after it is
  * recorded as "> N s" and its page is not asked again (the figure says so), so the area ends.
+ * BENCH_PAGES_CPU_RUNS (default 10; 0 = off): after a page's timed loop, that many HTML requests
+ * then as many RSC requests back to back, and the studio's CPU they cost (from /proc/PID/stat, a
+ * figure that does not move with the machine's load) beside the sign-in page's, measured the same
+ * way. BENCH_PAGES_PROFILE=DIR: the studios run with node --cpu-prof, their profiles written there.
  */
 const GROUP = 'pages';
 const root = path.resolve(import.meta.dirname, '..');
@@ -44,6 +49,9 @@ if (!['demo', 'bench', 'both'].includes(SCALE)) throw new Error(`BENCH_PAGES_SCA
 if (!(REQUEST_TIMEOUT_MS > 0))
   throw new Error(`BENCH_PAGES_TIMEOUT_S=${process.env.BENCH_PAGES_TIMEOUT_S}: expected a number of seconds > 0`);
 if (!(RUNS >= 1)) throw new Error(`BENCH_PAGES_RUNS=${process.env.BENCH_PAGES_RUNS}: expected a whole number >= 1`);
+const CPU_RUNS = Number(process.env.BENCH_PAGES_CPU_RUNS ?? 10);
+const PROFILE_DIR = process.env.BENCH_PAGES_PROFILE;
+if (!(CPU_RUNS >= 0)) throw new Error(`BENCH_PAGES_CPU_RUNS=${process.env.BENCH_PAGES_CPU_RUNS}: expected a whole number >= 0`);
 const log = (line: string) => process.stderr.write(`  [pages] ${line}\n`);
 
 type Role = 'admin' | 'lead' | 'physicist' | 'reviewer';
@@ -123,6 +131,22 @@ interface Timed {
   samples: number;
   /** a request got no answer within REQUEST_TIMEOUT_MS: html and rsc are that limit, a lower bound */
   timedOut: boolean;
+  /** the studio's CPU (ms) per HTML and per RSC request, over CPU_RUNS back-to-back requests each (null: not measured) */
+  cpu: { html: number; rsc: number } | null;
+}
+
+/** CPU (user + system, ms) a process has used so far, from /proc/PID/stat (every thread of it). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** the studio's CPU per request of `path`, over CPU_RUNS requests one after another (ticks of 10 ms: the mean is what counts) */
+async function cpuPerRequest(base: string, path: string, cookie: string | null, rsc: boolean, studioCpuMs: () => number) {
+  const cpu0 = studioCpuMs();
+  for (let i = 0; i < CPU_RUNS; i++) if ((await timeOnce(base, path, cookie, rsc)) === null) return null;
+  return (studioCpuMs() - cpu0) / CPU_RUNS;
 }
 
 /** a slow page gets this long (after its warm-up) for its samples, so the area ends */
@@ -133,7 +157,14 @@ const PAGE_BUDGET_MS = 30_000;
  * request beside each page request). A page with a request over REQUEST_TIMEOUT_MS is not asked
  * again: its figure is "> the limit".
  */
-async function timePages(base: string, cookies: Record<Role, string>, pages: PageCase[], runs: number, restart: () => Promise<void>) {
+async function timePages(
+  base: string,
+  cookies: Record<Role, string>,
+  pages: PageCase[],
+  runs: number,
+  restart: () => Promise<void>,
+  studioCpuMs: () => number,
+) {
   const statik: number[] = [];
   const out: Timed[] = [];
   for (const p of pages) {
@@ -157,24 +188,33 @@ async function timePages(base: string, cookies: Record<Role, string>, pages: Pag
       if (s === null) throw new Error(`the static route took over ${REQUEST_TIMEOUT_MS / 1000} s`);
       statik.push(s);
     }
+    let cpu: Timed['cpu'] = null;
+    if (!timedOut && CPU_RUNS > 0) {
+      const h = await cpuPerRequest(base, p.path, cookie, false, studioCpuMs);
+      const r = h === null ? null : await cpuPerRequest(base, p.path, cookie, true, studioCpuMs);
+      if (h === null || r === null) timedOut = true;
+      else cpu = { html: h, rsc: r };
+    }
     // the studio is still working on the request given up on: a fresh one for the next page
     if (timedOut) await restart();
     const t: Timed = timedOut
-      ? { label: p.label, role: p.role, html: REQUEST_TIMEOUT_MS, rsc: REQUEST_TIMEOUT_MS, samples: html.length, timedOut }
-      : { label: p.label, role: p.role, html: p95(html), rsc: p95(rsc), samples: html.length, timedOut };
+      ? { label: p.label, role: p.role, html: REQUEST_TIMEOUT_MS, rsc: REQUEST_TIMEOUT_MS, samples: html.length, timedOut, cpu: null }
+      : { label: p.label, role: p.role, html: p95(html), rsc: p95(rsc), samples: html.length, timedOut, cpu };
     out.push(t);
     log(
       timedOut
         ? `${p.label} as ${p.role}: > ${REQUEST_TIMEOUT_MS / 1000} s (timed out)`
-        : `${p.label} as ${p.role}: HTML p95 ${t.html.toFixed(0)} ms, RSC p95 ${t.rsc.toFixed(0)} ms (${html.length} each)`,
+        : `${p.label} as ${p.role}: HTML p95 ${t.html.toFixed(0)} ms, RSC p95 ${t.rsc.toFixed(0)} ms (${html.length} each)${cpu ? `; studio CPU ${cpu.html.toFixed(1)} / ${cpu.rsc.toFixed(1)} ms a request` : ''}`,
     );
   }
+  const staticCpu = CPU_RUNS > 0 ? await cpuPerRequest(base, '/sign-in', null, false, studioCpuMs) : null;
+  if (staticCpu !== null) log(`static route (sign-in): studio CPU ${staticCpu.toFixed(1)} ms a request over ${CPU_RUNS}`);
   if (statik.length === 0) {
     const s = await timeOnce(base, '/sign-in', null, false);
     if (s !== null) statik.push(s);
   }
   log(`static route (sign-in) p95 ${p95(statik).toFixed(0)} ms over ${statik.length}`);
-  return { pages: out, static: p95(statik) };
+  return { pages: out, static: p95(statik), staticCpu };
 }
 
 function pagesOf(ids: BenchPagesIds, scale: { campaign: string; item: string }): PageCase[] {
@@ -213,7 +253,7 @@ const bigLabel = `trajectories/[id] (${BIG_STEPS} steps, 10 MB cast)`;
 async function withStudio<T>(
   browser: Browser,
   databaseUrl: string,
-  time: (base: string, cookies: Record<Role, string>, restart: () => Promise<void>) => Promise<T>,
+  time: (base: string, cookies: Record<Role, string>, restart: () => Promise<void>, studioCpuMs: () => number) => Promise<T>,
 ): Promise<T> {
   const port = await freePort();
   const base = `http://localhost:${port}`;
@@ -221,11 +261,12 @@ async function withStudio<T>(
   const restart = async () => {
     log('restarting the studio (it is still busy with the request given up on)');
     await killBenchStudio(studio);
-    studio = startBenchStudio({ port, databaseUrl, dataDir, worker: false });
+    studio = startBenchStudio({ port, databaseUrl, dataDir, worker: false, nodeArgs });
     await untilHealthy(base, studio);
   };
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
   try {
-    studio = startBenchStudio({ port, databaseUrl, dataDir, worker: false });
+    studio = startBenchStudio({ port, databaseUrl, dataDir, worker: false, nodeArgs });
     await untilHealthy(base, studio);
     const password = (email: string) => demoUsers.find((u) => u.email === email)!.password;
     const as = (email: string) => signIn(browser, base, email, password(email));
@@ -235,7 +276,7 @@ async function withStudio<T>(
       physicist: await as('physicist@witness.local'),
       reviewer: await as('reviewer@witness.local'),
     };
-    return await time(base, cookies, restart);
+    return await time(base, cookies, restart, () => processCpuMs(studio!.pid!));
   } finally {
     await stopBenchStudio(studio);
   }
@@ -310,7 +351,7 @@ export async function run(): Promise<BenchFigure[]> {
   const wanted = (label: string) => ONLY.some((o) => label.includes(o));
   const selected = (pages: PageCase[]) => pages.filter((p) => wanted(p.label));
   const figures: BenchFigure[] = [];
-  const add = (scale: string, goal: string, runs: number, r: { pages: Timed[]; static: number }) => {
+  const add = (scale: string, goal: string, runs: number, r: { pages: Timed[]; static: number; staticCpu: number | null }) => {
     for (const p of r.pages)
       for (const kind of ['html', 'rsc'] as const) {
         const note = p.timedOut
@@ -327,6 +368,16 @@ export async function run(): Promise<BenchFigure[]> {
           comparator: { name: 'sign-in page (static, same loop)', value: r.static },
           goal,
         });
+        const cpu = p.cpu?.[kind];
+        if (cpu !== undefined && r.staticCpu !== null)
+          figures.push({
+            group: GROUP,
+            name: `${scale}: ${p.label} as ${p.role}, studio CPU per ${kind.toUpperCase()} request (mean of ${CPU_RUNS})`,
+            value: cpu,
+            unit: 'ms',
+            higherIsBetter: false,
+            comparator: { name: 'sign-in page (static), studio CPU per request', value: r.staticCpu },
+          });
       }
     if (r.pages.length === 0) return;
     const worst = r.pages.reduce((a, b) => (Math.max(b.html, b.rsc) > Math.max(a.html, a.rsc) ? b : a));
@@ -342,15 +393,17 @@ export async function run(): Promise<BenchFigure[]> {
   };
   try {
     const { ids } = dbs;
+    // only the campaign pages read the snapshots (building them at bench scale takes minutes of CPU)
+    const needsSnapshots = (pages: PageCase[]) => pages.some((p) => p.path.includes('/campaigns/'));
     if (SCALE !== 'bench') {
-      await ensureSnapshots(dbs.demoUrl, ids.demo.campaign, 'demo scale');
-      const demo = await withStudio(browser, dbs.demoUrl, (base, cookies, restart) =>
-        timePages(base, cookies, selected(pagesOf(ids, ids.demo)), RUNS, restart),
+      if (needsSnapshots(selected(pagesOf(ids, ids.demo)))) await ensureSnapshots(dbs.demoUrl, ids.demo.campaign, 'demo scale');
+      const demo = await withStudio(browser, dbs.demoUrl, (base, cookies, restart, cpuMs) =>
+        timePages(base, cookies, selected(pagesOf(ids, ids.demo)), RUNS, restart, cpuMs),
       );
       add('demo scale', '<= 200 ms', RUNS, demo);
     }
     if (SCALE !== 'demo') {
-      await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
+      if (needsSnapshots(selected(pagesOf(ids, ids.bench)))) await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
       const benchRuns = Math.max(5, Math.round(RUNS / 2));
       if (wanted(bigLabel)) {
         // the page reads stored props and never derives them (a worker's video.props job, or the
@@ -368,17 +421,18 @@ export async function run(): Promise<BenchFigure[]> {
       // the pages that read every review of the campaign go last (the studio is restarted after a
       // page that timed out, as it is still busy with the request given up on)
       const last = (p: PageCase) => /\/campaigns\/[^/]+\/(agreement|adjudication)$/.test(p.path);
-      const { timed, playable } = await withStudio(browser, dbs.benchUrl, async (base, cookies, restart) => {
+      const { timed, playable } = await withStudio(browser, dbs.benchUrl, async (base, cookies, restart, cpuMs) => {
         const first = await timePages(
           base,
           cookies,
           all.filter((p) => !last(p)),
           benchRuns,
           restart,
+          cpuMs,
         );
         const playable = wanted(bigLabel) ? await timeVideo(browser, base, cookies.lead, ids.big) : [];
-        const rest = await timePages(base, cookies, all.filter(last), benchRuns, restart);
-        const timed = { pages: [...first.pages, ...rest.pages], static: first.static };
+        const rest = await timePages(base, cookies, all.filter(last), benchRuns, restart, cpuMs);
+        const timed = { pages: [...first.pages, ...rest.pages], static: first.static, staticCpu: first.staticCpu };
         return { timed, playable };
       });
       add(

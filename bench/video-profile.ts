@@ -4,12 +4,15 @@
  * state of each render, CPU from /proc per thread of node, Chromium's browser, renderer and GPU
  * processes, ffmpeg), and prints the split per process and thread side by side. `--trace F`
  * also writes a Chromium trace (every process) of the first range of each composition, from its
- * 20th frame, to F-<composition>.json (chrome://tracing, Perfetto).
+ * 20th frame, to F-<composition>.json (chrome://tracing, Perfetto). `--frames` first renders each
+ * range once per composition and says how many captured frames differ from the one before (an
+ * md5 of each JPEG Chromium sends) and their mean size: what reaches the encoders.
  *
- *   node --import tsx bench/video-profile.ts [--passes 2] [--trace /tmp/t.json]
+ *   node --import tsx bench/video-profile.ts [--passes 2] [--trace /tmp/t.json] [--frames]
  *
  * Not a bench area (no `.bench.ts`): a tool for reading a render.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +40,22 @@ try {
       await renderTrajectoryVideo({ props, outPath: path.join(dir, `trace-${id}.mp4`), compositionId: id, frameRange: ranges[0]! });
       renderHooks.trace = null;
     }
+  if (args.includes('--frames'))
+    for (const id of ids)
+      for (const range of ranges) {
+        const hashes: string[] = [];
+        let bytes = 0;
+        renderHooks.onCapture = (b64) => {
+          hashes.push(createHash('md5').update(b64).digest('hex'));
+          bytes += (b64.length * 3) / 4;
+        };
+        await renderTrajectoryVideo({ props, outPath: path.join(dir, `frames-${id}.mp4`), compositionId: id, frameRange: range });
+        renderHooks.onCapture = null;
+        const changed = hashes.filter((h, i) => i > 0 && h !== hashes[i - 1]).length;
+        console.log(
+          `${id} frames ${range.join('-')}: ${hashes.length} captured, ${changed} differ from the frame before, mean JPEG ${(bytes / hashes.length / 1024).toFixed(1)} KiB`,
+        );
+      }
   const runs = await alternate(props, dir, Array.from({ length: passes }, () => ranges).flat(), ids);
   const of = ids.map((id) => runs.of(id));
   const keys = new Set<string>();

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { statSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { trajectoryVideoProps } from '../lib/video/props';
 import type { TrajectoryVideoProps } from '../lib/video/schema';
 import { bundleOnce, renderTrajectoryVideo, type CompositionId, type RenderGl } from '../render/server/render-video';
 import type { BenchFigure } from './figure';
-import { addSplit, cpuBetween, cpuTotal, EncoderSampler, treeThreads } from './video-cpu';
+import { addSplit, cpuBetween, cpuTotal, EncoderSampler, treeRss, treeThreads } from './video-cpu';
 
 /**
  * Proof-of-work video rendering: fps of the TrajectoryVideo composition against a Blank
@@ -56,35 +56,6 @@ export function derivationRanges(dprops: TrajectoryVideoProps): Array<[number, n
   ];
 }
 
-/** RSS of this process and all its descendants (Chromium, ffmpeg), in bytes. */
-function treeRss(): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      const pages = Number(fields[21]);
-      const pid = Number(entry);
-      rss.set(pid, pages * 4096);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid)!.push(pid);
-    } catch {
-      /* process ended */
-    }
-  }
-  let total = 0;
-  const stack = [process.pid];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
-
 /** Frames rendered before the measurement starts: the page is up, fonts and caches warm. */
 const WARM_FRAMES = 15;
 
@@ -112,6 +83,7 @@ export async function timedRender(
   dir: string,
   frameRange: [number, number],
   gl?: RenderGl,
+  concurrency?: number,
 ): Promise<Timed> {
   let peak = treeRss();
   const sampler = setInterval(() => (peak = Math.max(peak, treeRss())), 250);
@@ -129,6 +101,7 @@ export async function timedRender(
       compositionId: id,
       frameRange,
       gl,
+      concurrency,
       onProgress: (p) => {
         const mark = () => ({ t: performance.now(), threads: treeThreads(), frames: p.renderedFrames });
         if (!marks.first && p.renderedFrames >= WARM_FRAMES) marks.first = mark();

@@ -19,6 +19,7 @@ function longRun() {
     steps.push({
       source: 'agent',
       text: `Step ${i}: the log shows **error ${i}**; with $n = ${i}$ the loop runs $O(n^2)$ times, so I change it.`,
+      reasoning: `Check step ${i}: $\\sum_k k = ${i}$.`,
       toolCalls: [{ id: `c${i}`, name: 'bash', arguments: { command: `make -j2 test-${i}` } }],
       observations: [{ toolCallId: `c${i}`, content: `observation-marker-${i}\n${'test ok\n'.repeat(10)}`, isError: false }],
       castTime: i * 4,
@@ -48,6 +49,10 @@ test('a long run: light page, video prepared by a worker and loaded part by part
   // the page carries no step of the video beyond its head: no observation text of a far step
   const html = await response!.text();
   expect(html).not.toContain('observation-marker-250');
+  // the server typesets the first steps of the page; the later ones, and every reasoning, are their plain text until needed
+  const steps = page.getByTestId('step');
+  await expect(steps.nth(1).locator('.katex').first()).toBeVisible();
+  expect(html.match(/data-typeset="when-near"/g)?.length).toBe(40);
   // props not stored yet: a worker derives them, the Player appears when they are
   const player = page.getByTestId('trajectory-player');
   await expect(player).toBeVisible({ timeout: 90_000 });
@@ -55,7 +60,17 @@ test('a long run: light page, video prepared by a worker and loaded part by part
   await screenshot(page, 'long-trajectory-poster');
 
   // the transcript: the first 50 steps, and pages
-  await expect(page.getByTestId('step')).toHaveCount(50);
+  await expect(steps).toHaveCount(50);
+  // a far step is typeset as it comes near the view, its reasoning when opened
+  const far = steps.nth(45);
+  await far.scrollIntoViewIfNeeded();
+  await expect(far.locator('.katex').first()).toBeVisible();
+  await expect(far.locator('[data-typeset="when-near"]')).toHaveCount(0);
+  await far.getByText('Reasoning').click();
+  await expect(far.locator('details .katex')).toHaveCount(1);
+  await expect(far.locator('details')).not.toContainText('\\sum');
+  await screenshot(page, 'long-trajectory-far-step');
+  await page.evaluate(() => window.scrollTo(0, 0));
   const pager = page.getByRole('navigation', { name: 'Transcript pages' }).first();
   await expect(pager).toContainText(`Steps 1–50 of ${STEPS}`);
 

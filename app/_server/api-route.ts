@@ -1,23 +1,18 @@
 import 'server-only';
-import { bearerToken } from '@/lib/auth/api-token';
-import { canAccess, type Area } from '@/lib/auth/roles';
+import type { Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
-import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
-import { userForApiToken } from '@/lib/db/auth/api-tokens';
-import { AppError, httpStatusFor, publicError } from '@/lib/errors';
-import { findNulInUrl } from '@/lib/http/nul-bytes';
+import { admitCaller, authenticateCall, errorAnswer, jsonAnswerOf, type ApiAnswer, type ApiHandler, type ApiRequest } from './api-edge';
+import { readBodyBytes } from './read-body';
 
 /**
  * Wraps a public API route handler: authenticates by `Authorization: Bearer wit_…` (API token)
- * or the session cookie, checks the role for `area`, and maps errors to status codes once.
+ * or the session cookie, checks the role for `area`, and maps errors to status codes once
+ * (the checks themselves: api-edge.ts, shared with `witness start`'s fast lane).
  */
 export function apiRoute<Ctx>(area: Area, handler: (request: Request, user: SessionUser, context: Ctx) => Promise<Response>) {
   return async (request: Request, context: Ctx): Promise<Response> => {
     try {
-      const nul = findNulInUrl(new URL(request.url));
-      if (nul) throw new AppError('BAD_INPUT', nul.message, { details: { field: nul.field } });
-      const user = await authenticate(request);
-      if (!canAccess(user.role, area)) throw new AppError('FORBIDDEN', 'Your role cannot use this endpoint.');
+      const user = await admitCaller(webApiRequest(request), area);
       return await handler(request, user, context);
     } catch (error) {
       return errorResponse(error);
@@ -25,40 +20,43 @@ export function apiRoute<Ctx>(area: Area, handler: (request: Request, user: Sess
   };
 }
 
+/**
+ * A framework-free handler (api-edge.ts) as a Next route: the handlers `witness start` also
+ * serves itself, before Next (app/_server/fast-lane.ts), are exported by their route.ts this way,
+ * so both servers run the same code. `next start` and `next dev` serve them through here alone.
+ */
+export function nextRoute<P>(handler: ApiHandler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> =>
+    toResponse(await handler(webApiRequest(request), await context.params));
+}
+
 export async function authenticate(request: Request): Promise<SessionUser> {
-  const token = bearerToken(request.headers.get('authorization'));
-  if (token) {
-    const user = await userForApiToken(token);
-    if (!user) throw new AppError('UNAUTHENTICATED', 'Unknown, revoked or expired API token.');
-    return user;
-  }
-  const user = await sessionUserFromHeaders(request.headers);
-  if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in, or send an API token as `Authorization: Bearer wit_…`.');
-  return user;
+  return authenticateCall(webApiRequest(request));
 }
 
 export function errorResponse(error: unknown): Response {
-  if (!(error instanceof AppError)) console.error('[api]', error);
-  const body = publicError(error);
-  const status = httpStatusFor(body.code);
-  return jsonAnswer({ error: body }, { status, headers: status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined });
+  return toResponse(errorAnswer(error));
 }
 
-/**
- * A JSON answer, compressed only when it is worth it. Next drops a route's Content-Length and
- * gzips every answer it cannot measure, a 70-byte submit answer too: a zlib stream per response,
- * about 10% of the web process's CPU on a small API request (issue 17). Answers under
- * GZIP_MIN_BYTES say `no-transform` (which Next's compression honours), larger ones are
- * compressed as before. API answers are per caller: never stored by a cache either.
- */
+/** A JSON answer as a Response (api-edge.ts's `jsonAnswerOf`: small answers are not gzipped, none is cached). */
 export function jsonAnswer(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  const text = JSON.stringify(body);
-  const small = Buffer.byteLength(text) < GZIP_MIN_BYTES;
-  return new Response(text, {
-    status: init.status ?? 200,
-    headers: { 'cache-control': small ? 'no-store, no-transform' : 'no-store', ...init.headers, 'content-type': 'application/json' },
-  });
+  return toResponse(jsonAnswerOf(body, init));
 }
 
-/** The size from which an answer is gzipped (the compression middleware's own threshold, 1 KiB). */
-const GZIP_MIN_BYTES = 1024;
+/** A web Request as the framework-free handlers read it. */
+export function webApiRequest(request: Request): ApiRequest {
+  let url: URL | undefined;
+  return {
+    method: request.method,
+    get url() {
+      return (url ??= new URL(request.url));
+    },
+    header: (name) => request.headers.get(name),
+    headers: () => request.headers,
+    body: (maxBytes, hint) => readBodyBytes(request, maxBytes, hint),
+  };
+}
+
+function toResponse(answer: ApiAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -10,12 +10,8 @@ export const JSON_BODY_MAX_BYTES = 2 * 1024 * 1024;
  * oversized body costs at most the limit in memory, never its whole size (413, TOO_LARGE).
  */
 export async function readBodyBytes(request: Request, maxBytes: number, hint = ''): Promise<Buffer> {
-  const tooLarge = () =>
-    new AppError('TOO_LARGE', `request body over the limit of ${formatBytes(maxBytes)}${hint ? `: ${hint}` : ''}`, {
-      details: { limitBytes: maxBytes },
-    });
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const tooLarge = () => bodyTooLarge(maxBytes, hint);
+  if (declaredOverLimit(request.headers.get('content-length'), maxBytes)) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -33,9 +29,27 @@ export async function readBodyBytes(request: Request, maxBytes: number, hint = '
   return Buffer.concat(chunks);
 }
 
+/** The refusal of a body over `maxBytes` (413), the same from either server (Next's route, or `witness start`'s fast lane). */
+export function bodyTooLarge(maxBytes: number, hint = ''): AppError {
+  return new AppError('TOO_LARGE', `request body over the limit of ${formatBytes(maxBytes)}${hint ? `: ${hint}` : ''}`, {
+    details: { limitBytes: maxBytes },
+  });
+}
+
+/** True when a Content-Length header declares more than `maxBytes` (refused before a byte is read). */
+export function declaredOverLimit(contentLength: string | null | undefined, maxBytes: number): boolean {
+  const declared = Number(contentLength ?? '0');
+  return Number.isFinite(declared) && declared > maxBytes;
+}
+
 /** A JSON body (an empty one reads as {}), limited in bytes; not JSON → 422 saying so. */
 export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX_BYTES): Promise<unknown> {
-  const text = (await readBodyBytes(request, maxBytes)).toString('utf8');
+  return parseJsonBytes(await readBodyBytes(request, maxBytes));
+}
+
+/** A body's bytes as JSON (empty reads as {}); not JSON, or a NUL in a string or key → 422 saying where. */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
   if (text.trim() === '') return {};
   let value: unknown;
   try {

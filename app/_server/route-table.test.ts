@@ -41,4 +41,15 @@ describe('the route table (membership matrix)', () => {
         /:(project|campaign|pairCampaign|item|trajectory|assignment|pairAssignment|export|video)\b/,
       );
   });
+
+  it("marks exactly the routes witness start's fast lane serves, and each exports the one shared handler through nextRoute", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { fastLaneFiles } = await import('./fast-lane');
+    const marked = routeTable.filter((r) => r.fastLane).map((r) => `${r.method} ${r.file}`);
+    expect([...fastLaneFiles].sort()).toEqual(marked.sort());
+    for (const row of routeTable.filter((r) => r.fastLane)) {
+      const source = await readFile(path.join(root, row.file), 'utf8');
+      expect(source, `${row.file}: the same handler as the fast lane`).toMatch(new RegExp(`export const ${row.method} = nextRoute\\(`));
+    }
+  }, 60_000);
 });

@@ -36,6 +36,12 @@ export interface RouteRow {
   body?: unknown;
   /** a member's answer names project A (a list that shows A's things to members) */
   showsProject?: boolean;
+  /**
+   * `witness start` serves it itself, before Next's request layer (app/_server/fast-lane.ts), with
+   * the handler its route.ts exports: the review loop's per-review routes, where Next's
+   * per-request machinery was a quarter of a review's CPU. `next start`/`next dev` serve it through Next.
+   */
+  fastLane?: true;
 }
 
 const page = (file: string, path: string, area: RouteArea, scope: RouteRow['scope'], extra: Partial<RouteRow> = {}): RouteRow => ({
@@ -108,12 +114,20 @@ export const apiRoutes: RouteRow[] = [
   api('GET', 'campaigns/[id]/route.ts', 'campaigns/:campaign', 'lead', 'id'),
   api('POST', 'campaigns/[id]/status/route.ts', 'campaigns/:campaign/status', 'lead', 'id', { ok: [200], body: { status: 'open' } }),
   api('GET', 'campaigns/[id]/agreement/[table]/route.ts', 'campaigns/:campaign/agreement/questions.csv', 'lead', 'id'),
-  api('POST', 'campaigns/[id]/assignments/route.ts', 'campaigns/:campaign/assignments', 'review', 'id', { ok: [201, 204] }),
+  api('POST', 'campaigns/[id]/assignments/route.ts', 'campaigns/:campaign/assignments', 'review', 'id', { ok: [201, 204], fastLane: true }),
   api('GET', 'reviews/route.ts', 'reviews?campaignId=:campaign', 'review', 'id'),
   api('GET', 'assignments/[id]/route.ts', 'assignments/:assignment', 'review', 'id'),
   api('GET', 'assignments/[id]/video/route.ts', 'assignments/:assignment/video', 'review', 'id'),
-  api('POST', 'assignments/[id]/reviews/route.ts', 'assignments/:assignment/reviews', 'review', 'id', { ok: [422], body: {} }),
-  api('POST', 'assignments/[id]/comparisons/route.ts', 'assignments/:pairAssignment/comparisons', 'review', 'id', { ok: [422], body: {} }),
+  api('POST', 'assignments/[id]/reviews/route.ts', 'assignments/:assignment/reviews', 'review', 'id', {
+    ok: [422],
+    body: {},
+    fastLane: true,
+  }),
+  api('POST', 'assignments/[id]/comparisons/route.ts', 'assignments/:pairAssignment/comparisons', 'review', 'id', {
+    ok: [422],
+    body: {},
+    fastLane: true,
+  }),
   api('POST', 'assignments/[id]/skip/route.ts', 'assignments/:assignment/skip', 'review', 'id', { ok: [422], body: { reason: '' } }),
   api('GET', 'exports/[id]/route.ts', 'exports/:export', 'lead', 'id'),
   api('GET', 'exports/[id]/card/route.ts', 'exports/:export/card', 'lead', 'id'),

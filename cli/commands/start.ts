@@ -170,10 +170,13 @@ async function startWeb(port: number, hostname: string): Promise<http.Server> {
   const app = next({ dev: false, dir: root, hostname, port, quiet: true });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // the review loop's hot API routes, served here before Next's request layer with the same handlers (app/_server/fast-lane.ts)
+  const { serveFastLane } = await import('../../app/_server/fast-lane');
   const trustedProxies = env().WITNESS_TRUSTED_PROXIES;
   const server = http.createServer((req, res) => {
     // one address, worked out from the socket (and the trusted proxies' hops), replaces whatever the client sent
     req.headers['x-forwarded-for'] = resolveClientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies);
+    if (serveFastLane(req, res)) return;
     void handle(req, res);
   });
   await new Promise<void>((resolve, reject) => {

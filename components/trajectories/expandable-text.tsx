@@ -1,6 +1,7 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
 import { MarkedText } from './marked-text';
 
@@ -8,6 +9,10 @@ import { MarkedText } from './marked-text';
  * Long text shown by its first lines, with a "Show all" button. Text is untrusted: plain text
  * is a text node with control characters marked (already inert(), inert-text.ts); `rich` text
  * goes through the one rich-text renderer (Markdown + maths, inert output).
+ *
+ * `typesetWhenNear`: rich text far down a long page is shown as its plain text until it comes
+ * within a few screens of the view, then typeset (see useNear): the server render and the
+ * hydration of a 50-step transcript page typeset only what a reader can reach at once.
  */
 export function ExpandableText({
   text,
@@ -15,6 +20,7 @@ export function ExpandableText({
   maxChars = 4000,
   className,
   rich = false,
+  typesetWhenNear = false,
 }: {
   text: string;
   maxLines?: number;
@@ -22,8 +28,11 @@ export function ExpandableText({
   className: string;
   /** Markdown with LaTeX maths (prose: instructions, agent messages), not for logs and code */
   rich?: boolean;
+  /** rich text typeset once it comes near the view (plain until then) */
+  typesetWhenNear?: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const [box, near] = useNear(rich && typesetWhenNear);
   const lines = text.split('\n');
   const long = lines.length > maxLines || text.length > maxChars;
   let shown = text;
@@ -33,10 +42,16 @@ export function ExpandableText({
   }
   const more = long && !open;
   return (
-    <div>
-      {rich ? (
+    <div ref={box}>
+      {rich && near ? (
         <div className={className}>
           <RichText text={more ? `${shown}\n\n…` : shown} />
+        </div>
+      ) : rich ? (
+        <div className={className} data-typeset="when-near">
+          <p className="whitespace-pre-wrap break-words leading-relaxed">
+            <MarkedText text={inert(more ? `${shown}\n\n…` : shown)} />
+          </p>
         </div>
       ) : (
         <pre className={className}>
@@ -58,4 +73,23 @@ export function ExpandableText({
       ) : null}
     </div>
   );
+}
+
+/** how far outside the view deferred text is typeset: a few screens, so a reader scrolling never sees it plain */
+const NEAR_MARGIN = '1500px 0px';
+
+/** [ref, near]: near is true at once unless `defer`; else from when the element comes within NEAR_MARGIN of the view (then for good) */
+function useNear(defer: boolean) {
+  const [near, setNear] = useState(!defer);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (near || !el) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: NEAR_MARGIN,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [near]);
+  return [box, near] as const;
 }

@@ -1,8 +1,8 @@
 import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
+import { ReasoningDetails } from './reasoning-details';
 import { formatCount, formatTime } from '../ui/format';
 import { inert, prettyJson } from '../ui/inert-text';
-import { RichText } from '../ui/rich-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
@@ -16,7 +16,14 @@ const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: strin
 
 const monoBlock = 'max-h-none overflow-x-auto whitespace-pre-wrap break-words rounded-md px-3 py-2 font-mono text-xs leading-relaxed';
 
-function Step({ step }: { step: TrajectoryStep }) {
+/**
+ * Steps of a page typeset in the server render; the later ones are typeset in the browser as
+ * they come near the view (ExpandableText's typesetWhenNear): Markdown + KaTeX of 50 steps was
+ * most of a long run's server render, cold, and of its hydration.
+ */
+const TYPESET_ON_SERVER = 10;
+
+function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear: boolean }) {
   const style = sourceStyle[step.source];
   const tokens = step.usage ? (step.usage.promptTokens ?? 0) + (step.usage.completionTokens ?? 0) : 0;
   return (
@@ -52,17 +59,17 @@ function Step({ step }: { step: TrajectoryStep }) {
         </span>
       </div>
       <div className="space-y-3 px-4 py-3">
-        {step.text !== '' ? <ExpandableText text={step.text} maxLines={40} maxChars={6000} className="text-sm text-zinc-800" rich /> : null}
-        {step.reasoning ? (
-          <details className="group rounded-md border border-dashed border-zinc-300 bg-zinc-50/60">
-            <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-600 hover:text-zinc-900">
-              Reasoning <span className="font-normal text-zinc-400">({formatCount(step.reasoning.length)} characters)</span>
-            </summary>
-            <div className="border-t border-dashed border-zinc-300 px-3 py-2 text-sm italic text-zinc-600">
-              <RichText text={step.reasoning} />
-            </div>
-          </details>
+        {step.text !== '' ? (
+          <ExpandableText
+            text={step.text}
+            maxLines={40}
+            maxChars={6000}
+            className="text-sm text-zinc-800"
+            rich
+            typesetWhenNear={typesetWhenNear}
+          />
         ) : null}
+        {step.reasoning ? <ReasoningDetails text={step.reasoning} /> : null}
         {step.toolCalls.map((call, i) => (
           <div key={i} className="rounded-md border border-indigo-100 bg-indigo-50/40" data-testid="tool-call">
             <div className="flex items-center gap-2 px-3 py-1 text-xs">
@@ -107,8 +114,8 @@ export function Transcript({ steps }: { steps: TrajectoryStep[] }) {
     );
   return (
     <ol className="space-y-3" aria-label="Transcript">
-      {steps.map((s) => (
-        <Step key={s.index} step={s} />
+      {steps.map((s, i) => (
+        <Step key={s.index} step={s} typesetWhenNear={i >= TYPESET_ON_SERVER} />
       ))}
     </ol>
   );

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { markdownWithMath, trimUnclosedMath } from '@/lib/rich-text/markdown-source';
-import { RichText } from './rich-text';
+import { RichText, typesetCacheForTests } from './rich-text';
 
 const html = (text: string, inline = false) => renderToStaticMarkup(createElement(RichText, { text, inline }));
 /** formulas KaTeX typeset */
@@ -153,5 +153,55 @@ describe('RichText', () => {
     expect(out).toContain('data-rich-text="plain"');
     expect(formulas(out)).toBe(0);
     expect(noTex(out)).toBe(true);
+  });
+});
+
+describe('RichText typeset cache', () => {
+  const samples = [
+    '**Equilibria.** Setting $\\dot\\theta = 0$ in\n$$\nRC\\,\\dot V + V = V_0\n$$\ngives $\\tau = RC$.',
+    'Run `echo $HOME`; it costs $5. PID is $$.\n\n```bash\necho "$f$"\n```',
+    '| a | $|v|$ |\n|---|---|\n| 1 | 2 |\n\n- [x] ~~done~~',
+    '<script>alert(1)</script> [x](javascript:alert(2)) $\\href{javascript:alert(3)}{x}$ bad $\\frac{1}{$',
+  ];
+
+  it('gives the same output from the cache as a fresh typesetting, hostile input still inert', () => {
+    for (const text of samples)
+      for (const inline of [false, true]) {
+        typesetCacheForTests.clear();
+        const fresh = html(text, inline);
+        expect(html(text, inline)).toBe(fresh); // from the cache
+        expect(typesetCacheForTests.state().size).toBe(1);
+      }
+    typesetCacheForTests.clear();
+    html(samples[3]!);
+    const cached = html(samples[3]!);
+    expect(cached).not.toMatch(/<script|href="javascript:/i);
+    expect(cached).toContain('&lt;script&gt;');
+  });
+
+  it('never serves the output of one option for another: the same text inline and as a block', () => {
+    typesetCacheForTests.clear();
+    const text = 'The time constant is $\\tau = RC$';
+    const block = html(text);
+    const inline = html(text, true);
+    expect(block).toContain('<p>');
+    expect(inline).not.toContain('<p>');
+    expect(html(text)).toBe(block);
+    expect(html(text, true)).toBe(inline);
+    expect(typesetCacheForTests.state().size).toBe(2);
+  });
+
+  it('is bounded: 32 MiB of estimated heap and 5,000 texts (the least recently used dropped first: lib/bounded-cache.test.ts)', () => {
+    typesetCacheForTests.clear();
+    const { bounds } = typesetCacheForTests.state();
+    expect(bounds).toEqual({ maxEntries: 5000, maxWeight: 32 * 2 ** 20 });
+    html('prose only, a few words');
+    const prose = typesetCacheForTests.state().bytes;
+    html(`${'$\\frac{a}{b}$ '.repeat(20)}`);
+    const maths = typesetCacheForTests.state().bytes - prose;
+    // each entry weighs what it is estimated to hold: maths far more than prose of its length
+    expect(prose).toBeGreaterThan(0);
+    expect(maths).toBeGreaterThan(20 * 4096);
+    expect(typesetCacheForTests.state().size).toBe(2);
   });
 });

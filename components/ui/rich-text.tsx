@@ -10,7 +10,8 @@ import remarkMath from 'remark-math';
 import type { VFile } from 'vfile';
 // relative imports: Remotion's bundler has no `@/` alias
 import { highlightTokens, tokenColor, type CodeToken } from './highlight';
-import { DISPLAY_FENCE, markdownWithMath } from '../../lib/rich-text/markdown-source';
+import { BoundedCache } from '../../lib/bounded-cache';
+import { DISPLAY_FENCE, markdownWithMathCounted } from '../../lib/rich-text/markdown-source';
 import { inert } from './inert-text';
 
 /**
@@ -26,6 +27,9 @@ import { inert } from './inert-text';
  *
  * Pure React with no hooks and no Next APIs, so a server component, a client component and a
  * Remotion composition render it alike (the CSS is scoped under `.rich-text`).
+ *
+ * Each distinct text is typeset once and its output reused (see `typeset`): the output is a pure
+ * function of the text and the renderer's options, so it is the same for every user and request.
  */
 export function RichText({
   text,
@@ -50,17 +54,57 @@ export function RichText({
     );
   return (
     <Tag className={classes} style={style} data-rich-text="markdown">
-      <Markdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={inline ? inlineComponents : components}
-        urlTransform={safeUrl}
-      >
-        {markdownWithMath(shown)}
-      </Markdown>
+      {typeset(shown, inline)}
     </Tag>
   );
 }
+
+/**
+ * Typeset texts, by the options that shape the output and the text: Markdown + KaTeX of a
+ * derivation step costs milliseconds to tens of milliseconds, and the same texts are shown again
+ * and again (every view of a trajectory, the review page, its transcript and its chapters).
+ * The output (React elements, immutable) depends on nothing but the key: the plugins and the
+ * KaTeX options below are constants of this module, and `inline` (which components render the
+ * paragraphs) is in the key; an option added to RichText that changes the output must go in the
+ * key too. Nothing else is: the same text typesets the same for every user, so an entry shows no
+ * one anything but the text they asked to see.
+ *
+ * Bounded in memory: at most TYPESET_CACHE_ENTRIES texts and TYPESET_CACHE_BYTES of their
+ * estimated heap, least recently used dropped first. The estimate (typesetBytes) was fitted on
+ * measured heap (NODE_ENV=production, after GC): prose ~5 bytes a character, the demo
+ * derivation's step (1.5k characters, 29 formulas) 427 KB, a line of 100 `\frac` formulas 781 KB;
+ * it errs high. Each JavaScript realm that renders RichText has its own cache (the server's RSC
+ * and SSR layers, each browser tab, each video render).
+ */
+const TYPESET_CACHE_ENTRIES = 5000;
+const TYPESET_CACHE_BYTES = 32 * 2 ** 20;
+const typesetCache = new BoundedCache<ReactNode>({ maxEntries: TYPESET_CACHE_ENTRIES, maxWeight: TYPESET_CACHE_BYTES });
+
+/** the heap an entry is estimated to hold: its key, its prose, and KaTeX's output (by formula and by TeX character) */
+const typesetBytes = (chars: number, formulas: number, texChars: number) => 512 + 8 * chars + 4096 * formulas + 384 * texChars;
+
+function typeset(shown: string, inline: boolean): ReactNode {
+  const key = `${inline ? 'inline' : 'block'}\u0000${shown}`;
+  const hit = typesetCache.get(key);
+  if (hit !== undefined) return hit;
+  const { markdown, formulas, texChars } = markdownWithMathCounted(shown);
+  // react-markdown's synchronous renderer, called for its output (it has no hooks)
+  const out = Markdown({
+    children: markdown,
+    remarkPlugins,
+    rehypePlugins,
+    components: inline ? inlineComponents : components,
+    urlTransform: safeUrl,
+  });
+  typesetCache.set(key, out, typesetBytes(shown.length, formulas, texChars));
+  return out;
+}
+
+/** for tests: the typeset cache's entries, estimated bytes and bounds; `clear` forgets every typeset text */
+export const typesetCacheForTests = {
+  state: () => ({ size: typesetCache.size, bytes: typesetCache.weight, bounds: typesetCache.bounds }),
+  clear: () => typesetCache.clear(),
+};
 
 /** Past this length the text is shown plain (Markdown and KaTeX over a huge log are not worth it). */
 const MAX_CHARS = 60_000;

@@ -1,18 +1,19 @@
 import type { ProjectAccess } from '../auth/project-access';
 import { assignmentView, type AssignmentView } from '../db/review/assignment-view';
-import { trajectoryVideo } from '../video-renders/video-props-for';
+import { storedVideoOf, trajectoryVideo } from '../video-renders/video-props-for';
 
 /**
  * The reviewer's blind view of their own assignment (lib/db/review/assignment-view.ts), its
  * videos and transcripts read from the stored props under the campaign's blind mask and pacing
- * (derived and stored on first sight). NOT_FOUND when the assignment is not theirs, or (with
- * `access`, the caller's) not in a project they review in.
+ * (derived and stored on first sight; once stored, read by the view's own statement). NOT_FOUND
+ * when the assignment is not theirs, or (with `access`, the caller's) not in a project they review in.
  */
 export function viewAssignment(assignmentId: string, reviewerId: string, access?: ProjectAccess): Promise<AssignmentView> {
   return assignmentView(
     assignmentId,
     reviewerId,
-    (trajectoryId, blind, pacing) => trajectoryVideo(trajectoryId, { blind, pacing }),
+    async (trajectoryId, blind, pacing, stored) => storedVideoOf(stored, blind) ?? (await trajectoryVideo(trajectoryId, { blind, pacing })),
     access,
+    true,
   );
 }

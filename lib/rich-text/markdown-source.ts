@@ -15,7 +15,14 @@ import { mathTokens } from './math-spans';
  * Pure and linear in the input.
  */
 export function markdownWithMath(text: string): string {
+  return markdownWithMathCounted(text).markdown;
+}
+
+/** markdownWithMath's output, with the number of formulas in it and the characters of their TeX. */
+export function markdownWithMathCounted(text: string): { markdown: string; formulas: number; texChars: number } {
   let out = '';
+  let formulas = 0;
+  let texChars = 0;
   for (const t of mathTokens(text)) {
     if (t.k === 'code') out += t.text;
     else if (t.k === 'dollar') out += '\\$';
@@ -24,9 +31,11 @@ export function markdownWithMath(text: string): string {
       const tex = t.tex.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\vert ');
       const fence = t.display ? '$$$' : '$$';
       out += `${fence} ${tex} ${fence}`;
+      formulas++;
+      texChars += tex.length;
     }
   }
-  return out;
+  return { markdown: out, formulas, texChars };
 }
 
 /** Delimiter length of a text-maths node in markdownWithMath's output: 3 = display. */

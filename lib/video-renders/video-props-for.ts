@@ -50,6 +50,20 @@ function derive(loaded: LoadedTrajectory, blind: BlindSettings | undefined, paci
   };
 }
 
+/**
+ * A stored row's texts that a statement read beside something else (the blind view:
+ * lib/db/review/assignment-view.ts), as the video and transcript they hold, when they were read
+ * under the mask `blind` names (a blind view never uses an open row, nor the reverse); null: look
+ * them up (trajectoryVideo).
+ */
+export function storedVideoOf(
+  stored: { blindMask: string; props: string; transcript: string } | null,
+  blind: BlindSettings | undefined,
+): { props: TrajectoryVideoProps; transcript: TranscriptStep[] } | null {
+  if (!stored || stored.blindMask !== blindMaskOf(blind)) return null;
+  return { props: JSON.parse(stored.props) as TrajectoryVideoProps, transcript: JSON.parse(stored.transcript) as TranscriptStep[] };
+}
+
 const storedMeasure = z.object({
   chapters: z.array(z.object({ step: z.number(), fromFrame: z.number(), toFrame: z.number() })),
   steps: z.array(z.number()),

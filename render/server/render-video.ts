@@ -118,7 +118,11 @@ export const screenshotStats = { viewport: 0 };
  * For bench/video-profile.ts: `trace` records a Chromium trace (every process) of the next
  * render, from its `afterFrames`-th frame (past start-up) to its end, written to `path`.
  */
-export const renderHooks: { trace: { path: string; afterFrames: number } | null } = { trace: null };
+export const renderHooks: {
+  trace: { path: string; afterFrames: number } | null;
+  /** for bench/video-profile.ts: each captured frame as Chromium sent it (base64 JPEG), in capture order */
+  onCapture: ((base64: string) => void) | null;
+} = { trace: null, onCapture: null };
 
 const TRACE_CATEGORIES = [
   '-*',
@@ -186,7 +190,9 @@ function captureViewportOnly(browser: Browser, onCapture?: (n: number) => void):
       if (method !== 'Page.captureScreenshot' || !params) return send(method, params);
       screenshotStats.viewport++;
       onCapture?.(++captures);
-      return send(method, { ...params, captureBeyondViewport: false });
+      const sent = send(method, { ...params, captureBeyondViewport: false });
+      const hook = renderHooks.onCapture;
+      return hook ? sent.then((r) => (hook((r as { value: { data: string } }).value.data), r)) : sent;
     };
     return page;
   };

@@ -6,6 +6,8 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { framesForAssignment } from '../../video-renders/assignment-frames';
 import { viewAssignment } from '../../review/view-assignment';
 import { claimNextItem, skipAssignment } from './assignments';
+import { assignmentView, blindSettings, type StoredVideoTexts, type VideoLookup } from './assignment-view';
+import { blindMaskOf, trajectoryVideo } from '../../video-renders/video-props-for';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
 import { submitComparison } from '../../review/submit-comparison';
@@ -168,6 +170,51 @@ describe('the blind assignment view', () => {
     // the same trajectory with the policy shown names the agent (the check above is not vacuous)
     const [shown] = await open({ hidePolicy: false, hideReward: false });
     expect(shown![1]!.actor).toBe('secret-agent-x');
+  });
+
+  it('reads the stored props in its own statement, under the mask the blind settings give; never a stale row', async () => {
+    const { campaign } = await setup('single');
+    const r = await reviewer();
+    const claim = (await claimNextItem(campaign.id, r, new Date()))!;
+    const first = await viewAssignment(claim.assignmentId, r.id); // first sight: derived and stored
+    const seen: (StoredVideoTexts | null)[] = [];
+    const record: VideoLookup = async (id, blind, pacing, stored) => {
+      seen.push(stored);
+      return trajectoryVideo(id, { blind, pacing });
+    };
+    const view = () => assignmentView(claim.assignmentId, r.id, record, undefined, true);
+    await view();
+    expect(seen[0]?.blindMask).toBe('both');
+    expect(JSON.parse(seen[0]!.props)).toEqual(first.videos[0]);
+    expect(JSON.parse(seen[0]!.transcript)).toEqual(first.transcripts[0]);
+    expect(await viewAssignment(claim.assignmentId, r.id)).toEqual(first);
+    // the statement's mask is the one blindSettings gives, for every shape the column may hold
+    const shapes = [
+      { hidePolicy: false, hideReward: false },
+      { hidePolicy: true, hideReward: false },
+      { hidePolicy: false, hideReward: true },
+      { hidePolicy: false },
+      {},
+      { hidePolicy: 'yes', hideReward: false },
+      [],
+    ];
+    for (const blind of shapes) {
+      await db().campaign.update({ where: { id: campaign.id }, data: { blind } });
+      await view(); // stores the row of this mask (when it is new)
+      seen.length = 0;
+      const shown = await view();
+      expect(seen[0]?.blindMask, JSON.stringify(blind)).toBe(blindMaskOf(blindSettings.parse(blind)));
+      expect(JSON.parse(seen[0]!.props)).toEqual(shown.videos[0]);
+    }
+    // an edit of the task makes the stored row stale: the statement reads none (the lookup derives again)
+    await db().task.updateMany({ data: { instruction: 'Fix the failing test, now.' } });
+    seen.length = 0;
+    await view();
+    expect(seen[0]).toBeNull();
+    // and without withStored (the review page, which sends heads) no props text is read at all
+    seen.length = 0;
+    await assignmentView(claim.assignmentId, r.id, record);
+    expect(seen[0]).toBeNull();
   });
 
   it('shows what the campaign does not hide', async () => {

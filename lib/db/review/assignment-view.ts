@@ -5,16 +5,32 @@ import { evidenceList, type EvidenceNote } from '../../review/evidence';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { requireProjectRole, type ProjectAccess } from '../../auth/project-access';
 import { AppError } from '../../errors';
-import type { TrajectoryVideoProps } from '../../video/schema';
+import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from '../../video/schema';
 import type { TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
+import { currentInputsAndRow } from '../videos/video-props';
 import type { Pacing } from '../../video/pacing';
 
 export const blindSettings = z
   .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
   .catch({ hidePolicy: true, hideReward: true });
 export type BlindSettings = z.infer<typeof blindSettings>;
+
+/**
+ * The blind mask (open | policy | reward | both, as video_props keys its rows) of a campaign's
+ * `blind` column, in SQL, as `blindSettings` reads it (a missing flag hides, anything malformed
+ * hides both). Only used to pick a stored row to read beside the view: the caller compares the
+ * mask it names with the one the parsed settings give before using that row (VideoLookup).
+ */
+const BLIND_MASK_SQL = `CASE
+    WHEN jsonb_typeof(c.blind) = 'object'
+     AND coalesce(jsonb_typeof(c.blind->'hidePolicy'), 'boolean') = 'boolean'
+     AND coalesce(jsonb_typeof(c.blind->'hideReward'), 'boolean') = 'boolean'
+    THEN CASE WHEN coalesce((c.blind->>'hidePolicy')::boolean, true)
+              THEN CASE WHEN coalesce((c.blind->>'hideReward')::boolean, true) THEN 'both' ELSE 'policy' END
+              ELSE CASE WHEN coalesce((c.blind->>'hideReward')::boolean, true) THEN 'reward' ELSE 'open' END END
+    ELSE 'both' END`;
 
 /**
  * Everything a reviewer may see of their own assignment, and nothing else: the task
@@ -97,14 +113,32 @@ interface ViewRow {
   rationale: string | null;
   comparisonCriteria: unknown;
   comparisonSubmittedAt: Date | null;
+  storedMask: string;
+  storedPropsA: string | null;
+  storedTranscriptA: string | null;
+  storedPropsB: string | null;
+  storedTranscriptB: string | null;
 }
 
-/** One trajectory's video, blind transcript and coverage measure under a blind setting and pacing (lib/video-renders/video-props-for.ts). */
+/**
+ * One trajectory's video, blind transcript and coverage measure under a blind setting and pacing
+ * (lib/video-renders/video-props-for.ts). `stored`: the current stored row the view's own
+ * statement read for it (with `withStored`), under the blind mask that statement named, to use
+ * instead of a lookup when that is the settings' mask (`storedVideoOf`); null when none is stored.
+ */
 export type VideoLookup = (
   trajectoryId: string,
   blind: BlindSettings,
   pacing: Pacing,
+  stored: StoredVideoTexts | null,
 ) => Promise<{ props: TrajectoryVideoProps; transcript: TranscriptStep[] }>;
+
+/** A stored video_props row's texts as the view's statement read them, and the blind mask it read them under. */
+export interface StoredVideoTexts {
+  blindMask: string;
+  props: string;
+  transcript: string;
+}
 
 /**
  * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
@@ -117,8 +151,11 @@ export async function assignmentView(
   reviewerId: string,
   videoOf: VideoLookup,
   access?: ProjectAccess,
+  withStored = false,
 ): Promise<AssignmentView> {
-  // one statement (every claim answers this view): the assignment, its item, task, campaign, rubric and the reviewer's current label
+  // one statement (every claim answers this view): the assignment, its item, task, campaign, rubric and the reviewer's current
+  // label, and (withStored: the API's view, which answers whole props) each trajectory's current stored props under the
+  // campaign's pacing and blind mask (lib/db/videos/video-props.ts's one rule of fresh), so a claim needs no second read
   const [row] = await sql<ViewRow>(
     `SELECT a.id, a."reviewerId", a.status::text AS status, a."claimedAt", a."leaseExpiresAt", a."swapSides",
            ci."trajectoryId", ci."trajectoryBId",
@@ -128,7 +165,9 @@ export async function assignmentView(
            rv.id AS "rubricVersionId", rv.version AS "rubricVersion", rv.definition,
            r.revision AS "reviewRevision", r.answers AS "reviewAnswers", r.evidence AS "reviewEvidence", r."submittedAt" AS "reviewSubmittedAt",
            pc.revision AS "comparisonRevision", pc.preference, pc."bothBad", pc.rationale, pc.criteria AS "comparisonCriteria",
-           pc."submittedAt" AS "comparisonSubmittedAt"
+           pc."submittedAt" AS "comparisonSubmittedAt",
+           bm.mask AS "storedMask", sa.props AS "storedPropsA", sa.transcript AS "storedTranscriptA",
+           sb.props AS "storedPropsB", sb.transcript AS "storedTranscriptB"
     FROM assignment a
     JOIN campaign_item ci ON ci.id = a."campaignItemId"
     JOIN trajectory t ON t.id = ci."trajectoryId"
@@ -139,8 +178,11 @@ export async function assignmentView(
     -- only this assignment's rows: they are the reviewer's own by construction
     LEFT JOIN LATERAL (SELECT * FROM review WHERE "assignmentId" = a.id AND "isCurrent" LIMIT 1) r ON true
     LEFT JOIN LATERAL (SELECT * FROM pairwise_comparison WHERE "assignmentId" = a.id AND "isCurrent" LIMIT 1) pc ON true
+    CROSS JOIN LATERAL (SELECT ${BLIND_MASK_SQL} AS mask) bm
+    LEFT JOIN LATERAL (SELECT vp.props, vp.transcript ${currentInputsAndRow('ci."trajectoryId"', '$2', 'c.pacing', 'bm.mask')} WHERE $3::boolean) sa ON true
+    LEFT JOIN LATERAL (SELECT vp.props, vp.transcript ${currentInputsAndRow('ci."trajectoryBId"', '$2', 'c.pacing', 'bm.mask')} WHERE $3::boolean) sb ON true
     WHERE a.id = $1`,
-    [assignmentId],
+    [assignmentId, String(VIDEO_PROPS_VERSION), withStored],
   );
   const a = row && {
     id: row.id,
@@ -197,7 +239,10 @@ export async function assignmentView(
 
   const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
   const pacing = campaign.pacing;
-  const seen = await Promise.all(ids.map((id) => videoOf(id, blind, pacing)));
+  const stored = (props: string | null, transcript: string | null): StoredVideoTexts | null =>
+    props !== null && transcript !== null ? { blindMask: row!.storedMask, props, transcript } : null;
+  const storedOf = [stored(row!.storedPropsA, row!.storedTranscriptA), stored(row!.storedPropsB, row!.storedTranscriptB)];
+  const seen = await Promise.all(ids.map((id, i) => videoOf(id, blind, pacing, storedOf[i] ?? null)));
   const videos = seen.map((v) => v.props);
   const transcripts = seen.map((v) => v.transcript);
   if (campaign.mode === 'pairwise' && a.swapSides) {

@@ -13,8 +13,11 @@ import { inSqlTransaction, sql } from '../infra/sql';
  * The trajectory ($1) with the hash of what its props are derived from ("inputsHash", k), and its
  * stored row (vp) for the key ($2 version, $3 pacing, $4 blind mask) when that row was derived from
  * exactly those inputs: the one definition of "stored props are fresh", shared by every read.
+ * `currentInputsAndRow` writes it for other expressions than $1-$4 (the blind view joins it
+ * laterally on its item's trajectories: lib/db/review/assignment-view.ts).
  */
-const CURRENT_INPUTS_AND_ROW = `
+export function currentInputsAndRow(trajectory: string, version: string, pacing: string, mask: string): string {
+  return `
     FROM (
       SELECT t.id, md5(json_build_array(
                t."contentHash", tk.name, tk.instruction, tk.split, tk.metadata, tk."acceptanceCriteria", tk."updatedAt",
@@ -23,11 +26,13 @@ const CURRENT_INPUTS_AND_ROW = `
       JOIN task tk ON tk.id = t."taskId"
       JOIN policy p ON p.id = t."policyId"
       LEFT JOIN environment e ON e.id = tk."environmentId"
-      WHERE t.id = $1
+      WHERE t.id = ${trajectory}
     ) k
     LEFT JOIN video_props vp
-      ON vp."trajectoryId" = k.id AND vp."propsVersion" = $2 AND vp.pacing = $3::"VideoPacing"
-     AND vp."blindMask" = $4 AND vp."inputsHash" = k."inputsHash"`;
+      ON vp."trajectoryId" = k.id AND vp."propsVersion" = ${version} AND vp.pacing = ${pacing}::"VideoPacing"
+     AND vp."blindMask" = ${mask} AND vp."inputsHash" = k."inputsHash"`;
+}
+const CURRENT_INPUTS_AND_ROW = currentInputsAndRow('$1', '$2', '$3', '$4');
 
 export interface VideoPropsKey {
   trajectoryId: string;
