@@ -4,7 +4,8 @@ import { hasFlag } from '../../insight/review-verdict';
 import { insightKeys, type InsightKeys } from '../../insight/trajectory-summary';
 import { evidenceNote } from '../../review/evidence';
 import { db } from '../infra/client';
-import { humanFailSql, humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
+import { sql } from '../infra/sql';
+import { num } from './insight-sql';
 
 /**
  * The environment page's data, aggregated in Postgres from the trajectory summaries
@@ -80,14 +81,18 @@ export async function environmentInsightData(projectId: string): Promise<Environ
   return { environments, tasks, reviewed: verdicts.reviewed, itemVerdicts: verdicts.items, flagged };
 }
 
+/** Per task, from the stored per-(task, policy) counts (insight_group_stat; see insight-policies.ts policyStats). */
 async function taskRows(projectId: string): Promise<TaskRow[]> {
-  const rows = await db().$queryRaw<{ environmentId: string; taskId: string; trajectories: bigint; scored: bigint; passes: bigint }[]>`
-    SELECT t."environmentId", t.id AS "taskId", count(tr.id) AS trajectories, count(tr."verifierReward") AS scored,
-           count(*) FILTER (WHERE ${verifierPassSql}) AS passes
-    FROM task t
-    LEFT JOIN trajectory tr ON tr."taskId" = t.id
-    WHERE t."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
-    GROUP BY t.id`;
+  // plain SQL on the pool: ~1,000 tasks at bench scale, where Prisma's raw decoding cost more than the statement
+  const rows = await sql<{ environmentId: string; taskId: string; trajectories: string; scored: string; passes: string }>(
+    `SELECT t."environmentId", t.id AS "taskId", coalesce(sum(s.trajectories), 0) AS trajectories, coalesce(sum(s.scored), 0) AS scored,
+            coalesce(sum(s."verifierPasses"), 0) AS passes
+     FROM task t
+     LEFT JOIN insight_group_stat s ON s."taskId" = t.id
+     WHERE t."projectId" = $1 AND t."environmentId" IS NOT NULL
+     GROUP BY t.id`,
+    [projectId],
+  );
   return rows.map((r) => ({
     environmentId: r.environmentId,
     taskId: r.taskId,
@@ -102,23 +107,27 @@ async function verdictRows(projectId: string): Promise<{ reviewed: ReviewedRow[]
     db().$queryRaw<
       { environmentId: string; a: bigint; b: bigint; c: bigint; d: bigint; e: bigint; f: bigint; g: bigint; h: bigint; i: bigint }[]
     >(environmentVerdictsSql(projectId)),
+    // the stored per-task sums of the summaries' item verdicts (insight_item_vote_stat)
     db().$queryRaw<{ environmentId: string; passes: number; fails: number; units: bigint }[]>`
-      SELECT t."environmentId", (v ->> 0)::int AS passes, (v ->> 1)::int AS fails, sum((v ->> 2)::int) AS units
-      FROM trajectory_insight ti
-      JOIN trajectory tr ON tr.id = ti."trajectoryId"
-      JOIN task t ON t.id = tr."taskId"
-      CROSS JOIN LATERAL jsonb_array_elements(ti."itemVotes") v
-      WHERE ti."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
-      GROUP BY 1, 2, 3`,
+      SELECT t."environmentId", s.passes, s.fails, sum(s.units) AS units
+      FROM insight_item_vote_stat s
+      JOIN task t ON t.id = s."taskId"
+      WHERE s."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
+      GROUP BY 1, 2, 3
+      HAVING sum(s.units) <> 0`,
+    // per environment, its newest flagged summaries: each walks trajectory_insight_flagged_idx (newest first) and stops at the fifth
     db().$queryRaw<{ id: string }[]>`
-      SELECT x.id FROM (
-        SELECT ti."flaggedReviewId" AS id,
-               row_number() OVER (PARTITION BY t."environmentId" ORDER BY ti."flaggedAt" DESC, ti."flaggedReviewId") AS rn
+      SELECT x.id FROM environment e
+      CROSS JOIN LATERAL (
+        SELECT ti."flaggedReviewId" AS id
         FROM trajectory_insight ti
         JOIN trajectory tr ON tr.id = ti."trajectoryId"
         JOIN task t ON t.id = tr."taskId"
-        WHERE ti."projectId" = ${projectId} AND ti."flaggedReviewId" IS NOT NULL AND t."environmentId" IS NOT NULL
-      ) x WHERE x.rn <= ${FLAGGED_PER_ENVIRONMENT}`,
+        WHERE ti."projectId" = ${projectId} AND ti."flaggedReviewId" IS NOT NULL AND t."environmentId" = e.id
+        ORDER BY ti."flaggedAt" DESC, ti."flaggedReviewId"
+        LIMIT ${FLAGGED_PER_ENVIRONMENT}
+      ) x
+      WHERE e."projectId" = ${projectId}`,
   ]);
   return {
     reviewed: traj.map((r) => ({
@@ -139,26 +148,22 @@ async function verdictRows(projectId: string): Promise<{ reviewed: ReviewedRow[]
 }
 
 /**
- * The environment page's heaviest statement: per environment, its reviewed trajectories, their
- * reviewer verdicts and flags, and the verifier-vs-reviewer table, over the trajectory summaries.
+ * The environment page's verdict statement: per environment, its reviewed trajectories, their
+ * reviewer verdicts and flags, and the verifier-vs-reviewer table, summed from the stored
+ * per-(task, policy) counts (insight_group_stat: kept by the write path's triggers, recounted by
+ * insight-group-stats.db.test.ts).
  */
 export function environmentVerdictsSql(projectId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT t."environmentId",
-           count(*) AS a,
-           count(*) FILTER (WHERE ${humanPassSql}) AS b,
-           count(*) FILTER (WHERE ${humanJudgedSql}) AS c,
-           count(*) FILTER (WHERE ti."rewardHacking") AS d,
-           count(*) FILTER (WHERE ti."answerLeakage") AS e,
-           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanPassSql}) AS f,
-           count(*) FILTER (WHERE ${verifierPassSql} AND ${humanFailSql}) AS g,
-           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanPassSql}) AS h,
-           count(*) FILTER (WHERE NOT ${verifierPassSql} AND ${humanFailSql}) AS i
-    FROM trajectory_insight ti
-    JOIN trajectory tr ON tr.id = ti."trajectoryId"
-    JOIN task t ON t.id = tr."taskId"
-    WHERE ti."projectId" = ${projectId} AND ti.reviews > 0 AND t."environmentId" IS NOT NULL
-    GROUP BY t."environmentId"`;
+           sum(s.reviewed) AS a, sum(s."humanPass") AS b, sum(s."humanJudged") AS c,
+           sum(s."rewardHacking") AS d, sum(s."answerLeakage") AS e,
+           sum(s."passPass") AS f, sum(s."passFail") AS g, sum(s."failPass") AS h, sum(s."failFail") AS i
+    FROM insight_group_stat s
+    JOIN task t ON t.id = s."taskId"
+    WHERE s."projectId" = ${projectId} AND t."environmentId" IS NOT NULL
+    GROUP BY t."environmentId"
+    HAVING sum(s.reviewed) > 0`;
 }
 
 const notes = z.array(z.unknown()).catch([]);

@@ -110,6 +110,40 @@ export function frameCtes(only: string, itemsOf = ''): string {
       )`;
 }
 
+/**
+ * frameCtes' `camp` from the stored per-campaign counts (insight_campaign_stat, 16 shards a
+ * campaign, kept by the write path's triggers: migration 20261202050510_insight_group_stats):
+ * a few rows instead of every campaign item. `only` as in frameCtes (conditions on `c`, the campaign).
+ */
+export function storedCampCte(only: string): string {
+  return `camp AS (
+        SELECT c.id, c.sampling, sum(s.selected) AS selected, sum(s.reviewed) AS reviewed
+        FROM insight_campaign_stat s JOIN campaign c ON c.id = s."campaignId"
+        WHERE s."projectId" = $1 AND c."projectId" = $1 AND c.mode = 'single' ${only}
+        GROUP BY c.id
+        HAVING sum(s.reviewed) > 0
+      )`;
+}
+
+/**
+ * frameCtes from the stored frame: storedCampCte, and the items from insight_frame_item (each
+ * single-mode campaign item's inputs, kept by the same triggers). The same CTEs and columns;
+ * `itemsOf` conditions are on `i` (insight_frame_item: environmentId, policyId).
+ * insight-group-stats.db.test.ts checks the stored frame against the live one.
+ */
+export function storedFrameCtes(only: string, itemsOf = ''): string {
+  return `${storedCampCte(only)}, item AS (
+        SELECT i."trajectoryId" AS id, c.sampling = 'picked' AS picked,
+               LEAST(1.0, i.probability * c.reviewed::float8 / c.selected::float8) AS p
+        FROM insight_frame_item i JOIN camp c ON c.id = i."campaignId"
+        WHERE i."projectId" = $1 ${itemsOf}
+      ), frame AS (
+        SELECT id, bool_or(picked) AS picked,
+               CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END AS probability
+        FROM item GROUP BY id
+      )`;
+}
+
 /** The project's hand-picked single-mode campaigns (all, or `campaignId` when it is one). */
 export function pickedCampaigns(projectId: string, campaignId?: string): Promise<PickedCampaign[]> {
   return sql<PickedCampaign>(
@@ -124,7 +158,8 @@ export function pickedCampaigns(projectId: string, campaignId?: string): Promise
  * With `campaignId`, the frame is that campaign's items only (its own figure, on the campaign page);
  * `environmentIds` / `policyIds` keep the rows of those groups only.
  * Plain SQL on the pool (lib/db/infra/sql.ts): at bench scale the frame is 100k rows, and
- * Prisma's raw-query decoding of them took longer than the statement.
+ * Prisma's raw-query decoding of them took longer than the statement. The frame is the stored one
+ * (storedFrameCtes).
  */
 export async function estimateRows(
   projectId: string,
@@ -133,12 +168,12 @@ export async function estimateRows(
   const params: unknown[] = [projectId];
   const only = options.campaignId ? `AND c.id = $${params.push(options.campaignId)}` : '';
   // the groups asked for, applied to the frame's items (the frame of 100k items is not built whole for a few groups)
-  const inEnvironments = options.environmentIds ? `AND ik."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
-  const inPolicies = options.policyIds ? `AND it."policyId" = ANY($${params.push(options.policyIds)})` : '';
+  const inEnvironments = options.environmentIds ? `AND i."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
+  const inPolicies = options.policyIds ? `AND i."policyId" = ANY($${params.push(options.policyIds)})` : '';
   const [rows, picked] = await Promise.all([
     sql<EstimateSqlRow>(
       `
-      WITH ${frameCtes(only, `${inEnvironments} ${inPolicies}`.trim())}, ${judgesCte}
+      WITH ${storedFrameCtes(only, `${inEnvironments} ${inPolicies}`.trim())}, ${judgesCte}
       SELECT f.id, t."environmentId", tr."policyId", tr."verifierReward", f.probability, f.picked,
              ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage", j.judges
       FROM frame f

@@ -2,7 +2,7 @@ import type { EstimateFigure } from '../../insight/estimates';
 import { VERIFIER_PASS_THRESHOLD } from '../../insight/review-verdict';
 import type { PpiMoments } from '../../stats/ppi';
 import { sql } from '../infra/sql';
-import { frameCtes } from './insight-estimate-rows';
+import { frameCtes, storedCampCte } from './insight-estimate-rows';
 
 /**
  * The prediction-powered figures' sufficient statistics per group, summed in Postgres over the
@@ -67,41 +67,44 @@ export async function estimateGroupMoments(
   projectId: string,
   by: 'environment' | 'policy',
   environmentId: string | null = null,
+  source: MomentSource = 'stored',
 ): Promise<GroupMoments[]> {
-  const { text, params } = groupMomentsSql(projectId, by, environmentId);
+  const { text, params } = groupMomentsSql(projectId, by, environmentId, source);
   const rows = await sql<MomentSqlRow>(text, params);
   return collect(rows);
 }
 
+/**
+ * Where the rows come from: 'stored', the frame's per-combination counts kept by the write path's
+ * triggers (insight_frame_stat, migration 20261202050510_insight_group_stats: every filter the pages
+ * use, by environment and by policy within an environment, reads them); 'live', the frame built
+ * from the sources (campaign items, trajectories, summaries, judge scores), which the stored rows
+ * must equal (insight-estimates.db.test.ts, insight-group-stats.db.test.ts).
+ */
+export type MomentSource = 'stored' | 'live';
+
 /** The statement (exported for EXPLAIN ANALYZE). */
-export function groupMomentsSql(projectId: string, by: 'environment' | 'policy', environmentId: string | null) {
-  const params: unknown[] = [projectId, VERIFIER_PASS_THRESHOLD];
-  const groupCol = by === 'environment' ? 't."environmentId"' : 'tr."policyId"';
-  const inEnvironment = environmentId ? `AND t."environmentId" = $${params.push(environmentId)}` : '';
+export function groupMomentsSql(
+  projectId: string,
+  by: 'environment' | 'policy',
+  environmentId: string | null,
+  source: MomentSource = 'stored',
+) {
+  const params: unknown[] = [projectId];
+  const threshold = source === 'live' ? `$${params.push(VERIFIER_PASS_THRESHOLD)}` : '';
+  const inEnvironment = environmentId ? `$${params.push(environmentId)}` : null;
   const labelled = 'FILTER (WHERE x.y IS NOT NULL)';
-  // Each row's group, probability, prediction and labels; then one row per distinct combination
-  // with its count (`d`: at bench scale a few dozen rows per group instead of 100k), and the sums
-  // over those, each term times its count.
+  // Each row's group, probability, prediction, labels and count (`r`); then one row per distinct
+  // combination with its count (`d`: at bench scale a few dozen rows per group instead of 100k),
+  // and the sums over those, each term times its count.
+  if (source === 'stored' && VERIFIER_PASS_THRESHOLD !== 1)
+    throw new Error(
+      `insight_frame_stat holds predictions for VERIFIER_PASS_THRESHOLD = 1, not ${VERIFIER_PASS_THRESHOLD}: a new migration must recompute them`,
+    );
+  const rows = source === 'live' ? liveRows(by, threshold, inEnvironment) : storedRows(by, inEnvironment);
   const text = `
-    WITH ${frameCtes('')}, judged AS (
-      -- the project's trajectories an LLM judge scored, once (an EXISTS per row cost 1.5 s of CPU at bench scale)
-      SELECT DISTINCT j."trajectoryId" AS id FROM judge_score j JOIN trajectory jt ON jt.id = j."trajectoryId" WHERE jt."projectId" = $1
-    ), r AS (
-      SELECT ${groupCol} AS g, f.picked, f.probability::float8 AS p,
-             -- (LEAST and GREATEST skip a NULL: an unscored row keeps f NULL by the CASE)
-             CASE WHEN tr."verifierReward" IS NOT NULL THEN LEAST(1::float8, GREATEST(0::float8, tr."verifierReward" / $2::float8)) END AS f,
-             js.id IS NOT NULL AS judged,
-             CASE WHEN ti."passVotes" > ti."failVotes" THEN 1::float8 WHEN ti."passVotes" < ti."failVotes" THEN 0::float8 END AS pass,
-             CASE WHEN coalesce(ti.reviews, 0) = 0 THEN NULL WHEN ti."rewardHacking" THEN 1::float8 ELSE 0::float8 END AS hacking,
-             CASE WHEN coalesce(ti.reviews, 0) = 0 THEN NULL WHEN ti."answerLeakage" THEN 1::float8 ELSE 0::float8 END AS leakage
-      FROM frame f
-      JOIN trajectory tr ON tr.id = f.id
-      JOIN task t ON t.id = tr."taskId"
-      LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
-      LEFT JOIN judged js ON js.id = f.id
-      WHERE ${groupCol} IS NOT NULL ${inEnvironment}
-    ), d AS (
-      SELECT g, picked, p, 1 / p AS w, f, judged, pass, hacking, leakage, count(*)::float8 AS c
+    WITH ${rows}, d AS (
+      SELECT g, picked, p, 1 / p AS w, f, judged, pass, hacking, leakage, sum(c)::float8 AS c
       FROM r GROUP BY g, picked, p, f, judged, pass, hacking, leakage
     )
     SELECT d.g, x.figure, d.f IS NOT NULL AS scored,
@@ -119,6 +122,60 @@ export function groupMomentsSql(projectId: string, by: 'environment' | 'policy',
     GROUP BY 1, 2, 3
     ORDER BY 1, 2, 3`;
   return { text, params };
+}
+
+/** The live frame's rows (CTEs ending in `r`), one per trajectory. */
+function liveRows(by: 'environment' | 'policy', threshold: string, inEnvironment: string | null): string {
+  const groupCol = by === 'environment' ? 't."environmentId"' : 'tr."policyId"';
+  return `${frameCtes('')}, judged AS (
+      -- the project's trajectories an LLM judge scored, once (an EXISTS per row cost 1.5 s of CPU at bench scale)
+      SELECT DISTINCT j."trajectoryId" AS id FROM judge_score j JOIN trajectory jt ON jt.id = j."trajectoryId" WHERE jt."projectId" = $1
+    ), r AS (
+      SELECT ${groupCol} AS g, f.picked, f.probability::float8 AS p,
+             -- (LEAST and GREATEST skip a NULL: an unscored row keeps f NULL by the CASE)
+             CASE WHEN tr."verifierReward" IS NOT NULL THEN LEAST(1::float8, GREATEST(0::float8, tr."verifierReward" / ${threshold}::float8)) END AS f,
+             js.id IS NOT NULL AS judged,
+             CASE WHEN ti."passVotes" > ti."failVotes" THEN 1::float8 WHEN ti."passVotes" < ti."failVotes" THEN 0::float8 END AS pass,
+             CASE WHEN coalesce(ti.reviews, 0) = 0 THEN NULL WHEN ti."rewardHacking" THEN 1::float8 ELSE 0::float8 END AS hacking,
+             CASE WHEN coalesce(ti.reviews, 0) = 0 THEN NULL WHEN ti."answerLeakage" THEN 1::float8 ELSE 0::float8 END AS leakage,
+             1 AS c
+      FROM frame f
+      JOIN trajectory tr ON tr.id = f.id
+      JOIN task t ON t.id = tr."taskId"
+      LEFT JOIN trajectory_insight ti ON ti."trajectoryId" = f.id
+      LEFT JOIN judged js ON js.id = f.id
+      WHERE ${groupCol} IS NOT NULL ${inEnvironment ? `AND t."environmentId" = ${inEnvironment}` : ''}
+    )`;
+}
+
+/**
+ * The same rows from the stored counts: the campaigns' selected and reviewed counts
+ * (insight_campaign_stat: frameCtes' camp), each count's probability as the frame computes a one-campaign item's,
+ * and the items of trajectories in more than one single-mode campaign (`shared`: their
+ * probability combines their campaigns') read one by one from insight_frame_item and combined
+ * as frameCtes does. The prediction was stored with VERIFIER_PASS_THRESHOLD = 1 (the migration's
+ * literal; the db tests compare it with the live rows, which divide by it).
+ */
+function storedRows(by: 'environment' | 'policy', inEnvironment: string | null): string {
+  const groupCol = by === 'environment' ? '"environmentId"' : '"policyId"';
+  const where = (a: string) => `${a}.${groupCol} IS NOT NULL ${inEnvironment ? `AND ${a}."environmentId" = ${inEnvironment}` : ''}`;
+  return `${storedCampCte('')}, solo AS (
+      SELECT s.${groupCol} AS g, s.picked, LEAST(1.0, s.probability * c.reviewed::float8 / c.selected::float8) AS p,
+             s.prediction AS f, s.judged, s.pass, s.hacking, s.leakage, s.count AS c
+      FROM insight_frame_stat s JOIN camp c ON c.id = s."campaignId"
+      WHERE s."projectId" = $1 AND NOT s.shared AND s.count > 0 AND ${where('s')}
+    ), shared AS (
+      SELECT i."trajectoryId", i.${groupCol} AS g, i.picked, LEAST(1.0, i.probability * c.reviewed::float8 / c.selected::float8) AS p,
+             i.prediction AS f, i.judged, i.pass, i.hacking, i.leakage
+      FROM insight_frame_item i JOIN camp c ON c.id = i."campaignId"
+      WHERE i."projectId" = $1 AND i.shared AND ${where('i')}
+    ), r AS (
+      SELECT g, picked, (CASE WHEN p >= 1 THEN 1.0 ELSE 1 - exp(ln(1 - p)) END)::float8 AS p, f, judged, pass, hacking, leakage, c FROM solo
+      UNION ALL
+      SELECT g, bool_or(picked), (CASE WHEN bool_or(p >= 1) THEN 1.0 ELSE 1 - exp(coalesce(sum(ln(1 - p)) FILTER (WHERE p < 1), 0)) END)::float8,
+             f, judged, pass, hacking, leakage, 1
+      FROM shared GROUP BY "trajectoryId", g, f, judged, pass, hacking, leakage
+    )`;
 }
 
 function collect(rows: MomentSqlRow[]): GroupMoments[] {

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { db } from '../infra/client';
-import { humanJudgedSql, humanPassSql, num, verifierPassSql } from './insight-sql';
+import { sql } from '../infra/sql';
+import { num } from './insight-sql';
 
 /**
  * The policies and compare pages' data, aggregated in Postgres (reviews and criteria from the
@@ -83,35 +84,47 @@ export async function comparisonOutcomes(projectId: string, environmentId: strin
   return rows.map((r) => ({ policyA: r.policyA, policyB: r.policyB, outcome: r.outcome, count: num(r.count) }));
 }
 
+/**
+ * Per policy, from the stored per-(task, policy) counts (insight_group_stat, kept by the write
+ * path's triggers: migration 20261202050510_insight_group_stats; insight-group-stats.db.test.ts
+ * recounts them): at bench scale ~1,100 rows instead of a join of 100k trajectories, their tasks
+ * and summaries.
+ */
 export async function policyStats(projectId: string, environmentId: string | null, policyIds?: string[]): Promise<PolicyStatsRow[]> {
-  const policyFilter = policyIds ? Prisma.sql`AND tr."policyId" IN (${Prisma.join(policyIds)})` : Prisma.empty;
-  const [base, reviews] = await Promise.all([
-    db().$queryRaw<{ policyId: string; trajectories: bigint; scored: bigint; passes: bigint }[]>`
-      SELECT tr."policyId", count(*) AS trajectories, count(tr."verifierReward") AS scored, count(*) FILTER (WHERE ${verifierPassSql}) AS passes
-      FROM trajectory tr JOIN task t ON t.id = tr."taskId"
-      WHERE tr."projectId" = ${projectId} ${envFilter(environmentId, 't')} ${policyFilter}
-      GROUP BY tr."policyId"`,
-    db().$queryRaw<{ policyId: string; pass: bigint; judged: bigint; n: bigint | null; sum: number | null; sumsq: number | null }[]>`
-      SELECT tr."policyId", count(*) FILTER (WHERE ${humanPassSql}) AS pass, count(*) FILTER (WHERE ${humanJudgedSql}) AS judged,
-             sum(ti."likertN") AS n, sum(ti."likertSum") AS sum, sum(ti."likertSumSquares") AS sumsq
-      FROM trajectory_insight ti JOIN trajectory tr ON tr.id = ti."trajectoryId" JOIN task t ON t.id = tr."taskId"
-      WHERE ti."projectId" = ${projectId} AND ti.reviews > 0 ${envFilter(environmentId, 't')} ${policyFilter}
-      GROUP BY tr."policyId"`,
-  ]);
-  return base.map((b) => {
-    const r = reviews.find((x) => x.policyId === b.policyId);
-    return {
-      policyId: b.policyId,
-      trajectories: num(b.trajectories),
-      scored: num(b.scored),
-      verifierPasses: num(b.passes),
-      humanPass: num(r?.pass),
-      humanJudged: num(r?.judged),
-      likertN: num(r?.n),
-      likertSum: Number(r?.sum ?? 0),
-      likertSumSquares: Number(r?.sumsq ?? 0),
-    };
-  });
+  const params: unknown[] = [projectId];
+  const inEnvironment = environmentId ? `AND t."environmentId" = $${params.push(environmentId)}` : '';
+  const inPolicies = policyIds ? `AND s."policyId" = ANY($${params.push(policyIds)}::text[])` : '';
+  const rows = await sql<{
+    policyId: string;
+    trajectories: string;
+    scored: string;
+    passes: string;
+    pass: string;
+    judged: string;
+    n: string;
+    sum: number;
+    sumsq: number;
+  }>(
+    `SELECT s."policyId", sum(s.trajectories) AS trajectories, sum(s.scored) AS scored, sum(s."verifierPasses") AS passes,
+            sum(s."humanPass") AS pass, sum(s."humanJudged") AS judged,
+            sum(s."likertN") AS n, sum(s."likertSum") AS sum, sum(s."likertSumSquares") AS sumsq
+     FROM insight_group_stat s JOIN task t ON t.id = s."taskId"
+     WHERE s."projectId" = $1 ${inEnvironment} ${inPolicies}
+     GROUP BY s."policyId"
+     HAVING sum(s.trajectories) > 0`,
+    params,
+  );
+  return rows.map((r) => ({
+    policyId: r.policyId,
+    trajectories: num(r.trajectories),
+    scored: num(r.scored),
+    verifierPasses: num(r.passes),
+    humanPass: num(r.pass),
+    humanJudged: num(r.judged),
+    likertN: num(r.n),
+    likertSum: Number(r.sum ?? 0),
+    likertSumSquares: Number(r.sumsq ?? 0),
+  }));
 }
 
 /** Per-criterion verdicts of the given policies' trajectories (majority of each trajectory's verdicts, single reviews and comparison sides). */
