@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/infra/client';
 import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/db/trajectories/projects';
@@ -6,7 +5,7 @@ import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
-import { ParsePool } from '../../lib/ingest/parse-pool';
+import { defaultParseWorkers, ParsePool } from '../../lib/ingest/parse-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { renderAfterImport } from '../../lib/video-renders/render-after-import';
 import { CliError, type CliCommand } from '../command';
@@ -61,8 +60,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     if (!slug.success) throw new CliError(`--project: ${slug.error.issues[0]!.message}`, 2);
 
     const database = await openDatabase();
-    // one parse worker a core but one, which the writer (and, on one machine, PostgreSQL) keeps; one core: parse inline
-    const workers = availableParallelism() - 1;
+    const workers = defaultParseWorkers();
     const parsePool = workers > 0 ? new ParsePool(workers) : undefined;
     try {
       let projectId: string | null = null;

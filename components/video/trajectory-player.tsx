@@ -1,7 +1,7 @@
 'use client';
 
 import { Player, type PlayerRef } from '@remotion/player';
-import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
@@ -67,8 +67,8 @@ const ChapterRow = memo(function ChapterRow({
  * space above and below standing for the rest.
  */
 const CHAPTER_ROW_PX = 26;
-const WINDOW_ROWS = 80;
-const WINDOW_ABOVE = 20;
+const WINDOW_ROWS = 40;
+const WINDOW_ABOVE = 10;
 
 export interface PlayedRange {
   from: number;
@@ -77,6 +77,13 @@ export interface PlayedRange {
 }
 
 const SPEEDS = [0.5, 1, 1.5, 2, 3] as const;
+
+/**
+ * The Remotion Player, drawn again only when its own props change: the panel around it re-renders
+ * at every frame (the time, the chapter list), and each time the Player would render the
+ * composition (its rail alone has a bar a chapter) a second time for that frame.
+ */
+const StillPlayer = memo(Player) as typeof Player;
 
 /**
  * The proof-of-work video, playing at once in the browser (Remotion Player renders the same
@@ -311,6 +318,7 @@ export const TrajectoryPlayer = forwardRef<
   };
   const inputProps = pieced.props;
   const drawn = ready(frame);
+  const playerStyle = useMemo(() => ({ width: '100%', aspectRatio: `${video.width} / ${video.height}` }), [video.width, video.height]);
 
   return (
     <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
@@ -320,7 +328,7 @@ export const TrajectoryPlayer = forwardRef<
           tabIndex={0}
           aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)"
         >
-          <Player
+          <StillPlayer
             ref={player}
             component={TrajectoryVideo}
             inputProps={inputProps}
@@ -328,7 +336,7 @@ export const TrajectoryPlayer = forwardRef<
             fps={video.fps}
             compositionWidth={video.width}
             compositionHeight={video.height}
-            style={{ width: '100%', aspectRatio: `${video.width} / ${video.height}` }}
+            style={playerStyle}
             controls
             clickToPlay
             spaceKeyToPlayOrPause={keyboard}

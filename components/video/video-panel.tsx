@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import { preload } from 'react-dom';
 import { z } from 'zod';
 import type { VideoHead } from '@/lib/video-renders/video-pieces';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
@@ -65,6 +66,10 @@ export function VideoPanel({
 }) {
   const player = useRef<PlayerHandle>(null);
   const queryClient = useQueryClient();
+  // the server render puts a preload of the head in the page's <head>: the browser fetches it while
+  // it loads and hydrates the page (seconds for a long run), not after, and the query's fetch below
+  // takes that answer (same URL, mode and credentials: a plain fetch, no extra headers)
+  if (initialHead === null) preload(videoUrl, { as: 'fetch', crossOrigin: 'anonymous' });
   // the head: the page's, else asked for every second while a worker derives the props
   const {
     data: head = null,
@@ -75,7 +80,7 @@ export function VideoPanel({
     initialData: initialHead ?? undefined,
     enabled: initialHead === null,
     queryFn: async (): Promise<VideoHead | null> => {
-      const response = await fetch(videoUrl, { headers: { accept: 'application/json' } });
+      const response = await fetch(videoUrl);
       if (response.status === 202) return null;
       if (!response.ok) throw new Error(`the video props did not load (HTTP ${response.status})`);
       return headEnvelope.parse(await response.json()) as VideoHead;
@@ -126,6 +131,8 @@ export function VideoPanel({
             <Link
               key={p}
               href={pacingHrefs[p]}
+              // not prefetched: each is the whole trajectory page again (seconds of server work for a long run, while this page asks for its video)
+              prefetch={false}
               aria-current={p === pacing ? 'true' : undefined}
               title={p === 'read' ? 'every card held long enough to read at 1x' : 'the ~90 s overview'}
               className={`px-2 py-1 ${p === pacing ? 'bg-zinc-800 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'}`}

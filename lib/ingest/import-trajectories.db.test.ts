@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { ensureProject } from '../db/trajectories/projects';
 import { collectInputs } from './collect-inputs';
 import { importTrajectories, type ImportReport } from './import-trajectories';
 import { ParsePool } from './parse-pool';
+import { decompressRawSourcePrefix, RAW_SOURCE_ENCODING, rawSourceEncoding } from './raw-source-codec';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -107,6 +109,25 @@ describe('importTrajectories on parse workers', () => {
     expect(again.unchangedFiles).toBeGreaterThanOrEqual(79);
     expect(again.trajectories).toEqual(pooled.trajectories.map((t) => ({ ...t, created: false })));
     expect(pool2.dispatched - dispatched).toBeLessThan(5); // only files not imported completely went to the workers again
+  }, 120_000);
+
+  it('keeps each file as received: its raw source inflates to the same bytes, written Brotli-compressed (inline, on workers, streamed)', async () => {
+    const p = await ensureProject({ slug: 'raw', name: 'raw' });
+    await importTrajectories(collect([fixtures, dir]), { projectId: p.id, format: 'auto', importedById: null, parsePool: pool2 });
+    const sources = await db().importSource.findMany({ where: { projectId: p.id } });
+    expect(sources.length).toBeGreaterThan(70);
+    for (const s of sources) {
+      expect(s.contentEncoding).toBe(RAW_SOURCE_ENCODING);
+      const { bytes, truncated } = await decompressRawSourcePrefix(s.content, rawSourceEncoding(s.contentEncoding), 1 << 30);
+      expect(truncated).toBe(false);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(s.sha256); // a file's bytes, or a directory's bundle of its text files
+      if ((await stat(s.path)).isDirectory()) {
+        expect(Object.keys((JSON.parse(bytes.toString('utf8')) as { files: object }).files).length).toBeGreaterThan(0);
+      } else {
+        expect(bytes.byteLength).toBe(s.sizeBytes);
+        expect(bytes.equals(await readFile(s.path))).toBe(true);
+      }
+    }
   }, 120_000);
 
   it('applies the overrides (policy, environment, split) on the workers as inline', async () => {

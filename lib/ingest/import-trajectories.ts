@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile as readFileCallbackStyle } from 'node:fs';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { toStorable, type RawSource, type StorableTrajectory } from '../db/trajectories/storable-trajectory';
 import { storeTrajectoryBatch } from '../db/trajectories/store-trajectory-batch';
 import { markSourcesComplete, unchangedSources, type UnchangedSource } from '../db/trajectories/unchanged-sources';
@@ -15,6 +14,7 @@ import type { CollectedInput } from './collect-inputs';
 import { prepareTrajectory, type ImportOverrides } from './prepare-trajectory';
 import type { ParsePool } from './parse-pool';
 import { rawSource } from './raw-source';
+import { compressRawSourceAsync, RAW_SOURCE_ENCODING } from './raw-source-codec';
 
 export interface ImportedTrajectory {
   id: string;
@@ -92,7 +92,6 @@ export const IN_MEMORY_BYTES = 8 * 1024 * 1024;
 const CHUNK_FILES = 128;
 const CHUNK_BYTES = 16 * 1024 * 1024;
 
-const gzipAsync = promisify(gzip);
 const readFileCallback = promisify(readFileCallbackStyle);
 
 export type Slot =
@@ -139,7 +138,7 @@ type Entry = { slot: Slot; file: FileTrack } | { unchanged: ImportedTrajectory[]
  * all-or-nothing (a failing batch is split until only the bad item fails; see that file). While
  * a batch is written, the next one is parsed; at most two batches are held, so memory stays
  * bounded whatever the number of files. Small files are read once (hashing, detection, the raw
- * source's gzip, which runs off the main thread, and parsing share the bytes); large ones stream.
+ * source's compression, which runs off the main thread, and parsing share the bytes); large ones stream.
  * The report and `onItem` keep input order.
  */
 export async function importTrajectories(
@@ -177,16 +176,22 @@ export async function importTrajectories(
       file.sha256 = null; // once
     }
   };
-  const recordComplete = async () => {
-    if (complete.length === 0) return;
+  // recorded off the batch chain (on another connection, after the batch's commit), so the next batch need not wait for it;
+  // one at a time, in order, and all of them before the import returns
+  let recording: Promise<void> = Promise.resolve();
+  const recordComplete = (): Promise<void> => {
+    if (complete.length === 0) return recording;
     const files = complete;
     complete = [];
-    try {
-      await markSourcesComplete(await project(), files);
-    } catch (error) {
-      // everything is stored; only the next re-import of these files parses them again
-      console.error('[import] could not record the completely imported files (a re-import will parse them again):', error);
-    }
+    recording = recording.then(async () => {
+      try {
+        await markSourcesComplete(await project(), files);
+      } catch (error) {
+        // everything is stored; only the next re-import of these files parses them again
+        console.error('[import] could not record the completely imported files (a re-import will parse them again):', error);
+      }
+    });
+    return recording;
   };
 
   const settle = async (batch: Entry[]) => {
@@ -236,7 +241,7 @@ export async function importTrajectories(
       }
       closeIfDone(file);
     }
-    await recordComplete();
+    void recordComplete();
   };
 
   let pending: Entry[] = [];
@@ -307,6 +312,7 @@ export async function importTrajectories(
     const t0 = performance.now();
     await inflight.catch(() => {});
     waited += performance.now() - t0;
+    await recording; // never rejects: nothing is left writing after the import returns or throws
   }
   await inflight; // rethrows what an onItem callback threw
   await recordComplete();
@@ -324,13 +330,13 @@ export interface ParsedSlot {
   bytes: number;
 }
 
-/** How a parse compresses a small file's raw source (inline: on the thread pool; a parse worker: on its own thread). */
+/** How a parse compresses a small file's raw source (inline: on the thread pool; a parse worker: on its own thread); raw-source-codec.ts. */
 export type Compress = (bytes: Uint8Array) => Promise<Uint8Array>;
-const compressOnPool: Compress = (bytes) => gzipAsync(bytes, { level: 1 }); // same level as raw-source.ts
+const compressOnPool: Compress = compressRawSourceAsync;
 
 /**
  * Everything an import does to one input before storing it (the same here and on a parse
- * worker): detect its format, parse, validate, keep its raw source (hash + gzip), hash and
+ * worker): detect its format, parse, validate, keep its raw source (hash + compression), hash and
  * shape each trajectory into rows. Yields one slot a trajectory or error, in order.
  */
 export async function* parseCollected(
@@ -366,7 +372,7 @@ export async function* parseCollected(
     return;
   }
   try {
-    // the raw source's gzip runs on the thread pool while this thread parses
+    // the raw source's compression runs on the thread pool while this thread parses
     const sourcePromise =
       read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read, compress) : rawSource(input, format);
     sourcePromise.catch(() => {});
@@ -381,7 +387,7 @@ export async function* parseCollected(
       }
       if (!source) {
         source = await sourcePromise;
-        sourceBytes = source.gzipped.byteLength * 1.4;
+        sourceBytes = source.content.byteLength * 1.4;
       }
       let slot: Slot;
       try {
@@ -514,9 +520,16 @@ async function* toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
   for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
 }
 
-/** The raw source of a file read ahead: the same hash and gzip as rawSource streams. */
+/** The raw source of a file read ahead: the same hash and compression as rawSource streams. */
 async function rawSourceOfRead(path: string, format: string, read: ReadAhead, compress: Compress): Promise<RawSource> {
-  return { sha256: read.sha256, path, format, sizeBytes: read.bytes.byteLength, gzipped: await compress(read.bytes) };
+  return {
+    sha256: read.sha256,
+    path,
+    format,
+    sizeBytes: read.bytes.byteLength,
+    content: await compress(read.bytes),
+    encoding: RAW_SOURCE_ENCODING,
+  };
 }
 /** A small file held in memory: read once, and read the same way as from disk; its text is decoded once (detection and parsing share it). */
 function inMemory(file: SourceFile, bytes: Uint8Array): SourceFile & { text: () => string } {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -19,6 +20,22 @@ export interface ParseJob {
 export type ParseAnswer = { id: number; slots: ParsedSlot[] } | { id: number; error: string };
 
 export type PooledInput = { kind: 'inline'; prepared: PreparedInput } | { kind: 'worker'; result: Promise<ParsedSlot[]> };
+
+/**
+ * How many parse workers an import runs (the CLI and the ingest bench). On two cores, none: the
+ * import parses on its main thread. Measured on this project's 2-core machine (`npm run bench --
+ * ingest`, 2,000 files, back to back): inline 3.13 ms of CPU a file (all threads and PostgreSQL)
+ * and 215 traj/s, one worker 3.24 ms and 173 traj/s, two workers 3.80-3.81 ms and 108-154 traj/s.
+ * A worker adds CPU (its own TypeScript loader and module graph at start, the structured clone of
+ * every answer) and with PostgreSQL's backend and the writer on the same two cores there is no
+ * idle core for it to win back. With more cores, one a core beyond two (the writer and the
+ * backend), at most two: one worker's parsing (~2.5 ms of CPU a file) is more than the backend
+ * spends storing the file (1-2 ms), two keep ahead of the one backend a batch writes on (not
+ * measured here: this machine has two cores).
+ */
+export function defaultParseWorkers(cores = availableParallelism()): number {
+  return Math.max(0, Math.min(cores - 2, 2));
+}
 
 /** Files a worker takes: read whole there (larger ones stream on the main thread, as without workers). */
 const WORKER_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,17 +1,17 @@
 import { parentPort } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
 import { fileSource } from '../formats/source';
 import { parseCollected, type Compress, type ParsedSlot } from './import-trajectories';
 import type { ParseAnswer, ParseJob } from './parse-pool';
+import { compressRawSource } from './raw-source-codec';
 
 /**
  * A parse worker (see parse-pool.ts): runs on each file it is sent (its bytes and hash, read on
  * the main thread) exactly what an import runs inline (`parseCollected`), one file at a time,
- * answering its slots. The raw source's gzip runs here, on this thread (not the shared thread
+ * answering its slots. The raw source's compression runs here, on this thread (not the shared thread
  * pool, which the main thread's reads and hashes use).
  */
 const port = parentPort!;
-const compressHere: Compress = async (bytes) => gzipSync(bytes, { level: 1 }); // same level as raw-source.ts
+const compressHere: Compress = async (bytes) => compressRawSource(bytes);
 let chain: Promise<void> = Promise.resolve();
 port.on('message', (job: ParseJob) => {
   chain = chain.then(async () => {
@@ -45,7 +45,7 @@ function ownedBuffers(slots: ParsedSlot[]): ArrayBuffer[] {
     if (!slot.ok) continue;
     for (const piece of slot.storable.stepCopy) add(piece);
     if (slot.storable.terminal) add(slot.storable.terminal.gzipped);
-    if (slot.storable.source) add(slot.storable.source.gzipped);
+    if (slot.storable.source) add(slot.storable.source.content);
   }
   return [...moved];
 }

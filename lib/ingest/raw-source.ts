@@ -1,32 +1,39 @@
 import { createHash } from 'node:crypto';
-import { createGzip, gzipSync } from 'node:zlib';
 import type { ImportInput } from '../formats/importer';
 import type { RawSource } from '../db/trajectories/trajectories';
+import { compressRawSource, RAW_SOURCE_ENCODING, rawSourceCompressor } from './raw-source-codec';
 
 /** Directory sources keep their text files up to this total; casts are kept as the terminal recording instead. */
 const DIR_BUNDLE_LIMIT = 32 * 1024 * 1024;
 
-/** The input as received, gzip-compressed, for the audit view (and its content hash). */
+/** The input as received, compressed (raw-source-codec.ts), for the audit view (and its content hash). */
 export async function rawSource(input: ImportInput, format: string): Promise<RawSource> {
   if (input.kind === 'file') {
     // streamed: hash and compress chunk by chunk, so a 50 MB cast is never held whole
     const hash = createHash('sha256');
-    const gzip = createGzip({ level: 1 }); // fast: audit blobs, not archives
+    const compress = rawSourceCompressor();
     const compressed: Buffer[] = [];
-    gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
+    compress.on('data', (chunk: Buffer) => compressed.push(chunk));
     const finished = new Promise<void>((resolve, reject) => {
-      gzip.on('end', resolve);
-      gzip.on('error', reject);
+      compress.on('end', resolve);
+      compress.on('error', reject);
     });
     let size = 0;
     for await (const chunk of input.file.chunks()) {
       hash.update(chunk);
       size += chunk.byteLength;
-      if (!gzip.write(chunk)) await new Promise((r) => gzip.once('drain', r));
+      if (!compress.write(chunk)) await new Promise((r) => compress.once('drain', r));
     }
-    gzip.end();
+    compress.end();
     await finished;
-    return { sha256: hash.digest('hex'), path: input.file.path, format, sizeBytes: size, gzipped: Buffer.concat(compressed) };
+    return {
+      sha256: hash.digest('hex'),
+      path: input.file.path,
+      format,
+      sizeBytes: size,
+      content: Buffer.concat(compressed),
+      encoding: RAW_SOURCE_ENCODING,
+    };
   }
   const files: Record<string, string> = {};
   let total = 0;
@@ -43,6 +50,7 @@ export async function rawSource(input: ImportInput, format: string): Promise<Raw
     path: input.dir.path,
     format,
     sizeBytes: total,
-    gzipped: gzipSync(json),
+    content: compressRawSource(json),
+    encoding: RAW_SOURCE_ENCODING,
   };
 }

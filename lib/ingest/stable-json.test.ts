@@ -72,3 +72,44 @@ describe('stableTrajectoryText', () => {
     expect(stableTrajectoryText({ ...base, extra: 1 }).steps).toBeNull();
   });
 });
+
+describe('stableStringify', () => {
+  it('writes exactly the definition, for JSON values and for odd ones (index keys, __proto__, dates, toJSON, undefined, functions)', () => {
+    const values: unknown[] = [
+      { b: 1, a: [3, { d: undefined, c: () => 1, e: Symbol('s') }, undefined, null], '': 'empty', é: 'accent', Z: 'upper' },
+      { '10': 'ten', '9': 'nine', '01': 'not an index', '4294967294': 'last index', '4294967295': 'not an index', '-1': 'no', x: 1 },
+      { '3': undefined, '2': () => 1, '1': 'only' },
+      { '5': 'only indices', '0': 'zero' },
+      JSON.parse('{"__proto__": {"polluted": true}, "a": 1}'),
+      JSON.parse('{"__proto__": 5, "b": [1, {"__proto__": null}]}'),
+      { when: new Date(0), nested: [{ at: new Date(1) }] },
+      { custom: { toJSON: () => 'custom' }, b: 2 },
+      { notMethod: { toJSON: 1 } },
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      [1, -0, 1e21, NaN, Infinity, 'x\u0000\ud800"\\', true, false, [], {}],
+      Object.assign([1, 2], { extra: 'ignored by JSON' }),
+      [1, , 3],
+      JSON.parse(JSON.stringify(base)),
+    ];
+    for (const value of values) expect(stableStringify(value)).toBe(reference(value));
+    expect(() => stableStringify({ big: 1n })).toThrow(TypeError);
+  });
+
+  it('writes random nested JSON the same as the definition', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const keys = ['a', 'b', 'Z', 'é', '0', '7', '10', '007', 'key with space', '"q"', '\u2713'];
+    const make = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.3) return [null, true, 1.5, -3, 'text\n"\u001b', ''][Math.floor(random() * 6)];
+      if (r < 0.6) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 6); i > 0; i--) out[keys[Math.floor(random() * keys.length)]!] = make(depth + 1);
+      return out;
+    };
+    for (let i = 0; i < 500; i++) {
+      const value = make(0);
+      expect(stableStringify(value)).toBe(reference(value));
+    }
+  });
+});

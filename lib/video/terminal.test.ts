@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import type { CastEvent, TerminalRecording } from '../formats/trajectory';
 import { harborImporter } from '../formats/harbor';
 import { dirSource } from '../formats/source';
-import { ANSI_PALETTE, paletteColor, parseResize, ScreenTable, screenText, TerminalReplay, terminalScreenAt } from './terminal';
+import {
+  ANSI_PALETTE,
+  LINE_MUTATORS,
+  LINE_READERS,
+  paletteColor,
+  parseResize,
+  ScreenTable,
+  screenText,
+  TerminalReplay,
+  terminalScreenAt,
+} from './terminal';
 
 const rec = (events: CastEvent[], width = 20, height = 5): TerminalRecording => ({ version: 2, width, height, title: null, events });
 
@@ -165,6 +175,52 @@ describe('palette and screen table', () => {
     expect(table.stats.read).toBeGreaterThanOrEqual(16);
     replay.dispose();
     check.dispose();
+  });
+
+  it('reads what every kind of write changed, and nothing it did not (insert, delete, erase, scroll regions, alt screen, resize)', () => {
+    // each event writes rows in a different way; the screen is compared with a fresh reading after each
+    const writes = [
+      '\x1b[31mred\x1b[0m line one\r\nline two\r\nline three\r\nline four',
+      '\x1b[2;1H\x1b[3@ins', // insert characters (ICH) on row 2
+      '\x1b[3;3H\x1b[2P', // delete characters (DCH) on row 3
+      '\x1b[1;6H\x1b[K', // erase to the end of row 1
+      '\x1b[2;3r\x1b[3;1H\r\nscrolled in region\x1b[r', // a scroll region: only rows 2-3 move
+      '\x1b[1;1H\x1bM', // reverse index at the top: everything moves down
+      '\x1b[4:3mcurly\x1b[0m \x1b[58;5;196munder\x1b[0m e\u0301 中', // extended attributes, a combining mark, a wide character
+      '\x1b[?1049h\x1b[Halternate screen', // the alternate buffer: other line objects
+      '\x1b[?1049l', // back to the normal one, unchanged
+      '\x1b[2J\x1b[3;2Hcleared',
+    ];
+    const events: CastEvent[] = writes.map((w, k) => [k, 'o', w]);
+    events.push([writes.length, 'r', '18x6'], [writes.length + 1, 'o', '\r\nafter resize']);
+    const r = rec(events, 24, 5);
+    const replay = new TerminalReplay(r);
+    const table = new ScreenTable();
+    for (let t = 0; t <= writes.length + 1; t++) {
+      replay.advanceTo(t);
+      const fast = replay.screenLines(table).lines.map((i) => table.lines[i]!.map(([text, st]) => [text, table.styles[st]]));
+      const fresh = new ScreenTable();
+      const slow = terminalScreenAt(r, t).rows.map((row) => fresh.lines[fresh.line(row)]!.map(([text, st]) => [text, fresh.styles[st]]));
+      expect(fast, `screen at t=${t}`).toEqual(slow);
+    }
+    expect(table.stats.reused).toBeGreaterThan(10);
+    replay.dispose();
+  });
+
+  it("counts the writes of every method of xterm's line class that changes cells (an upgrade adding one fails here)", () => {
+    const replay = new TerminalReplay(rec([[0, 'o', 'x']]));
+    replay.advanceTo(1);
+    const buffer = (replay as unknown as { term: { buffer: { active: { _buffer: { lines: { get(i: number): object } } } } } }).term.buffer
+      .active._buffer;
+    const line = buffer.lines.get(0) as { witnessWrites?: number };
+    const proto = Object.getPrototypeOf(line) as object;
+    const methods = Object.getOwnPropertyNames(proto).filter((n) => typeof Object.getOwnPropertyDescriptor(proto, n)?.value === 'function');
+    const known = new Set<string>([...LINE_MUTATORS, ...LINE_READERS]);
+    expect(methods.filter((m) => !known.has(m))).toEqual([]);
+    expect(LINE_MUTATORS.filter((m) => !methods.includes(m))).toEqual([]);
+    // the write just made ('x' on row 0) was counted on the line
+    expect(line.witnessWrites).toBeGreaterThan(0);
+    replay.dispose();
   });
 
   it('maps the 256-colour palette', () => {

@@ -1,5 +1,5 @@
 import { Terminal } from '@xterm/headless/lib-headless/xterm-headless.mjs';
-import type { IBufferCell, IBufferLine } from '@xterm/headless';
+import type { IBuffer, IBufferCell, IBufferLine } from '@xterm/headless';
 import type { TerminalRecording } from '../formats/trajectory';
 import type { TerminalStyle } from './schema';
 
@@ -100,10 +100,22 @@ export class TerminalReplay {
   /** index of the next event to apply */
   private next = 0;
   private disposed = false;
+  /** writes to the terminal's lines are counted (trackLineWrites): screenLines reads only the lines written since */
+  private tracking: boolean;
+  /** the cell screenLines reads into */
+  private cell: IBufferCell | undefined;
 
   constructor(private readonly recording: TerminalRecording) {
     this.term = TerminalReplay.open(recording);
     this.core = TerminalReplay.coreOf(this.term);
+    this.tracking = TerminalReplay.track(this.term);
+  }
+
+  /** counts the writes to the lines of `term`'s class of line (see trackLineWrites); false where xterm is not what this expects */
+  private static track(term: Terminal): boolean {
+    const first = coreBufferOf(term.buffer.active)?.lines.get(0);
+    const proto: unknown = first ? Object.getPrototypeOf(first) : null;
+    return typeof proto === 'object' && proto !== null && trackLineWrites(proto as Record<string, unknown>);
   }
 
   private static open(recording: TerminalRecording): Terminal {
@@ -162,6 +174,7 @@ export class TerminalReplay {
     this.term.dispose();
     this.term = TerminalReplay.open(this.recording);
     this.core = TerminalReplay.coreOf(this.term);
+    this.tracking = TerminalReplay.track(this.term);
     this.next = 0;
   }
 
@@ -211,15 +224,19 @@ export class TerminalReplay {
   screenLines(table: ScreenTable): { cols: number; rows: number; lines: number[]; cursor: { x: number; y: number; visible: boolean } } {
     const term = this.term;
     const buffer = term.buffer.active;
-    const cell = buffer.getNullCell();
-    const lines: number[] = [];
-    for (let y = 0; y < term.rows; y++) lines.push(table.bufferLine(buffer.getLine(buffer.baseY + y), term.cols, cell));
+    const cell = (this.cell ??= buffer.getNullCell());
+    const core = this.tracking ? coreBufferOf(buffer) : null;
+    const rows = term.rows;
+    const cols = term.cols;
+    const base = buffer.baseY;
+    const lines: number[] = new Array(rows);
+    for (let y = 0; y < rows; y++) lines[y] = table.rowLine(buffer, core, base + y, cols, cell);
     const hidden = this.core.coreService?.isCursorHidden === true;
     return {
-      cols: term.cols,
-      rows: term.rows,
+      cols,
+      rows,
       lines,
-      cursor: { x: Math.min(buffer.cursorX, term.cols - 1), y: buffer.cursorY, visible: !hidden },
+      cursor: { x: Math.min(buffer.cursorX, cols - 1), y: buffer.cursorY, visible: !hidden },
     };
   }
 
@@ -230,11 +247,88 @@ export class TerminalReplay {
   }
 }
 
-/** xterm's own line behind the API's view of it (`_line`: 3 Uint32 per cell; `_combined` and `_extendedAttrs` hold what does not fit). */
+/**
+ * xterm's own line (common/buffer/BufferLine.ts): `_data` holds 3 Uint32 per cell; `_combined`
+ * and `_extendedAttrs` what does not fit. `witnessWrites` counts the calls to its mutating methods
+ * (see trackLineWrites), undefined until the first.
+ */
 interface CoreLine {
   _data: Uint32Array;
   _combined: Record<number, string>;
   _extendedAttrs: Record<number, unknown>;
+  witnessWrites?: number;
+}
+
+/** xterm's active buffer behind the API's view of it (`_buffer`): its circular list of lines and the scroll base. */
+interface CoreBuffer {
+  lines: { get(index: number): CoreLine | undefined };
+  ybase: number;
+}
+
+/**
+ * Every method of xterm's BufferLine that changes a line's cells (6.0.0, read from its source:
+ * nothing else in xterm writes `_data`, `_combined` or `_extendedAttrs`; the constructor fills
+ * through setCell). lib/video/terminal.test.ts fails when the class gains a method this list and
+ * LINE_READERS do not name, so an xterm upgrade cannot add a write path unseen.
+ */
+export const LINE_MUTATORS = [
+  'set',
+  'setCell',
+  'setCellFromCodepoint',
+  'addCodepointToCell',
+  'insertCells',
+  'deleteCells',
+  'replaceCells',
+  'resize',
+  'cleanupMemory',
+  'fill',
+  'copyFrom',
+  'copyCellsFrom',
+] as const;
+
+/** BufferLine's methods that only read (see LINE_MUTATORS). */
+export const LINE_READERS = [
+  'constructor',
+  'get',
+  'getWidth',
+  'hasWidth',
+  'getFg',
+  'getBg',
+  'hasContent',
+  'getCodePoint',
+  'isCombined',
+  'getString',
+  'isProtected',
+  'loadCell',
+  'clone',
+  'getTrimmedLength',
+  'getNoBgTrimmedLength',
+  'translateToString',
+] as const;
+
+const tracked = new WeakMap<object, boolean>();
+
+/**
+ * Makes every write to a line of xterm's BufferLine class count itself on the line
+ * (`witnessWrites`), so a reader knows a line it read before is unchanged without comparing its
+ * cells. Once per class; false (and nothing patched) when the class is not the one this was
+ * written against (a mutator missing): then every line is read every time.
+ */
+function trackLineWrites(proto: Record<string, unknown>): boolean {
+  const known = tracked.get(proto);
+  if (known !== undefined) return known;
+  const ok = LINE_MUTATORS.every((name) => typeof proto[name] === 'function');
+  if (ok)
+    for (const name of LINE_MUTATORS) {
+      const write = proto[name] as (this: CoreLine, ...args: unknown[]) => unknown;
+      proto[name] = function (this: CoreLine, a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) {
+        const n = this.witnessWrites;
+        this.witnessWrites = n === undefined ? 1 : n + 1;
+        return write.call(this, a, b, c, d, e);
+      };
+    }
+  tracked.set(proto, ok);
+  return ok;
 }
 
 const isEmpty = (o: object) => {
@@ -242,23 +336,13 @@ const isEmpty = (o: object) => {
   return true;
 };
 
-/**
- * The core line of an API line when its cells are all in its typed array (no combined characters,
- * no extended attributes: then equal arrays mean equal cells); null otherwise, or when xterm's
- * internals are not what this expects (then every line is read cell by cell, as before).
- */
-function coreLine(line: IBufferLine): CoreLine | null {
-  const core = (line as unknown as { _line?: Partial<CoreLine> })._line;
-  if (!core || !(core._data instanceof Uint32Array) || !core._combined || !core._extendedAttrs) return null;
-  return isEmpty(core._combined) && isEmpty(core._extendedAttrs) ? (core as CoreLine) : null;
+/** the core buffer behind the API's view of the active buffer; null when xterm's internals are not what this expects */
+function coreBufferOf(buffer: IBuffer): CoreBuffer | null {
+  const core = (buffer as unknown as { _buffer?: Partial<CoreBuffer> })._buffer;
+  return core && core.lines && typeof core.lines.get === 'function' && typeof core.ybase === 'number' ? (core as CoreBuffer) : null;
 }
 
-function sameCells(a: Uint32Array, b: Uint32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
+const SPACE = 0x20;
 const F_BOLD = 1;
 const F_DIM = 2;
 const F_ITALIC = 4;
@@ -280,9 +364,36 @@ function cellFlags(c: IBufferCell): number {
 }
 
 /** a cell that draws something: a glyph, a background, or a line through / under it */
-function cellDraws(c: IBufferCell, flags: number): boolean {
+function cellDraws(c: IBufferCell): boolean {
   const ch = c.getChars();
-  return (ch !== '' && ch !== ' ') || !c.isBgDefault() || (flags & (F_INVERSE | F_UNDERLINE | F_STRIKE)) !== 0;
+  return (ch !== '' && ch !== ' ') || !c.isBgDefault() || c.isInverse() !== 0 || c.isUnderline() !== 0 || c.isStrikethrough() !== 0;
+}
+
+/**
+ * The raw attribute words xterm's cell object (CellData) holds after `getCell` loads it: two
+ * cells with the same words have the same colours and flags, unless they have extended
+ * attributes (then the underline style lives elsewhere).
+ */
+interface RawCell {
+  fg: number;
+  bg: number;
+}
+/** BgFlags.HAS_EXTENDED (common/buffer/Constants.ts) */
+const BG_HAS_EXTENDED = 0x10000000;
+const rawOf = (cell: IBufferCell): RawCell | null => {
+  const raw = cell as unknown as Partial<RawCell>;
+  return typeof raw.fg === 'number' && typeof raw.bg === 'number' ? (raw as RawCell) : null;
+};
+
+/** a cell's characters as UTF-16 code units: an invisible cell is spaces, an empty one a space */
+function pushChars(codes: number[], cell: IBufferCell, width: number, flags: number): void {
+  if (flags & F_INVISIBLE) for (let k = 0; k < width; k++) codes.push(SPACE);
+  else {
+    const ch = cell.getChars();
+    if (ch.length === 1) codes.push(ch.charCodeAt(0));
+    else if (ch === '') codes.push(SPACE);
+    else for (let k = 0; k < ch.length; k++) codes.push(ch.charCodeAt(k));
+  }
 }
 
 function blankCell(): TerminalCell {
@@ -355,53 +466,80 @@ export class ScreenTable {
   private rawStyleIndex = new Map<string, number>();
 
   /**
-   * The last reading of each buffer line: xterm keeps one line object per screen row and moves it
-   * when the screen scrolls, so a line that did not change since the last snapshot (most of them:
-   * a command prints a line, the rest scroll up) is recognised by its cell data, compared as a
-   * typed array, and not read cell by cell again. Without this, reading every row of every
-   * snapshot was ~85% of the props derivation of a long run (bench/video.bench.ts).
+   * The last reading of each of xterm's line objects, with the count of writes the line had then:
+   * xterm keeps one line object per screen row and moves it when the screen scrolls, so a line
+   * not written since the last snapshot (most of them: a command prints a line, the rest scroll
+   * up) is known by its count and not read cell by cell again. Reading every row of every
+   * snapshot was ~85% of the props derivation of a long run, and comparing every row's cells
+   * with the last reading still ~40% (bench/video.bench.ts, bench/pages.bench.ts's 1,000 steps).
    */
-  private lastRead = new WeakMap<object, { data: Uint32Array; cols: number; id: number }>();
+  private lastRead = new WeakMap<object, { writes: number | undefined; cols: number; id: number }>();
 
   /** lines read cell by cell and lines recognised unchanged (tests check the cache is used) */
   readonly stats = { read: 0, reused: 0 };
 
-  /** Interns a buffer line directly (see TerminalReplay.screenLines). */
-  bufferLine(line: IBufferLine | undefined, cols: number, cell: IBufferCell): number {
-    if (!line) return this.intern([]);
-    const core = coreLine(line);
-    if (core) {
-      const last = this.lastRead.get(core);
-      if (last && last.cols === cols && sameCells(last.data, core._data)) {
-        this.stats.reused++;
-        return last.id;
-      }
+  /**
+   * Interns the line at row `index` of `buffer` (see TerminalReplay.screenLines). `core`: the
+   * buffer's own lines, their writes counted (trackLineWrites); null: every line is read. A line
+   * holding combined characters or extended attributes is always read.
+   */
+  rowLine(buffer: IBuffer, core: CoreBuffer | null, index: number, cols: number, cell: IBufferCell): number {
+    const own = core?.lines.get(index);
+    if (!own || !isEmpty(own._combined) || !isEmpty(own._extendedAttrs)) return this.bufferLine(buffer.getLine(index), cols, cell);
+    const writes = own.witnessWrites;
+    const last = this.lastRead.get(own);
+    if (last && last.writes === writes && last.cols === cols) {
+      this.stats.reused++;
+      return last.id;
     }
-    this.stats.read++;
-    const id = this.readLine(line, cols, cell);
-    if (core) this.lastRead.set(core, { data: core._data.slice(), cols, id });
+    const id = this.bufferLine(buffer.getLine(index), cols, cell);
+    this.lastRead.set(own, { writes, cols, id });
     return id;
   }
+
+  /** Interns a buffer line, read cell by cell. */
+  bufferLine(line: IBufferLine | undefined, cols: number, cell: IBufferCell): number {
+    if (!line) return this.intern([]);
+    this.stats.read++;
+    return this.readLine(line, cols, cell);
+  }
+
+  private readonly codes: number[] = [];
 
   private readLine(line: IBufferLine, cols: number, cell: IBufferCell): number {
     let end = Math.min(cols, line.length);
     while (end > 0) {
       if (!line.getCell(end - 1, cell)) break;
-      if (cell.getWidth() !== 0 && cellDraws(cell, cellFlags(cell))) break;
+      if (cell.getWidth() !== 0 && cellDraws(cell)) break;
       end--;
     }
     const runs: Array<[string, number]> = [];
-    let text = '';
+    // the run's UTF-16 code units, made a string once at its end: `text += ch` (or an array of the
+    // characters joined) cost ~1.5 KB of garbage and most of the time of reading a line
+    const text = this.codes;
+    text.length = 0;
     let style = -1;
     let pFgMode = -1;
     let pFg = -1;
     let pBgMode = -1;
     let pBg = -1;
     let pFlags = -1;
+    // the cell's raw words: the same as the last cell's (and no extended attributes), the same style
+    const raw = rawOf(cell);
+    let pRawFg = -1;
+    let pRawBg = -1;
     for (let x = 0; x < end; x++) {
       if (!line.getCell(x, cell)) break;
       const width = cell.getWidth();
       if (width === 0) continue;
+      if (raw && raw.fg === pRawFg && raw.bg === pRawBg && (raw.bg & BG_HAS_EXTENDED) === 0) {
+        pushChars(text, cell, width, pFlags);
+        continue;
+      }
+      if (raw) {
+        pRawFg = raw.fg;
+        pRawBg = raw.bg;
+      }
       const fgMode = cell.getFgColorMode();
       const fg = cell.getFgColor();
       const bgMode = cell.getBgColorMode();
@@ -429,15 +567,14 @@ export class ScreenTable {
         pBg = bg;
         pFlags = flags;
         if (s !== style) {
-          if (text !== '') runs.push([text, style]);
-          text = '';
+          if (text.length > 0) runs.push([String.fromCharCode.apply(null, text), style]);
+          text.length = 0;
           style = s;
         }
       }
-      const ch = cell.getChars();
-      text += flags & F_INVISIBLE ? ' '.repeat(width) : ch === '' ? ' ' : ch;
+      pushChars(text, cell, width, flags);
     }
-    if (text !== '') runs.push([text, style]);
+    if (text.length > 0) runs.push([String.fromCharCode.apply(null, text), style]);
     return this.intern(runs);
   }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { PreparedTrajectory } from '../../ingest/prepare-trajectory';
+import type { RawSourceEncoding } from '../../ingest/raw-source-codec';
 
 /**
  * A prepared trajectory shaped into the rows the batch writer sends (no database): ids, the text
@@ -19,8 +20,10 @@ export interface RawSource {
   path: string;
   format: string;
   sizeBytes: number;
-  /** gzip-compressed */
-  gzipped: Uint8Array;
+  /** the bytes compressed (lib/ingest/raw-source-codec.ts) */
+  content: Uint8Array;
+  /** how `content` is compressed: what imports write is RAW_SOURCE_ENCODING */
+  encoding: RawSourceEncoding;
   /**
    * How many trajectories the file holds, when known as its rows are written (a parse worker read
    * the whole file and every item is valid): stored with the source row (`import_source.itemCount`),

@@ -63,7 +63,8 @@ const source: RawSource = {
   path: 'batch.jsonl',
   format: 'atif',
   sizeBytes: 3,
-  gzipped: new Uint8Array([31, 139, 8]),
+  content: new Uint8Array([31, 139, 8]),
+  encoding: 'gzip',
 };
 
 async function storable(t: Trajectory, overrides: ImportOverrides = {}): Promise<StorableTrajectory> {
@@ -127,22 +128,37 @@ describe('batch storage of trajectories', () => {
     expect(stored.steps[0]!.toolCalls).toEqual([]);
   });
 
-  it('stores each raw source byte for byte (binary COPY): its gzip, size, and a path with tabs, newlines, backslashes and non-ASCII', async () => {
+  it('stores each raw source byte for byte (binary COPY): its content, encoding, size, and a path with tabs, newlines, backslashes and non-ASCII', async () => {
     const project = await ensureProject({ slug: 'raw', name: 'raw' });
-    const gzipped = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256); // every byte value
-    const odd: RawSource = { sha256: 'b'.repeat(64), path: 'runs/a\tb\nc\\d \\N “é”.json', format: 'atif', sizeBytes: 123_456, gzipped };
+    const content = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256); // every byte value
+    const odd: RawSource = {
+      sha256: 'b'.repeat(64),
+      path: 'runs/a\tb\nc\\d \\N “é”.json',
+      format: 'atif',
+      sizeBytes: 123_456,
+      content,
+      encoding: 'br',
+    };
     const item = await toStorable(prepareTrajectory(trajectory('raw')), { source: odd, sourceWhere: '/', importedById: null });
     const [outcome] = await storeTrajectoryBatch(project.id, [item]);
     expect(outcome).toMatchObject({ ok: true, created: true });
     const row = await db().importSource.findFirstOrThrow({ where: { projectId: project.id } });
-    expect({ path: row.path, format: row.format, sizeBytes: row.sizeBytes, sha256: row.sha256, itemCount: row.itemCount }).toEqual({
+    expect({
+      path: row.path,
+      format: row.format,
+      sizeBytes: row.sizeBytes,
+      sha256: row.sha256,
+      itemCount: row.itemCount,
+      encoding: row.contentEncoding,
+    }).toEqual({
       path: odd.path,
       format: 'atif',
       sizeBytes: 123_456,
       sha256: odd.sha256,
       itemCount: null,
+      encoding: 'br',
     });
-    expect(Buffer.from(row.content).equals(Buffer.from(gzipped))).toBe(true);
+    expect(Buffer.from(row.content).equals(Buffer.from(content))).toBe(true);
   });
 
   it('counts a duplicate within a batch and across imports as skipped, with the stored id', async () => {

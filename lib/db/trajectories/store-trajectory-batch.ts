@@ -35,7 +35,7 @@ import { newId, storableText, type BatchOutcome, type RawSource, type StorableTr
  */
 
 /** The raw sources' COPY (binary format: lib/db/trajectories/binary-copy.ts); the ingest bench's comparator runs the same statement. */
-export const IMPORT_SOURCE_COPY = `COPY import_source (id, "projectId", sha256, path, format, "sizeBytes", content, "itemCount") FROM STDIN (FORMAT binary)`;
+export const IMPORT_SOURCE_COPY = `COPY import_source (id, "projectId", sha256, path, format, "sizeBytes", content, "contentEncoding", "itemCount") FROM STDIN (FORMAT binary)`;
 
 /** Another import wrote the same task or content between our read and our write: retry. */
 class RaceError extends Error {}
@@ -227,7 +227,7 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
     for (const row of stored) sources.delete(row.sha256);
   }
   if (sources.size > 0) {
-    // binary COPY: the gzip goes as its bytes, not hex-escaped (half the bytes, no encoding here nor decoding there)
+    // binary COPY: the compressed content goes as its bytes, not hex-escaped (half the bytes, no encoding here nor decoding there)
     const rows = [...sources.values()].map((s) => [
       newId(),
       projectId,
@@ -235,7 +235,8 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
       storableText(s.path),
       storableText(s.format),
       { int4: s.sizeBytes },
-      s.gzipped,
+      s.content,
+      s.encoding,
       s.itemCount == null ? null : { int4: s.itemCount },
     ]);
     await copyFrom(client, IMPORT_SOURCE_COPY, [binaryCopyData(rows)]);

@@ -4,6 +4,7 @@ import type { SessionUser } from '../../auth/session-user';
 import { sessionUserFor } from '../auth/memberships';
 import type { Trajectory } from '../../formats/trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
+import { compressRawSource, type RawSourceEncoding } from '../../ingest/raw-source-codec';
 import { db } from '../infra/client';
 import { ensureProject } from './projects';
 import { updateTaskCriteria } from './tasks';
@@ -71,13 +72,16 @@ function trajectory(
   };
 }
 
-function source(text: string, path = 'run.json'): RawSource {
+/** A raw source as imports write it (Brotli), or as rows written before Brotli hold it (gzip). */
+function source(text: string, path = 'run.json', encoding: RawSourceEncoding = 'br'): RawSource {
+  const bytes = Buffer.from(text);
   return {
-    sha256: `sha-${path}-${text.length}-${text.slice(0, 20)}`,
+    sha256: `sha-${path}-${text.length}-${text.slice(0, 20)}-${encoding}`,
     path,
     format: 'openai',
-    sizeBytes: Buffer.byteLength(text),
-    gzipped: gzipSync(Buffer.from(text)),
+    sizeBytes: bytes.byteLength,
+    content: encoding === 'br' ? compressRawSource(bytes) : gzipSync(bytes),
+    encoding,
   };
 }
 
@@ -279,6 +283,24 @@ describe('getTrajectoryDetail and getRawSource', () => {
 
     const none = await store(p.id, trajectory('no-source'));
     expect(await getRawSource(none)).toBeNull();
+  });
+
+  it('reads sources stored gzip-compressed before imports wrote Brotli, files and directories, truncated or whole', async () => {
+    const p = await ensureProject({ slug: 'legacy', name: 'Legacy' });
+    const raw = '{"messages": [{"role": "user", "content": "é ✓"}]}\n';
+    const fileId = await store(p.id, trajectory('legacy-file'), source(raw, 'old.json', 'gzip'));
+    expect(await getRawSource(fileId)).toMatchObject({ kind: 'file', text: raw, truncated: false, binary: false });
+    const stored = await db().importSource.findFirstOrThrow({ where: { projectId: p.id, path: 'old.json' } });
+    expect(stored.contentEncoding).toBe('gzip');
+
+    const bigId = await store(p.id, trajectory('legacy-big'), source('y'.repeat(RAW_SOURCE_LIMIT + 10), 'old-big.json', 'gzip'));
+    const big = (await getRawSource(bigId))!;
+    expect(big.truncated).toBe(true);
+    expect(big.text.startsWith('y'.repeat(1000))).toBe(true);
+
+    const dir = JSON.stringify({ files: { 'a.txt': 'one' } });
+    const dirId = await store(p.id, trajectory('legacy-dir'), source(dir, 'old-dir', 'gzip'));
+    expect(await getRawSource(dirId)).toMatchObject({ kind: 'directory', text: '=== a.txt ===\none\n' });
   });
 });
 

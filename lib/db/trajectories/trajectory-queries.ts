@@ -1,4 +1,4 @@
-import { createGunzip } from 'node:zlib';
+import { decompressRawSourcePrefix, rawSourceEncoding } from '../../ingest/raw-source-codec';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import {
@@ -498,37 +498,6 @@ export interface RawSourceText {
   binary: boolean;
 }
 
-/** Gunzips at most `limit` bytes (the rest is never inflated). */
-function gunzipPrefix(gzipped: Uint8Array, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const gunzip = createGunzip();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    gunzip.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size > limit) {
-        settled = true;
-        gunzip.destroy();
-        resolve({ bytes: Buffer.concat(chunks).subarray(0, limit), truncated: true });
-      }
-    });
-    gunzip.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve({ bytes: Buffer.concat(chunks), truncated: false });
-    });
-    gunzip.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    });
-    gunzip.end(Buffer.from(gzipped));
-  });
-}
-
 const DIR_PREFIX = '{"files":{';
 const dirBundleSchema = z.object({ files: z.record(z.string(), z.string()) }).strict();
 
@@ -545,17 +514,18 @@ function truncationMarker(shown: number, total: number | null): string {
 export async function getRawSource(trajectoryId: string): Promise<RawSourceText | null> {
   const t = await db().trajectory.findUnique({
     where: { id: trajectoryId },
-    select: { sourceWhere: true, source: { select: { path: true, format: true, sizeBytes: true, content: true } } },
+    select: { sourceWhere: true, source: { select: { path: true, format: true, sizeBytes: true, content: true, contentEncoding: true } } },
   });
   if (!t) throw new AppError('NOT_FOUND', 'No such trajectory');
   if (!t.source) return null;
   const s = t.source;
   const base = { path: s.path, format: s.format, where: t.sourceWhere, sizeBytes: s.sizeBytes };
 
-  const head = await gunzipPrefix(s.content, RAW_SOURCE_LIMIT);
+  const encoding = rawSourceEncoding(s.contentEncoding);
+  const head = await decompressRawSourcePrefix(s.content, encoding, RAW_SOURCE_LIMIT);
   const decoder = new TextDecoder('utf-8', { fatal: false });
   if (head.bytes.subarray(0, DIR_PREFIX.length).toString('latin1') === DIR_PREFIX) {
-    const whole = head.truncated ? await gunzipPrefix(s.content, DIR_BUNDLE_MAX) : head;
+    const whole = head.truncated ? await decompressRawSourcePrefix(s.content, encoding, DIR_BUNDLE_MAX) : head;
     const bundle = whole.truncated ? null : dirBundleSchema.safeParse(safeJson(decoder.decode(whole.bytes)));
     if (bundle?.success) {
       const parts = Object.entries(bundle.data.files)

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { cache, type ReactNode } from 'react';
+import { cache, Suspense, type ReactNode } from 'react';
 import { z } from 'zod';
 import { CriteriaChecklist } from '@/components/trajectories/criteria-checklist';
 import { CriteriaEditor } from '@/components/trajectories/criteria-editor';
@@ -179,7 +179,11 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                 </p>
               </div>
               <StepPager id={t.id} from={from} shown={t.steps.length} total={t.stepCount} pacing={query.pacing ? pacing : null} />
-              <Transcript steps={t.steps} />
+              {/* its own hydration boundary: the steps' rich text re-parses on the client (seconds for 50 steps of a long
+                  run), and the video panel above must not wait for it to show and play the video */}
+              <Suspense>
+                <Transcript steps={t.steps} />
+              </Suspense>
               {t.steps.length > 10 ? (
                 <StepPager id={t.id} from={from} shown={t.steps.length} total={t.stepCount} pacing={query.pacing ? pacing : null} />
               ) : null}

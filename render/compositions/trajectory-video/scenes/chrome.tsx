@@ -175,7 +175,9 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
   const width = props.width - layout.pad * 2;
   const x = (f: number) => (f / total) * width;
   const chapter = chapterAt(props.chapters, frame);
-  const cards = new Map(props.scenes.flatMap((s) => (s.kind === 'step' ? s.cards.map((c) => [c.card.index, c.card] as const) : [])));
+  // the bars change only when the playhead enters a chapter: drawn again then, not at every frame
+  // (a 1,000-step run has 1,000 of them)
+  const reached = chaptersReached(props.chapters, frame);
   return (
     <div
       style={{
@@ -190,27 +192,14 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
         padding: `9px ${layout.pad}px 0`,
       }}
     >
-      <div style={{ position: 'relative', height: 8, width, borderRadius: 4, background: theme.panelRaised, overflow: 'hidden' }}>
-        {props.chapters.map((c) => {
-          const card = cards.get(c.step);
-          const color = actorColor[card?.source ?? 'agent'] ?? theme.accent;
-          const active = chapter?.step === c.step;
-          return (
-            <div
-              key={c.step}
-              style={{
-                position: 'absolute',
-                left: x(c.fromFrame),
-                width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1),
-                top: 0,
-                bottom: 0,
-                background: color,
-                opacity: active ? 1 : c.fromFrame <= frame ? 0.55 : 0.2,
-              }}
-            />
-          );
-        })}
-      </div>
+      <RailBars
+        chapters={props.chapters}
+        scenes={props.scenes}
+        total={total}
+        width={width}
+        activeStep={chapter?.step ?? null}
+        reached={reached}
+      />
       <div
         style={{
           position: 'absolute',
@@ -243,3 +232,58 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
     </div>
   );
 };
+
+/** how many chapters start at or before `frame` (chapters are in frame order) */
+function chaptersReached(chapters: TrajectoryVideoProps['chapters'], frame: number): number {
+  let lo = 0;
+  let hi = chapters.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (chapters[mid]!.fromFrame <= frame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The rail's chapter bars: a pure function of the chapters, the active step and how many chapters the playhead reached. */
+const RailBars = React.memo(function RailBars({
+  chapters,
+  scenes,
+  total,
+  width,
+  activeStep,
+  reached,
+}: {
+  chapters: TrajectoryVideoProps['chapters'];
+  scenes: TrajectoryVideoProps['scenes'];
+  total: number;
+  width: number;
+  activeStep: number | null;
+  reached: number;
+}) {
+  const x = (f: number) => (f / total) * width;
+  const cards = new Map(scenes.flatMap((s) => (s.kind === 'step' ? s.cards.map((c) => [c.card.index, c.card] as const) : [])));
+  return (
+    <div style={{ position: 'relative', height: 8, width, borderRadius: 4, background: theme.panelRaised, overflow: 'hidden' }}>
+      {chapters.map((c, i) => {
+        const card = cards.get(c.step);
+        const color = actorColor[card?.source ?? 'agent'] ?? theme.accent;
+        const active = activeStep === c.step;
+        return (
+          <div
+            key={c.step}
+            style={{
+              position: 'absolute',
+              left: x(c.fromFrame),
+              width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1),
+              top: 0,
+              bottom: 0,
+              background: color,
+              opacity: active ? 1 : i < reached ? 0.55 : 0.2,
+            }}
+          />
+        );
+      })}
+    </div>
+  );
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "import_source" ADD COLUMN     "contentEncoding" TEXT NOT NULL DEFAULT 'gzip';
+
