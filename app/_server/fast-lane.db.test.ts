@@ -205,6 +205,40 @@ describe("the fast lane answers as Next's routes do", () => {
     expect(await db().review.count({ where: { assignmentId: id } })).toBe(1);
   });
 
+  it('a client still streaming an oversized body reads the 413, not a reset, and stops well before the end', async () => {
+    // closing a socket with unread input resets it: the client then sees EPIPE / ECONNRESET instead of the answer (a CI failure of e2e/hostile-input.spec.ts)
+    const path = `/api/v1/assignments/none/reviews`;
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    for (let round = 0; round < 5; round++) {
+      const outcome = await new Promise<{ status: number; sentMiB: number }>((resolve, reject) => {
+        let sent = 0;
+        let done = false;
+        const req = http.request(
+          `${base}${path}`,
+          { method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+          (res) => {
+            done = true;
+            res.resume();
+            resolve({ status: res.statusCode ?? 0, sentMiB: sent });
+            req.destroy();
+          },
+        );
+        req.on('error', (e) => (done ? undefined : reject(e)));
+        const pump = (): void => {
+          while (!done && sent < 64) {
+            sent++;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          if (!done) req.end();
+        };
+        req.write('{"answers":"');
+        pump();
+      });
+      expect(outcome.status).toBe(413);
+      expect(outcome.sentMiB).toBeLessThan(64);
+    }
+  });
+
   it('carries every header next.config.ts gives an /api answer, and gzips a large answer only for a client that takes it', async () => {
     const rules = await nextConfig.headers!();
     const expected: Record<string, string> = {};
