@@ -33,6 +33,9 @@ import { prepareVideoProps } from '../lib/video-renders/video-props-for';
  * BENCH_PAGES_SCALE=demo|bench|both (default both); BENCH_PAGES_ONLY=text[,text...], only the pages whose
  * label contains one of them; BENCH_PAGES_TIMEOUT_S (default 30): a request still unanswered after it is
  * recorded as "> N s" and its page is not asked again (the figure says so), so the area ends.
+ * BENCH_PAGES_DATA=video (see pages-bench-data.ts): the bench-scale database holds only the demo seed
+ * and the 1,000-step run, so at bench scale only that page and its video are timed (figures named
+ * "video data", not "bench scale"); the demo-scale pages are timed as usual.
  * BENCH_PAGES_CPU_RUNS (default 10; 0 = off): after a page's timed loop, that many HTML requests
  * then as many RSC requests back to back, and the studio's CPU they cost (from /proc/PID/stat, a
  * figure that does not move with the machine's load) beside the sign-in page's, measured the same
@@ -440,7 +443,8 @@ export async function run(): Promise<BenchFigure[]> {
       add('demo scale', '<= 200 ms', RUNS, demo);
     }
     if (SCALE !== 'demo') {
-      if (needsSnapshots(selected(pagesOf(ids, ids.bench)))) await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
+      if (ids.bench && needsSnapshots(selected(pagesOf(ids, ids.bench))))
+        await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
       const benchRuns = Math.max(5, Math.round(RUNS / 2));
       if (wanted(bigLabel)) {
         // the page reads stored props and never derives them (a worker's video.props job, or the
@@ -454,7 +458,9 @@ export async function run(): Promise<BenchFigure[]> {
         await disconnectDb();
         await closeSqlPool();
       }
-      const all = selected([...pagesOf(ids, ids.bench), { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
+      const scalePages = ids.bench ? pagesOf(ids, ids.bench) : [];
+      if (!ids.bench) log(`BENCH_PAGES_DATA=video: at bench scale only "${bigLabel}" is timed (no bench-scale rows)`);
+      const all = selected([...scalePages, { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
       // the pages that read every review of the campaign go last (the studio is restarted after a
       // page that timed out, as it is still busy with the request given up on)
       const last = (p: PageCase) => /\/campaigns\/[^/]+\/(agreement|adjudication)$/.test(p.path);
@@ -472,8 +478,9 @@ export async function run(): Promise<BenchFigure[]> {
         const timed = { pages: [...first.pages, ...rest.pages], static: first.static, staticCpu: first.staticCpu };
         return { timed, playable };
       });
+      const scaleName = ids.bench ? 'bench scale' : `video data (BENCH_PAGES_DATA=video: the demo seed and the ${BIG_STEPS}-step run only)`;
       add(
-        `bench scale (${TRAJECTORIES / 1000}k trajectories, ${(TRAJECTORIES * REVIEWERS) / 1e6}M reviews)`,
+        ids.bench ? `bench scale (${TRAJECTORIES / 1000}k trajectories, ${(TRAJECTORIES * REVIEWERS) / 1e6}M reviews)` : scaleName,
         '<= 1000 ms',
         benchRuns,
         timed,
@@ -486,7 +493,7 @@ export async function run(): Promise<BenchFigure[]> {
           : undefined;
         figures.push({
           group: GROUP,
-          name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.playable.length}${m === Infinity ? `; timed out: > ${REQUEST_TIMEOUT_MS / 1000} s` : ''})`,
+          name: `${scaleName}: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.playable.length}${m === Infinity ? `; timed out: > ${REQUEST_TIMEOUT_MS / 1000} s` : ''})`,
           value: m === Infinity ? REQUEST_TIMEOUT_MS : m,
           unit: 'ms',
           higherIsBetter: false,
@@ -496,7 +503,7 @@ export async function run(): Promise<BenchFigure[]> {
         if (playable.afterLoad.length)
           figures.push({
             group: GROUP,
-            name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, from the page's load event until its video plays (median of ${playable.afterLoad.length})`,
+            name: `${scaleName}: ${BIG_STEPS}-step trajectory page in Chromium, from the page's load event until its video plays (median of ${playable.afterLoad.length})`,
             value: median(playable.afterLoad),
             unit: 'ms',
             higherIsBetter: false,
