@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { demoUsers } from '../prisma/seed/demo-users';
@@ -40,6 +40,9 @@ import { prepareVideoProps } from '../lib/video-renders/video-props-for';
  * then as many RSC requests back to back, and the studio's CPU they cost (from /proc/PID/stat, a
  * figure that does not move with the machine's load) beside the sign-in page's, measured the same
  * way. BENCH_PAGES_PROFILE=DIR: the studios run with node --cpu-prof, their profiles written there.
+ * BENCH_PAGES_BROWSER_PROFILE=DIR: each timed load of the 1,000-step page is profiled in Chromium
+ * (CDP Profiler, navigation until playing), written there as video-run-N.cpuprofile (DevTools opens it);
+ * the profiler slows the page: its run's figures are not the unprofiled ones.
  */
 const GROUP = 'pages';
 const root = path.resolve(import.meta.dirname, '..');
@@ -54,6 +57,7 @@ if (!(REQUEST_TIMEOUT_MS > 0))
 if (!(RUNS >= 1)) throw new Error(`BENCH_PAGES_RUNS=${process.env.BENCH_PAGES_RUNS}: expected a whole number >= 1`);
 const CPU_RUNS = Number(process.env.BENCH_PAGES_CPU_RUNS ?? 10);
 const PROFILE_DIR = process.env.BENCH_PAGES_PROFILE;
+const BROWSER_PROFILE_DIR = process.env.BENCH_PAGES_BROWSER_PROFILE;
 if (!(CPU_RUNS >= 0)) throw new Error(`BENCH_PAGES_CPU_RUNS=${process.env.BENCH_PAGES_CPU_RUNS}: expected a whole number >= 0`);
 const log = (line: string) => process.stderr.write(`  [pages] ${line}\n`);
 
@@ -289,7 +293,8 @@ async function withStudio<T>(
  * The 1,000-step run's video in Chromium: ms from navigation until the Player is hydrated and
  * plays (the first load is a warm-up), and in the same loop the comparator, the static sign-in
  * page from navigation until its form is hydrated. Each run's split is logged: first byte, the
- * page's load event, the video head's fetch, the Player hydrated, playing.
+ * page's load event, the video head's fetch, its first part's fetch, the font files' fetches, the Player hydrated, playing, and
+ * (in the page's own clock) when the click reached it and when the player's time first moved.
  */
 async function timeVideo(
   browser: Browser,
@@ -325,23 +330,61 @@ async function timeVideo(
       const signInMs = Date.now() - s0;
 
       await page.goto('about:blank');
+      const cdp = BROWSER_PROFILE_DIR && i > 0 ? await context.newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
       const t0 = Date.now();
       await page.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
       await hydratedIn(page, '[data-testid="trajectory-player"] select[aria-label="Playback speed"]');
       const hydrated = Date.now() - t0;
-      const before = await page.getByTestId('player-time').textContent();
+      // the player's time before the click, and (in the page's own clock, without the round trips
+      // between Playwright and the browser that the times above include) when the click reaches
+      // the page and when the time first moves: one round trip, as the plain read of the time was
+      const before = await page.evaluate(() => {
+        const w = window as unknown as { benchClickAt?: number; benchMovedAt?: number };
+        document.addEventListener('click', () => (w.benchClickAt ??= performance.now()), { capture: true, once: true });
+        const time = document.querySelector('[data-testid="player-time"]');
+        if (time)
+          new MutationObserver((_, o) => {
+            w.benchMovedAt = performance.now();
+            o.disconnect();
+          }).observe(time, { childList: true, characterData: true, subtree: true });
+        return time?.textContent ?? null;
+      });
       await page.locator('[data-testid="trajectory-player"] button[aria-label="Play video"]').first().click(); // CSS: a role query computes the accessible name of every element (seconds on a long page)
       await page.waitForFunction((b) => document.querySelector('[data-testid="player-time"]')?.textContent !== b, before, {
         timeout: REQUEST_TIMEOUT_MS,
         polling: 16,
       });
       const playing = Date.now() - t0;
+      if (cdp && BROWSER_PROFILE_DIR) {
+        const { profile } = await cdp.send('Profiler.stop');
+        await mkdir(BROWSER_PROFILE_DIR, { recursive: true });
+        await writeFile(path.join(BROWSER_PROFILE_DIR, `video-run-${i}.cpuprofile`), JSON.stringify(profile));
+        await cdp.detach();
+      }
       const split = await page.evaluate(() => {
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
         const head = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
           /\/video\?pacing=[a-z]+$/.test(r.name),
         );
-        return { ttfb: nav.responseStart, load: nav.loadEventEnd, head: head ? { from: head.startTime, to: head.responseEnd } : null };
+        const part1 = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
+          /\/video\?pacing=[a-z]+&part=1&rev=/.test(r.name),
+        );
+        return {
+          ttfb: nav.responseStart,
+          load: nav.loadEventEnd,
+          head: head ? { from: head.startTime, to: head.responseEnd } : null,
+          part1: part1 ? { from: part1.startTime, to: part1.responseEnd } : null,
+          click: (window as unknown as { benchClickAt?: number }).benchClickAt ?? null,
+          moved: (window as unknown as { benchMovedAt?: number }).benchMovedAt ?? null,
+          fonts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => /\.woff2?$/.test(r.name))
+            .map((r) => ({ from: r.startTime, to: r.responseEnd })),
+        };
       });
       if (i > 0) {
         playable.push(playing);
@@ -350,7 +393,7 @@ async function timeVideo(
       }
       const ms = (v: number) => v.toFixed(0);
       log(
-        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, Player hydrated ${hydrated}, playing ${playing} ms (sign-in hydrated ${signInMs} ms)`,
+        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)}` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
       );
     }
   } catch (error) {
