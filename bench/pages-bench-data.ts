@@ -33,22 +33,37 @@ import { freePort } from './free-port';
  * Migrations added since it was built are applied on open (as `witness start` would to a
  * production database), so a new index or summary table is measured on the same rows.
  * BENCH_PAGES_REBUILD=1 rebuilds it anyway; `rm -rf .data/bench-pages-cache` removes it.
+ *
+ * BENCH_PAGES_DATA=video builds only what the 1,000-step run's figures read: `pages_demo` as
+ * above and `pages_bench` as its copy plus the 1,000-step trajectory, stored by the same function
+ * as in the full build (none of the 100k trajectories, 1M reviews or their summaries: building
+ * those takes 30+ min of CPU on two cores). It is kept apart, under .data/bench-pages-cache-video,
+ * and its ids have no bench-scale campaign (`bench: null`): only the 1,000-step page can be timed on it.
  */
 export const TRAJECTORIES = 100_000;
 export const REVIEWERS = 10;
 export const BIG_STEPS = 1000;
 const BIG_CAST_BYTES = 10 * 2 ** 20;
 
+/** what the bench-scale database holds: everything (`full`), or the demo seed and the 1,000-step run only (`video`) */
+export type BenchPagesData = 'full' | 'video';
+export const BENCH_PAGES_DATA: BenchPagesData = (() => {
+  const v = process.env.BENCH_PAGES_DATA ?? 'full';
+  if (v !== 'full' && v !== 'video') throw new Error(`BENCH_PAGES_DATA=${v}: expected full or video`);
+  return v;
+})();
+
 type Log = (line: string) => void;
 
 const root = path.resolve(import.meta.dirname, '..');
-export const cacheDir = path.join(root, '.data', 'bench-pages-cache');
+export const cacheDir = path.join(root, '.data', BENCH_PAGES_DATA === 'full' ? 'bench-pages-cache' : 'bench-pages-cache-video');
 
 /** the ids the pages need, found once when the databases are built */
 export interface BenchPagesIds {
   projectId: string;
   demo: { campaign: string; item: string };
-  bench: { campaign: string; item: string };
+  /** null when only the video data was built (BENCH_PAGES_DATA=video) */
+  bench: { campaign: string; item: string } | null;
   pairwise: string;
   physics: string;
   reviewAssignment: string;
@@ -76,9 +91,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** what the cached databases were built from: this file and the demo seed */
+/** what the cached databases were built from: this file, the demo seed and which data */
 async function cacheKey(): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`${BENCH_PAGES_DATA}\0`);
   for (const file of [path.join(import.meta.dirname, 'pages-bench-data.ts'), ...(await filesUnder(path.join(root, 'prisma', 'seed')))]) {
     hash
       .update(path.relative(root, file))
@@ -212,12 +227,13 @@ async function build(log: Log, demoUrl: string, benchUrl: string): Promise<Bench
   } finally {
     await admin.end();
   }
-  const scaled = await buildBenchScale(log, benchUrl, projectId);
+  const scaled = BENCH_PAGES_DATA === 'full' ? await buildBenchScale(log, benchUrl, projectId) : null;
+  if (!scaled) log('BENCH_PAGES_DATA=video: the bench-scale rows are not built, only the 1,000-step trajectory');
   setEnv('DATABASE_URL', benchUrl);
   const big = await storeBigTrajectory(log, projectId);
   await closePools();
   log(`both databases built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { ...partial, bench: { campaign: scaled.campaignId, item: scaled.itemId }, big };
+  return { ...partial, bench: scaled ? { campaign: scaled.campaignId, item: scaled.itemId } : null, big };
 }
 
 const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');

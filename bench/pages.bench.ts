@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { demoUsers } from '../prisma/seed/demo-users';
@@ -33,10 +33,16 @@ import { prepareVideoProps } from '../lib/video-renders/video-props-for';
  * BENCH_PAGES_SCALE=demo|bench|both (default both); BENCH_PAGES_ONLY=text[,text...], only the pages whose
  * label contains one of them; BENCH_PAGES_TIMEOUT_S (default 30): a request still unanswered after it is
  * recorded as "> N s" and its page is not asked again (the figure says so), so the area ends.
+ * BENCH_PAGES_DATA=video (see pages-bench-data.ts): the bench-scale database holds only the demo seed
+ * and the 1,000-step run, so at bench scale only that page and its video are timed (figures named
+ * "video data", not "bench scale"); the demo-scale pages are timed as usual.
  * BENCH_PAGES_CPU_RUNS (default 10; 0 = off): after a page's timed loop, that many HTML requests
  * then as many RSC requests back to back, and the studio's CPU they cost (from /proc/PID/stat, a
  * figure that does not move with the machine's load) beside the sign-in page's, measured the same
  * way. BENCH_PAGES_PROFILE=DIR: the studios run with node --cpu-prof, their profiles written there.
+ * BENCH_PAGES_BROWSER_PROFILE=DIR: each timed load of the 1,000-step page is profiled in Chromium
+ * (CDP Profiler, navigation until playing), written there as video-run-N.cpuprofile (DevTools opens it);
+ * the profiler slows the page: its run's figures are not the unprofiled ones.
  */
 const GROUP = 'pages';
 const root = path.resolve(import.meta.dirname, '..');
@@ -51,6 +57,7 @@ if (!(REQUEST_TIMEOUT_MS > 0))
 if (!(RUNS >= 1)) throw new Error(`BENCH_PAGES_RUNS=${process.env.BENCH_PAGES_RUNS}: expected a whole number >= 1`);
 const CPU_RUNS = Number(process.env.BENCH_PAGES_CPU_RUNS ?? 10);
 const PROFILE_DIR = process.env.BENCH_PAGES_PROFILE;
+const BROWSER_PROFILE_DIR = process.env.BENCH_PAGES_BROWSER_PROFILE;
 if (!(CPU_RUNS >= 0)) throw new Error(`BENCH_PAGES_CPU_RUNS=${process.env.BENCH_PAGES_CPU_RUNS}: expected a whole number >= 0`);
 const log = (line: string) => process.stderr.write(`  [pages] ${line}\n`);
 
@@ -286,7 +293,8 @@ async function withStudio<T>(
  * The 1,000-step run's video in Chromium: ms from navigation until the Player is hydrated and
  * plays (the first load is a warm-up), and in the same loop the comparator, the static sign-in
  * page from navigation until its form is hydrated. Each run's split is logged: first byte, the
- * page's load event, the video head's fetch, the Player hydrated, playing.
+ * page's load event, the video head's fetch, its first part's fetch, the font files' fetches, the Player hydrated, playing, and
+ * (in the page's own clock) when the click reached it and when the player's time first moved.
  */
 async function timeVideo(
   browser: Browser,
@@ -322,23 +330,61 @@ async function timeVideo(
       const signInMs = Date.now() - s0;
 
       await page.goto('about:blank');
+      const cdp = BROWSER_PROFILE_DIR && i > 0 ? await context.newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
       const t0 = Date.now();
       await page.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
       await hydratedIn(page, '[data-testid="trajectory-player"] select[aria-label="Playback speed"]');
       const hydrated = Date.now() - t0;
-      const before = await page.getByTestId('player-time').textContent();
+      // the player's time before the click, and (in the page's own clock, without the round trips
+      // between Playwright and the browser that the times above include) when the click reaches
+      // the page and when the time first moves: one round trip, as the plain read of the time was
+      const before = await page.evaluate(() => {
+        const w = window as unknown as { benchClickAt?: number; benchMovedAt?: number };
+        document.addEventListener('click', () => (w.benchClickAt ??= performance.now()), { capture: true, once: true });
+        const time = document.querySelector('[data-testid="player-time"]');
+        if (time)
+          new MutationObserver((_, o) => {
+            w.benchMovedAt = performance.now();
+            o.disconnect();
+          }).observe(time, { childList: true, characterData: true, subtree: true });
+        return time?.textContent ?? null;
+      });
       await page.locator('[data-testid="trajectory-player"] button[aria-label="Play video"]').first().click(); // CSS: a role query computes the accessible name of every element (seconds on a long page)
       await page.waitForFunction((b) => document.querySelector('[data-testid="player-time"]')?.textContent !== b, before, {
         timeout: REQUEST_TIMEOUT_MS,
         polling: 16,
       });
       const playing = Date.now() - t0;
+      if (cdp && BROWSER_PROFILE_DIR) {
+        const { profile } = await cdp.send('Profiler.stop');
+        await mkdir(BROWSER_PROFILE_DIR, { recursive: true });
+        await writeFile(path.join(BROWSER_PROFILE_DIR, `video-run-${i}.cpuprofile`), JSON.stringify(profile));
+        await cdp.detach();
+      }
       const split = await page.evaluate(() => {
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
         const head = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
           /\/video\?pacing=[a-z]+$/.test(r.name),
         );
-        return { ttfb: nav.responseStart, load: nav.loadEventEnd, head: head ? { from: head.startTime, to: head.responseEnd } : null };
+        const part1 = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
+          /\/video\?pacing=[a-z]+&part=1&rev=/.test(r.name),
+        );
+        return {
+          ttfb: nav.responseStart,
+          load: nav.loadEventEnd,
+          head: head ? { from: head.startTime, to: head.responseEnd } : null,
+          part1: part1 ? { from: part1.startTime, to: part1.responseEnd } : null,
+          click: (window as unknown as { benchClickAt?: number }).benchClickAt ?? null,
+          moved: (window as unknown as { benchMovedAt?: number }).benchMovedAt ?? null,
+          fonts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => /\.woff2?$/.test(r.name))
+            .map((r) => ({ from: r.startTime, to: r.responseEnd })),
+        };
       });
       if (i > 0) {
         playable.push(playing);
@@ -347,7 +393,7 @@ async function timeVideo(
       }
       const ms = (v: number) => v.toFixed(0);
       log(
-        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, Player hydrated ${hydrated}, playing ${playing} ms (sign-in hydrated ${signInMs} ms)`,
+        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)}` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
       );
     }
   } catch (error) {
@@ -440,7 +486,8 @@ export async function run(): Promise<BenchFigure[]> {
       add('demo scale', '<= 200 ms', RUNS, demo);
     }
     if (SCALE !== 'demo') {
-      if (needsSnapshots(selected(pagesOf(ids, ids.bench)))) await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
+      if (ids.bench && needsSnapshots(selected(pagesOf(ids, ids.bench))))
+        await ensureSnapshots(dbs.benchUrl, ids.bench.campaign, 'bench scale');
       const benchRuns = Math.max(5, Math.round(RUNS / 2));
       if (wanted(bigLabel)) {
         // the page reads stored props and never derives them (a worker's video.props job, or the
@@ -454,7 +501,9 @@ export async function run(): Promise<BenchFigure[]> {
         await disconnectDb();
         await closeSqlPool();
       }
-      const all = selected([...pagesOf(ids, ids.bench), { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
+      const scalePages = ids.bench ? pagesOf(ids, ids.bench) : [];
+      if (!ids.bench) log(`BENCH_PAGES_DATA=video: at bench scale only "${bigLabel}" is timed (no bench-scale rows)`);
+      const all = selected([...scalePages, { role: 'lead', path: `/trajectories/${ids.big}`, label: bigLabel }]);
       // the pages that read every review of the campaign go last (the studio is restarted after a
       // page that timed out, as it is still busy with the request given up on)
       const last = (p: PageCase) => /\/campaigns\/[^/]+\/(agreement|adjudication)$/.test(p.path);
@@ -472,8 +521,9 @@ export async function run(): Promise<BenchFigure[]> {
         const timed = { pages: [...first.pages, ...rest.pages], static: first.static, staticCpu: first.staticCpu };
         return { timed, playable };
       });
+      const scaleName = ids.bench ? 'bench scale' : `video data (BENCH_PAGES_DATA=video: the demo seed and the ${BIG_STEPS}-step run only)`;
       add(
-        `bench scale (${TRAJECTORIES / 1000}k trajectories, ${(TRAJECTORIES * REVIEWERS) / 1e6}M reviews)`,
+        ids.bench ? `bench scale (${TRAJECTORIES / 1000}k trajectories, ${(TRAJECTORIES * REVIEWERS) / 1e6}M reviews)` : scaleName,
         '<= 1000 ms',
         benchRuns,
         timed,
@@ -486,7 +536,7 @@ export async function run(): Promise<BenchFigure[]> {
           : undefined;
         figures.push({
           group: GROUP,
-          name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.playable.length}${m === Infinity ? `; timed out: > ${REQUEST_TIMEOUT_MS / 1000} s` : ''})`,
+          name: `${scaleName}: ${BIG_STEPS}-step trajectory page in Chromium, navigation until its video plays (median of ${playable.playable.length}${m === Infinity ? `; timed out: > ${REQUEST_TIMEOUT_MS / 1000} s` : ''})`,
           value: m === Infinity ? REQUEST_TIMEOUT_MS : m,
           unit: 'ms',
           higherIsBetter: false,
@@ -496,7 +546,7 @@ export async function run(): Promise<BenchFigure[]> {
         if (playable.afterLoad.length)
           figures.push({
             group: GROUP,
-            name: `bench scale: ${BIG_STEPS}-step trajectory page in Chromium, from the page's load event until its video plays (median of ${playable.afterLoad.length})`,
+            name: `${scaleName}: ${BIG_STEPS}-step trajectory page in Chromium, from the page's load event until its video plays (median of ${playable.afterLoad.length})`,
             value: median(playable.afterLoad),
             unit: 'ms',
             higherIsBetter: false,
