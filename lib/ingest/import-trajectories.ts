@@ -14,7 +14,7 @@ import type { CollectedInput } from './collect-inputs';
 import { prepareTrajectory, type ImportOverrides } from './prepare-trajectory';
 import type { ParsePool } from './parse-pool';
 import { rawSource } from './raw-source';
-import { compressRawSourceAsync, RAW_SOURCE_ENCODING } from './raw-source-codec';
+import { compressRawSource, RAW_SOURCE_ENCODING } from './raw-source-codec';
 
 export interface ImportedTrajectory {
   id: string;
@@ -138,7 +138,7 @@ type Entry = { slot: Slot; file: FileTrack } | { unchanged: ImportedTrajectory[]
  * all-or-nothing (a failing batch is split until only the bad item fails; see that file). While
  * a batch is written, the next one is parsed; at most two batches are held, so memory stays
  * bounded whatever the number of files. Small files are read once (hashing, detection, the raw
- * source's compression, which runs off the main thread, and parsing share the bytes); large ones stream.
+ * source's compression and parsing share the bytes); large ones stream.
  * The report and `onItem` keep input order.
  */
 export async function importTrajectories(
@@ -330,9 +330,15 @@ export interface ParsedSlot {
   bytes: number;
 }
 
-/** How a parse compresses a small file's raw source (inline: on the thread pool; a parse worker: on its own thread); raw-source-codec.ts. */
+/**
+ * How a parse compresses a small file's raw source (raw-source-codec.ts): on the parsing thread
+ * itself, inline or on a parse worker. Not on Node's thread pool: for a ~40 KB file the async
+ * one-shot (a zlib stream, its thread hop and callbacks) cost ~0.4-0.7 ms of CPU against ~0.12 ms
+ * synchronous, and its stream machinery alone ~0.4 ms of the main thread (--cpu-prof of the
+ * ingest bench: zlib's processChunk), so it saved this thread nothing.
+ */
 export type Compress = (bytes: Uint8Array) => Promise<Uint8Array>;
-const compressOnPool: Compress = compressRawSourceAsync;
+const compressHere: Compress = async (bytes) => compressRawSource(bytes);
 
 /**
  * Everything an import does to one input before storing it (the same here and on a parse
@@ -343,7 +349,7 @@ export async function* parseCollected(
   collected: CollectedInput,
   read: ReadAhead | null,
   options: Pick<ImportOptions, 'format' | 'importedById' | keyof ImportOverrides>,
-  compress: Compress = compressOnPool,
+  compress: Compress = compressHere,
 ): AsyncIterable<ParsedSlot> {
   const pushError = (error: ImportError): ParsedSlot => ({ slot: { ok: false, error }, bytes: 0 });
   if (!collected.ok) {
@@ -372,7 +378,6 @@ export async function* parseCollected(
     return;
   }
   try {
-    // the raw source's compression runs on the thread pool while this thread parses
     const sourcePromise =
       read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read, compress) : rawSource(input, format);
     sourcePromise.catch(() => {});
