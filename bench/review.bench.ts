@@ -17,6 +17,7 @@ import { freePort } from './free-port';
 import { migrate } from '../lib/db/infra/migrate';
 import { ensureProject } from '../lib/db/trajectories/projects';
 import { campaignIntegrity } from '../lib/db/campaigns/campaign-integrity';
+import { insightGroupStatsDrift, type GroupStatsDrift } from '../lib/db/insight/insight-group-stats';
 import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
 import { storeTrajectoryBatch } from '../lib/db/trajectories/store-trajectory-batch';
 import { toStorable } from '../lib/db/trajectories/storable-trajectory';
@@ -145,7 +146,7 @@ export async function run(): Promise<BenchFigure[]> {
     );
     log(
       `where the hot pool's connections were (${where.samples} samples of pg_stat_activity, every ${ACTIVITY_EVERY_MS} ms; pool max ${where.poolMax}): ` +
-        `open ${where.mean.open.toFixed(1)}, running a statement ${where.mean.running.toFixed(1)} (of them waiting on a lock ${where.mean.lock.toFixed(2)}: ${where.lockEvents || 'none'}), ` +
+        `open ${where.mean.open.toFixed(1)}, running a statement ${where.mean.running.toFixed(1)} (of them waiting on a lock ${where.mean.lock.toFixed(2)}: ${where.lockEvents || 'none'}; on rows of ${where.lockRelations || 'none'}), ` +
         `idle in a transaction (the web process's turn) ${where.mean.idleInTx.toFixed(1)}, idle in the pool ${where.mean.idle.toFixed(1)}; ` +
         `samples with no idle connection (a query would wait for one) ${(100 * where.noIdleShare).toFixed(0)}%; Prisma's connections running ${where.mean.prismaRunning.toFixed(2)}`,
     );
@@ -158,7 +159,9 @@ export async function run(): Promise<BenchFigure[]> {
 
     // ---- invariants, from the database
     const integrity = await campaignIntegrity(campaign.id);
-    const soak = await runSoak(base, soakCampaign.id, tokens, leads);
+    // the stored per-group insight counts (kept by the write path's triggers) against a recount, after the load and after the soak
+    const groupStats = await insightGroupStatsDrift(projectId);
+    const soak = await runSoak(base, soakCampaign.id, projectId, tokens, leads);
     log(
       `${seconds.toFixed(0)} s: ${acknowledged.size} reviews acknowledged (${replays} replays answered with the same review), ${errors} errors`,
     );
@@ -176,10 +179,11 @@ export async function run(): Promise<BenchFigure[]> {
       integrity.liveClaimDuplicates ||
       integrity.eventDrift ||
       integrity.summaryDrift ||
+      groupStatsDrifted(groupStats) ||
       errors
     ) {
       throw new Error(
-        `load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}/${integrity.activeDrift}, live claim duplicates ${integrity.liveClaimDuplicates}, event drift ${integrity.eventDrift}, summary drift ${integrity.summaryDrift}, errors ${errors}`,
+        `load test broke an invariant: lost ${lost}, acknowledged ${acknowledged.size} vs stored ${integrity.currentReviews}, max/item ${integrity.maxReviewsPerItem}, duplicates ${integrity.duplicatePairs}, counter drift ${integrity.counterDrift}/${integrity.activeDrift}, live claim duplicates ${integrity.liveClaimDuplicates}, event drift ${integrity.eventDrift}, summary drift ${integrity.summaryDrift}, group stats drift ${JSON.stringify(groupStats)}, errors ${errors}`,
       );
     }
 
@@ -369,6 +373,11 @@ function postgresCpuMs(pgDir: string): number {
 
 const ACTIVITY_EVERY_MS = 50;
 
+/** Any stored insight count (campaign, group, vote, frame) that differs from its recount. */
+function groupStatsDrifted(d: GroupStatsDrift): boolean {
+  return d.campaigns + d.groups + d.votes + d.frame > 0;
+}
+
 /**
  * Samples pg_stat_activity every ACTIVITY_EVERY_MS over the load, for where claims and submits
  * queue: the hot pool's connections (application_name SQL_POOL_APPLICATION) running a statement
@@ -381,6 +390,8 @@ function sampleActivity(url: string) {
   const client = new pg.Client({ connectionString: url });
   const sums = { open: 0, running: 0, lock: 0, idleInTx: 0, idle: 0, prismaRunning: 0 };
   const lockEvents = new Map<string, number>();
+  // the tables whose rows the waits are on: the tuple locks the waiting pool connections hold or wait for
+  const lockRelations = new Map<string, number>();
   let samples = 0;
   let noIdle = 0;
   let stopped = false;
@@ -410,6 +421,14 @@ function sampleActivity(url: string) {
       }
       sums.idle += idle;
       if (idle === 0) noIdle++;
+      if (rows.some((r) => r.app === SQL_POOL_APPLICATION && r.wtype === 'Lock')) {
+        const locks = await client.query<{ rel: string; n: number }>(
+          `SELECT l.relation::regclass::text AS rel, count(DISTINCT l.pid)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+           WHERE a.application_name = $1 AND a.wait_event_type = 'Lock' AND l.locktype = 'tuple' GROUP BY 1`,
+          [SQL_POOL_APPLICATION],
+        );
+        for (const l of locks.rows) lockRelations.set(l.rel, (lockRelations.get(l.rel) ?? 0) + l.n);
+      }
       await new Promise((r) => setTimeout(r, ACTIVITY_EVERY_MS));
     }
     await client.end();
@@ -426,6 +445,7 @@ function sampleActivity(url: string) {
         noIdleShare: noIdle / n,
         poolMax: env().WITNESS_SQL_POOL_MAX,
         lockEvents: [...lockEvents].map(([e, c]) => `${e} ${(c / n).toFixed(2)}`).join(', '),
+        lockRelations: [...lockRelations].map(([e, c]) => `${e} ${(c / n).toFixed(2)}`).join(', '),
       };
     },
   };
@@ -494,7 +514,7 @@ async function findStaticAsset(base: string): Promise<string> {
  * The soak (see the header): returns its figures (errors, duplicate claims, lost labels, each 0)
  * or throws naming what broke.
  */
-async function runSoak(base: string, campaignId: string, tokens: string[], leads: string[]): Promise<BenchFigure[]> {
+async function runSoak(base: string, campaignId: string, projectId: string, tokens: string[], leads: string[]): Promise<BenchFigure[]> {
   const deadline = performance.now() + SOAK_SECONDS * 1000;
   const acknowledged = new Map<string, string>(); // idempotency key -> review id
   const adjudicated = new Set<string>();
@@ -615,6 +635,7 @@ async function runSoak(base: string, campaignId: string, tokens: string[], leads
   const seconds = (performance.now() - started) / 1000;
 
   const integrity = await campaignIntegrity(campaignId);
+  const groupStats = await insightGroupStatsDrift(projectId);
   const stored = await adjudicationsOf(campaignId);
   const lostReviews = [...acknowledged.values()].filter((id) => !integrity.reviewIds.has(id)).length;
   const lostAdjudications = [...adjudicated].filter((id) => !stored.ids.has(id)).length;
@@ -629,7 +650,7 @@ async function runSoak(base: string, campaignId: string, tokens: string[], leads
   log(
     `soak ${seconds.toFixed(0)} s: ${acknowledged.size} reviews (${doubleSubmits} double submits, ${cutOff} cut-off requests retried, ${doubleClaims} double claims), ` +
       `${adjudicationRounds} adjudication rounds x ${leads.length} leads (${stored.ids.size} decisions stored, ${conflicts} answered 409 as decided meanwhile); ` +
-      `errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost} (reviews ${lostReviews}, adjudications ${lostAdjudications}, stored ${integrity.currentReviews} vs acknowledged ${acknowledged.size}, event drift ${integrity.eventDrift}+${stored.missingEvents}, summary drift ${integrity.summaryDrift}), counters ${integrity.counterDrift}/${integrity.activeDrift}`,
+      `errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost} (reviews ${lostReviews}, adjudications ${lostAdjudications}, stored ${integrity.currentReviews} vs acknowledged ${acknowledged.size}, event drift ${integrity.eventDrift}+${stored.missingEvents}, summary drift ${integrity.summaryDrift}), counters ${integrity.counterDrift}/${integrity.activeDrift}, group stats drift ${JSON.stringify(groupStats)}`,
   );
   if (
     errors ||
@@ -637,12 +658,13 @@ async function runSoak(base: string, campaignId: string, tokens: string[], leads
     lost ||
     integrity.counterDrift ||
     integrity.activeDrift ||
+    groupStatsDrifted(groupStats) ||
     integrity.maxReviewsPerItem > K ||
     acknowledged.size === 0 ||
     stored.ids.size === 0
   ) {
     throw new Error(
-      `soak broke an invariant: errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost}, counters ${integrity.counterDrift}/${integrity.activeDrift}, max/item ${integrity.maxReviewsPerItem}, reviews ${acknowledged.size}, decisions ${stored.ids.size}`,
+      `soak broke an invariant: errors ${errors}, duplicate claims ${duplicates}, lost labels ${lost}, counters ${integrity.counterDrift}/${integrity.activeDrift}, group stats drift ${JSON.stringify(groupStats)}, max/item ${integrity.maxReviewsPerItem}, reviews ${acknowledged.size}, decisions ${stored.ids.size}`,
     );
   }
   const figure = (name: string, value: number): BenchFigure => ({

@@ -161,9 +161,12 @@ function storedRows(by: 'environment' | 'policy', inEnvironment: string | null):
   const where = (a: string) => `${a}.${groupCol} IS NOT NULL ${inEnvironment ? `AND ${a}."environmentId" = ${inEnvironment}` : ''}`;
   return `${storedCampCte('')}, solo AS (
       SELECT s.${groupCol} AS g, s.picked, LEAST(1.0, s.probability * c.reviewed::float8 / c.selected::float8) AS p,
-             s.prediction AS f, s.judged, s.pass, s.hacking, s.leakage, s.count AS c
+             s.prediction AS f, s.judged, s.pass, s.hacking, s.leakage, sum(s.count) AS c
       FROM insight_frame_stat s JOIN camp c ON c.id = s."campaignId"
-      WHERE s."projectId" = $1 AND NOT s.shared AND s.count > 0 AND ${where('s')}
+      WHERE s."projectId" = $1 AND NOT s.shared AND ${where('s')}
+      -- a combination's count is the sum over its shards (one shard alone may be negative)
+      GROUP BY s."campaignId", c.reviewed, c.selected, s.${groupCol}, s.picked, s.probability, s.prediction, s.judged, s.pass, s.hacking, s.leakage
+      HAVING sum(s.count) > 0
     ), shared AS (
       SELECT i."trajectoryId", i.${groupCol} AS g, i.picked, LEAST(1.0, i.probability * c.reviewed::float8 / c.selected::float8) AS p,
              i.prediction AS f, i.judged, i.pass, i.hacking, i.leakage

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { submitReview } from '../../review/submit-review';
 import { createCampaign } from '../campaigns/campaigns';
+import { env } from '../../env';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
 import { claimNextItem } from '../review/assignments';
@@ -202,6 +204,45 @@ describe('stored per-group insight statistics', () => {
     expect(after.length).toBe(before.length + 1);
     expect(after.reduce((n, r) => n + r.trajectories, 0)).toBe(before.reduce((n, r) => n + r.trajectories, 0) + 1);
     await expectExact('after the same content again');
+  });
+
+  it("two connections writing the same (task, policy) key write different shards, neither waits on the other's lock, and the readers still equal the recount", async () => {
+    // two runs of one task by one policy: the same insight_group_stat key
+    const a = await storeTrajectory(projectId, newRun('grp-shard', 0), storeOptions);
+    const b = await storeTrajectory(projectId, newRun('grp-shard', 1), storeOptions);
+    const { taskId, policyId } = await db().trajectory.findUniqueOrThrow({ where: { id: a.id }, select: { taskId: true, policyId: true } });
+    // two connections of different shards (pg_backend_pid() & 15); a third when the first two share one
+    const clients: { client: pg.Client; shard: number }[] = [];
+    try {
+      while (new Set(clients.map((c) => c.shard)).size < 2) {
+        const client = new pg.Client({ connectionString: env().DATABASE_URL });
+        await client.connect();
+        const [row] = (await client.query<{ shard: number }>('SELECT pg_backend_pid() & 15 AS shard')).rows;
+        clients.push({ client, shard: row!.shard });
+        if (clients.length > 1 && clients[1]!.shard === clients[0]!.shard) await clients.splice(1, 1)[0]!.client.end();
+      }
+      const [first, second] = clients as [(typeof clients)[0], (typeof clients)[0]];
+      // a wait on the first's row lock would fail the second's statement instead of hanging the test
+      await second.client.query(`SET lock_timeout = '10s'`);
+      await first.client.query('BEGIN');
+      await second.client.query('BEGIN');
+      await first.client.query(`UPDATE trajectory SET "verifierReward" = 1 WHERE id = $1`, [a.id]);
+      // the first's transaction is still open, holding its shard's row: the second writes its own
+      await second.client.query(`UPDATE trajectory SET "verifierReward" = 0 WHERE id = $1`, [b.id]);
+      await first.client.query('COMMIT');
+      await second.client.query('COMMIT');
+      const shards = await db().insightGroupStat.findMany({ where: { taskId, policyId }, select: { shard: true } });
+      expect(shards.map((s) => s.shard)).toEqual(expect.arrayContaining([first.shard, second.shard]));
+    } finally {
+      await Promise.all(clients.map((c) => c.client.end()));
+    }
+    // the readers sum over the shards: of the task's two runs, the first now passes and the second no longer
+    const rows = await sql<{ trajectories: string; passes: string }>(
+      `SELECT sum(trajectories) AS trajectories, sum("verifierPasses") AS passes FROM insight_group_stat WHERE "taskId" = $1 AND "policyId" = $2`,
+      [taskId, policyId],
+    );
+    expect(rows[0]).toEqual({ trajectories: '2', passes: '1' });
+    await expectExact('after two connections wrote one key');
   });
 
   it("trajectories and a campaign's items deleted", async () => {

@@ -11,7 +11,9 @@ import { sql } from '../infra/sql';
  * - frame: insight_frame_stat against the count of insight_frame_item per combination (the frame
  *   items themselves are checked through the estimates: insight-estimate-stats.ts 'stored' equals
  *   'live', insight-group-stats.db.test.ts).
- * Float sums (Likert) count as equal within a relative 1e-9 (an add and a subtract per write).
+ * Float sums (Likert) count as equal within a relative 1e-9 (an add and a subtract per write). The
+ * stored group, vote and frame counts are summed over their 16 shards (migration
+ * 20261202063000_insight_stat_shards) before the comparison.
  */
 export interface GroupStatsDrift {
   campaigns: number;
@@ -41,7 +43,14 @@ export async function insightGroupStatsDrift(projectId: string): Promise<GroupSt
        WHERE tr."projectId" = $1
        GROUP BY 1, 2
      ), have_g AS (
-       SELECT * FROM insight_group_stat WHERE "projectId" = $1 AND trajectories <> 0
+       SELECT "taskId", "policyId", sum(trajectories) AS trajectories, sum(scored) AS scored, sum("verifierPasses") AS "verifierPasses",
+              sum(reviewed) AS reviewed, sum("humanPass") AS "humanPass", sum("humanJudged") AS "humanJudged",
+              sum("rewardHacking") AS "rewardHacking", sum("answerLeakage") AS "answerLeakage", sum("passPass") AS "passPass",
+              sum("passFail") AS "passFail", sum("failPass") AS "failPass", sum("failFail") AS "failFail", sum("likertN") AS "likertN",
+              sum("likertSum") AS "likertSum", sum("likertSumSquares") AS "likertSumSquares"
+       FROM insight_group_stat WHERE "projectId" = $1
+       GROUP BY 1, 2
+       HAVING sum(trajectories) <> 0
      ), groups AS (
        SELECT count(*) AS n FROM want_g w FULL JOIN have_g h ON h."taskId" = w."taskId" AND h."policyId" = w."policyId"
        WHERE (w.trajectories, w.scored, w."verifierPasses", w.reviewed, w."humanPass", w."humanJudged", w."rewardHacking",
@@ -59,7 +68,8 @@ export async function insightGroupStatsDrift(projectId: string): Promise<GroupSt
        GROUP BY 1, 2, 3
      ), votes AS (
        SELECT count(*) AS n
-       FROM want_v w FULL JOIN (SELECT * FROM insight_item_vote_stat WHERE "projectId" = $1 AND units <> 0) h
+       FROM want_v w FULL JOIN (SELECT "taskId", passes, fails, sum(units) AS units FROM insight_item_vote_stat WHERE "projectId" = $1
+                                 GROUP BY 1, 2, 3 HAVING sum(units) <> 0) h
          ON h."taskId" = w."taskId" AND h.passes = w.passes AND h.fails = w.fails
        WHERE w.units IS DISTINCT FROM h.units
      ), campaigns AS (
