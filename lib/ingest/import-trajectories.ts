@@ -331,16 +331,6 @@ export interface ParsedSlot {
 }
 
 /**
- * How a parse compresses a small file's raw source (raw-source-codec.ts): on the parsing thread
- * itself, inline or on a parse worker. Not on Node's thread pool: for a ~40 KB file the async
- * one-shot (a zlib stream, its thread hop and callbacks) cost ~0.4-0.7 ms of CPU against ~0.12 ms
- * synchronous, and its stream machinery alone ~0.4 ms of the main thread (--cpu-prof of the
- * ingest bench: zlib's processChunk), so it saved this thread nothing.
- */
-export type Compress = (bytes: Uint8Array) => Promise<Uint8Array>;
-const compressHere: Compress = async (bytes) => compressRawSource(bytes);
-
-/**
  * Everything an import does to one input before storing it (the same here and on a parse
  * worker): detect its format, parse, validate, keep its raw source (hash + compression), hash and
  * shape each trajectory into rows. Yields one slot a trajectory or error, in order.
@@ -349,7 +339,6 @@ export async function* parseCollected(
   collected: CollectedInput,
   read: ReadAhead | null,
   options: Pick<ImportOptions, 'format' | 'importedById' | keyof ImportOverrides>,
-  compress: Compress = compressHere,
 ): AsyncIterable<ParsedSlot> {
   const pushError = (error: ImportError): ParsedSlot => ({ slot: { ok: false, error }, bytes: 0 });
   if (!collected.ok) {
@@ -378,8 +367,7 @@ export async function* parseCollected(
     return;
   }
   try {
-    const sourcePromise =
-      read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read, compress) : rawSource(input, format);
+    const sourcePromise = read && input.kind === 'file' ? rawSourceOfRead(input.file.path, format, read) : rawSource(input, format);
     sourcePromise.catch(() => {});
     let source: RawSource | null = null;
     let sourceBytes = 0;
@@ -525,14 +513,19 @@ async function* toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
   for (let next = iterator.next(); !next.done; next = iterator.next()) yield next.value;
 }
 
-/** The raw source of a file read ahead: the same hash and compression as rawSource streams. */
-async function rawSourceOfRead(path: string, format: string, read: ReadAhead, compress: Compress): Promise<RawSource> {
+/**
+ * The raw source of a file read ahead: the same hash and compression as rawSource streams,
+ * compressed on the parsing thread itself (inline or a parse worker). Not on Node's thread pool:
+ * for a ~40 KB file the async one-shot cost ~0.4-0.7 ms of CPU against ~0.12 ms synchronous, its
+ * stream machinery alone ~0.4 ms of the calling thread (--cpu-prof of the ingest bench).
+ */
+async function rawSourceOfRead(path: string, format: string, read: ReadAhead): Promise<RawSource> {
   return {
     sha256: read.sha256,
     path,
     format,
     sizeBytes: read.bytes.byteLength,
-    content: await compress(read.bytes),
+    content: compressRawSource(read.bytes),
     encoding: RAW_SOURCE_ENCODING,
   };
 }

@@ -1,17 +1,14 @@
 import { parentPort } from 'node:worker_threads';
 import { fileSource } from '../formats/source';
-import { parseCollected, type Compress, type ParsedSlot } from './import-trajectories';
+import { parseCollected, type ParsedSlot } from './import-trajectories';
 import type { ParseAnswer, ParseJob } from './parse-pool';
-import { compressRawSource } from './raw-source-codec';
 
 /**
  * A parse worker (see parse-pool.ts): runs on each file it is sent (its bytes and hash, read on
  * the main thread) exactly what an import runs inline (`parseCollected`), one file at a time,
- * answering its slots. The raw source's compression runs here, on this thread (not the shared thread
- * pool, which the main thread's reads and hashes use).
+ * answering its slots. The raw source's compression runs here, on this thread, as it does inline.
  */
 const port = parentPort!;
-const compressHere: Compress = async (bytes) => compressRawSource(bytes);
 let chain: Promise<void> = Promise.resolve();
 port.on('message', (job: ParseJob) => {
   chain = chain.then(async () => {
@@ -20,12 +17,7 @@ port.on('message', (job: ParseJob) => {
       const file = fileSource(job.diskPath, job.size);
       const read = { bytes: job.bytes, sha256: job.sha256 };
       const slots: ParsedSlot[] = [];
-      for await (const slot of parseCollected(
-        { ok: true, path: job.label, input: { kind: 'file', file } },
-        read,
-        job.options,
-        compressHere,
-      ))
+      for await (const slot of parseCollected({ ok: true, path: job.label, input: { kind: 'file', file } }, read, job.options))
         slots.push(slot);
       answer = { id: job.id, slots };
     } catch (error) {

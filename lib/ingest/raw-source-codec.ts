@@ -1,12 +1,4 @@
-import {
-  brotliCompress,
-  brotliCompressSync,
-  constants,
-  createBrotliCompress,
-  createBrotliDecompress,
-  createGunzip,
-  type BrotliOptions,
-} from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress, createBrotliDecompress, createGunzip, type BrotliOptions } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { AppError } from '../errors';
 
@@ -36,13 +28,6 @@ const brotliOptions = (sizeHint?: number): BrotliOptions => ({
 /** Compresses a raw source held in memory, on this thread. */
 export function compressRawSource(bytes: Uint8Array): Buffer {
   return brotliCompressSync(bytes, brotliOptions(bytes.byteLength));
-}
-
-/** The same on Node's thread pool (while this thread parses). */
-export function compressRawSourceAsync(bytes: Uint8Array): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    brotliCompress(bytes, brotliOptions(bytes.byteLength), (error, out) => (error ? reject(error) : resolve(out))),
-  );
 }
 
 /** A stream that compresses a raw source too large to hold (a long cast): the same encoding. */
