@@ -189,13 +189,9 @@ describe("the fast lane answers as Next's routes do", () => {
     const big = JSON.stringify({ answers: { quality: 4, comment: 'x'.repeat(3 * 1024 * 1024) } });
     const tooLarge = await same(reviewsRoute, id, path, { headers: as(token), body: big });
     expect(tooLarge.status).toBe(413);
-    // a chunked body (no Content-Length) is counted as it streams: refused at the limit, the connection then closed
-    const streamed = await viaFastLane(path, {
-      headers: as(token),
-      chunks: Array.from({ length: 8 }, () => Buffer.alloc(512 * 1024, 0x20)),
-    });
-    expect({ status: streamed.status, body: streamed.body }).toEqual({ status: 413, body: tooLarge.body });
-    expect(streamed.raw.connection).toBe('close');
+    // a chunked body (no Content-Length) is left to Next, which reads and refuses it (e2e/hostile-input.spec.ts)
+    const streamed = await viaFastLane(path, { headers: as(token), chunks: [Buffer.from(body)] });
+    expect(streamed.status).toBe(599);
 
     const made = await viaFastLane(path, { headers: as(token), body });
     expect(made.status).toBe(201);
@@ -203,40 +199,6 @@ describe("the fast lane answers as Next's routes do", () => {
     expect(replay.status).toBe(200);
     expect(JSON.parse(replay.body)).toEqual(JSON.parse(made.body));
     expect(await db().review.count({ where: { assignmentId: id } })).toBe(1);
-  });
-
-  it('a client still streaming an oversized body reads the 413, not a reset, and stops well before the end', async () => {
-    // closing a socket with unread input resets it: the client then sees EPIPE / ECONNRESET instead of the answer (a CI failure of e2e/hostile-input.spec.ts)
-    const path = `/api/v1/assignments/none/reviews`;
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    for (let round = 0; round < 5; round++) {
-      const outcome = await new Promise<{ status: number; sentMiB: number }>((resolve, reject) => {
-        let sent = 0;
-        let done = false;
-        const req = http.request(
-          `${base}${path}`,
-          { method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-          (res) => {
-            done = true;
-            res.resume();
-            resolve({ status: res.statusCode ?? 0, sentMiB: sent });
-            req.destroy();
-          },
-        );
-        req.on('error', (e) => (done ? undefined : reject(e)));
-        const pump = (): void => {
-          while (!done && sent < 64) {
-            sent++;
-            if (!req.write(chunk)) return void req.once('drain', pump);
-          }
-          if (!done) req.end();
-        };
-        req.write('{"answers":"');
-        pump();
-      });
-      expect(outcome.status).toBe(413);
-      expect(outcome.sentMiB).toBeLessThan(64);
-    }
   });
 
   it('carries every header next.config.ts gives an /api answer, and gzips a large answer only for a client that takes it', async () => {
