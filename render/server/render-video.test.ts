@@ -83,6 +83,11 @@ describe('renderTrajectoryVideo', () => {
     expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
     await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE });
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+    // encoded at crf 18 with x264's veryfast preset (X264_PRESET): x264 writes its settings into the stream; veryfast is subme=2, ref=1
+    const x264 = /x264 - core \d+[^\0]*?options: ([^\0]+)/.exec(readFileSync(a).toString('latin1'))?.[1] ?? '';
+    expect(x264).toMatch(/\bsubme=2\b/);
+    expect(x264).toMatch(/\bref=1\b/);
+    expect(x264).toMatch(/\bcrf=18\.0\b/);
     // every frame of both went through the viewport capture (captureViewportOnly), not a full-page one
     expect(screenshotStats.viewport - shots).toBeGreaterThanOrEqual(120);
     // only the two finished files: no partial file left behind
