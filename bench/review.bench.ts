@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,7 +57,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'bench-review');
 /** the embedded cluster's own directory (startEmbeddedPostgres puts it under its dataDir's pg/) */
 const pgDataDir = path.join(dataDir, 'pg', 'pg');
-const REVIEWERS = 50;
+/** BENCH_REVIEW_REVIEWERS (profile runs only: 1 gives statement times without CPU contention); the figures are for 50 */
+const REVIEWERS = Number(process.env.BENCH_REVIEW_REVIEWERS ?? 50);
 /** connections sampling the static file in the same run (each waits 250 ms between requests) */
 const STATIC_SAMPLERS = 5;
 const ITEMS = Number(process.env.BENCH_REVIEW_ITEMS ?? 3000);
@@ -92,7 +93,14 @@ export async function run(): Promise<BenchFigure[]> {
   let studio: ChildProcess | undefined;
   try {
     if (PROFILE_DIR)
-      postgres = await withStatementStats(postgres, () => startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort }));
+      postgres = await withStatementStats(postgres, () =>
+        startEmbeddedPostgres({
+          dataDir: path.join(dataDir, 'pg'),
+          port: dbPort,
+          // the cluster's log (auto_explain's plans under BENCH_REVIEW_EXPLAIN) beside the profile
+          serverLog: (text) => appendFileSync(path.join(PROFILE_DIR, 'postgres.log'), text),
+        }),
+      );
     await migrate(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
 
@@ -458,9 +466,25 @@ async function withStatementStats(
 ): Promise<Awaited<ReturnType<typeof startEmbeddedPostgres>>> {
   const client = new pg.Client({ connectionString: postgres.url });
   await client.connect();
-  // per-statement totals (and lock waits over 20 ms, in the cluster's stderr); plans: EXPLAIN of the pick (see explainPick)
-  for (const setting of [`shared_preload_libraries = pg_stat_statements`, `pg_stat_statements.track = 'all'`])
-    await client.query(`ALTER SYSTEM SET ${setting}`);
+  // per-statement totals; under BENCH_REVIEW_EXPLAIN also the analysed plans of slow statements (in DIR/postgres.log)
+  const settings = [
+    `shared_preload_libraries = pg_stat_statements`,
+    `pg_stat_statements.track = 'all'`,
+    `pg_stat_statements.track_planning = on`,
+  ];
+  // BENCH_REVIEW_EXPLAIN=MS: the plans of statements slower than MS (auto_explain, analyzed) in the cluster's log/ directory
+  const explainMs = Number(process.env.BENCH_REVIEW_EXPLAIN ?? 0);
+  if (explainMs > 0)
+    settings.splice(
+      0,
+      1,
+      `shared_preload_libraries = pg_stat_statements, auto_explain`,
+      `auto_explain.log_min_duration = ${explainMs}`,
+      `auto_explain.log_analyze = on`,
+      `auto_explain.log_buffers = on`,
+      `auto_explain.log_nested_statements = on`,
+    );
+  for (const setting of settings) await client.query(`ALTER SYSTEM SET ${setting}`);
   await client.end();
   await postgres.stop();
   const restarted = await restart();
@@ -483,8 +507,8 @@ async function resetStatementStats(url: string): Promise<true> {
 async function reportStatementStats(url: string, reviews: number, dir: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ calls: string; total: number; mean: number; rows: string; query: string }>(
-    `SELECT calls::text, total_exec_time AS total, mean_exec_time AS mean, rows::text, query FROM pg_stat_statements
+  const { rows } = await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
+    `SELECT calls::text, total_exec_time AS total, mean_exec_time AS mean, total_plan_time AS plan, rows::text, query FROM pg_stat_statements
      WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`,
   );
   await client.end();
@@ -492,13 +516,17 @@ async function reportStatementStats(url: string, reviews: number, dir: string): 
   const total = rows.reduce((n, r) => n + r.total, 0);
   const lines = [
     `${reviews} reviews; ${calls} statements (${(calls / reviews).toFixed(1)} per review), ${total.toFixed(0)} ms executing (${(total / reviews).toFixed(2)} ms per review)`,
-    'calls/review  mean ms  total ms  query',
+    'calls/review  mean ms  total ms  plan ms  query',
     ...rows.map(
       (r) =>
-        `${(Number(r.calls) / reviews).toFixed(2).padStart(12)}  ${r.mean.toFixed(3).padStart(7)}  ${r.total.toFixed(0).padStart(8)}  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+        `${(Number(r.calls) / reviews).toFixed(2).padStart(12)}  ${r.mean.toFixed(3).padStart(7)}  ${r.total.toFixed(0).padStart(8)}  ${r.plan.toFixed(0).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`,
     ),
   ];
-  await writeFile(path.join(dir, 'statements.txt'), `${lines.join('\n')}\n`);
+  const full = rows.map(
+    (r) =>
+      `${(Number(r.calls) / reviews).toFixed(2)} calls/review, ${r.mean.toFixed(3)} ms mean, ${r.total.toFixed(0)} ms total, ${r.plan.toFixed(0)} ms planning\n${r.query}\n`,
+  );
+  await writeFile(path.join(dir, 'statements.txt'), `${lines.join('\n')}\n\n${full.join('\n')}`);
   for (const line of lines.slice(0, 22)) log(line);
 }
 

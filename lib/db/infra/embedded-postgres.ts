@@ -21,6 +21,8 @@ export interface EmbeddedPostgresOptions {
   password?: string;
   database?: string;
   log?: (line: string) => void;
+  /** the server's output once it is ready (a profile run's auto_explain plans); dropped without it */
+  serverLog?: (text: string) => void;
 }
 
 export interface RunningPostgres {
@@ -218,7 +220,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ],
     { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: childEnv({ LC_MESSAGES: 'C' }) },
   );
-  await waitReady(child, log);
+  await waitReady(child, log, options.serverLog);
 
   const url = `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const socketUrl = `${url}?host=${encodeURIComponent(socketDir)}`;
@@ -274,7 +276,7 @@ function runToEnd(cmd: string, args: string[], ids: { uid: number; gid: number }
   });
 }
 
-function waitReady(child: ChildProcess, log: (line: string) => void): Promise<void> {
+function waitReady(child: ChildProcess, log: (line: string) => void, serverLog?: (text: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -285,8 +287,9 @@ function waitReady(child: ChildProcess, log: (line: string) => void): Promise<vo
         child.stderr?.off('data', onData);
         child.stdout?.off('data', onData);
         // keep draining so the pipe never fills
-        child.stderr?.on('data', () => {});
-        child.stdout?.on('data', () => {});
+        const drain = serverLog ? (more: Buffer) => serverLog(more.toString('utf8')) : () => {};
+        child.stderr?.on('data', drain);
+        child.stdout?.on('data', drain);
         resolve();
       }
     };

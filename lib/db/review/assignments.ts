@@ -74,41 +74,8 @@ export async function claimNextItem(campaignId: string, reviewer: Claimant, now:
     const leaseExpiresAt = new Date(now.getTime() + campaign.leaseSeconds * 1000);
     for (let attempt = 0; attempt < 5; attempt++) {
       const swapSides = campaign.mode === 'pairwise' ? randomInt(2) === 1 : false;
-      // the reviewer's live claim if any, else the next free slot. The queue: selected items of
-      // the campaign below k, that this reviewer never had, fewest reviews first, random order per reviewer.
       const [row] = await run<{ id: string; campaignItemId: string; leaseExpiresAt: Date; swapSides: boolean; resumed: boolean }>(
-        `WITH live AS (
-           SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
-           FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
-           WHERE a."reviewerId" = $2 AND a.status = 'claimed' AND a."leaseExpiresAt" > $3::timestamp AND ci."campaignId" = $1
-           ORDER BY a."claimedAt" LIMIT 1
-         ), picked AS (
-           UPDATE campaign_item SET "activeCount" = "activeCount" + 1
-           WHERE NOT EXISTS (SELECT 1 FROM live)
-             AND id = (
-               SELECT ci.id FROM campaign_item ci
-               WHERE ci.id IN (
-                 -- the head of the queue (campaign_item's queue index, in order): a few items of the lowest counts
-                 SELECT q.id FROM campaign_item q
-                 WHERE q."campaignId" = $1 AND q.selected AND q."activeCount" < $4
-                   AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = q.id AND a."reviewerId" = $2)
-                 ORDER BY q."reviewCount" ASC, q."activeCount" ASC, q."queueRank" ASC
-                 LIMIT ${QUEUE_HEAD}
-               )
-               ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || $2)
-               LIMIT 1
-               FOR UPDATE SKIP LOCKED
-             )
-             AND "activeCount" < $4
-           RETURNING id
-         ), created AS (
-           INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "claimedAt", "leaseExpiresAt", "swapSides")
-           SELECT $5, picked.id, $2, 'claimed', $3::timestamp, $6::timestamp, $7 FROM picked
-           RETURNING id, "campaignItemId", "leaseExpiresAt", "swapSides"
-         )
-         SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
-         UNION ALL
-         SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`,
+        CLAIM_STATEMENT,
         [campaignId, reviewer.id, at(now), campaign.overlap, randomUUID(), at(leaseExpiresAt), swapSides],
       );
       if (row)
@@ -135,6 +102,47 @@ export async function claimNextItem(campaignId: string, reviewer: Claimant, now:
 
 /** How many items at the head of the queue a claim chooses among (per reviewer), so concurrent claims rarely meet on one row. */
 const QUEUE_HEAD = 16;
+
+/**
+ * The claim's one statement: the reviewer's live claim if any, else the next free slot, leased and
+ * recorded. $1 campaign, $2 reviewer, $3 now, $4 k, $5 the new assignment's id, $6 its lease's
+ * end, $7 swapSides. The queue: selected items of the campaign below k that this reviewer never
+ * had, fewest reviews first, in a random order per reviewer. Exported for its plan's test.
+ */
+export const CLAIM_STATEMENT = `WITH live AS (
+     SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
+     FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
+     WHERE a."reviewerId" = $2 AND a.status = 'claimed' AND a."leaseExpiresAt" > $3::timestamp AND ci."campaignId" = $1
+     ORDER BY a."claimedAt" LIMIT 1
+   ), picked AS (
+     UPDATE campaign_item SET "activeCount" = "activeCount" + 1
+     WHERE NOT EXISTS (SELECT 1 FROM live)
+       AND id = (
+         SELECT ci.id FROM campaign_item ci
+         WHERE ci.id IN (
+           -- the head of the queue (campaign_item's queue index, in order): a few items of the lowest counts
+           SELECT q.id FROM campaign_item q
+           WHERE q."campaignId" = $1 AND q.selected AND q."activeCount" < $4
+             AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = q.id AND a."reviewerId" = $2)
+           ORDER BY q."reviewCount" ASC, q."activeCount" ASC, q."queueRank" ASC
+           LIMIT ${QUEUE_HEAD}
+         )
+         ORDER BY ci."reviewCount" ASC, ci."activeCount" ASC, md5(ci.id || $2)
+         LIMIT 1
+         -- the lock an UPDATE of a non-key column takes: claims of one row still take turns, while a submit's
+         -- foreign-key checks on the item (FOR KEY SHARE) neither wait for it nor make a claim skip the row
+         FOR NO KEY UPDATE SKIP LOCKED
+       )
+       AND "activeCount" < $4
+     RETURNING id
+   ), created AS (
+     INSERT INTO assignment (id, "campaignItemId", "reviewerId", status, "claimedAt", "leaseExpiresAt", "swapSides")
+     SELECT $5, picked.id, $2, 'claimed', $3::timestamp, $6::timestamp, $7 FROM picked
+     RETURNING id, "campaignItemId", "leaseExpiresAt", "swapSides"
+   )
+   SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
+   UNION ALL
+   SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`;
 
 /** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
 const CLAIM_LOCK_CLASS = 0x57495443;
