@@ -7,7 +7,7 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { CLAIM_STATEMENT, claimNextItem, settleClaim, skipAssignment } from './assignments';
 import { createCampaign } from '../campaigns/campaigns';
 import { db } from '../infra/client';
-import { inSqlTransaction } from '../infra/sql';
+import { inSqlTransaction, sql } from '../infra/sql';
 import { ensureProject } from '../trajectories/projects';
 import { saveRubricVersion } from '../campaigns/rubrics';
 import { resetDatabase } from '../test/reset';
@@ -182,5 +182,22 @@ describe('claiming review items', () => {
       // the head of the queue is read in the index's order, its first 16 rows, not all of them sorted
       expect(plan).not.toMatch(/Sort Key: q\."reviewCount"/);
     }
+  });
+
+  it("a submit's settle runs the rest of its transaction on generic plans, and only its transaction", async () => {
+    const { campaign } = await setup(1, 1);
+    const [a] = await reviewers(1);
+    const now = new Date();
+    const claim = await claimNextItem(campaign.id, a!, now);
+    const inside = await inSqlTransaction(async (run) => {
+      await settleClaim(run, claim!.assignmentId, a!.id, 1, now);
+      return (await run<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`, []))[0]!.mode;
+    });
+    expect(inside).toBe('force_generic_plan');
+    // SET LOCAL: the pool's connections are back on the default after the commit
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () => sql<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`)),
+    );
+    expect(new Set(after.map((r) => r[0]!.mode))).toEqual(new Set(['auto']));
   });
 });

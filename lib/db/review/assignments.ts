@@ -57,7 +57,7 @@ export async function claimNextItem(campaignId: string, reviewer: Claimant, now:
       lapsed: boolean;
     }>(
       `SELECT c."projectId", c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
-              pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked,
+              pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked, ${GENERIC_PLANS} AS plans,
               EXISTS (SELECT 1 FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
                       WHERE a.status = 'claimed' AND a."leaseExpiresAt" <= $4::timestamp AND ci."campaignId" = c.id) AS lapsed
        FROM campaign c WHERE c.id = $1`,
@@ -144,6 +144,18 @@ export const CLAIM_STATEMENT = `WITH live AS (
    UNION ALL
    SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`;
 
+/**
+ * Set by the first statement of a claim and of a submit, for the rest of its transaction: the
+ * statements after it (the triggers' too) run the plan their connection cached, planned once for
+ * any parameters, instead of being planned again for each call's values. PostgreSQL's default
+ * kept re-planning the ones that take an array (`= ANY($n)`: the summary's inputs, the frame
+ * items' refresh), whose generic estimate assumes ten elements against the call's one or two:
+ * planning was about 4 ms of the database's CPU a review (the review bench's profile, issue 17).
+ * Every statement of these transactions reads by key or by the queue index, whose generic plan
+ * lib/db/review/assignments.db.test.ts checks.
+ */
+export const GENERIC_PLANS = `set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
 /** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
 const CLAIM_LOCK_CLASS = 0x57495443;
 
@@ -207,7 +219,7 @@ export async function settleClaim(
   // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
   const [a] = await run<{ reviewerId: string; status: string; campaignItemId: string }>(
     `WITH a AS MATERIALIZED (SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE)
-     SELECT a."reviewerId", a.status, a."campaignItemId", ${INSIGHT_LOCKS('$2')} AS locked FROM a`,
+     SELECT a."reviewerId", a.status, a."campaignItemId", ${INSIGHT_LOCKS('$2')} AS locked, ${GENERIC_PLANS} AS plans FROM a`,
     [assignmentId, insightIds(insightOf)],
   );
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
