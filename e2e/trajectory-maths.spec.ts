@@ -34,3 +34,37 @@ test('LaTeX in the instruction and the agent messages reads as maths on the traj
   await expect(agent).toContainText('echo $HOME costs $5.');
   await screenshot(page, 'trajectory-maths');
 });
+
+test('a long agent message: its excerpt typeset by the server, "Show all" typesets the rest in the browser and "Show less" goes back', async ({
+  page,
+}) => {
+  const lead = await seedUser('lead');
+  const lines = Array.from({ length: 50 }, (_, i) =>
+    i === 44 ? 'Line 45: the energy is $E = \\frac{1}{2} m v^2$.' : `Line ${i + 1}: $x_{${i}}$ noted.`,
+  );
+  const id = await storeTrajectoryDirect(
+    uniqueName('long-message'),
+    buildTrajectory({
+      format: 'openai',
+      task: { name: uniqueName('energy'), instruction: 'Find the kinetic energy.' },
+      policy: { model: 'physics-model' },
+      steps: [{ source: 'agent', text: lines.join('\n') }],
+    }),
+  );
+  await signIn(page, lead);
+  const response = await page.goto(`/trajectories/${id}`);
+  // typeset in the server's HTML: the first 40 lines' maths, none of line 45's
+  const html = await response!.text();
+  expect(html).toContain('class="katex"');
+  const step = page.getByTestId('step').first();
+  await expect(step).toContainText('Line 40');
+  await expect(step).not.toContainText('Line 45');
+  await expect(step.locator('.katex')).toHaveCount(40);
+  await step.getByRole('button', { name: /Show all \(50 lines/ }).click();
+  await expect(step).toContainText('Line 45: the energy is');
+  await expect(step.locator('.mfrac')).toHaveCount(1);
+  await expect(step.locator('.katex')).toHaveCount(50);
+  await step.getByRole('button', { name: 'Show less' }).click();
+  await expect(step).not.toContainText('Line 45');
+  await expect(step.locator('.katex')).toHaveCount(40);
+});
