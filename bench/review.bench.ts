@@ -10,6 +10,7 @@ import { adjudicationsOf, getAdjudicationView } from '../lib/db/agreement/adjudi
 import { createApiToken } from '../lib/db/auth/api-tokens';
 import { listReviews } from '../lib/db/review/review-list';
 import { trajectoryVideo } from '../lib/video-renders/video-props-for';
+import { prepareCampaignVideoProps } from '../lib/video-renders/prepare-campaign-video-props';
 import { disconnectDb } from '../lib/db/infra/client';
 import { createCampaign } from '../lib/db/campaigns/campaigns';
 import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
@@ -36,7 +37,8 @@ import pg from 'pg';
  * Review load test: real HTTP against the production build (`witness start --no-demo --no-worker` on its
  * own database), 50 reviewers with API tokens claiming (`POST /api/v1/campaigns/:id/assignments`)
  * and submitting (`POST /api/v1/assignments/:id/reviews`) as fast as they can for
- * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted. One submit in twenty is
+ * BENCH_REVIEW_SECONDS (default 120) or until the campaign is exhausted, after deriving the campaigns' blind video
+ * props as the campaign.video-props job does once a campaign is created. One submit in twenty is
  * sent twice with the same idempotency key (a retried request). Beside it, in the same run, 5
  * sampling connections fetch a static file of the build, so the latencies have a yardstick.
  *
@@ -106,6 +108,12 @@ export async function run(): Promise<BenchFigure[]> {
 
     const { campaign, soakCampaign, leads, tokens, projectId } = await seedReviewLoad(ITEMS);
     log(`seeded ${ITEMS} items (k=${K}), ${REVIEWERS} reviewers`);
+    // what the campaign.video-props job a campaign's creation queues does (the studio runs without its worker here)
+    const p0 = performance.now();
+    for (const c of [campaign, soakCampaign]) await prepareCampaignVideoProps(c.id);
+    log(
+      `the campaigns' blind video props derived ahead of the claims (the campaign.video-props job) in ${((performance.now() - p0) / 1000).toFixed(1)} s`,
+    );
     const propsFigures = await storedPropsFigures(projectId);
 
     studio = startBenchStudio({

@@ -1,6 +1,7 @@
 import type { Jobs } from '../lib/queue/job-list';
 import type { JobHandler } from './job-handler';
 import { campaignSnapshotHandler } from './jobs/campaign-snapshot/handler';
+import { campaignVideoPropsHandler } from './jobs/campaign-video-props/handler';
 import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
 import { trainingDeliverHandler } from './jobs/training-deliver/handler';
@@ -19,6 +20,7 @@ const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
   datasetExport: datasetExportHandler,
   trainingDeliver: trainingDeliverHandler,
   campaignSnapshot: campaignSnapshotHandler,
+  campaignVideoProps: campaignVideoPropsHandler,
 };
 
 export const jobHandlers: readonly JobHandler[] = Object.values(handlers);

@@ -1,5 +1,6 @@
 import type { JobContract } from './job-contract';
 import { campaignSnapshotJob } from './jobs/campaign-snapshot';
+import { campaignVideoPropsJob } from './jobs/campaign-video-props';
 import { datasetExportJob } from './jobs/dataset-export';
 import { sessionsPruneJob } from './jobs/sessions-prune';
 import { trainingDeliverJob } from './jobs/training-deliver';
@@ -22,6 +23,7 @@ export const jobs = {
   datasetExport: datasetExportJob,
   trainingDeliver: trainingDeliverJob,
   campaignSnapshot: campaignSnapshotJob,
+  campaignVideoProps: campaignVideoPropsJob,
 } as const;
 
 export type Jobs = typeof jobs;

@@ -10,12 +10,14 @@ import { trajectoryFilterSchema } from '@/lib/db/campaigns/campaigns';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { campaignRequest } from '@/lib/review/campaign-request';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { requestCampaignVideoProps } from '@/lib/video-renders/request-campaign-video-props';
 import { planCampaignFromRequest, planRequest } from '@/lib/review/plan-campaign-review';
 import { defineAction } from '../../../_server/action';
 
 /** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
 export const createCampaignAction = defineAction('lead', campaignRequest, async (input, user) => {
   const created = await createCampaignFromRequest(input, user.id, visibleProjectIds(user.access, 'lead'));
+  await requestCampaignVideoProps(created.id);
   revalidatePath('/lead', 'layout');
   return { id: created.id, items: created.items, rubricVersionCreated: created.rubricVersionCreated };
 });

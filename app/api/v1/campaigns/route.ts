@@ -3,6 +3,7 @@ import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
 import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
+import { requestCampaignVideoProps } from '@/lib/video-renders/request-campaign-video-props';
 import { readJsonBody } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';
@@ -33,5 +34,7 @@ export const GET = apiRoute('lead', async (request, user) => {
 export const POST = apiRoute('lead', async (request, user) => {
   const body = await readJsonBody(request);
   const created = await createCampaignFromRequest(body, user.id, visibleProjectIds(user.access, 'lead'));
+  // its items' blind video props, derived by a worker before the reviewers' claims ask for them
+  await requestCampaignVideoProps(created.id);
   return Response.json({ campaign: created }, { status: 201 });
 });

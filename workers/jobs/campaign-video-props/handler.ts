@@ -1,0 +1,19 @@
+import { isAppError } from '../../../lib/errors';
+import { campaignVideoPropsJob } from '../../../lib/queue/jobs/campaign-video-props';
+import { prepareCampaignVideoProps } from '../../../lib/video-renders/prepare-campaign-video-props';
+import { PermanentJobError, type JobHandler } from '../../job-handler';
+
+/** Idempotent: the props already stored and current are skipped (a retry resumes). */
+export const campaignVideoPropsHandler: JobHandler<typeof campaignVideoPropsJob> = {
+  contract: campaignVideoPropsJob,
+  async handle({ campaignId }, ctx) {
+    try {
+      const done = await prepareCampaignVideoProps(campaignId, ctx.signal);
+      ctx.log(`campaign ${campaignId}: ${done.derived} of ${done.trajectories} trajectories' props derived, the others were stored`);
+      return done;
+    } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw new PermanentJobError(`campaign ${campaignId} does not exist`);
+      throw error;
+    }
+  },
+};
