@@ -475,23 +475,20 @@ async function withStatementStats(
   const client = new pg.Client({ connectionString: postgres.url });
   await client.connect();
   // per-statement totals; under BENCH_REVIEW_EXPLAIN also the analysed plans of slow statements (in DIR/postgres.log)
+  // BENCH_REVIEW_EXPLAIN=MS: auto_explain too, the analysed plans of statements slower than MS (to DIR/postgres.log)
+  const explainMs = Number(process.env.BENCH_REVIEW_EXPLAIN ?? 0);
+  const explain = [
+    `auto_explain.log_min_duration = ${explainMs}`,
+    `auto_explain.log_analyze = on`,
+    `auto_explain.log_buffers = on`,
+    `auto_explain.log_nested_statements = on`,
+  ];
   const settings = [
-    `shared_preload_libraries = pg_stat_statements`,
+    `shared_preload_libraries = pg_stat_statements${explainMs > 0 ? ', auto_explain' : ''}`,
     `pg_stat_statements.track = 'all'`,
     `pg_stat_statements.track_planning = on`,
+    ...(explainMs > 0 ? explain : []),
   ];
-  // BENCH_REVIEW_EXPLAIN=MS: the plans of statements slower than MS (auto_explain, analyzed) in the cluster's log/ directory
-  const explainMs = Number(process.env.BENCH_REVIEW_EXPLAIN ?? 0);
-  if (explainMs > 0)
-    settings.splice(
-      0,
-      1,
-      `shared_preload_libraries = pg_stat_statements, auto_explain`,
-      `auto_explain.log_min_duration = ${explainMs}`,
-      `auto_explain.log_analyze = on`,
-      `auto_explain.log_buffers = on`,
-      `auto_explain.log_nested_statements = on`,
-    );
   for (const setting of settings) await client.query(`ALTER SYSTEM SET ${setting}`);
   await client.end();
   await postgres.stop();

@@ -1,6 +1,6 @@
 import { campaignVideoTargets } from '../db/campaigns/campaign-video-targets';
 import { blindSettings } from '../db/review/assignment-view';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
 import { prepareVideoProps } from './video-props-for';
 
 /**
@@ -10,8 +10,9 @@ import { prepareVideoProps } from './video-props-for';
  * resumes. `signal` stops between trajectories. NOT_FOUND when the campaign is gone.
  *
  * Why ahead of the claims: a claim that finds no stored props derives them while the reviewer
- * waits. In the review bench (3,000 items, k=3) a third of the claims did; deriving them first, back to back
- * with a run that did not, took 80.2 to 101.0 reviews/s and the claim p95 from 580 to 340 ms (issue 17).
+ * waits. In the review bench (3,000 items, k=3) a third of the claims did; deriving them first, back
+ * to back with a run that did not, took 80.2 to 101.0 reviews/s and the claim p95 from 580 to 340 ms
+ * (issue 17).
  */
 export async function prepareCampaignVideoProps(
   campaignId: string,
@@ -27,7 +28,7 @@ export async function prepareCampaignVideoProps(
       if ((await prepareVideoProps(trajectoryId, options)).derived) derived++;
     } catch (error) {
       // a trajectory deleted since the campaign's creation: its items went with it
-      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+      if (!(isAppError(error) && error.code === 'NOT_FOUND')) throw error;
     }
   }
   return { trajectories: targets.trajectoryIds.length, derived };

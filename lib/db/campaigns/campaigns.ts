@@ -182,7 +182,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
   // The claim walks campaign_item's queue index only when the planner knows the campaign is more
   // than a few rows: before autovacuum's next ANALYZE it took a fresh table for a handful of rows
   // and bitmap-scanned and sorted all the campaign's items on every claim (55 ms a claim at 3,000
-  // items, one reviewer; 1.6 ms after ANALYZE: the review bench's profile, issue 17).
+  // items, one reviewer; 1.0 ms after ANALYZE: the review bench's profile, issue 17).
   if (items.length >= ANALYZE_FROM_ITEMS) await db().$executeRawUnsafe('ANALYZE campaign_item');
   return created;
 }

@@ -154,7 +154,7 @@ export const CLAIM_STATEMENT = `WITH live AS (
  * Every statement of these transactions reads by key or by the queue index, whose generic plan
  * lib/db/review/assignments.db.test.ts checks.
  */
-export const GENERIC_PLANS = `set_config('plan_cache_mode', 'force_generic_plan', true)`;
+const GENERIC_PLANS = `set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
 /** classid of the claim lock ('WITC'); the objid is hashtext(reviewer id || ':' || campaign id). */
 const CLAIM_LOCK_CLASS = 0x57495443;
