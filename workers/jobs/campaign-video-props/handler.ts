@@ -9,7 +9,7 @@ export const campaignVideoPropsHandler: JobHandler<typeof campaignVideoPropsJob>
   async handle({ campaignId }, ctx) {
     try {
       const done = await prepareCampaignVideoProps(campaignId, ctx.signal);
-      ctx.log(`campaign ${campaignId}: ${done.derived} of ${done.trajectories} trajectories' props derived, the others were stored`);
+      ctx.log(`campaign ${campaignId}: ${done.derived} trajectories' props derived, ${done.trajectories - done.derived} already stored`);
       return done;
     } catch (error) {
       if (isAppError(error) && error.code === 'NOT_FOUND') throw new PermanentJobError(`campaign ${campaignId} does not exist`);
