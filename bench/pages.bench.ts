@@ -301,7 +301,7 @@ async function timeVideo(
   base: string,
   leadCookie: string,
   bigId: string,
-): Promise<{ playable: number[]; afterLoad: number[]; signIn: number[] }> {
+): Promise<{ playable: number[]; afterLoad: number[]; signIn: number[]; liveAfterLoad: number[] }> {
   const hydratedIn = async (page: Page, selector: string) =>
     page.waitForFunction(
       (sel) => {
@@ -321,6 +321,7 @@ async function timeVideo(
   const playable: number[] = [];
   const afterLoad: number[] = [];
   const signIn: number[] = [];
+  const liveAfterLoad: number[] = [];
   try {
     for (let i = 0; i < 4; i++) {
       await signInPage.goto('about:blank');
@@ -396,15 +397,69 @@ async function timeVideo(
         `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)}` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
       );
     }
+    // The same page, clicked by the page itself: a script that runs before the page's own clicks
+    // Play the moment its button has React's handler (polled every 4 ms), and notes, in the
+    // page's clock, when that was and when the time first moved. Playwright's click above waits
+    // for its own checks (the button stable over two animation frames, scrolled into view, hit
+    // by the pointer), each a round trip to the browser: 300-450 ms between the Player hydrated
+    // and the click reaching the page on this machine, none of it the page's.
+    const live = await context.newPage();
+    // a string, not a function: tsx's helpers (__name) do not exist in the page
+    await live.addInitScript(`(() => {
+      if (!location.pathname.startsWith('/trajectories/')) return;
+      const selector = '[data-testid="trajectory-player"] button[aria-label="Play video"]';
+      const time = () => document.querySelector('[data-testid="player-time"]')?.textContent ?? null;
+      let before = null;
+      const look = () => {
+        if (window.benchLiveAt === undefined) {
+          const button = document.querySelector(selector);
+          if (!button || !Object.keys(button).some((k) => k.startsWith('__reactProps$'))) return void setTimeout(look, 4);
+          window.benchLiveAt = performance.now();
+          before = time();
+          button.click();
+        } else if (time() !== before) return void (window.benchMovedAt = performance.now());
+        setTimeout(look, 4);
+      };
+      look();
+    })();`);
+    for (let i = 0; i < 4; i++) {
+      await live.goto('about:blank');
+      const cdp = BROWSER_PROFILE_DIR && i > 0 ? await context.newCDPSession(live) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
+      await live.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
+      await live.waitForFunction(() => (window as unknown as { benchMovedAt?: number }).benchMovedAt !== undefined, undefined, {
+        timeout: REQUEST_TIMEOUT_MS,
+        polling: 16,
+      });
+      const at = await live.evaluate(() => {
+        const w = window as unknown as { benchLiveAt: number; benchMovedAt: number };
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt };
+      });
+      if (cdp && BROWSER_PROFILE_DIR) {
+        const { profile } = await cdp.send('Profiler.stop');
+        await writeFile(path.join(BROWSER_PROFILE_DIR, `video-live-run-${i}.cpuprofile`), JSON.stringify(profile));
+        await cdp.detach();
+      }
+      if (i > 0) liveAfterLoad.push(at.moved - at.load);
+      log(
+        `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms`,
+      );
+    }
   } catch (error) {
     if ((error as Error).name !== 'TimeoutError') throw error;
     log(`${BIG_STEPS}-step page in Chromium: not playing within ${REQUEST_TIMEOUT_MS / 1000} s`);
     playable.push(Infinity);
+    liveAfterLoad.push(Infinity);
   } finally {
     await context.close();
     await anonymous.close();
   }
-  return { playable, afterLoad, signIn };
+  return { playable, afterLoad, signIn, liveAfterLoad };
 }
 
 /**
@@ -553,6 +608,18 @@ export async function run(): Promise<BenchFigure[]> {
             comparator,
             goal: '<= 1000 ms',
           });
+        if (playable.liveAfterLoad.length) {
+          const live = median(playable.liveAfterLoad);
+          figures.push({
+            group: GROUP,
+            name: `${scaleName}: ${BIG_STEPS}-step trajectory page in Chromium, from the page's load event until its video plays, Play clicked by the page as soon as it is live (median of ${playable.liveAfterLoad.length})`,
+            value: live === Infinity ? REQUEST_TIMEOUT_MS : live,
+            unit: 'ms',
+            higherIsBetter: false,
+            comparator,
+            goal: '<= 1000 ms',
+          });
+        }
       }
     }
     return figures;
