@@ -379,7 +379,7 @@ async function timeVideo(
           ttfb: nav.responseStart,
           load: nav.loadEventEnd,
           head: head ? { from: head.startTime, to: head.responseEnd } : null,
-          part1: part1 ? { from: part1.startTime, to: part1.responseEnd } : null,
+          part1: part1 ? { from: part1.startTime, to: part1.responseEnd, bytes: part1.decodedBodySize } : null,
           click: (window as unknown as { benchClickAt?: number }).benchClickAt ?? null,
           moved: (window as unknown as { benchMovedAt?: number }).benchMovedAt ?? null,
           fonts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
@@ -394,7 +394,7 @@ async function timeVideo(
       }
       const ms = (v: number) => v.toFixed(0);
       log(
-        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)}` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
+        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)} (${(split.part1.bytes / 1024).toFixed(0)} KiB)` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
       );
     }
     // The same page, clicked by the page itself: a script that runs before the page's own clicks
@@ -438,7 +438,13 @@ async function timeVideo(
       const at = await live.evaluate(() => {
         const w = window as unknown as { benchLiveAt: number; benchMovedAt: number };
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt };
+        const parts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((r) => /\/video\?pacing=[a-z]+(&part=\d+|$)/.test(r.name) && r.startTime < w.benchMovedAt)
+          .map(
+            (r) =>
+              `${/&part=(\d+)/.exec(r.name)?.[1] ?? 'head'} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)} (${(r.decodedBodySize / 1024).toFixed(0)} KiB)`,
+          );
+        return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt, parts };
       });
       if (cdp && BROWSER_PROFILE_DIR) {
         const { profile } = await cdp.send('Profiler.stop');
@@ -447,7 +453,7 @@ async function timeVideo(
       }
       if (i > 0) liveAfterLoad.push(at.moved - at.load);
       log(
-        `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms`,
+        `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms; video fetched before it moved: ${at.parts.join(', ')}`,
       );
     }
   } catch (error) {
