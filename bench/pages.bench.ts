@@ -311,6 +311,21 @@ async function timeVideo(
       selector,
       { timeout: REQUEST_TIMEOUT_MS, polling: 16 },
     );
+  // BENCH_PAGES_BROWSER_PROFILE: a Chromium CPU profile of one load, written to DIR/NAME.cpuprofile when the returned stop is called
+  const profileLoad = async (on: Page, name: string): Promise<() => Promise<void>> => {
+    if (!BROWSER_PROFILE_DIR) return async () => {};
+    const dir = BROWSER_PROFILE_DIR;
+    const cdp = await on.context().newCDPSession(on);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+    return async () => {
+      const { profile } = await cdp.send('Profiler.stop');
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+    };
+  };
   const anonymous = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
   const context = await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } });
   await context.addCookies(
@@ -323,89 +338,86 @@ async function timeVideo(
   const signIn: number[] = [];
   const liveAfterLoad: number[] = [];
   try {
-    for (let i = 0; i < 4; i++) {
-      await signInPage.goto('about:blank');
-      const s0 = Date.now();
-      await signInPage.goto('/sign-in', { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
-      await hydratedIn(signInPage, 'form button[type="submit"]');
-      const signInMs = Date.now() - s0;
+    try {
+      for (let i = 0; i < 4; i++) {
+        await signInPage.goto('about:blank');
+        const s0 = Date.now();
+        await signInPage.goto('/sign-in', { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
+        await hydratedIn(signInPage, 'form button[type="submit"]');
+        const signInMs = Date.now() - s0;
 
-      await page.goto('about:blank');
-      const cdp = BROWSER_PROFILE_DIR && i > 0 ? await context.newCDPSession(page) : null;
-      if (cdp) {
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-        await cdp.send('Profiler.start');
-      }
-      const t0 = Date.now();
-      await page.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
-      await hydratedIn(page, '[data-testid="trajectory-player"] select[aria-label="Playback speed"]');
-      const hydrated = Date.now() - t0;
-      // the player's time before the click, and (in the page's own clock, without the round trips
-      // between Playwright and the browser that the times above include) when the click reaches
-      // the page and when the time first moves: one round trip, as the plain read of the time was
-      const before = await page.evaluate(() => {
-        const w = window as unknown as { benchClickAt?: number; benchMovedAt?: number };
-        document.addEventListener('click', () => (w.benchClickAt ??= performance.now()), { capture: true, once: true });
-        const time = document.querySelector('[data-testid="player-time"]');
-        if (time)
-          new MutationObserver((_, o) => {
-            w.benchMovedAt = performance.now();
-            o.disconnect();
-          }).observe(time, { childList: true, characterData: true, subtree: true });
-        return time?.textContent ?? null;
-      });
-      await page.locator('[data-testid="trajectory-player"] button[aria-label="Play video"]').first().click(); // CSS: a role query computes the accessible name of every element (seconds on a long page)
-      await page.waitForFunction((b) => document.querySelector('[data-testid="player-time"]')?.textContent !== b, before, {
-        timeout: REQUEST_TIMEOUT_MS,
-        polling: 16,
-      });
-      const playing = Date.now() - t0;
-      if (cdp && BROWSER_PROFILE_DIR) {
-        const { profile } = await cdp.send('Profiler.stop');
-        await mkdir(BROWSER_PROFILE_DIR, { recursive: true });
-        await writeFile(path.join(BROWSER_PROFILE_DIR, `video-run-${i}.cpuprofile`), JSON.stringify(profile));
-        await cdp.detach();
-      }
-      const split = await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        const head = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
-          /\/video\?pacing=[a-z]+$/.test(r.name),
+        await page.goto('about:blank');
+        const stopProfile = i > 0 ? await profileLoad(page, `video-run-${i}`) : async () => {};
+        const t0 = Date.now();
+        await page.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
+        await hydratedIn(page, '[data-testid="trajectory-player"] select[aria-label="Playback speed"]');
+        const hydrated = Date.now() - t0;
+        // the player's time before the click, and (in the page's own clock, without the round trips
+        // between Playwright and the browser that the times above include) when the click reaches
+        // the page and when the time first moves: one round trip, as the plain read of the time was
+        const before = await page.evaluate(() => {
+          const w = window as unknown as { benchClickAt?: number; benchMovedAt?: number };
+          document.addEventListener('click', () => (w.benchClickAt ??= performance.now()), { capture: true, once: true });
+          const time = document.querySelector('[data-testid="player-time"]');
+          if (time)
+            new MutationObserver((_, o) => {
+              w.benchMovedAt = performance.now();
+              o.disconnect();
+            }).observe(time, { childList: true, characterData: true, subtree: true });
+          return time?.textContent ?? null;
+        });
+        await page.locator('[data-testid="trajectory-player"] button[aria-label="Play video"]').first().click(); // CSS: a role query computes the accessible name of every element (seconds on a long page)
+        await page.waitForFunction((b) => document.querySelector('[data-testid="player-time"]')?.textContent !== b, before, {
+          timeout: REQUEST_TIMEOUT_MS,
+          polling: 16,
+        });
+        const playing = Date.now() - t0;
+        await stopProfile();
+        const split = await page.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          const head = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
+            /\/video\?pacing=[a-z]+$/.test(r.name),
+          );
+          const part1 = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
+            /\/video\?pacing=[a-z]+&part=1&rev=/.test(r.name),
+          );
+          return {
+            ttfb: nav.responseStart,
+            load: nav.loadEventEnd,
+            head: head ? { from: head.startTime, to: head.responseEnd } : null,
+            part1: part1 ? { from: part1.startTime, to: part1.responseEnd, bytes: part1.decodedBodySize } : null,
+            click: (window as unknown as { benchClickAt?: number }).benchClickAt ?? null,
+            moved: (window as unknown as { benchMovedAt?: number }).benchMovedAt ?? null,
+            fonts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+              .filter((r) => /\.woff2?$/.test(r.name))
+              .map((r) => ({ from: r.startTime, to: r.responseEnd })),
+          };
+        });
+        if (i > 0) {
+          playable.push(playing);
+          afterLoad.push(playing - split.load);
+          signIn.push(signInMs);
+        }
+        const ms = (v: number) => v.toFixed(0);
+        log(
+          `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)} (${(split.part1.bytes / 1024).toFixed(0)} KiB)` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
         );
-        const part1 = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) =>
-          /\/video\?pacing=[a-z]+&part=1&rev=/.test(r.name),
-        );
-        return {
-          ttfb: nav.responseStart,
-          load: nav.loadEventEnd,
-          head: head ? { from: head.startTime, to: head.responseEnd } : null,
-          part1: part1 ? { from: part1.startTime, to: part1.responseEnd, bytes: part1.decodedBodySize } : null,
-          click: (window as unknown as { benchClickAt?: number }).benchClickAt ?? null,
-          moved: (window as unknown as { benchMovedAt?: number }).benchMovedAt ?? null,
-          fonts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-            .filter((r) => /\.woff2?$/.test(r.name))
-            .map((r) => ({ from: r.startTime, to: r.responseEnd })),
-        };
-      });
-      if (i > 0) {
-        playable.push(playing);
-        afterLoad.push(playing - split.load);
-        signIn.push(signInMs);
       }
-      const ms = (v: number) => v.toFixed(0);
-      log(
-        `${BIG_STEPS}-step page in Chromium: first byte ${ms(split.ttfb)}, load ${ms(split.load)}, video head ${split.head ? `${ms(split.head.from)}-${ms(split.head.to)}` : 'not fetched'}, part 1 ${split.part1 ? `${ms(split.part1.from)}-${ms(split.part1.to)} (${(split.part1.bytes / 1024).toFixed(0)} KiB)` : 'not fetched'}, ${split.fonts.length} fonts ${split.fonts.length ? `${ms(Math.min(...split.fonts.map((f) => f.from)))}-${ms(Math.max(...split.fonts.map((f) => f.to)))}` : ''}, Player hydrated ${hydrated}, playing ${playing} ms; in the page: click ${split.click === null ? '?' : ms(split.click)}, time moved ${split.moved === null ? '?' : ms(split.moved)} (sign-in hydrated ${signInMs} ms)`,
-      );
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      log(`${BIG_STEPS}-step page in Chromium: not playing within ${REQUEST_TIMEOUT_MS / 1000} s`);
+      playable.push(Infinity);
     }
-    // The same page, clicked by the page itself: a script that runs before the page's own clicks
-    // Play the moment its button has React's handler (polled every 4 ms), and notes, in the
-    // page's clock, when that was and when the time first moved. Playwright's click above waits
-    // for its own checks (the button stable over two animation frames, scrolled into view, hit
-    // by the pointer), each a round trip to the browser: 300-450 ms between the Player hydrated
-    // and the click reaching the page on this machine, none of it the page's.
-    const live = await context.newPage();
-    // a string, not a function: tsx's helpers (__name) do not exist in the page
-    await live.addInitScript(`(() => {
+    try {
+      // The same page, clicked by the page itself: a script that runs before the page's own clicks
+      // Play the moment its button has React's handler (polled every 4 ms), and notes, in the
+      // page's clock, when that was and when the time first moved. Playwright's click above waits
+      // for its own checks (the button stable over two animation frames, scrolled into view, hit
+      // by the pointer), each a round trip to the browser: 300-450 ms between the Player hydrated
+      // and the click reaching the page on this machine, none of it the page's.
+      const live = await context.newPage();
+      // a string, not a function: tsx's helpers (__name) do not exist in the page
+      await live.addInitScript(`(() => {
       if (!location.pathname.startsWith('/trajectories/')) return;
       const selector = '[data-testid="trajectory-player"] button[aria-label="Play video"]';
       const time = () => document.querySelector('[data-testid="player-time"]')?.textContent ?? null;
@@ -422,45 +434,36 @@ async function timeVideo(
       };
       look();
     })();`);
-    for (let i = 0; i < 4; i++) {
-      await live.goto('about:blank');
-      const cdp = BROWSER_PROFILE_DIR && i > 0 ? await context.newCDPSession(live) : null;
-      if (cdp) {
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-        await cdp.send('Profiler.start');
+      for (let i = 0; i < 4; i++) {
+        await live.goto('about:blank');
+        const stopProfile = i > 0 ? await profileLoad(live, `video-live-run-${i}`) : async () => {};
+        await live.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
+        await live.waitForFunction(() => (window as unknown as { benchMovedAt?: number }).benchMovedAt !== undefined, undefined, {
+          timeout: REQUEST_TIMEOUT_MS,
+          polling: 16,
+        });
+        const at = await live.evaluate(() => {
+          const w = window as unknown as { benchLiveAt: number; benchMovedAt: number };
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          const parts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => /\/video\?pacing=[a-z]+(&part=\d+|$)/.test(r.name) && r.startTime < w.benchMovedAt)
+            .map(
+              (r) =>
+                `${/&part=(\d+)/.exec(r.name)?.[1] ?? 'head'} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)} (${(r.decodedBodySize / 1024).toFixed(0)} KiB)`,
+            );
+          return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt, parts };
+        });
+        await stopProfile();
+        if (i > 0) liveAfterLoad.push(at.moved - at.load);
+        log(
+          `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms; video fetched before it moved: ${at.parts.join(', ')}`,
+        );
       }
-      await live.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
-      await live.waitForFunction(() => (window as unknown as { benchMovedAt?: number }).benchMovedAt !== undefined, undefined, {
-        timeout: REQUEST_TIMEOUT_MS,
-        polling: 16,
-      });
-      const at = await live.evaluate(() => {
-        const w = window as unknown as { benchLiveAt: number; benchMovedAt: number };
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        const parts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-          .filter((r) => /\/video\?pacing=[a-z]+(&part=\d+|$)/.test(r.name) && r.startTime < w.benchMovedAt)
-          .map(
-            (r) =>
-              `${/&part=(\d+)/.exec(r.name)?.[1] ?? 'head'} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)} (${(r.decodedBodySize / 1024).toFixed(0)} KiB)`,
-          );
-        return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt, parts };
-      });
-      if (cdp && BROWSER_PROFILE_DIR) {
-        const { profile } = await cdp.send('Profiler.stop');
-        await writeFile(path.join(BROWSER_PROFILE_DIR, `video-live-run-${i}.cpuprofile`), JSON.stringify(profile));
-        await cdp.detach();
-      }
-      if (i > 0) liveAfterLoad.push(at.moved - at.load);
-      log(
-        `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms; video fetched before it moved: ${at.parts.join(', ')}`,
-      );
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      log(`${BIG_STEPS}-step page in Chromium, clicked by the page: not playing within ${REQUEST_TIMEOUT_MS / 1000} s`);
+      liveAfterLoad.push(Infinity);
     }
-  } catch (error) {
-    if ((error as Error).name !== 'TimeoutError') throw error;
-    log(`${BIG_STEPS}-step page in Chromium: not playing within ${REQUEST_TIMEOUT_MS / 1000} s`);
-    playable.push(Infinity);
-    liveAfterLoad.push(Infinity);
   } finally {
     await context.close();
     await anonymous.close();
