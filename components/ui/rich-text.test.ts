@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { markdownWithMath, trimUnclosedMath } from '@/lib/rich-text/markdown-source';
+import { codeSpan, markdownWithMath, trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { RichText, typesetCacheForTests } from './rich-text';
 
 const html = (text: string, inline = false) => renderToStaticMarkup(createElement(RichText, { text, inline }));
@@ -42,6 +42,24 @@ describe('markdownWithMath', () => {
     );
     expect(markdownWithMath('| x | $|v|$ |')).toBe('| x | $$ \\vert v\\vert  $$ |');
     expect(markdownWithMath('$\\|v\\|$')).toBe('$$ \\|v\\| $$');
+  });
+  it('shows Python dunder names as written, not as bold (the demo sweep criterion "No __pycache__ or .cache entries")', () => {
+    const out = html('No __pycache__ or .cache entries; tests/__init__.py runs when __name__ == "__main__"', true);
+    expect(out).not.toContain('<strong>');
+    expect(out.replace(/<[^>]+>/g, '')).toContain(
+      'No __pycache__ or .cache entries; tests/__init__.py runs when __name__ == &quot;__main__&quot;',
+    );
+    // bold with spaces, bold written with asterisks, an underscore inside a word, code and URLs are as Markdown has them
+    expect(html('__really bold__ and **Equilibria.**', true)).toContain('<strong>really bold</strong> and <strong>Equilibria.</strong>');
+    expect(html('snake__case__name', true)).not.toContain('\\');
+    expect(markdownWithMath('`__init__` and https://example.com/__init__.py')).toBe('`__init__` and https://example.com/__init__.py');
+  });
+
+  it('fences a code span one backtick longer than any run inside it', () => {
+    expect(codeSpan('find . -name __pycache__')).toBe('`find . -name __pycache__`');
+    expect(codeSpan('echo `date`')).toBe('`` echo `date` ``');
+    const out = html(`bash: ${codeSpan('echo `date` *.py')}`, true);
+    expect(out).toContain('<code>echo `date` *.py</code>');
   });
 });
 

@@ -11,7 +11,10 @@ import { mathTokens } from './math-spans';
  *   start a heading or a list), and an unescaped `|` becomes `\vert ` (it would split a GFM
  *   table cell; KaTeX draws both the same);
  * - a `$$` the scanner left as text (shell `echo $$`, an unclosed `$$`) is escaped, so it is
- *   shown, never paired into maths; code spans and fences are kept byte for byte.
+ *   shown, never paired into maths; code spans and fences are kept byte for byte;
+ * - a Python dunder name outside code (`__pycache__`, `tests/__init__.py`, `__name__`) keeps its
+ *   underscores: Markdown would make it bold, and in trajectory text it is a name far more often
+ *   than emphasis (agents write bold as `**…**`).
  * Pure and linear in the input.
  */
 export function markdownWithMath(text: string): string {
@@ -26,7 +29,7 @@ export function markdownWithMathCounted(text: string): { markdown: string; formu
   for (const t of mathTokens(text)) {
     if (t.k === 'code') out += t.text;
     else if (t.k === 'dollar') out += '\\$';
-    else if (t.k === 'text') out += t.text.replace(/\$\$+/g, (run) => '\\$'.repeat(run.length));
+    else if (t.k === 'text') out += literalDunders(t.text.replace(/\$\$+/g, (run) => '\\$'.repeat(run.length)));
     else {
       const tex = t.tex.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\vert ');
       const fence = t.display ? '$$$' : '$$';
@@ -36,6 +39,15 @@ export function markdownWithMathCounted(text: string): { markdown: string; formu
     }
   }
   return { markdown: out, formulas, texChars };
+}
+
+/** `__name__` outside a URL, not inside a word: its underscores escaped (shown as written, never strong emphasis). */
+function literalDunders(text: string): string {
+  if (!text.includes('__')) return text;
+  return text.replace(
+    /(https?:\/\/\S+)|(?<![\p{L}\p{N}_\\])__([\p{L}\p{N}](?:[\p{L}\p{N}_]*[\p{L}\p{N}])?)__(?![\p{L}\p{N}_])/gu,
+    (whole, url: string | undefined, name: string) => (url ? url : `\\_\\_${name}\\_\\_`),
+  );
 }
 
 /** Delimiter length of a text-maths node in markdownWithMath's output: 3 = display. */
@@ -69,4 +81,12 @@ export function trimUnclosedMath(label: string): string {
     }
   }
   return out;
+}
+
+/** A Markdown code span holding `text` as it is: its fence one backtick longer than any run inside. */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^`|`$/.test(text) || /^ .* $/.test(text) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }

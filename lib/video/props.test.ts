@@ -327,6 +327,29 @@ describe('trajectoryVideoProps edge cases', () => {
   });
 });
 
+describe('trajectoryVideoProps chapter labels', () => {
+  it('names a command as code (a shell glob or `__pycache__` is not emphasis) and a message as the Markdown it is', () => {
+    const p = trajectoryVideoProps(
+      trajectory({
+        steps: [
+          step(0, {
+            toolCalls: [{ id: '1', name: 'bash', arguments: { command: 'find . -name __pycache__ -o -name "*.pyc" | xargs rm -rf' } }],
+          }),
+          step(1, { toolCalls: [{ id: '2', name: 'bash', arguments: { command: `echo \`date\` ${'x'.repeat(120)}` } }] }),
+          step(2, { text: 'The **Equilibria.** follow from $\\dot\\theta = 0$.' }),
+        ],
+      }),
+    );
+    checkTimeline(p, 3);
+    const [find, long, prose] = p.chapters.map((c) => c.label);
+    expect(find).toBe('a · bash: `find . -name __pycache__ -o -name "*.pyc" | xargs rm -rf`');
+    // clipped inside the code span, its fence longer than the backticks in the command
+    expect(long).toMatch(/^a · bash: ``echo `date` x+…``$/);
+    expect(long!.length).toBeLessThan(100);
+    expect(prose).toBe('a · The **Equilibria.** follow from $\\dot\\theta = 0$.');
+  });
+});
+
 describe('trajectoryVideoProps for blind review', () => {
   it('hides the policy everywhere and the reward, verifier verdicts and judges, keeping the length', async () => {
     const t = await harbor('trial-basic');

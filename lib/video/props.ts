@@ -30,6 +30,7 @@ import { diffEquations, RELATED_SHARE, sharedShare, unchangedPieces } from './eq
 import { countWords, displayEquationSeconds, readCardSeconds, READING, richTextReadingSeconds, type Pacing } from './pacing';
 import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
+import { codeSpan } from '../rich-text/markdown-source';
 import { clipChars, excerpt, excerptLines, mathSegments, plainText, richTextLength } from './text';
 
 /**
@@ -384,12 +385,17 @@ function chapterOf(step: Step, card: StepCard, fromFrame: number, toFrame: numbe
   };
 }
 
+/** A chapter's label (Markdown, shown by RichText): the actor, then its first tool call (a command as code) or its message. */
 function chapterLabel(card: StepCard): string {
   const call = card.toolCalls[0];
-  const what = call
-    ? `${call.name}${call.kind === 'command' ? `: ${call.body.head.split('\n')[0]}` : ''}`
-    : card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join('');
-  const line = what.replace(/\s+/g, ' ').trim();
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  if (call) {
+    const command = call.kind === 'command' ? flat(call.body.head.split('\n')[0] ?? '') : '';
+    // the command is code (`__pycache__`, `*.py` are not emphasis), clipped before it is fenced
+    const shown = command ? `: ${codeSpan(clipChars(command, Math.max(20, 70 - call.name.length - 2)).text)}` : '';
+    return `${card.actor} · ${call.name}${shown}`;
+  }
+  const line = flat(card.message.map((s) => (s.k === 'text' ? s.text : `$${s.tex}$`)).join(''));
   return `${card.actor}${line ? ` · ${clipChars(line, 70).text}` : ''}`;
 }
 

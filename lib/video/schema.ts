@@ -20,8 +20,9 @@ export const VIDEO_HEIGHT = 720;
  * older version are derived / rendered anew on demand (lib/videos/composition-version.ts).
  * 2: read/skim pacing, derivation scenes, result card with plot, frame 0 = the settled title card (the poster).
  * 3: maths notation written out (`$...$`) shown as code, not an empty formula; the diff's flare without blur.
+ * 4: a chapter names its command as code; Python dunder names (`__pycache__`) shown as written, not bold.
  */
-export const VIDEO_PROPS_VERSION = 3;
+export const VIDEO_PROPS_VERSION = 4;
 
 /** The terminal colours used when a cell has the default foreground / background. */
 export const TERMINAL_DEFAULT_FG = '#d4d7dd';
