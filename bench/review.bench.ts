@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { recordAdjudication } from '../lib/agreement/record-adjudication';
@@ -93,6 +93,8 @@ export async function run(): Promise<BenchFigure[]> {
   const port = await freePort();
   let postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
+  // the profile's folder first: the cluster's log, the load window and the statement stats are written into it
+  if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
   try {
     if (PROFILE_DIR)
       postgres = await withStatementStats(postgres, () =>
