@@ -91,10 +91,10 @@ export async function run(): Promise<BenchFigure[]> {
   await rm(dataDir, { recursive: true, force: true });
   const dbPort = await freePort();
   const port = await freePort();
+  // the profile's folder first (before the cluster starts, so a folder that cannot be made leaves nothing running): the cluster's log, the load window and the statement stats are written into it
+  if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
   let postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: dbPort });
   let studio: ChildProcess | undefined;
-  // the profile's folder first: the cluster's log, the load window and the statement stats are written into it
-  if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
   try {
     if (PROFILE_DIR)
       postgres = await withStatementStats(postgres, () =>
