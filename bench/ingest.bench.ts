@@ -23,6 +23,7 @@ import type { Trajectory } from '../lib/formats/trajectory';
 import { collectInputs } from '../lib/ingest/collect-inputs';
 import { importTrajectories, type ImportProfile } from '../lib/ingest/import-trajectories';
 import { defaultParseWorkers, ParsePool } from '../lib/ingest/parse-pool';
+import { defaultReadAhead, ReadAheadPool } from '../lib/ingest/read-ahead-pool';
 import { prepareTrajectory, type PreparedTrajectory } from '../lib/ingest/prepare-trajectory';
 import { rawSource } from '../lib/ingest/raw-source';
 import { mulberry32 } from '../lib/stats/prng';
@@ -73,6 +74,8 @@ const COUNT = Number(process.env.BENCH_INGEST_N ?? 10_000);
 const STEPS = 30;
 /** parse workers, as `witness import` runs (lib/ingest/parse-pool.ts defaultParseWorkers); BENCH_INGEST_WORKERS=0 parses on the main thread as before */
 const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? defaultParseWorkers());
+/** a read-ahead worker, as `witness import` runs (lib/ingest/read-ahead-pool.ts defaultReadAhead: where the import parses on its main thread); BENCH_INGEST_READ_AHEAD=0 reads, hashes and compresses on the main thread as before */
+const READ_AHEAD = process.env.BENCH_INGEST_READ_AHEAD === undefined ? defaultReadAhead() : process.env.BENCH_INGEST_READ_AHEAD !== '0';
 /** alternating rounds of import and COPY (BENCH_INGEST_ROUNDS, default 5) */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_INGEST_ROUNDS ?? 5));
 /** BENCH_INGEST_ONLY=copy: only the import and the COPY of the same rows (no re-imports, no import without workers, no parse-only pass) */
@@ -227,15 +230,17 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ result: T; peak: 
   } catch {
     /* not Linux, or not permitted */
   }
-  let sampled = process.memoryUsage().rss;
-  const timer = setInterval(() => (sampled = Math.max(sampled, process.memoryUsage().rss)), 20);
+  // sampled only where VmHWM cannot be reset: every 20 ms, process.memoryUsage() (heap statistics and all) cost the import
+  // ~130 ms of its main thread over 5,000 files (--cpu-prof); rss() alone reads only the resident set
+  let sampled = process.memoryUsage.rss();
+  const timer = reset ? null : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), 20);
   try {
     const result = await fn();
-    sampled = Math.max(sampled, process.memoryUsage().rss);
+    sampled = Math.max(sampled, process.memoryUsage.rss());
     const hwm = reset ? vmHwmBytes() : null;
     return { result, peak: hwm ?? sampled, method: hwm !== null ? 'VmHWM' : 'sampled' };
   } finally {
-    clearInterval(timer);
+    if (timer) clearInterval(timer);
   }
 }
 
@@ -652,6 +657,7 @@ export async function run(): Promise<BenchFigure[]> {
     const seen: CopySeen = { tasks: new Map(), policies: new Map() };
     const rssBefore = process.memoryUsage().rss;
     const parsePool = WORKERS > 0 ? new ParsePool(WORKERS) : undefined;
+    const readAhead = READ_AHEAD ? new ReadAheadPool() : undefined;
     const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
     const filePaths = Array.from({ length: COUNT }, (_, i) => path.join(filesDir, `traj-${String(i).padStart(6, '0')}.json`));
     const inputs = () => collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -685,6 +691,7 @@ export async function run(): Promise<BenchFigure[]> {
           importedById: null,
           profile,
           parsePool,
+          readAhead,
           onItem,
         }),
       );
@@ -739,7 +746,13 @@ export async function run(): Promise<BenchFigure[]> {
       const reimportLoad = loadAverage();
       const cpu1 = cpuNow(postmasterPid);
       const r0 = performance.now();
-      const again = await importTrajectories(inputs(), { projectId: importProject.id, format: 'auto', importedById: null, parsePool });
+      const again = await importTrajectories(inputs(), {
+        projectId: importProject.id,
+        format: 'auto',
+        importedById: null,
+        parsePool,
+        readAhead,
+      });
       const reimportSeconds = (performance.now() - r0) / 1000;
       const reimportCpu = cpuSince(cpu1, postmasterPid);
       if (again.skipped !== COUNT || again.imported !== 0 || again.unchangedFiles !== COUNT)
@@ -763,6 +776,7 @@ export async function run(): Promise<BenchFigure[]> {
         format: 'auto',
         importedById: null,
         parsePool,
+        readAhead,
       });
       const parsedSeconds = (performance.now() - p0) / 1000;
       if (parsedAgain.skipped !== COUNT || parsedAgain.unchangedFiles !== 0)
@@ -795,6 +809,7 @@ export async function run(): Promise<BenchFigure[]> {
       log(`parse-only pass (no database): ${parse.seconds.toFixed(2)} s (${(parse.trajectories / parse.seconds).toFixed(0)} traj/s)`);
     }
     await parsePool?.close();
+    await readAhead?.close();
 
     const client = new pg.Client({ connectionString: postgres.socketUrl });
     await client.connect();

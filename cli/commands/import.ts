@@ -6,6 +6,7 @@ import { formatNames, splitSchema, type FormatName } from '../../lib/formats/tra
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
 import { defaultParseWorkers, ParsePool } from '../../lib/ingest/parse-pool';
+import { defaultReadAhead, ReadAheadPool } from '../../lib/ingest/read-ahead-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { renderAfterImport } from '../../lib/video-renders/render-after-import';
 import { CliError, type CliCommand } from '../command';
@@ -62,6 +63,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     const database = await openDatabase();
     const workers = defaultParseWorkers();
     const parsePool = workers > 0 ? new ParsePool(workers) : undefined;
+    const readAhead = defaultReadAhead() ? new ReadAheadPool() : undefined;
     try {
       let projectId: string | null = null;
       const report = await importTrajectories(
@@ -78,6 +80,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           importedById: null,
           // parse on the other cores while this thread writes (lib/ingest/parse-pool.ts)
           parsePool,
+          // or, on two cores, read, hash and compress on the other one while this thread parses (lib/ingest/read-ahead-pool.ts)
+          readAhead,
           onItem: values.json
             ? undefined
             : (item) => {
@@ -115,6 +119,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       return report.failed > 0 ? 1 : 0;
     } finally {
       await parsePool?.close();
+      await readAhead?.close();
       await stopQueueClient();
       await disconnectDb();
       await database.stop();

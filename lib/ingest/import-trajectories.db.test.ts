@@ -10,6 +10,7 @@ import { collectInputs } from './collect-inputs';
 import { importTrajectories, type ImportReport } from './import-trajectories';
 import { ParsePool } from './parse-pool';
 import { decompressRawSourcePrefix, RAW_SOURCE_ENCODING, rawSourceEncoding } from './raw-source-codec';
+import { ReadAheadPool } from './read-ahead-pool';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -145,6 +146,84 @@ describe('importTrajectories on parse workers', () => {
     expect(shape(pooled)).toEqual(shape(inline));
     expect(new Set(pooled.trajectories.map((t) => t.policy))).toEqual(new Set(['my-policy']));
     expect(await stored(b.id)).toEqual(await stored(a.id));
+  }, 120_000);
+});
+
+describe('importTrajectories with a read-ahead worker', () => {
+  beforeEach(resetDatabase);
+
+  /** every stored raw source inflates to its file's bytes (or a directory's bundle) and hashes to its sha256 */
+  async function expectRawSources(projectId: string) {
+    const sources = await db().importSource.findMany({ where: { projectId } });
+    expect(sources.length).toBeGreaterThan(70);
+    for (const s of sources) {
+      const { bytes } = await decompressRawSourcePrefix(s.content, rawSourceEncoding(s.contentEncoding), 1 << 30);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(s.sha256);
+      if (!(await stat(s.path)).isDirectory()) expect(bytes.equals(await readFile(s.path))).toBe(true);
+    }
+  }
+
+  it('reports and stores exactly what the inline import does; an unchanged file is read and hashed there but never compressed', async () => {
+    const a = await ensureProject({ slug: 'ra-inline', name: 'ra-inline' });
+    const b = await ensureProject({ slug: 'ra-worker', name: 'ra-worker' });
+    const readAhead = new ReadAheadPool();
+    try {
+      const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
+      const order: string[] = [];
+      const ahead = await importTrajectories(collect([fixtures, dir]), {
+        projectId: b.id,
+        format: 'auto',
+        importedById: null,
+        readAhead,
+        onItem: (item) => order.push(item.ok ? item.trajectory.task : `fail ${item.error.path}`),
+      });
+      expect(shape(ahead)).toEqual(shape(inline));
+      expect(order.filter((o) => !o.startsWith('fail'))).toEqual(ahead.trajectories.map((t) => t.task));
+      expect(await stored(b.id)).toEqual(await stored(a.id));
+      await expectRawSources(b.id);
+      // the worker read the small files and compressed the raw source of every one stored (the broken f17 stores none, but is read)
+      expect(readAhead.filesRead).toBeGreaterThan(80);
+      expect(readAhead.sourcesCompressed).toBeGreaterThan(70);
+
+      const compressed = readAhead.sourcesCompressed;
+      const read = readAhead.filesRead;
+      const again = await importTrajectories(collect([fixtures, dir]), { projectId: b.id, format: 'auto', importedById: null, readAhead });
+      expect(again).toMatchObject({ imported: 0, failed: inline.failed });
+      expect(again.unchangedFiles).toBeGreaterThanOrEqual(79);
+      // every small file read and hashed on the worker again, but only those not imported completely before (the broken
+      // one and fixtures with a failing item) are parsed, and so compressed
+      const readAgain = readAhead.filesRead - read;
+      expect(readAgain).toBeGreaterThan(80);
+      expect(readAhead.sourcesCompressed - compressed).toBeLessThanOrEqual(readAgain - again.unchangedFiles);
+      expect(readAhead.sourcesCompressed - compressed).toBeLessThan(readAgain / 5);
+    } finally {
+      await readAhead.close();
+    }
+  }, 120_000);
+
+  it('loses nothing when the worker stops after reading a chunk: that chunk is compressed inline, the next read on a new worker', async () => {
+    const a = await ensureProject({ slug: 'rd-inline', name: 'rd-inline' });
+    const b = await ensureProject({ slug: 'rd-worker', name: 'rd-worker' });
+    const readAhead = new ReadAheadPool();
+    const read = readAhead.read.bind(readAhead);
+    let stopped = 0;
+    readAhead.read = async (paths) => {
+      const chunk = await read(paths);
+      stopped++;
+      await readAhead['worker']?.terminate(); // as if it had crashed between the read and the compression
+      return chunk;
+    };
+    try {
+      const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
+      const ahead = await importTrajectories(collect([fixtures, dir]), { projectId: b.id, format: 'auto', importedById: null, readAhead });
+      expect(stopped).toBeGreaterThan(0);
+      expect(shape(ahead)).toEqual(shape(inline));
+      expect(await stored(b.id)).toEqual(await stored(a.id));
+      await expectRawSources(b.id);
+      expect(readAhead.sourcesCompressed).toBe(0); // every raw source was compressed inline
+    } finally {
+      await readAhead.close();
+    }
   }, 120_000);
 });
 

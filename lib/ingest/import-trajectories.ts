@@ -82,6 +82,23 @@ export interface ImportOptions extends ImportOverrides {
    * bundle does not trace the TypeScript loader its workers start with).
    */
   parsePool?: ParsePool;
+  /**
+   * Read, hash and compress small files on this worker while this thread parses
+   * (lib/ingest/read-ahead-pool.ts; the caller makes and closes it): used where parsing runs
+   * here, on the files a parse pool does not take. Without one, those run here too.
+   */
+  readAhead?: ReadAheadService;
+}
+
+/** A chunk of files read ahead off this thread: `compress(which)` then asks for the raw sources of those (indices into `reads`) as each read's `compressed`, and lets the others go. */
+export interface ReadAheadChunk {
+  reads: ReadAhead[];
+  compress: (which: number[]) => void;
+}
+
+/** Reads and hashes small files on disk off the importing thread, and compresses the raw sources it then asks for (lib/ingest/read-ahead-pool.ts). */
+export interface ReadAheadService {
+  read(paths: string[]): Promise<ReadAheadChunk>;
 }
 
 /** A batch is stored when it holds this many items or about this many bytes of rows. */
@@ -297,7 +314,13 @@ export async function importTrajectories(
   };
 
   try {
-    const prepared = prepareInputs(inputs, options.format, lookupProject);
+    const prepared = prepareInputs(
+      inputs,
+      options.format,
+      lookupProject,
+      // a parse worker compresses what it parses: the read-ahead worker serves inline parsing only
+      options.parsePool ? undefined : options.readAhead,
+    );
     if (options.parsePool) {
       for await (const next of options.parsePool.inOrder(prepared, options)) {
         if (next.kind === 'inline') {
@@ -421,6 +444,8 @@ export interface ReadAhead {
   bytes: Uint8Array;
   sha256: string;
   error?: Error;
+  /** the raw source, compressed off this thread (a read-ahead worker); compressed where it is parsed when absent or failed */
+  compressed?: Promise<Buffer>;
 }
 
 /**
@@ -458,11 +483,14 @@ export async function* prepareInputs(
   inputs: AsyncIterable<CollectedInput> | Iterable<CollectedInput>,
   format: FormatName | 'auto',
   lookupProject: () => Promise<string | null>,
+  readAhead?: ReadAheadService,
 ): AsyncIterable<PreparedInput> {
   const iterator = Symbol.asyncIterator in inputs ? inputs[Symbol.asyncIterator]() : toAsync(inputs[Symbol.iterator]());
   let done = false;
   const takeChunk = async (): Promise<PreparedInput[]> => {
     const chunk: { collected: CollectedInput; read: Promise<ReadAhead> | null; sha256: Promise<string | null> | null }[] = [];
+    // small files on disk, read on the read-ahead worker as one request once the chunk is collected
+    const offThread: { at: number; file: SourceFile & { diskPath: string } }[] = [];
     let bytes = 0;
     while (!done && chunk.length < CHUNK_FILES && bytes < CHUNK_BYTES) {
       const next = await iterator.next();
@@ -472,12 +500,29 @@ export async function* prepareInputs(
       }
       const collected = next.value;
       const file = collected.ok && collected.input.kind === 'file' ? collected.input.file : null;
-      if (file && file.size > 0 && file.size <= IN_MEMORY_BYTES) {
+      if (readAhead && file?.diskPath && file.size > 0 && file.size <= IN_MEMORY_BYTES) {
+        offThread.push({ at: chunk.length, file: { ...file, diskPath: file.diskPath } });
+        chunk.push({ collected, read: null, sha256: null });
+        bytes += file.size;
+      } else if (file && file.size > 0 && file.size <= IN_MEMORY_BYTES) {
         const read = readSmallFile(file);
         chunk.push({ collected, read, sha256: read.then((r) => (r.error ? null : r.sha256)) });
         bytes += file.size;
       } else if (file && file.size > IN_MEMORY_BYTES) chunk.push({ collected, read: null, sha256: streamedSha256(file) });
       else chunk.push({ collected, read: null, sha256: null });
+    }
+    let offRead: ReadAheadChunk | null = null;
+    if (readAhead && offThread.length > 0) {
+      try {
+        offRead = await readAhead.read(offThread.map((o) => o.file.diskPath));
+      } catch {
+        // the worker is gone: this chunk is read here
+      }
+      offThread.forEach(({ at, file }, k) => {
+        const read = offRead ? Promise.resolve(offRead.reads[k]!) : readSmallFile(file);
+        chunk[at]!.read = read;
+        chunk[at]!.sha256 = read.then((r) => (r.error ? null : r.sha256));
+      });
     }
     const reads = await Promise.all(chunk.map((c) => c.read));
     const hashes = await Promise.all(chunk.map((c) => c.sha256));
@@ -498,6 +543,11 @@ export async function* prepareInputs(
         }
       }
       prepared.push({ collected, read: unchanged ? null : read, unchanged });
+    }
+    // the worker compresses the raw sources of the files to parse while this thread parses the chunk before
+    if (offRead) {
+      const reads = offRead.reads;
+      offRead.compress(offThread.flatMap(({ at }, k) => (prepared[at]!.read === reads[k] ? [k] : [])));
     }
     return prepared;
   };
@@ -520,7 +570,8 @@ async function* toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
 
 /**
  * The raw source of a file read ahead: the same hash and compression as rawSource streams,
- * compressed on the parsing thread itself (inline or a parse worker). Not on Node's thread pool:
+ * compressed by the read-ahead worker that read it (`read.compressed`), or else on the parsing
+ * thread itself (inline or a parse worker). Not on Node's thread pool:
  * for a ~40 KB file the async one-shot cost ~0.4-0.7 ms of CPU against ~0.12 ms synchronous, its
  * stream machinery alone ~0.4 ms of the calling thread (--cpu-prof of the ingest bench).
  */
@@ -530,7 +581,7 @@ async function rawSourceOfRead(path: string, format: string, read: ReadAhead): P
     path,
     format,
     sizeBytes: read.bytes.byteLength,
-    content: compressRawSource(read.bytes),
+    content: read.compressed ? await read.compressed.catch(() => compressRawSource(read.bytes)) : compressRawSource(read.bytes),
     encoding: RAW_SOURCE_ENCODING,
   };
 }

@@ -1,9 +1,7 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ImportOptions, ParsedSlot, PreparedInput } from './import-trajectories';
+import { startTsxWorker } from './tsx-worker';
 
 /** What a parse worker is sent: a small file on disk, its bytes (read and hashed on the main thread) and the options that shape its trajectories. */
 export interface ParseJob {
@@ -74,14 +72,7 @@ export class ParsePool {
 
   private spawn() {
     const jobs = new Map<number, (answer: ParseAnswer) => void>();
-    // tsx's ESM API registers its loader in the worker, which then imports the TypeScript entry
-    const api = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
-    const entry = new URL('./parse-worker.ts', import.meta.url).href;
-    const worker = new Worker(
-      `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })` +
-        `.catch((e) => { console.error(e); process.exit(1); });`,
-      { eval: true },
-    );
+    const worker = startTsxWorker(new URL('./parse-worker.ts', import.meta.url));
     const slot = { worker, busy: 0, jobs };
     worker.on('message', (answer: ParseAnswer) => {
       const resolve = jobs.get(answer.id);
