@@ -132,6 +132,26 @@ describe('claiming review items', () => {
     }
   });
 
+  it('never answers "nothing left" while a free slot is only locked by a concurrent claim: it waits for that claim', async () => {
+    const { campaign } = await setup(1, 2);
+    const [a] = await reviewers(1);
+    const item = await db().campaignItem.findFirstOrThrow({ where: { campaignId: campaign.id }, select: { id: true } });
+    // another claim's transaction holds the one item's row (as a pick does until it commits), then lets go without taking it
+    const holder = new pg.Client({ connectionString: env().DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM campaign_item WHERE id = $1 FOR NO KEY UPDATE', [item.id]);
+      const claim = claimNextItem(campaign.id, a!, new Date());
+      await new Promise((r) => setTimeout(r, 400)); // every skipping try has met the locked row by now
+      await holder.query('COMMIT');
+      // skipping tries alone answered null here: one slot of two free, and the reviewer told nothing is left
+      expect(await claim).toMatchObject({ campaignItemId: item.id, resumed: false });
+    } finally {
+      await holder.end();
+    }
+  });
+
   it("a fresh campaign's claim walks the queue index in order, with the parameters' plan and the generic one", async () => {
     // Issue 17's profile: before the campaign's creation refreshed campaign_item's statistics, the
     // planner took a fresh table for a handful of rows and bitmap-scanned, anti-joined and sorted
