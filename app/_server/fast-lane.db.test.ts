@@ -189,6 +189,31 @@ describe("the fast lane answers as Next's routes do", () => {
     const big = JSON.stringify({ answers: { quality: 4, comment: 'x'.repeat(3 * 1024 * 1024) } });
     const tooLarge = await same(reviewsRoute, id, path, { headers: as(token), body: big });
     expect(tooLarge.status).toBe(413);
+    // a client still sending the refused body when the 413 goes out reads it (the body is read and dropped, the connection
+    // stays): closed at once, the socket had its bytes unread and the client's write failed with EPIPE / ECONNRESET
+    const refusedWhileSending = () =>
+      new Promise<{ status: number; written: boolean }>((resolve, reject) => {
+        const request = http.request(`${base}${path}`, {
+          method: 'POST',
+          headers: { ...as(token), 'content-length': String(3 * 1024 * 1024) },
+        });
+        request.on('error', reject);
+        setTimeout(() => reject(new Error('the refused body was never written to its end (the connection went away)')), 5000).unref();
+        let status = 0;
+        let done = 0; // the answer read to its end, and the body written to its end
+        const settle = () => ++done === 2 && resolve({ status, written: true });
+        const part = Buffer.alloc(1024 * 1024, 'x');
+        request.on('response', (response) => {
+          status = response.statusCode!;
+          response.resume();
+          response.on('end', settle);
+          // the rest of the body only once the answer is in (a slow client, or one on a loaded machine)
+          setTimeout(() => request.end(Buffer.concat([part, part])), 50);
+        });
+        request.on('finish', settle);
+        request.write(part);
+      });
+    expect(await refusedWhileSending()).toEqual({ status: 413, written: true });
     // a chunked body (no Content-Length) is left to Next, which reads and refuses it (e2e/hostile-input.spec.ts)
     const streamed = await viaFastLane(path, { headers: as(token), chunks: [Buffer.from(body)] });
     expect(streamed.status).toBe(599);

@@ -81,6 +81,9 @@ const apiHeaders: Record<string, string> = Object.fromEntries([
  */
 const NEXT_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch';
 
+/** The most of a refused body that is still read (and dropped) so that its client reads the answer. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
 function send(req: IncomingMessage, res: ServerResponse, answer: ApiAnswer, request: NodeApiRequest): void {
   if (res.headersSent) return void res.end();
   const headers: Record<string, string | number> = { ...apiHeaders, vary: NEXT_VARY, ...answer.headers };
@@ -93,8 +96,15 @@ function send(req: IncomingMessage, res: ServerResponse, answer: ApiAnswer, requ
       headers['content-encoding'] = 'gzip';
     }
   }
-  // a body refused part-way was not read to its end: close the connection rather than read the rest
-  if (request.abandoned) headers.connection = 'close';
+  // a refused body (declared over the limit, so never read): up to DRAIN_MAX_BYTES, node:http reads
+  // the rest and drops it after the answer, as it does behind Next's route, and the connection
+  // stays; the client still sending it then reads the 413. Closed at once instead, the socket had
+  // the client's bytes unread and the client read a reset (EPIPE) while writing (e2e/fast-lane.spec.ts,
+  // 3 MB, under load). A larger body is not read: the connection closes.
+  if (request.abandoned) {
+    if (Number(req.headers['content-length'] ?? Infinity) <= DRAIN_MAX_BYTES) req.resume();
+    else headers.connection = 'close';
+  }
   if (body) headers['content-length'] = body.length;
   res.writeHead(answer.status, headers);
   res.end(body ?? undefined);
