@@ -63,7 +63,9 @@ import { freePort } from './free-port';
  * database) over the same files.
  *
  * BENCH_INGEST_N overrides the number of trajectories (default 10000); BENCH_INGEST_WORKERS the
- * number of parse workers (default as `witness import`: two on two cores or more; 0 = parse on the main thread);
+ * number of parse workers (default as `witness import`, defaultParseWorkers: none on two cores, one a core beyond
+ * two, at most two; 0 = parse on the main thread); BENCH_INGEST_READ_AHEAD=0|1 the read-ahead worker (default as
+ * `witness import`, defaultReadAhead: on where parsing is inline and there is a second core);
  * BENCH_INGEST_ROUNDS the rounds; BENCH_INGEST_ONLY=copy runs only the import and the COPY (no
  * re-imports, no import without workers, no parse-only pass).
  */
