@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ImportOptions, ParsedSlot, PreparedInput } from './import-trajectories';
-import { startTsxWorker } from './tsx-worker';
+import { movable, startTsxWorker } from './worker-thread';
 
 /** What a parse worker is sent: a small file on disk, its bytes (read and hashed on the main thread) and the options that shape its trajectories. */
 export interface ParseJob {
@@ -99,7 +99,7 @@ export class ParsePool {
     const id = this.nextId++;
     slot.busy++;
     // the bytes move to the worker when they own their memory (a file read whole); a view into a larger buffer is copied first
-    const bytes = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? job.bytes : job.bytes.slice();
+    const bytes = movable(job.bytes);
     return new Promise<ParseAnswer>((resolve) => {
       slot.jobs.set(id, resolve);
       slot.worker.postMessage({ ...job, bytes, id } satisfies ParseJob, [bytes.buffer as ArrayBuffer]);

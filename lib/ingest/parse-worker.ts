@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { fileSource } from '../formats/source';
 import { parseCollected, type ParsedSlot } from './import-trajectories';
 import type { ParseAnswer, ParseJob } from './parse-pool';
+import { ownsItsBuffer } from './worker-thread';
 
 /**
  * A parse worker (see parse-pool.ts): runs on each file it is sent (its bytes and hash, read on
@@ -31,7 +32,7 @@ port.on('message', (job: ParseJob) => {
 function ownedBuffers(slots: ParsedSlot[]): ArrayBuffer[] {
   const moved = new Set<ArrayBuffer>();
   const add = (u: Uint8Array) => {
-    if (u.byteOffset === 0 && u.byteLength === u.buffer.byteLength && u.buffer instanceof ArrayBuffer) moved.add(u.buffer);
+    if (ownsItsBuffer(u)) moved.add(u.buffer as ArrayBuffer);
   };
   for (const { slot } of slots) {
     if (!slot.ok) continue;

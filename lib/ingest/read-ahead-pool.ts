@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ReadAhead, ReadAheadChunk, ReadAheadService } from './import-trajectories';
 import { defaultParseWorkers } from './parse-pool';
-import { startTsxWorker } from './tsx-worker';
+import { startTsxWorker } from './worker-thread';
 
 export type ReadAheadCommand = { kind: 'read'; chunk: number; paths: string[] } | { kind: 'compress'; chunk: number; which: number[] };
 
@@ -16,12 +16,16 @@ export type ReadAheadAnswer =
  * its main thread (defaultParseWorkers: none on two cores) and has a second core. There the main
  * thread parses, shapes rows and feeds the database, and was the bottleneck (95% busy) while the
  * other core had room: reading the files (five file-system calls a file through the thread pool),
- * hashing and compressing their raw sources were a third of its time
- * (`npm run bench -- ingest` with `--cpu-prof`: 2.3 s of 7.8 s over 5,000 files).
+ * hashing and compressing their raw sources were about 2 s of its 7.8 s over 5,000 files
+ * (`npm run bench -- ingest` with `--cpu-prof`); moved here, the main thread's CPU over the bench's
+ * 10,000 files fell from 12.0 to 8.4-9.5 s.
  */
 export function defaultReadAhead(cores = availableParallelism()): boolean {
   return cores >= 2 && defaultParseWorkers(cores) === 0;
 }
+
+/** A worker that keeps stopping (one that cannot start, say) is not started again after this many: each start costs a module graph. */
+const MAX_DEATHS = 2;
 
 type Waiter = { resolve: (answer: ReadAheadAnswer) => void; reject: (error: Error) => void };
 
@@ -29,8 +33,8 @@ type Waiter = { resolve: (answer: ReadAheadAnswer) => void; reject: (error: Erro
  * One worker thread (lib/ingest/read-ahead-worker.ts) that reads and hashes the chunks of small
  * files an import reads ahead (importTrajectories' `readAhead`), and compresses the raw sources
  * of the files it then parses, while the importing thread parses the chunk before. A worker that
- * dies fails only what it was asked (the import then reads and compresses those files itself)
- * and is replaced at the next chunk. Started with the first chunk; `close` stops it.
+ * dies fails only what it was asked (the import then reads and compresses those files itself;
+ * logged) and is replaced at the next chunk, at most once. Started with the first chunk; `close` stops it.
  */
 export class ReadAheadPool implements ReadAheadService {
   private worker: Worker | null = null;
@@ -39,6 +43,8 @@ export class ReadAheadPool implements ReadAheadService {
   /** the worker that holds each chunk's bytes until they are compressed or let go */
   private readonly holder = new Map<number, Worker>();
   private closing = false;
+  /** workers that stopped on their own; after MAX_DEATHS none is started again and the import reads on its own thread */
+  private deaths = 0;
   /** files read and raw sources compressed on the worker so far */
   filesRead = 0;
   sourcesCompressed = 0;
@@ -52,8 +58,18 @@ export class ReadAheadPool implements ReadAheadService {
       this.waiting.delete(key);
       waiter?.resolve(answer);
     });
+    let dead = false;
     const die = (reason: string) => {
+      if (dead) return; // 'error' is followed by 'exit'
+      dead = true;
       if (this.worker === worker) this.worker = null;
+      if (!this.closing) {
+        this.deaths++;
+        console.error(
+          `[import] the read-ahead worker stopped (${reason}); its files are read and compressed on the importing thread` +
+            (this.deaths >= MAX_DEATHS ? ', and so are all the others of this import' : ''),
+        );
+      }
       for (const [chunk, holder] of this.holder) if (holder === worker) this.holder.delete(chunk);
       const error = new Error(`the read-ahead worker stopped (${reason})`);
       for (const [key, waiter] of this.waiting) {
@@ -76,6 +92,7 @@ export class ReadAheadPool implements ReadAheadService {
 
   async read(paths: string[]): Promise<ReadAheadChunk> {
     if (this.closing) throw new Error('the read-ahead pool is closed');
+    if (this.deaths >= MAX_DEATHS) throw new Error(`the read-ahead worker stopped ${this.deaths} times`);
     const worker = this.start();
     const chunk = this.nextChunk++;
     this.holder.set(chunk, worker);

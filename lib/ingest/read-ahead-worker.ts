@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { compressRawSource } from './raw-source-codec';
 import type { ReadAheadAnswer, ReadAheadCommand } from './read-ahead-pool';
+import { movable } from './worker-thread';
 
 /**
  * The read-ahead worker (see read-ahead-pool.ts): reads a chunk of small files whole and hashes
@@ -12,9 +13,6 @@ import type { ReadAheadAnswer, ReadAheadCommand } from './read-ahead-pool';
  */
 const port = parentPort!;
 const held = new Map<number, Array<Uint8Array | null>>();
-
-/** A buffer that owns its memory whole (moved without a copy); a view into Node's pool or a larger buffer is copied first. */
-const owned = (u: Uint8Array): Uint8Array => (u.byteOffset === 0 && u.byteLength === u.buffer.byteLength ? u : u.slice());
 
 port.on('message', (command: ReadAheadCommand) => {
   if (command.kind === 'read') {
@@ -44,7 +42,7 @@ port.on('message', (command: ReadAheadCommand) => {
     const bytes = kept?.[i];
     if (!bytes) return `file ${i} of chunk ${command.chunk} was not read here`;
     try {
-      return owned(compressRawSource(bytes));
+      return movable(compressRawSource(bytes));
     } catch (error) {
       return (error as Error).message;
     }
