@@ -90,8 +90,7 @@ export async function claimNextItem(campaignId: string, reviewer: Claimant, now:
           resumed: row.resumed,
           mode: campaign.mode,
         };
-      // nothing free right now, or a concurrent claim took the last slot: look again while any is left (a waiting try that
-      // finds nothing means a claim it waited for filled its row, so the tries end)
+      // nothing free right now, or a concurrent claim took the last slot: look again while any is left
       const [left] = await run<{ n: number }>(
         `SELECT count(*)::int AS n FROM campaign_item ci
          WHERE ci."campaignId" = $1 AND ci.selected AND ci."activeCount" < $3
@@ -117,7 +116,13 @@ const QUEUE_HEAD = 16;
  * end, $7 swapSides. The queue: selected items of the campaign below k that this reviewer never
  * had, fewest reviews first, in a random order per reviewer. Exported for its plan's test.
  */
-export const CLAIM_STATEMENT = `WITH live AS (
+export const CLAIM_STATEMENT = claimStatement('FOR NO KEY UPDATE SKIP LOCKED');
+
+/** The same pick waiting for a row a concurrent claim holds (the row's count is checked again once that claim commits). */
+const CLAIM_STATEMENT_WAITING = claimStatement('FOR NO KEY UPDATE');
+
+function claimStatement(lock: 'FOR NO KEY UPDATE SKIP LOCKED' | 'FOR NO KEY UPDATE'): string {
+  return `WITH live AS (
      SELECT a.id, a."campaignItemId", a."leaseExpiresAt", a."swapSides"
      FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
      WHERE a."reviewerId" = $2 AND a.status = 'claimed' AND a."leaseExpiresAt" > $3::timestamp AND ci."campaignId" = $1
@@ -139,7 +144,7 @@ export const CLAIM_STATEMENT = `WITH live AS (
          LIMIT 1
          -- the lock an UPDATE of a non-key column takes: claims of one row still take turns, while a submit's
          -- foreign-key checks on the item (FOR KEY SHARE) neither wait for it nor make a claim skip the row
-         FOR NO KEY UPDATE SKIP LOCKED
+         ${lock}
        )
        AND "activeCount" < $4
      RETURNING id
@@ -151,9 +156,7 @@ export const CLAIM_STATEMENT = `WITH live AS (
    SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", true AS resumed FROM live
    UNION ALL
    SELECT id, "campaignItemId", "leaseExpiresAt", "swapSides", false AS resumed FROM created`;
-
-/** The same pick waiting for a row a concurrent claim holds (its count is checked again once that claim commits). */
-const CLAIM_STATEMENT_WAITING = CLAIM_STATEMENT.replace('FOR NO KEY UPDATE SKIP LOCKED', 'FOR NO KEY UPDATE');
+}
 
 /**
  * Set by the first statement of a claim and of a submit, for the rest of its transaction: the
