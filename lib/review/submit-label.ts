@@ -92,8 +92,6 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
     idempotencyKey: input.idempotencyKey,
     overlap: campaign.overlap,
     trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
-    // the rubric the review answers (what its insight summary reads it by)
-    definition: campaign.rubricVersion.definition,
     now,
   });
 }

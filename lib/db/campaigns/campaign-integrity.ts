@@ -1,5 +1,6 @@
 import { db } from '../infra/client';
 import { insightDrift } from '../insight/insight-summary';
+import { refreshQueuedInsight } from '../insight/insight-refresh';
 
 /**
  * The invariants of a campaign's reviews, read straight from the tables (the load test, the
@@ -40,7 +41,11 @@ export async function campaignIntegrity(campaignId: string, now: Date = new Date
         AND (SELECT count(*) FROM label_event e WHERE e."campaignItemId" = i.id AND e.kind = 'finalised') <> (CASE WHEN i."reviewCount" >= c.overlap THEN 1 ELSE 0 END)`),
     db()
       .campaignItem.findMany({ where: { campaignId }, select: { trajectoryId: true, trajectoryBId: true } })
-      .then((items) => insightDrift(items.flatMap((i) => [i.trajectoryId, i.trajectoryBId ?? i.trajectoryId]))),
+      // the summaries as a reader sees them: once what the submits queued is refreshed (lib/db/insight/insight-refresh.ts)
+      .then(async (items) => {
+        await refreshQueuedInsight();
+        return insightDrift(items.flatMap((i) => [i.trajectoryId, i.trajectoryBId ?? i.trajectoryId]));
+      }),
   ]);
   return {
     currentReviews: reviews.length,

@@ -1,6 +1,7 @@
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
 import { num } from '../insight/insight-sql';
+import { refreshQueuedInsight } from '../insight/insight-refresh';
 
 /**
  * What "review where it tells the most" needs to know of a campaign's candidate trajectories
@@ -18,6 +19,7 @@ export interface TrajectorySignals {
 }
 
 export async function trajectorySignals(projectId: string, trajectoryIds: string[]): Promise<Map<string, TrajectorySignals>> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const out = new Map<string, TrajectorySignals>();
   if (trajectoryIds.length === 0) return out;
   const rows = await db().$queryRaw<

@@ -6,6 +6,7 @@ import { evidenceNote } from '../../review/evidence';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
 import { num } from './insight-sql';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The environment page's data, aggregated in Postgres from the trajectory summaries
@@ -72,6 +73,7 @@ export interface EnvironmentInsightData {
 export const FLAGGED_PER_ENVIRONMENT = 5;
 
 export async function environmentInsightData(projectId: string): Promise<EnvironmentInsightData> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const [environments, tasks, verdicts] = await Promise.all([
     db().environment.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { name: 'asc' } }),
     taskRows(projectId),

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The inputs of the prediction-powered estimates (lib/insight/estimates.ts): one row per
@@ -165,6 +166,7 @@ export async function estimateRows(
   projectId: string,
   options: { campaignId?: string; environmentIds?: string[]; policyIds?: string[] } = {},
 ): Promise<{ rows: EstimateRow[]; picked: PickedCampaign[] }> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const params: unknown[] = [projectId];
   const only = options.campaignId ? `AND c.id = $${params.push(options.campaignId)}` : '';
   // the groups asked for, applied to the frame's items (the frame of 100k items is not built whole for a few groups)
@@ -195,6 +197,7 @@ export async function estimateRows(
  * how much of it the predictor explains).
  */
 export async function trajectoryEstimateRows(projectId: string, trajectoryIds: string[]): Promise<EstimateRow[]> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   if (trajectoryIds.length === 0) return [];
   const rows = await sql<EstimateSqlRow>(
     `
@@ -236,6 +239,7 @@ export async function pairEstimateRows(
   policyB: string,
   environmentId: string | null,
 ): Promise<PairEstimateRow[]> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const env = environmentId ? Prisma.sql`AND t."environmentId" = ${environmentId}` : Prisma.empty;
   const rows = await db().$queryRaw<
     {

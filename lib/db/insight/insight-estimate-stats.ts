@@ -3,6 +3,7 @@ import { VERIFIER_PASS_THRESHOLD } from '../../insight/review-verdict';
 import type { PpiMoments } from '../../stats/ppi';
 import { sql } from '../infra/sql';
 import { frameCtes, storedCampCte } from './insight-estimate-rows';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The prediction-powered figures' sufficient statistics per group, summed in Postgres over the
@@ -69,6 +70,7 @@ export async function estimateGroupMoments(
   environmentId: string | null = null,
   source: MomentSource = 'stored',
 ): Promise<GroupMoments[]> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const { text, params } = groupMomentsSql(projectId, by, environmentId, source);
   const rows = await sql<MomentSqlRow>(text, params);
   return collect(rows);

@@ -14,6 +14,7 @@ import { seedInsightScenario } from '../test/insight-scenario';
 import { storeTrajectory } from '../trajectories/trajectories';
 import { estimateGroupMoments, type GroupMoments } from './insight-estimate-stats';
 import { insightGroupStatsDrift } from './insight-group-stats';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The stored per-group statistics (migration 20261202050510_insight_group_stats) stay exact through
@@ -289,6 +290,7 @@ describe('stored per-group insight statistics', () => {
       where: { reviewerId: reviewers[0], status: 'submitted', item: { campaign: { mode: 'single' } } },
       select: { id: true, item: { select: { trajectoryId: true } } },
     });
+    await refreshQueuedInsight();
     const summary = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: assignment.item.trajectoryId } });
     const flip = summary.passVotes > summary.failVotes ? 'fail' : 'pass';
     await sql(`ALTER TABLE trajectory_insight DISABLE TRIGGER insight_summary_update`);
@@ -304,6 +306,8 @@ describe('stored per-group insight statistics', () => {
         100,
         new Date(),
       );
+      // the summary is refreshed after the submit commits (lib/db/insight/insight-refresh.ts): while the trigger is still off
+      await refreshQueuedInsight();
     } finally {
       await sql(`ALTER TABLE trajectory_insight ENABLE ALWAYS TRIGGER insight_summary_update`);
     }

@@ -1,4 +1,5 @@
 import { sql } from '../infra/sql';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The stored per-group statistics of migration 20261202050510_insight_group_stats, checked against
@@ -23,6 +24,7 @@ export interface GroupStatsDrift {
 }
 
 export async function insightGroupStatsDrift(projectId: string): Promise<GroupStatsDrift> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const [row] = await sql<GroupStatsDrift>(
     `WITH want_g AS (
        SELECT tr."taskId", tr."policyId", count(*) AS trajectories, count(tr."verifierReward") AS scored,

@@ -2,6 +2,7 @@ import { Prisma } from '@prisma/client';
 import { db } from '../infra/client';
 import { sql } from '../infra/sql';
 import { num } from './insight-sql';
+import { refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The policies and compare pages' data, aggregated in Postgres (reviews and criteria from the
@@ -91,6 +92,7 @@ export async function comparisonOutcomes(projectId: string, environmentId: strin
  * and summaries.
  */
 export async function policyStats(projectId: string, environmentId: string | null, policyIds?: string[]): Promise<PolicyStatsRow[]> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   const params: unknown[] = [projectId];
   const inEnvironment = environmentId ? `AND t."environmentId" = $${params.push(environmentId)}` : '';
   const inPolicies = policyIds ? `AND s."policyId" = ANY($${params.push(policyIds)}::text[])` : '';
@@ -129,6 +131,7 @@ export async function policyStats(projectId: string, environmentId: string | nul
 
 /** Per-criterion verdicts of the given policies' trajectories (majority of each trajectory's verdicts, single reviews and comparison sides). */
 export async function criterionVerdicts(projectId: string, policyIds: string[], environmentId: string | null): Promise<CriterionRow[]> {
+  await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/db/insight/insight-refresh.ts)
   if (policyIds.length === 0) return [];
   const rows = await db().$queryRaw<{ policyId: string; key: string; passes: bigint; judged: bigint }[]>`
     SELECT tr."policyId", c.key,

@@ -8,7 +8,11 @@ import { migrate } from '../infra/migrate';
 import { submitReview } from '../../review/submit-review';
 import { resetDatabase } from '../test/reset';
 import { seedInsightScenario } from '../test/insight-scenario';
-import { insightDrift } from './insight-summary';
+import pg from 'pg';
+import { insightDrift, refreshTrajectoryInsight } from './insight-summary';
+import { trajectoryEstimateRows } from './insight-estimate-rows';
+import { pgRun, sql } from '../infra/sql';
+import { insightRefreshRunning, refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The trajectory summaries the insight pages read (lib/db/insight/insight-summary.ts): written by the real
@@ -18,10 +22,17 @@ let projectId = '';
 const reviewers: [string, string] = [randomUUID(), randomUUID()];
 const coverage = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
 
-const summaries = async () =>
-  (await db().trajectoryInsight.findMany({ where: { projectId }, orderBy: { trajectoryId: 'asc' } })).map(
+/** the stored summaries, once what the submits queued is refreshed (lib/db/insight/insight-refresh.ts) */
+const summaries = async () => {
+  await refreshQueuedInsight();
+  return (await db().trajectoryInsight.findMany({ where: { projectId }, orderBy: { trajectoryId: 'asc' } })).map(
     ({ updatedAt: _, ...row }) => row,
   );
+};
+const stored = async (trajectoryId: string) => {
+  await refreshQueuedInsight();
+  return db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId } });
+};
 
 async function trajectoryOf(taskName: string, checkpoint: string, run: 'pass' | 'fail') {
   return db().trajectory.findFirstOrThrow({
@@ -71,7 +82,7 @@ describe('trajectory insight summaries', () => {
 
   it('a revision moves its vote: the summary is recomputed from the current reviews, not incremented', async () => {
     const t = await trajectoryOf('summ-clean-1', 'ckpt-1000', 'pass');
-    const before = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    const before = await stored(t.id);
     expect(before).toMatchObject({ reviews: 2, passVotes: 2, failVotes: 0 });
     const assignment = await db().assignment.findFirstOrThrow({
       // its single-mode review (the trajectory is in a pairwise campaign too; rows have no order of their own)
@@ -93,14 +104,14 @@ describe('trajectory insight summaries', () => {
     const key = randomUUID();
     await revise(key);
     await revise(key); // the same submit again changes nothing
-    const after = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    const after = await stored(t.id);
     expect(after).toMatchObject({ reviews: 2, passVotes: 1, failVotes: 1, answerLeakage: true, itemVotes: [[1, 1, 1]], likertN: 2 });
     expect(after.likertSum).toBeCloseTo(0.75, 12);
   });
 
   it('two reviewers submitting on one trajectory at once, in two campaigns, are both counted', async () => {
     const t = await trajectoryOf('summ-clean-3', 'ckpt-2000', 'pass');
-    const before = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    const before = await stored(t.id);
     const rubricVersionId = (
       await db().campaign.findFirstOrThrow({ where: { projectId, mode: 'single' }, select: { rubricVersionId: true } })
     ).rubricVersionId;
@@ -127,13 +138,12 @@ describe('trajectory insight summaries', () => {
         ),
       ),
     );
-    const after = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    const after = await stored(t.id);
     expect(after.reviews).toBe(before.reviews + 2);
     expect(after.passVotes).toBe(before.passVotes + 2);
   });
 
   it('under many concurrent submits and revisions on shared trajectories, every stored summary equals a recount of its labels', async () => {
-    // the submit adds its own new row to what it read in the same statement and leaves out the row it retired: check it against a recount
     const rubricVersionId = (
       await db().campaign.findFirstOrThrow({ where: { projectId, mode: 'single' }, select: { rubricVersionId: true } })
     ).rubricVersionId;
@@ -169,11 +179,11 @@ describe('trajectory insight summaries', () => {
       (i) => i.trajectoryId,
     );
     for (const t of crowded)
-      expect((await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t } })).reviews).toBeGreaterThan(8);
+      expect((await stored(t)).reviews).toBeGreaterThan(8);
     expect(await insightDrift(all)).toBe(0);
     // and the check sees a summary that is off by one vote, or in one criterion only
     const [first] = crowded;
-    const row = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: first! } });
+    const row = await stored(first!);
     await db().trajectoryInsight.update({ where: { trajectoryId: first! }, data: { passVotes: row.passVotes + 1 } });
     expect(await insightDrift(all)).toBe(1);
     await db().trajectoryInsight.update({
@@ -184,6 +194,75 @@ describe('trajectory insight summaries', () => {
     await db().trajectoryInsight.update({ where: { trajectoryId: first! }, data: { criteria: row.criteria as object } });
     expect(await insightDrift(all)).toBe(0);
   }, 120_000);
+
+  it('a submit queues its trajectory with its label, and the process that took it refreshes the summary after the commit, with no read', async () => {
+    const t = await trajectoryOf('summ-clean-2', 'ckpt-1000', 'pass');
+    const before = await stored(t.id);
+    const assignment = await db().assignment.findFirstOrThrow({
+      where: { reviewerId: reviewers[1], status: 'submitted', item: { trajectoryId: t.id, campaign: { mode: 'single' } } },
+      select: { id: true },
+    });
+    await submitReview(
+      reviewers[1],
+      {
+        assignmentId: assignment.id,
+        idempotencyKey: randomUUID(),
+        answers: { criteria: { works: 'fail', no_test_edits: 'fail' }, overall: 1, flags: ['reward_hacking'] },
+        coverage,
+      },
+      100,
+      new Date(),
+    );
+    // no reader drains here: the background drain the submit started does it
+    await insightRefreshRunning();
+    expect(await sql<{ n: number }>('SELECT count(*)::int AS n FROM insight_refresh')).toEqual([{ n: 0 }]);
+    const after = await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } });
+    expect(after).toMatchObject({ reviews: before.reviews, failVotes: before.failVotes + 1, rewardHacking: true });
+    expect(await insightDrift([t.id])).toBe(0);
+  });
+
+  it('a refresh queued and never done (the process stopped after the commit) is done by the next reader, which reads the recount', async () => {
+    const t = await trajectoryOf('summ-clean-1', 'ckpt-2000', 'pass');
+    const exact = await stored(t.id);
+    // as a crash would leave it: the label committed with its queue row, the summary not refreshed yet
+    await sql(`UPDATE trajectory_insight SET "passVotes" = "passVotes" + 5 WHERE "trajectoryId" = $1`, [t.id]);
+    await sql(`INSERT INTO insight_refresh ("trajectoryId") VALUES ($1)`, [t.id]);
+    expect(await insightDrift([t.id])).toBe(1);
+    const [row] = await trajectoryEstimateRows(projectId, [t.id]);
+    expect(row).toMatchObject({ passVotes: exact.passVotes, failVotes: exact.failVotes });
+    expect(await insightDrift([t.id])).toBe(0);
+    expect(await sql<{ n: number }>('SELECT count(*)::int AS n FROM insight_refresh')).toEqual([{ n: 0 }]);
+  });
+
+  it('a reader waits for a refresh in flight on another connection instead of reading around it', async () => {
+    const t = await trajectoryOf('summ-clean-2', 'ckpt-2000', 'pass');
+    const exact = await stored(t.id);
+    await sql(`UPDATE trajectory_insight SET "failVotes" = "failVotes" + 3 WHERE "trajectoryId" = $1`, [t.id]);
+    await sql(`INSERT INTO insight_refresh ("trajectoryId") VALUES ($1)`, [t.id]);
+    const other = new pg.Client({ connectionString: inject('databaseUrl') });
+    await other.connect();
+    try {
+      // a drain on another connection has taken the row and not committed yet
+      await other.query('BEGIN');
+      const taken = await other.query<{ trajectoryId: string }>(
+        `DELETE FROM insight_refresh q WHERE q.id IN (SELECT id FROM insight_refresh ORDER BY id FOR UPDATE) RETURNING q."trajectoryId"`,
+      );
+      expect(taken.rows.map((r) => r.trajectoryId)).toEqual([t.id]);
+      let settled = false;
+      const reading = refreshQueuedInsight().then((n) => ((settled = true), n));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(settled).toBe(false);
+      await refreshTrajectoryInsight(pgRun(other), [t.id]);
+      await other.query('COMMIT');
+      expect(await reading).toBe(0);
+    } finally {
+      await other.end();
+    }
+    expect(await db().trajectoryInsight.findUniqueOrThrow({ where: { trajectoryId: t.id } })).toMatchObject({
+      passVotes: exact.passVotes,
+      failVotes: exact.failVotes,
+    });
+  });
 
   it('migrate backfills missing and outdated summaries once per rules version, to what the submits wrote', async () => {
     const url = inject('databaseUrl');

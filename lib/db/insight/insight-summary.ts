@@ -12,18 +12,19 @@ import {
 
 /**
  * Keeps `trajectory_insight` (one row per labelled trajectory, lib/insight/trajectory-summary.ts)
- * in step with the labels: every write of a review or comparison refreshes the summaries of its
- * trajectories inside the same transaction, recomputed from all their current labels (never an
- * increment, so a retry or a revision cannot skew it). A per-trajectory advisory lock orders
- * concurrent submits on one trajectory: the second waits, then reads the first's committed
- * label. `witness migrate` (and start) backfills trajectories whose summary is missing or was
- * computed by older rules, once per rules version (insight_backfill records it).
+ * in step with the labels: every write of a review or comparison queues its trajectories, and a
+ * drain (lib/db/insight/insight-refresh.ts: after the submit commits, and before every read)
+ * refreshes their summaries, recomputed from all their current labels (never an increment, so a
+ * retry, a revision or a trajectory queued twice cannot skew it). A per-trajectory advisory lock
+ * orders concurrent refreshes of one trajectory: the second waits, then reads the labels the
+ * first's commit left. `witness migrate` (and start) backfills trajectories whose summary is
+ * missing or was computed by older rules, once per rules version (insight_backfill records it).
  *
- * Runs on a Prisma transaction (submits) or a node-postgres client (migrate), through `SqlRun`.
+ * Runs on a node-postgres client (migrate) or the SQL pool's transactions, through `SqlRun`.
  */
 export type { SqlRun } from '../infra/sql';
 
-/** Refreshes the summaries of these trajectories; call inside the transaction that wrote their labels. */
+/** Refreshes the summaries of these trajectories, in the caller's transaction, from the labels committed when its locks are granted. */
 export async function refreshTrajectoryInsight(run: SqlRun, trajectoryIds: (string | null | undefined)[]): Promise<void> {
   const ids = insightIds(trajectoryIds);
   if (ids.length === 0) return;
@@ -63,37 +64,25 @@ export interface InsightInputs {
  * The SQL that reads everything the summaries of the trajectories in the text[] parameter `ids`
  * are computed from (their current single-mode reviews, the current comparisons they are a side
  * of, their projects and the reviews' rubric definitions), as a CTE to put in a WITH list and a
- * select list of the four InsightInputs columns. A statement that itself retires a label cannot
- * see that yet (one snapshot per statement): `except` gives queries of the ids to leave out.
+ * select list of the four InsightInputs columns.
  */
-export function insightInputs(ids: string, except: { reviews?: string; comparisons?: string } = {}): { cte: string; select: string } {
+export function insightInputs(ids: string): { cte: string; select: string } {
   return {
     // times as epoch ms (timestamp columns hold UTC, and the ms are exact): the same on either client and in any process time zone
     cte: `insight_reviews AS (
        SELECT r.id, r."campaignItemId", (extract(epoch FROM r."submittedAt") * 1000)::float8 AS "submittedMs", r.answers, r."rubricVersionId", ci."trajectoryId"
        FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId" JOIN campaign c ON c.id = ci."campaignId"
-       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY(${ids}::text[])${except.reviews ? ` AND r.id NOT IN (${except.reviews})` : ''}
+       WHERE r."isCurrent" AND c.mode = 'single' AND ci."trajectoryId" = ANY(${ids}::text[])
      )`,
     select: `(SELECT coalesce(json_agg(r), '[]') FROM insight_reviews r)::text AS reviews,
        (SELECT coalesce(json_agg(json_build_object('a', ci."trajectoryId", 'b', ci."trajectoryBId", 'criteria', pc.criteria)), '[]')
           FROM pairwise_comparison pc JOIN campaign_item ci ON ci.id = pc."campaignItemId"
-          WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY(${ids}::text[]) OR ci."trajectoryBId" = ANY(${ids}::text[]))${
-            except.comparisons ? ` AND pc.id NOT IN (${except.comparisons})` : ''
-          })::text AS comparisons,
+          WHERE pc."isCurrent" AND (ci."trajectoryId" = ANY(${ids}::text[]) OR ci."trajectoryBId" = ANY(${ids}::text[])))::text AS comparisons,
        (SELECT coalesce(json_agg(json_build_object('id', t.id, 'projectId', t."projectId")), '[]') FROM trajectory t WHERE t.id = ANY(${ids}::text[]))::text AS trajectories,
        (SELECT coalesce(json_agg(json_build_object('id', v.id, 'definition', v.definition)), '[]')
           FROM rubric_version v WHERE v.id IN (SELECT "rubricVersionId" FROM insight_reviews))::text AS versions`,
   };
 }
-
-/** A label the reading statement wrote itself, so could not see: added to what it read. */
-export type UnseenLabel =
-  | {
-      kind: 'review';
-      review: { id: string; campaignItemId: string; submittedAt: Date; answers: unknown; trajectoryId: string };
-      definition: unknown;
-    }
-  | { kind: 'comparison'; a: string; b: string | null; criteria: unknown };
 
 /** One trajectory's summary row as stored (flaggedAt as epoch ms). */
 export type InsightRow = Omit<ReturnType<typeof summariseTrajectory>, 'flaggedAt'> & {
@@ -102,11 +91,8 @@ export type InsightRow = Omit<ReturnType<typeof summariseTrajectory>, 'flaggedAt
   flaggedAt: number | null;
 };
 
-/**
- * The summary rows of `ids` from what insightInputs read (plus `unseen`, a label written by
- * the reading statement itself), and the trajectories left with no label at all.
- */
-export function summaryRows(ids: string[], read: InsightInputs | undefined, unseen?: UnseenLabel): { rows: InsightRow[]; empty: string[] } {
+/** The summary rows of `ids` from what insightInputs read, and the trajectories left with no label at all. */
+export function summaryRows(ids: string[], read: InsightInputs | undefined): { rows: InsightRow[]; empty: string[] } {
   const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
   const reviews = parsed<{
     id: string;
@@ -134,9 +120,7 @@ export function summaryRows(ids: string[], read: InsightInputs | undefined, unse
       keys: keys.get(r.rubricVersionId) ?? noKeys,
     });
   }
-  if (unseen?.kind === 'review')
-    byTrajectory.get(unseen.review.trajectoryId)?.reviews.push({ ...unseen.review, keys: insightKeys(unseen.definition) });
-  for (const c of unseen?.kind === 'comparison' ? [...comparisons, unseen] : comparisons) {
+  for (const c of comparisons) {
     const criteria = (c.criteria ?? {}) as { a?: unknown; b?: unknown };
     byTrajectory.get(c.a)?.sides.push({ criteria: criteria.a });
     if (c.b) byTrajectory.get(c.b)?.sides.push({ criteria: criteria.b });

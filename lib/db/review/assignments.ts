@@ -3,7 +3,6 @@ import { requireProjectRole, type ProjectAccess } from '../../auth/project-acces
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { at, inSqlTransaction, type SqlRun } from '../infra/sql';
-import { INSIGHT_LOCKS, insightIds } from '../insight/insight-summary';
 
 export interface Claim {
   assignmentId: string;
@@ -218,9 +217,7 @@ export interface SettledItem {
  * Turns a claim into a submitted slot inside the caller's transaction (used by review and
  * comparison submit). A claim whose lease expired is honoured when a slot is still free.
  * Answers whether this is the first submit of the assignment (then reviewCount goes up) and the
- * item's counts after it. `insightOf`: the trajectories whose insight summaries the caller
- * refreshes next, whose summary locks (lib/db/insight/insight-summary.ts) are taken in the same
- * statement as the assignment's row lock, after it.
+ * item's counts after it.
  */
 export async function settleClaim(
   run: SqlRun,
@@ -228,13 +225,12 @@ export async function settleClaim(
   reviewerId: string,
   overlap: number,
   now: Date,
-  insightOf: string[] = [],
 ): Promise<{ first: boolean; campaignItemId: string; item: SettledItem }> {
   // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
   const [a] = await run<{ reviewerId: string; status: string; campaignItemId: string }>(
     `WITH a AS MATERIALIZED (SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE)
-     SELECT a."reviewerId", a.status, a."campaignItemId", ${INSIGHT_LOCKS('$2')} AS locked, ${GENERIC_PLANS} AS plans FROM a`,
-    [assignmentId, insightIds(insightOf)],
+     SELECT a."reviewerId", a.status, a."campaignItemId", ${GENERIC_PLANS} AS plans FROM a`,
+    [assignmentId],
   );
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing } from '@prisma/client';
 import { AppError } from '../../errors';
-import {
-  insightIds,
-  insightInputs,
-  summaryRows,
-  writeTrajectoryInsight,
-  type InsightInputs,
-  type UnseenLabel,
-} from '../insight/insight-summary';
+import { QUEUE_INSIGHT_REFRESH, scheduleInsightRefresh } from '../insight/insight-refresh';
+import { insightIds } from '../insight/insight-summary';
 import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
 import { currentInputsAndRow } from '../videos/video-props';
 import { VIDEO_PROPS_VERSION } from '../../video/schema';
@@ -189,46 +183,40 @@ export interface SubmitWrite {
   overlap: number;
   /** whose insight summaries the label changes: the item's trajectory (pairwise: A, then B) */
   trajectoryIds: string[];
-  /** the definition of the rubric version a review answers (its summary reads the answers by it) */
-  definition: unknown;
   now: Date;
 }
 
 /**
  * Writes a submit in one transaction: settles the claim, makes the row the assignment's next
  * revision (lib/db/review/revisions.ts), writes the training stream's label event (this submit
- * made the item final, or revised a final item) and refreshes the trajectories' insight
- * summaries. A concurrent submit with the same key (a double click racing itself) loses on the
- * unique key and answers the row the other one made.
+ * made the item final, or revised a final item) and queues the trajectories' insight summaries
+ * for a refresh (lib/db/insight/insight-refresh.ts), which this process starts once the submit
+ * has committed, without waiting for it; every reader of the summaries refreshes what is queued
+ * first, so they stay exact. A concurrent submit with the same key (a double click racing
+ * itself) loses on the unique key and answers the row the other one made.
  *
- * Round trips (the hot path, issue 17): BEGIN; the assignment's row lock with the summaries'
- * locks; the claim's settling; one statement that retires the current revision, inserts the new
- * one and reads what the summaries are computed from (the row it inserts is not visible to its
- * own statement, so the summary adds it from what was written, and leaves out the row it
- * retired); the label event when there is one; the summaries; COMMIT. The summaries are still a
- * recount of every current label of the trajectory, taken under its lock, so they stay exact
- * under concurrent submits and revisions.
+ * Round trips (the hot path, issue 17): BEGIN; the assignment's row lock; the claim's settling;
+ * one statement that retires the current revision, inserts the new one and queues the refresh;
+ * the label event when there is one; COMMIT.
  */
 export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id: string; revision: number; duplicate: boolean }> {
   const trajectoryIds = insightIds(s.trajectoryIds);
   try {
-    return await inSqlTransaction(async (run) => {
-      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now, trajectoryIds);
+    const written = await inSqlTransaction(async (run) => {
+      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now);
       const id = randomUUID();
       const owned = [id, s.assignmentId, settled.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), trajectoryIds];
       const revision = revisionRule(row.kind, '$2');
-      let created: ({ id: string; revision: number } & InsightInputs) | undefined;
-      let unseen: UnseenLabel;
+      let created: { id: string; revision: number } | undefined;
       if (row.kind === 'review') {
-        const inputs = insightInputs('$7', { reviews: 'SELECT id FROM retired' });
-        [created] = await run<{ id: string; revision: number } & InsightInputs>(
+        [created] = await run<{ id: string; revision: number }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
              SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
              RETURNING id, revision
-           ), ${inputs.cte}
-           SELECT created.id, created.revision, ${inputs.select} FROM created`,
+           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
+           SELECT created.id, created.revision FROM created`,
           [
             ...owned,
             row.data.rubricVersionId,
@@ -239,27 +227,15 @@ export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id:
             row.data.goldScore,
           ],
         );
-        unseen = {
-          kind: 'review',
-          review: {
-            id,
-            campaignItemId: settled.campaignItemId,
-            submittedAt: s.now,
-            answers: row.data.answers,
-            trajectoryId: trajectoryIds[0]!,
-          },
-          definition: s.definition,
-        };
       } else {
-        const inputs = insightInputs('$7', { comparisons: 'SELECT id FROM retired' });
-        [created] = await run<{ id: string; revision: number } & InsightInputs>(
+        [created] = await run<{ id: string; revision: number }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", preference, "bothBad", rationale, criteria, coverage)
              SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb
              RETURNING id, revision
-           ), ${inputs.cte}
-           SELECT created.id, created.revision, ${inputs.select} FROM created`,
+           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
+           SELECT created.id, created.revision FROM created`,
           [
             ...owned,
             row.data.preference,
@@ -269,12 +245,12 @@ export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id:
             JSON.stringify(row.data.coverage),
           ],
         );
-        unseen = { kind: 'comparison', a: s.trajectoryIds[0]!, b: s.trajectoryIds[1] ?? null, criteria: row.data.criteria };
       }
       await recordSubmitLabelEvent(run, settled);
-      await writeTrajectoryInsight(run, summaryRows(trajectoryIds, created, unseen));
       return { id: created!.id, revision: created!.revision, duplicate: false };
     });
+    scheduleInsightRefresh();
+    return written;
   } catch (error) {
     if (isUniqueViolation(error)) {
       const same = await findSubmitByKey(row.kind, s.idempotencyKey);
