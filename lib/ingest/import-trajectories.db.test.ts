@@ -11,6 +11,7 @@ import { importTrajectories, type ImportReport } from './import-trajectories';
 import { ParsePool } from './parse-pool';
 import { decompressRawSourcePrefix, RAW_SOURCE_ENCODING, rawSourceEncoding } from './raw-source-codec';
 import { ReadAheadPool } from './read-ahead-pool';
+import { insightRefreshRunning } from '../db/insight/insight-refresh';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -321,6 +322,7 @@ describe('re-importing unchanged files', () => {
 
     // a trajectory of the complete file deleted since: the file is parsed and the trajectory stored again
     const whole = second.trajectories.slice(2);
+    await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
     await db().trajectory.delete({ where: { id: whole[1]!.id } });
     const third = await importTrajectories(collect([at]), options);
     expect(third).toMatchObject({ imported: 1, skipped: 4, failed: 1, unchangedFiles: 0 });

@@ -25,6 +25,7 @@ import { getCampaignDetail } from './campaign-detail';
 import { createCampaign } from './campaigns';
 import { disagreementPage, findSnapshot, labelClock } from './campaign-snapshots';
 import { saveRubricVersion } from './rubrics';
+import { insightRefreshRunning } from '../insight/insight-refresh';
 
 const rubric = {
   title: 'r',
@@ -201,6 +202,7 @@ describe('campaign_reviewer_stat (the campaign page reviewer table)', () => {
       WHERE ci."campaignId" = ${campaign.id} GROUP BY 1 ORDER BY count(a.id) DESC, 1`;
     const doomed = [touched[0]!, touched[1]!, touched.find((t) => Number(t.n) === 0)].filter((t) => t !== undefined);
     expect(doomed.filter((t) => Number(t.n) > 0)).toHaveLength(2);
+    await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
     for (const t of doomed) await db().trajectory.delete({ where: { id: t.trajectoryId } });
     expect(ids).toContain(doomed[0]!.trajectoryId);
     await db().user.delete({ where: { id: ben.id } });
@@ -374,6 +376,7 @@ describe('deleting what the stored counts hang on', () => {
     await skipAssignment(skipped.assignmentId, reviewers[2]!.id, 'not my field', new Date());
     await claimNextItem(campaign.id, reviewers[3]!, new Date()); // a live claim
     expect(await db().campaignReviewerStat.count({ where: { campaignId: campaign.id } })).toBeGreaterThan(0);
+    await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
     await db().campaign.delete({ where: { id: campaign.id } });
     expect(await db().campaignReviewerStat.count({ where: { campaignId: campaign.id } })).toBe(0);
     expect(await db().review.count()).toBe(0);
@@ -382,6 +385,7 @@ describe('deleting what the stored counts hang on', () => {
     const version = await db().rubricVersion.findFirstOrThrow({ select: { id: true } });
     const second = await createCampaign(project.id, { name: 'c2', mode: 'single', rubricVersionId: version.id, overlap: 1 }, null);
     expect(await claimAndSubmit(second.id, 0, reviewers[0]!)).not.toBeNull();
+    await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
     await db().project.delete({ where: { id: project.id } });
     expect(await db().campaignReviewerStat.count()).toBe(0);
     expect(await db().trajectory.count()).toBe(0);

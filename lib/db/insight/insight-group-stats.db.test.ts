@@ -14,7 +14,7 @@ import { seedInsightScenario } from '../test/insight-scenario';
 import { storeTrajectory } from '../trajectories/trajectories';
 import { estimateGroupMoments, type GroupMoments } from './insight-estimate-stats';
 import { insightGroupStatsDrift } from './insight-group-stats';
-import { refreshQueuedInsight } from './insight-refresh';
+import { insightRefreshRunning, refreshQueuedInsight } from './insight-refresh';
 
 /**
  * The stored per-group statistics (migration 20261202050510_insight_group_stats) stay exact through
@@ -252,6 +252,7 @@ describe('stored per-group insight statistics', () => {
       select: { trajectoryId: true },
       take: 2,
     });
+    await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
     await db().trajectory.deleteMany({ where: { id: { in: reviewed.map((r) => r.trajectoryId) } } });
     await expectExact('after trajectories deleted');
     await db().campaignItem.deleteMany({ where: { campaignId: randomCampaign } });

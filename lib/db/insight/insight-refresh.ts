@@ -49,7 +49,10 @@ export async function refreshQueuedInsight(): Promise<number> {
       const live = await run<{ id: string }>(`SELECT id FROM trajectory WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE`, [
         insightIds(rows.map((r) => r.trajectoryId)),
       ]);
-      await refreshTrajectoryInsight(run, live.map((r) => r.id));
+      await refreshTrajectoryInsight(
+        run,
+        live.map((r) => r.id),
+      );
       return rows.length;
     }).catch((error: unknown) => {
       // chosen as a deadlock's victim (a concurrent delete of a trajectory it refreshes): its rows are still queued, try again

@@ -178,8 +178,7 @@ describe('trajectory insight summaries', () => {
     const crowded = (await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { trajectoryId: true } })).map(
       (i) => i.trajectoryId,
     );
-    for (const t of crowded)
-      expect((await stored(t)).reviews).toBeGreaterThan(8);
+    for (const t of crowded) expect((await stored(t)).reviews).toBeGreaterThan(8);
     expect(await insightDrift(all)).toBe(0);
     // and the check sees a summary that is off by one vote, or in one criterion only
     const [first] = crowded;

@@ -1,7 +1,9 @@
 import { db } from '../infra/client';
+import { insightRefreshRunning } from '../insight/insight-refresh';
 
 /** Empties every table (but the migrations ledger) so each db test file starts clean. */
 export async function resetDatabase(): Promise<void> {
+  await insightRefreshRunning(); // this process's background summary refresh done before deleting behind its back
   const tables = await db().$queryRaw<{ tablename: string }[]>`
     SELECT tablename::text AS tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
   const boss = await db().$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS exists`;
