@@ -1,4 +1,4 @@
-import { inSqlTransaction } from '../infra/sql';
+import { inSqlTransaction, sql } from '../infra/sql';
 import { insightIds, refreshTrajectoryInsight } from './insight-summary';
 
 /**
@@ -34,6 +34,10 @@ export const QUEUE_INSIGHT_REFRESH = (ids: string) =>
  * still running elsewhere. Returns how many queue rows it took.
  */
 export async function refreshQueuedInsight(): Promise<number> {
+  // the usual case, on every reader's path: nothing queued (a row a drain elsewhere is taking stays
+  // visible until that drain commits, so this does not skip a refresh in flight)
+  const [queued] = await sql<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM insight_refresh) AS any');
+  if (!queued?.any) return 0;
   let taken = 0;
   let deadlocks = 0;
   for (;;) {

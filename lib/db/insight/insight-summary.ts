@@ -41,19 +41,19 @@ export function insightIds(trajectoryIds: (string | null | undefined)[]): string
 
 /**
  * A SQL expression that takes the summary lock of each trajectory in the text[] parameter
- * `ids` (in id order, so two writers never wait on each other crosswise) and yields an int.
- * Every writer of a trajectory's labels takes it before it reads the labels the summary is
- * computed from: a concurrent writer of the same trajectory waits, then reads this one's
- * committed label. A statement's snapshot is taken before it waits, so the read must come in a
- * later statement of the transaction.
+ * `ids` (in id order, so two refreshes never wait on each other crosswise) and yields an int.
+ * Every refresh of a trajectory's summary takes it before it reads the labels the summary is
+ * computed from: a concurrent refresh of the same trajectory waits, then reads the labels
+ * committed by then and writes over this one's row. A statement's snapshot is taken before it
+ * waits, so the read must come in a later statement of the transaction.
  */
-export const INSIGHT_LOCKS = (ids: string) =>
+const INSIGHT_LOCKS = (ids: string) =>
   `(SELECT count(*)::int FROM (
      SELECT pg_advisory_xact_lock(hashtextextended('trajectory_insight:' || id, 0)) IS NULL AS l FROM unnest(${ids}::text[]) AS id ORDER BY id
    ) x WHERE x.l IS NOT NULL)`;
 
 /** What a summary is computed from, as JSON text (one round trip): see insightInputs. */
-export interface InsightInputs {
+interface InsightInputs {
   reviews: string;
   comparisons: string;
   trajectories: string;
@@ -66,7 +66,7 @@ export interface InsightInputs {
  * of, their projects and the reviews' rubric definitions), as a CTE to put in a WITH list and a
  * select list of the four InsightInputs columns.
  */
-export function insightInputs(ids: string): { cte: string; select: string } {
+function insightInputs(ids: string): { cte: string; select: string } {
   return {
     // times as epoch ms (timestamp columns hold UTC, and the ms are exact): the same on either client and in any process time zone
     cte: `insight_reviews AS (
@@ -92,7 +92,7 @@ export type InsightRow = Omit<ReturnType<typeof summariseTrajectory>, 'flaggedAt
 };
 
 /** The summary rows of `ids` from what insightInputs read, and the trajectories left with no label at all. */
-export function summaryRows(ids: string[], read: InsightInputs | undefined): { rows: InsightRow[]; empty: string[] } {
+function summaryRows(ids: string[], read: InsightInputs | undefined): { rows: InsightRow[]; empty: string[] } {
   const parsed = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
   const reviews = parsed<{
     id: string;
@@ -142,7 +142,7 @@ export function summaryRows(ids: string[], read: InsightInputs | undefined): { r
 }
 
 /** Stores summary rows (insert or replace) and removes the rows of trajectories left with no label. */
-export async function writeTrajectoryInsight(run: SqlRun, { rows, empty }: { rows: InsightRow[]; empty: string[] }): Promise<void> {
+async function writeTrajectoryInsight(run: SqlRun, { rows, empty }: { rows: InsightRow[]; empty: string[] }): Promise<void> {
   if (empty.length) await run(`DELETE FROM trajectory_insight WHERE "trajectoryId" = ANY($1::text[])`, [empty]);
   if (rows.length === 0) return;
   await run(
