@@ -19,10 +19,14 @@ import { JSON_BODY_MAX_BYTES, parseJsonBytes } from './read-body';
  * when the campaign is not open; 404 for a campaign of a project the caller does not review in.
  */
 export const claimAssignment = apiHandler('review', async (_request, user, { id }: { id: string }) => {
-  // the caller's membership is checked in the claim's first statement (it reads the campaign's project anyway)
-  const claim = await claimNextItem(id, user, new Date());
+  // the caller's membership is checked in the claim's first statement (it reads the campaign's project anyway); the
+  // view's row is read with the claim's COMMIT (one round trip fewer than reading it after)
+  const claim = await claimNextItem(id, user, new Date(), { withView: true });
   if (!claim) return emptyAnswer(204);
-  return jsonAnswerOf({ assignment: await viewAssignment(claim.assignmentId, user.id), resumed: claim.resumed }, { status: 201 });
+  return jsonAnswerOf(
+    { assignment: await viewAssignment(claim.assignmentId, user.id, undefined, claim.view), resumed: claim.resumed },
+    { status: 201 },
+  );
 });
 
 /**

@@ -1,4 +1,4 @@
-import { findSubmitTarget, writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from '../db/review/label-submits';
+import { writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from '../db/review/label-submits';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
 import { blindSettings } from '../db/review/assignment-view';
@@ -39,9 +39,13 @@ export interface LabelSpec<I> {
  * client's key (the same key on the same assignment answers the label it made; a key that made
  * a label elsewhere is a conflict), the campaign's mode and open status, what each video is
  * covered against (looked up here unless the caller passes it: seeds and tests), the per-kind
- * payload step, then one transaction (lib/db/review/label-submits.ts) that settles the claim,
- * keeps the revision, writes the label event and refreshes the insight summaries. The
- * assignment, its campaign, the membership and the key are one statement.
+ * payload step, all inside the one transaction (lib/db/review/label-submits.ts writeSubmit) that
+ * reads the target, settles the claim, keeps the revision, writes the label event and queues the
+ * insight summaries. The assignment, its campaign, the membership and the key are one statement.
+ *
+ * A video whose measure is not stored with its current props (it changed since the claim) is
+ * measured outside the transaction (a lookup that may derive and store the props, on other
+ * connections of the same pool: never while this one holds its own), then the submit runs again.
  */
 export async function submitLabel<I extends { assignmentId: string; idempotencyKey: string }>(
   spec: LabelSpec<I>,
@@ -55,43 +59,70 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   const reviewerId = typeof submitter === 'string' ? submitter : submitter.id;
   // the key as sent, for the target's statement; it counts only once the payload parsed (with it) below
   const sentKey = (raw as { idempotencyKey?: unknown } | null)?.idempotencyKey;
-  const target = await findSubmitTarget(assignmentId, spec.kind, typeof sentKey === 'string' ? sentKey : null);
-  // ownership first: someone else's assignment (or one of a project the caller left) answers the same whatever comes with it
-  if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-  if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
-  const input = parse(raw);
-  if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
-    throw new Error('submitLabel: parse changed the assignment or key');
-  const { done } = target;
-  if (done) {
-    if (done.assignmentId !== assignmentId)
-      throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
-    return { id: done.id, revision: done.revision, duplicate: true };
+  let given = measures;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await writeSubmit(assignmentId, spec.kind, typeof sentKey === 'string' ? sentKey : null, async (target) => {
+        // ownership first: someone else's assignment (or one of a project the caller left) answers the same whatever comes with it
+        if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
+        if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
+        const input = parse(raw);
+        if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
+          throw new Error('submitLabel: parse changed the assignment or key');
+        const { done } = target;
+        if (done) {
+          if (done.assignmentId !== assignmentId)
+            throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
+          return { replay: { id: done.id, revision: done.revision } };
+        }
+        const { campaign } = target.item;
+        if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
+        if (campaign.status !== 'open')
+          throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
+        const { trajectoryId, trajectoryBId } = target.item;
+        const row = spec.row(input, target, given ?? storedMeasures(target));
+        return {
+          row,
+          write: {
+            reviewerId,
+            idempotencyKey: input.idempotencyKey,
+            overlap: campaign.overlap,
+            trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
+            now,
+          },
+        };
+      });
+    } catch (error) {
+      if (!(error instanceof MeasuresNotStored) || given || attempt > 0) throw error;
+      given = await error.lookUp();
+    }
   }
-  const { campaign } = target.item;
-  if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
-  if (campaign.status !== 'open') throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
-  const { trajectoryId, trajectoryBId } = target.item;
-  // screen order (pairwise: [left, right]), at the campaign's pacing and blind mask: the measure the reviewer's claim stored
+}
+
+/** A video's measure is not stored with its current props: the submit measures it outside its transaction and runs again. */
+class MeasuresNotStored extends Error {
+  constructor(readonly lookUp: () => Promise<Measure[]>) {
+    super('submitLabel: a video measure is not stored (looked up outside the transaction, then the submit runs again)');
+  }
+}
+
+/**
+ * What each video is covered against, in screen order (pairwise: [left, right]), at the
+ * campaign's pacing and blind mask: the measures the target's statement read with it (stored
+ * with the props the reviewer's claim stored). Throws MeasuresNotStored when one is not.
+ */
+function storedMeasures(target: SubmitTarget): Measure[] {
+  const { campaign, trajectoryId, trajectoryBId } = target.item;
   const screen = trajectoryBId ? (target.swapSides ? [trajectoryBId, trajectoryId] : [trajectoryId, trajectoryBId]) : [trajectoryId];
   const blind = blindSettings.parse(campaign.blind);
-  // the measure the target's statement read with it (its stored props under the campaign's mask), else a lookup of its own
   const { blindMask, measures: stored } = target.storedMeasures;
   const storedOf = (id: string) => {
     const m = stored[id === trajectoryId ? 0 : 1];
     return storedMeasureOf(m ? { blindMask, ...m } : null, blind);
   };
-  const row = spec.row(
-    input,
-    target,
-    measures ?? (await Promise.all(screen.map(async (id) => storedOf(id) ?? (await videoMeasureFor(id, campaign.pacing, blind))))),
+  const found = screen.map(storedOf);
+  if (found.every((m) => m !== null)) return found as Measure[];
+  throw new MeasuresNotStored(() =>
+    Promise.all(screen.map(async (id, i) => found[i] ?? (await videoMeasureFor(id, campaign.pacing, blind)))),
   );
-  return writeSubmit(row, {
-    assignmentId,
-    reviewerId,
-    idempotencyKey: input.idempotencyKey,
-    overlap: campaign.overlap,
-    trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
-    now,
-  });
 }

@@ -1,5 +1,5 @@
 import type { ProjectAccess } from '../auth/project-access';
-import { assignmentView, type AssignmentView } from '../db/review/assignment-view';
+import { assignmentView, type AssignmentView, type PrereadView } from '../db/review/assignment-view';
 import { storedVideoOf, trajectoryVideo } from '../video-renders/video-props-for';
 
 /**
@@ -7,13 +7,20 @@ import { storedVideoOf, trajectoryVideo } from '../video-renders/video-props-for
  * videos and transcripts read from the stored props under the campaign's blind mask and pacing
  * (derived and stored on first sight; once stored, read by the view's own statement). NOT_FOUND
  * when the assignment is not theirs, or (with `access`, the caller's) not in a project they review in.
+ * `preread`: the view's row as the claim read it with its COMMIT (claimNextItem's `withView`).
  */
-export function viewAssignment(assignmentId: string, reviewerId: string, access?: ProjectAccess): Promise<AssignmentView> {
+export function viewAssignment(
+  assignmentId: string,
+  reviewerId: string,
+  access?: ProjectAccess,
+  preread?: PrereadView,
+): Promise<AssignmentView> {
   return assignmentView(
     assignmentId,
     reviewerId,
     async (trajectoryId, blind, pacing, stored) => storedVideoOf(stored, blind) ?? (await trajectoryVideo(trajectoryId, { blind, pacing })),
     access,
     true,
+    preread,
   );
 }

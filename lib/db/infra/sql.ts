@@ -2,7 +2,6 @@ import type { Prisma } from '@prisma/client';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { env } from '../../env';
-import { inPoolTransaction } from './pg-pool';
 
 /**
  * Plain SQL for the hot paths (a claim, a submit, the blind view, an API token: every reviewer
@@ -76,6 +75,11 @@ function sqlPool(): pg.Pool {
     types: utcTypes,
     // named, so pg_stat_activity tells the hot path's connections from Prisma's (the review bench samples them)
     application_name: SQL_POOL_APPLICATION,
+    // a statement is written as soon as it is asked for, not after the answer to the one before: a
+    // transaction sends its BEGIN with its first statement and its COMMIT with its last (see
+    // inSqlTransaction); statements awaited one by one run as before. Nothing on this pool reads
+    // through a portal (pg-cursor, `rows`), which pipelining refuses.
+    pipeline: true,
   });
   created.on('error', (error) => {
     // an idle connection closed by the server (e.g. the embedded database stopping): the pool replaces it
@@ -90,9 +94,90 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
   return (await sqlPool().query(prepared(text, values))).rows as T[];
 }
 
-/** Runs `fn` in one transaction (BEGIN, COMMIT; ROLLBACK on a throw) on a pooled connection. */
-export function inSqlTransaction<T>(fn: (run: SqlRun) => Promise<T>): Promise<T> {
-  return inPoolTransaction(sqlPool(), (client) => fn(pgRun(client)));
+/**
+ * Runs `fn` in one transaction on a pooled connection: BEGIN, the statements `fn` runs, COMMIT
+ * (ROLLBACK on a throw).
+ *
+ * Round trips: on this machine each one costs the web process a wake-up of a database backend and
+ * a turn of its event loop to read the answer, under load about as much as the statement itself
+ * (issue 17: a review's claim and submit were 13 round trips). So BEGIN is not a round trip of
+ * its own (the pipelined connection writes the first statement right behind it), statements that
+ * do not depend on each other's answers can be sent together (`Promise.all` of `run`s: written
+ * back to back, answered in order), and `commitWith` sends the transaction's last statement with
+ * COMMIT behind it, one round trip for both. After `commitWith` the transaction is over: `run`
+ * refuses. A last statement that fails makes the COMMIT behind it a rollback (PostgreSQL commits
+ * nothing of an aborted transaction), and its error is thrown.
+ */
+export async function inSqlTransaction<T>(fn: (run: SqlRun, commitWith: SqlRun) => Promise<T>): Promise<T> {
+  const client = await sqlPool().connect();
+  let broken: Error | undefined;
+  // a checked-out client reports a dropped connection as an 'error' event: keep it from crashing the process
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  const send = writer(client);
+  let begun: Promise<unknown> | null = send('BEGIN');
+  // awaited with the first statement (or the COMMIT); until then a failure is held, not unhandled
+  begun.catch(() => {});
+  let ended = false;
+  /** awaits `sent` and, the first time, the BEGIN written before it */
+  const answer = async <R>(sent: Promise<R>): Promise<R> => {
+    const before = begun;
+    begun = null;
+    if (before) return (await Promise.all([before, sent]))[1];
+    return sent;
+  };
+  const run: SqlRun = async <R>(text: string, values: unknown[]) => {
+    if (ended) throw new Error('inSqlTransaction: a statement after commitWith (the transaction is over)');
+    return (await answer(send(prepared(text, values)))).rows as R[];
+  };
+  const commitWith: SqlRun = async <R>(text: string, values: unknown[]) => {
+    if (ended) throw new Error('inSqlTransaction: commitWith twice (the transaction is over)');
+    ended = true;
+    const sent = send(prepared(text, values));
+    const commit = send('COMMIT');
+    // the statement's error first (the COMMIT behind a failed statement answers ROLLBACK, not an error)
+    const [result] = await answer(Promise.all([sent, commit]));
+    return result.rows as R[];
+  };
+  try {
+    try {
+      const result = await fn(run, commitWith);
+      if (!ended) {
+        ended = true;
+        await answer(send('COMMIT'));
+      }
+      return result;
+    } catch (error) {
+      if (!ended) await send('ROLLBACK').catch((e: Error) => (broken = e));
+      // a commitWith that failed: its COMMIT ended the transaction (a rollback), or the connection is gone
+      else if (client.getTransactionStatus() !== 'I') broken ??= error as Error;
+      throw error;
+    }
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+/**
+ * Sends a connection's statements, those asked for in one synchronous stretch written to its
+ * socket together (one write, not one a statement: BEGIN and the first statement, a statement and
+ * its COMMIT). The socket is corked at the first and uncorked once the stretch ends (a microtask).
+ */
+function writer(client: pg.PoolClient): (query: string | pg.QueryConfig) => Promise<pg.QueryResult> {
+  const stream = (client as unknown as pg.Client).connection?.stream;
+  let corked = false;
+  return (query) => {
+    if (!corked && stream) {
+      corked = true;
+      stream.cork();
+      queueMicrotask(() => {
+        corked = false;
+        stream.uncork();
+      });
+    }
+    return typeof query === 'string' ? client.query(query) : client.query(query);
+  };
 }
 
 /** Closes the pool (tests and benchmarks; processes exit without it). */

@@ -8,7 +8,7 @@ import { AppError } from '../../errors';
 import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from '../../video/schema';
 import type { TranscriptStep } from '../../video/transcript';
 import { db } from '../infra/client';
-import { sql } from '../infra/sql';
+import { sql, type SqlRun } from '../infra/sql';
 import { currentInputsAndRow } from '../videos/video-props';
 import type { Pacing } from '../../video/pacing';
 
@@ -140,23 +140,21 @@ export interface StoredVideoTexts {
   transcript: string;
 }
 
+/** The view's row as read beforehand, in another statement's transaction (a claim reads it with its COMMIT); `row` undefined: no such assignment. */
+export interface PrereadView {
+  row: ViewRow | undefined;
+  withStored: boolean;
+}
+
 /**
- * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
- * says whose it is), or, with `access` (the caller's), when its campaign's project is not one
- * they review in: checked on the view's own statement. The videos and transcripts come from
- * `videoOf` (the stored props).
+ * The view's one statement (every claim answers this view): the assignment, its item, task,
+ * campaign, rubric and the reviewer's current label, and (withStored: the API's view, which
+ * answers whole props) each trajectory's current stored props under the campaign's pacing and
+ * blind mask (lib/db/videos/video-props.ts's one rule of fresh), so a claim needs no second read.
+ * On `run`: the pool, or a transaction's statement runner.
  */
-export async function assignmentView(
-  assignmentId: string,
-  reviewerId: string,
-  videoOf: VideoLookup,
-  access?: ProjectAccess,
-  withStored = false,
-): Promise<AssignmentView> {
-  // one statement (every claim answers this view): the assignment, its item, task, campaign, rubric and the reviewer's current
-  // label, and (withStored: the API's view, which answers whole props) each trajectory's current stored props under the
-  // campaign's pacing and blind mask (lib/db/videos/video-props.ts's one rule of fresh), so a claim needs no second read
-  const [row] = await sql<ViewRow>(
+export async function readAssignmentViewRow(run: SqlRun, assignmentId: string, withStored: boolean): Promise<PrereadView> {
+  const [row] = await run<ViewRow>(
     `SELECT a.id, a."reviewerId", a.status::text AS status, a."claimedAt", a."leaseExpiresAt", a."swapSides",
            ci."trajectoryId", ci."trajectoryBId",
            tk.name AS "taskName", tk.instruction, tk."acceptanceCriteria", e.name AS "environment",
@@ -184,6 +182,25 @@ export async function assignmentView(
     WHERE a.id = $1`,
     [assignmentId, String(VIDEO_PROPS_VERSION), withStored],
   );
+  return { row, withStored };
+}
+
+/**
+ * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
+ * says whose it is), or, with `access` (the caller's), when its campaign's project is not one
+ * they review in: checked on the view's own statement. The videos and transcripts come from
+ * `videoOf` (the stored props). `preread`: the statement's row, read already (by the claim).
+ */
+export async function assignmentView(
+  assignmentId: string,
+  reviewerId: string,
+  videoOf: VideoLookup,
+  access?: ProjectAccess,
+  withStored = false,
+  preread?: PrereadView,
+): Promise<AssignmentView> {
+  if (preread && preread.withStored !== withStored) throw new Error('assignmentView: the preread row was read with another withStored');
+  const { row } = preread ?? (await readAssignmentViewRow(sql, assignmentId, withStored));
   const a = row && {
     id: row.id,
     reviewerId: row.reviewerId,

@@ -3,6 +3,7 @@ import { requireProjectRole, type ProjectAccess } from '../../auth/project-acces
 import { AppError } from '../../errors';
 import { db } from '../infra/client';
 import { at, inSqlTransaction, type SqlRun } from '../infra/sql';
+import { readAssignmentViewRow, type PrereadView } from './assignment-view';
 
 export interface Claim {
   assignmentId: string;
@@ -11,6 +12,8 @@ export interface Claim {
   swapSides: boolean;
   resumed: boolean;
   mode: 'single' | 'pairwise';
+  /** with `withView`: the blind view's row, read in the claim's transaction (lib/db/review/assignment-view.ts) */
+  view?: PrereadView;
 }
 
 /** Who claims: their id and expertise; with `access` (the API and the studio pass the caller's), the campaign's project must be one they review in. */
@@ -40,12 +43,19 @@ export interface Claimant {
  * (lib/db/insight/insight-estimate-rows.ts relies on it) and concurrent reviewers spread over
  * different rows instead of queueing on one.
  *
- * Round trips: the campaign + lock + whether any lease lapsed, the expiry of lapsed leases
- * (only when one did), then one statement that resumes the live claim or picks, leases and
- * records a new one (an index walk of campaign_item's queue index, not a scan of the campaign).
+ * Round trips: BEGIN with the campaign + lock + whether any lease lapsed, the expiry of lapsed
+ * leases (only when one did), then one statement that resumes the live claim or picks, leases
+ * and records a new one (an index walk of campaign_item's queue index, not a scan of the
+ * campaign), then COMMIT; with `withView` (the API, which answers the claim with its blind
+ * view) the view's statement goes with the COMMIT, so the claim and its answer take three.
  */
-export async function claimNextItem(campaignId: string, reviewer: Claimant, now: Date): Promise<Claim | null> {
-  return inSqlTransaction(async (run) => {
+export async function claimNextItem(
+  campaignId: string,
+  reviewer: Claimant,
+  now: Date,
+  options: { withView?: boolean } = {},
+): Promise<Claim | null> {
+  return inSqlTransaction(async (run, commitWith) => {
     const [campaign] = await run<{
       projectId: string;
       status: string;
@@ -88,6 +98,7 @@ export async function claimNextItem(campaignId: string, reviewer: Claimant, now:
           swapSides: row.swapSides,
           resumed: row.resumed,
           mode: campaign.mode,
+          ...(options.withView ? { view: await readAssignmentViewRow(commitWith, row.id, true) } : {}),
         };
       // nothing free right now, or a concurrent claim took the last slot: look again while any is left
       const [left] = await run<{ n: number }>(
@@ -205,6 +216,27 @@ export async function skipAssignment(assignmentId: string, reviewerId: string, r
   }, SKIP_TX);
 }
 
+/** An assignment as its row lock read it (settleClaim's first statement). */
+export interface LockedAssignment {
+  reviewerId: string;
+  status: string;
+  campaignItemId: string;
+}
+
+/**
+ * A settle's first statement: locks the assignment's row, so submits of one assignment take turns
+ * (a double submit with two keys becomes a revision), and sets the rest of the transaction on
+ * generic plans. Sent on its own by settleClaim, or ahead by a caller that sends it with other
+ * statements (a submit sends it with BEGIN and its target's read) and hands settleClaim the answer.
+ */
+export function lockAssignment(run: SqlRun, assignmentId: string): Promise<LockedAssignment | undefined> {
+  return run<LockedAssignment>(
+    `WITH a AS MATERIALIZED (SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE)
+     SELECT a."reviewerId", a.status, a."campaignItemId", ${GENERIC_PLANS} AS plans FROM a`,
+    [assignmentId],
+  ).then((rows) => rows[0]);
+}
+
 /** The item as a settled claim leaves it: what the label event of the submit is decided on. */
 export interface SettledItem {
   reviewCount: number;
@@ -217,21 +249,21 @@ export interface SettledItem {
  * Turns a claim into a submitted slot inside the caller's transaction (used by review and
  * comparison submit). A claim whose lease expired is honoured when a slot is still free.
  * Answers whether this is the first submit of the assignment (then reviewCount goes up) and the
- * item's counts after it.
+ * item's counts after it. `alongside` writes what the submit stores once the claim is known
+ * good (its label row): sent right behind the settling statement, in the same round trip
+ * (inSqlTransaction's pipelining), so it must not wait on the settling's answer. `locked`: the
+ * row lock's answer when the caller sent `lockAssignment` already (else it is sent here).
  */
-export async function settleClaim(
+export async function settleClaim<W = undefined>(
   run: SqlRun,
   assignmentId: string,
   reviewerId: string,
   overlap: number,
   now: Date,
-): Promise<{ first: boolean; campaignItemId: string; item: SettledItem }> {
-  // locks the row: submits of one assignment take turns (a double submit with two keys becomes a revision)
-  const [a] = await run<{ reviewerId: string; status: string; campaignItemId: string }>(
-    `WITH a AS MATERIALIZED (SELECT "reviewerId", status::text AS status, "campaignItemId" FROM assignment WHERE id = $1 FOR UPDATE)
-     SELECT a."reviewerId", a.status, a."campaignItemId", ${GENERIC_PLANS} AS plans FROM a`,
-    [assignmentId],
-  );
+  alongside: (campaignItemId: string) => Promise<W> = async () => undefined as W,
+  locked: Promise<LockedAssignment | undefined> = lockAssignment(run, assignmentId),
+): Promise<{ first: boolean; campaignItemId: string; item: SettledItem; written: W }> {
+  const a = await locked;
   if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
   if (a.status === 'skipped') throw new AppError('CONFLICT', 'You skipped this item');
   if (a.status === 'expired') {
@@ -243,7 +275,7 @@ export async function settleClaim(
   }
   const first = a.status !== 'submitted';
   // the first submit marks the assignment and counts the review, in one statement; a revision only reads the counts
-  const [item] = await run<SettledItem>(
+  const settling = run<SettledItem>(
     `WITH done AS (
        UPDATE assignment SET status = 'submitted', "finishedAt" = $3::timestamp WHERE id = $1 AND $4::boolean RETURNING "campaignItemId"
      ), counted AS (
@@ -253,5 +285,6 @@ export async function settleClaim(
      FROM campaign_item ci JOIN campaign c ON c.id = ci."campaignId" WHERE ci.id = $2`,
     [assignmentId, a.campaignItemId, at(now), first],
   );
-  return { first, campaignItemId: a.campaignItemId, item: item! };
+  const [[item], written] = await Promise.all([settling, alongside(a.campaignItemId)]);
+  return { first, campaignItemId: a.campaignItemId, item: item!, written };
 }

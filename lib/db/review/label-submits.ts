@@ -3,11 +3,11 @@ import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing }
 import { AppError } from '../../errors';
 import { QUEUE_INSIGHT_REFRESH, scheduleInsightRefresh } from '../insight/insight-refresh';
 import { insightIds } from '../insight/insight-summary';
-import { at, inSqlTransaction, isUniqueViolation, sql } from '../infra/sql';
+import { at, inSqlTransaction, isUniqueViolation, sql, type SqlRun } from '../infra/sql';
 import { currentInputsAndRow } from '../videos/video-props';
 import { VIDEO_PROPS_VERSION } from '../../video/schema';
 import { BLIND_MASK_SQL } from './assignment-view';
-import { settleClaim } from './assignments';
+import { lockAssignment, settleClaim } from './assignments';
 import { recordSubmitLabelEvent } from './label-events';
 import { revisionRule } from './revisions';
 
@@ -60,8 +60,13 @@ export interface StoredMeasure {
  * unknown assignment: the assignment, its item, campaign (and project), rubric and criteria,
  * and the label of `kind` that `idempotencyKey` already made (a retry), if any.
  */
-export async function findSubmitTarget(assignmentId: string, kind: LabelKind, idempotencyKey: string | null): Promise<SubmitTarget | null> {
-  const [row] = await sql<{
+export async function findSubmitTarget(
+  assignmentId: string,
+  kind: LabelKind,
+  idempotencyKey: string | null,
+  run: SqlRun = sql,
+): Promise<SubmitTarget | null> {
+  const [row] = await run<{
     reviewerId: string;
     projectId: string;
     swapSides: boolean;
@@ -176,7 +181,6 @@ export interface ComparisonColumns {
 export type SubmitRow = { kind: 'review'; data: ReviewColumns } | { kind: 'comparison'; data: ComparisonColumns };
 
 export interface SubmitWrite {
-  assignmentId: string;
   reviewerId: string;
   idempotencyKey: string;
   /** the campaign's overlap k (the claim settles the item's count against it) */
@@ -186,49 +190,74 @@ export interface SubmitWrite {
   now: Date;
 }
 
+/** What a submit decides once it has read its target: a replay of the submit its key already stored, or the row to write. */
+export type SubmitPlan = { replay: { id: string; revision: number } } | { row: SubmitRow; write: SubmitWrite };
+
 /**
- * Writes a submit in one transaction: settles the claim, makes the row the assignment's next
- * revision (lib/db/review/revisions.ts), writes the training stream's label event (this submit
- * made the item final, or revised a final item) and queues the trajectories' insight summaries
- * for a refresh (lib/db/insight/insight-refresh.ts), which this process starts once the submit
- * has committed, without waiting for it; every reader of the summaries refreshes what is queued
- * first, so they stay exact. A concurrent submit with the same key (a double click racing
- * itself) loses on the unique key and answers the row the other one made.
+ * A submit, in one transaction: reads its target (`findSubmitTarget`, with the key as sent),
+ * lets `plan` check it and build the row (it throws to refuse: nothing is written), then settles
+ * the claim, makes the row the assignment's next revision (lib/db/review/revisions.ts), writes
+ * the training stream's label event (this submit made the item final, or revised a final item)
+ * and queues the trajectories' insight summaries for a refresh (lib/db/insight/insight-refresh.ts),
+ * which this process starts once the submit has committed, without waiting for it; every reader
+ * of the summaries refreshes what is queued first, so they stay exact. A concurrent submit with
+ * the same key (a double click racing itself) loses on the unique key and answers the row the
+ * other one made.
  *
- * Round trips (the hot path, issue 17): BEGIN; the assignment's row lock; the claim's settling;
- * one statement that retires the current revision, inserts the new one and queues the refresh;
- * the label event when there is one; COMMIT.
+ * Round trips (the hot path, issue 17), three (lib/db/infra/sql.ts inSqlTransaction): BEGIN
+ * with the target's read and the assignment's row lock (the lock is taken before the plan has
+ * checked the target is the caller's: a refused submit holds another's row for the moment its
+ * rollback takes); the claim's settling with the one statement that retires the current
+ * revision, inserts the new one and queues the refresh (the insert does not wait on the
+ * settling's answer); the label event, when there is one, with COMMIT.
  */
-export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id: string; revision: number; duplicate: boolean }> {
-  const trajectoryIds = insightIds(s.trajectoryIds);
+export async function writeSubmit(
+  assignmentId: string,
+  kind: LabelKind,
+  sentKey: string | null,
+  plan: (target: SubmitTarget | null) => Promise<SubmitPlan>,
+): Promise<{ id: string; revision: number; duplicate: boolean }> {
+  let key: string | null = null;
   try {
-    const written = await inSqlTransaction(async (run) => {
-      const settled = await settleClaim(run, s.assignmentId, s.reviewerId, s.overlap, s.now);
+    const written = await inSqlTransaction(async (run, commitWith) => {
+      // the target's read first (before the lock sets the rest of the transaction on generic plans), both written with BEGIN
+      const reading = findSubmitTarget(assignmentId, kind, sentKey, run);
+      const locked = lockAssignment(run, assignmentId);
+      const [target] = await Promise.all([reading, locked]);
+      const planned = await plan(target);
+      if ('replay' in planned) return { ...planned.replay, duplicate: true };
+      const { row, write: s } = planned;
+      if (row.kind !== kind) throw new Error(`writeSubmit: a ${row.kind} row for a ${kind} submit`);
+      key = s.idempotencyKey;
+      const trajectoryIds = insightIds(s.trajectoryIds);
       const id = randomUUID();
-      const owned = [id, s.assignmentId, settled.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), trajectoryIds];
-      const revision = revisionRule(row.kind, '$2');
-      let created: { id: string; revision: number } | undefined;
-      if (row.kind === 'review') {
-        [created] = await run<{ id: string; revision: number }>(
-          `WITH retired AS (${revision.retire}), created AS (
-             INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
-               "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
-             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
-             RETURNING id, revision
-           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
-           SELECT created.id, created.revision FROM created`,
-          [
-            ...owned,
-            row.data.rubricVersionId,
-            JSON.stringify(row.data.answers),
-            JSON.stringify(row.data.evidence),
-            JSON.stringify(row.data.coverage),
-            row.data.durationSec,
-            row.data.goldScore,
-          ],
-        );
-      } else {
-        [created] = await run<{ id: string; revision: number }>(
+      const settle = (alongside: (campaignItemId: string) => Promise<{ id: string; revision: number }>) =>
+        settleClaim(run, assignmentId, s.reviewerId, s.overlap, s.now, alongside, locked);
+      const settled = await settle(async (campaignItemId) => {
+        const owned = [id, assignmentId, campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), trajectoryIds];
+        const revision = revisionRule(row.kind, '$2');
+        if (row.kind === 'review') {
+          const [created] = await run<{ id: string; revision: number }>(
+            `WITH retired AS (${revision.retire}), created AS (
+               INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+                 "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
+               SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
+               RETURNING id, revision
+             ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
+             SELECT created.id, created.revision FROM created`,
+            [
+              ...owned,
+              row.data.rubricVersionId,
+              JSON.stringify(row.data.answers),
+              JSON.stringify(row.data.evidence),
+              JSON.stringify(row.data.coverage),
+              row.data.durationSec,
+              row.data.goldScore,
+            ],
+          );
+          return created!;
+        }
+        const [created] = await run<{ id: string; revision: number }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", preference, "bothBad", rationale, criteria, coverage)
@@ -245,16 +274,18 @@ export async function writeSubmit(row: SubmitRow, s: SubmitWrite): Promise<{ id:
             JSON.stringify(row.data.coverage),
           ],
         );
-      }
-      await recordSubmitLabelEvent(run, settled);
-      return { id: created!.id, revision: created!.revision, duplicate: false };
+        return created!;
+      });
+      // the label event, when this submit makes one, is the last statement: COMMIT goes with it
+      await recordSubmitLabelEvent(commitWith, settled);
+      return { id: settled.written.id, revision: settled.written.revision, duplicate: false };
     });
-    scheduleInsightRefresh();
+    if (!written.duplicate) scheduleInsightRefresh();
     return written;
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      const same = await findSubmitByKey(row.kind, s.idempotencyKey);
-      if (same && same.assignmentId === s.assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
+    if (key !== null && isUniqueViolation(error)) {
+      const same = await findSubmitByKey(kind, key);
+      if (same && same.assignmentId === assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
       if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
     }
     throw error;
