@@ -59,43 +59,43 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
   const reviewerId = typeof submitter === 'string' ? submitter : submitter.id;
   // the key as sent, for the target's statement; it counts only once the payload parsed (with it) below
   const sentKey = (raw as { idempotencyKey?: unknown } | null)?.idempotencyKey;
-  let given = measures;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await writeSubmit(assignmentId, spec.kind, typeof sentKey === 'string' ? sentKey : null, async (target) => {
-        // ownership first: someone else's assignment (or one of a project the caller left) answers the same whatever comes with it
-        if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-        if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
-        const input = parse(raw);
-        if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
-          throw new Error('submitLabel: parse changed the assignment or key');
-        const { done } = target;
-        if (done) {
-          if (done.assignmentId !== assignmentId)
-            throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
-          return { replay: { id: done.id, revision: done.revision } };
-        }
-        const { campaign } = target.item;
-        if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
-        if (campaign.status !== 'open')
-          throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
-        const { trajectoryId, trajectoryBId } = target.item;
-        const row = spec.row(input, target, given ?? storedMeasures(target));
-        return {
-          row,
-          write: {
-            reviewerId,
-            idempotencyKey: input.idempotencyKey,
-            overlap: campaign.overlap,
-            trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
-            now,
-          },
-        };
-      });
-    } catch (error) {
-      if (!(error instanceof MeasuresNotStored) || given || attempt > 0) throw error;
-      given = await error.lookUp();
-    }
+  const submit = (given: Measure[] | undefined) =>
+    writeSubmit(assignmentId, spec.kind, typeof sentKey === 'string' ? sentKey : null, async (target) => {
+      // ownership first: someone else's assignment (or one of a project the caller left) answers the same whatever comes with it
+      if (!target || target.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
+      if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
+      const input = parse(raw);
+      if (input.assignmentId !== assignmentId || input.idempotencyKey !== sentKey)
+        throw new Error('submitLabel: parse changed the assignment or key');
+      const { done } = target;
+      if (done) {
+        if (done.assignmentId !== assignmentId)
+          throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
+        return { replay: { id: done.id, revision: done.revision } };
+      }
+      const { campaign } = target.item;
+      if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
+      if (campaign.status !== 'open')
+        throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
+      const { trajectoryId, trajectoryBId } = target.item;
+      const row = spec.row(input, target, given ?? storedMeasures(target));
+      return {
+        row,
+        write: {
+          reviewerId,
+          idempotencyKey: input.idempotencyKey,
+          overlap: campaign.overlap,
+          trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
+          now,
+        },
+      };
+    });
+  try {
+    return await submit(measures);
+  } catch (error) {
+    if (!(error instanceof MeasuresNotStored)) throw error;
+    // the second time with the measures given: it cannot end here again
+    return submit(await error.lookUp());
   }
 }
 

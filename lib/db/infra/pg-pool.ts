@@ -32,28 +32,37 @@ export async function closeTrajectoryBatchPool(): Promise<void> {
 
 /** Runs `fn` in one transaction on a connection of the batch pool (BEGIN, COMMIT; ROLLBACK on a throw). */
 export function inPgTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return inPoolTransaction(batchPool(), fn);
-}
-
-/** Runs `fn` in one transaction on a connection of `pool` (BEGIN, COMMIT; ROLLBACK on a throw): the one for both pools. */
-export async function inPoolTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // a checked-out client reports a dropped connection as an 'error' event: keep it from crashing the process
-  const onError = (error: Error) => (broken = error);
-  client.on('error', onError);
-  try {
+  return withPoolClient(batchPool(), async (client, broke) => {
     await client.query('BEGIN');
     try {
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      await client.query('ROLLBACK').catch(broke);
       throw error;
     }
+  });
+}
+
+/**
+ * A connection of `pool` for `fn`, released after it, or destroyed when it broke: a dropped
+ * connection (a checked-out client reports it as an 'error' event, kept here from crashing the
+ * process) or what `fn` reports with `broke` (a ROLLBACK that failed). Both pools' transactions
+ * run on it (inPgTransaction here, inSqlTransaction in sql.ts).
+ */
+export async function withPoolClient<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, broke: (error: Error) => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const broke = (error: Error) => void (broken ??= error);
+  client.on('error', broke);
+  try {
+    return await fn(client, broke);
   } finally {
-    client.off('error', onError);
+    client.off('error', broke);
     client.release(broken);
   }
 }

@@ -35,7 +35,7 @@ describe('named statements on the shared pool', () => {
 /**
  * inSqlTransaction pipelines (issue 17: every round trip costs the web process a backend's
  * wake-up and a turn of its event loop): BEGIN goes with the first statement, statements asked
- * for together go in one write, `commitWith` sends the last statement with COMMIT. Round trips
+ * for together go without waiting, `commitWith` sends the last statement with COMMIT. Round trips
  * are counted on the connection's socket: a run of writes with no read between is one.
  */
 describe('inSqlTransaction round trips', () => {
@@ -46,16 +46,17 @@ describe('inSqlTransaction round trips', () => {
     await closeSqlPool();
   });
 
-  async function watched() {
+  /** this module with an empty probe table */
+  async function probe() {
     const mod = await import('./sql');
     await mod.sql(`CREATE TABLE IF NOT EXISTS ${table} (n int PRIMARY KEY)`);
     await mod.sql(`TRUNCATE ${table}`);
-    return { ...mod, trips: await watchSqlRoundTrips() };
+    return mod;
   }
 
   it('BEGIN with the first statement, statements sent together, the last one with COMMIT: three round trips, one transaction', async () => {
-    const { inSqlTransaction, sql, trips } = await watched();
-    trips.reset();
+    const { inSqlTransaction, sql } = await probe();
+    const trips = await watchSqlRoundTrips();
     const out = await inSqlTransaction(async (run, commitWith) => {
       await run(`INSERT INTO ${table} (n) VALUES ($1)`, [1]);
       const [a, b] = await Promise.all([
@@ -73,7 +74,7 @@ describe('inSqlTransaction round trips', () => {
   });
 
   it('a failing last statement rolls the whole transaction back and throws its own error; the connection stays usable', async () => {
-    const { inSqlTransaction, sql } = await watched();
+    const { inSqlTransaction, sql } = await probe();
     await expect(
       inSqlTransaction(async (run, commitWith) => {
         await run(`INSERT INTO ${table} (n) VALUES ($1)`, [10]);
@@ -94,7 +95,7 @@ describe('inSqlTransaction round trips', () => {
   });
 
   it('a throw after the first statement (sent with BEGIN) rolls it back', async () => {
-    const { inSqlTransaction, sql } = await watched();
+    const { inSqlTransaction, sql } = await probe();
     await expect(
       inSqlTransaction(async (run) => {
         await run(`INSERT INTO ${table} (n) VALUES ($1)`, [20]);

@@ -2,6 +2,7 @@ import type { Prisma } from '@prisma/client';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { env } from '../../env';
+import { withPoolClient } from './pg-pool';
 
 /**
  * Plain SQL for the hot paths (a claim, a submit, the blind view, an API token: every reviewer
@@ -98,9 +99,9 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
  * Runs `fn` in one transaction on a pooled connection: BEGIN, the statements `fn` runs, COMMIT
  * (ROLLBACK on a throw).
  *
- * Round trips: on this machine each one costs the web process a wake-up of a database backend and
- * a turn of its event loop to read the answer, under load about as much as the statement itself
- * (issue 17: a review's claim and submit were 13 round trips). So BEGIN is not a round trip of
+ * Round trips: each one costs the web process a wake-up of a database backend and a turn of its
+ * event loop to read the answer (issue 17: with one reviewer, a claim in 6 and a submit in 7.3
+ * took 6.5 and 5.0 ms at the median; in 4 each, 5.4 and 3.7 ms). So BEGIN is not a round trip of
  * its own (the pipelined connection writes the first statement right behind it), statements that
  * do not depend on each other's answers can be sent together (`Promise.all` of `run`s: written
  * back to back, answered in order), and `commitWith` sends the transaction's last statement with
@@ -108,76 +109,45 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
  * refuses. A last statement that fails makes the COMMIT behind it a rollback (PostgreSQL commits
  * nothing of an aborted transaction), and its error is thrown.
  */
-export async function inSqlTransaction<T>(fn: (run: SqlRun, commitWith: SqlRun) => Promise<T>): Promise<T> {
-  const client = await sqlPool().connect();
-  let broken: Error | undefined;
-  // a checked-out client reports a dropped connection as an 'error' event: keep it from crashing the process
-  const onError = (error: Error) => (broken = error);
-  client.on('error', onError);
-  const send = writer(client);
-  let begun: Promise<unknown> | null = send('BEGIN');
-  // awaited with the first statement (or the COMMIT); until then a failure is held, not unhandled
-  begun.catch(() => {});
-  let ended = false;
-  /** awaits `sent` and, the first time, the BEGIN written before it */
-  const answer = async <R>(sent: Promise<R>): Promise<R> => {
-    const before = begun;
-    begun = null;
-    if (before) return (await Promise.all([before, sent]))[1];
-    return sent;
-  };
-  const run: SqlRun = async <R>(text: string, values: unknown[]) => {
-    if (ended) throw new Error('inSqlTransaction: a statement after commitWith (the transaction is over)');
-    return (await answer(send(prepared(text, values)))).rows as R[];
-  };
-  const commitWith: SqlRun = async <R>(text: string, values: unknown[]) => {
-    if (ended) throw new Error('inSqlTransaction: commitWith twice (the transaction is over)');
-    ended = true;
-    const sent = send(prepared(text, values));
-    const commit = send('COMMIT');
-    // the statement's error first (the COMMIT behind a failed statement answers ROLLBACK, not an error)
-    const [result] = await answer(Promise.all([sent, commit]));
-    return result.rows as R[];
-  };
-  try {
+export function inSqlTransaction<T>(fn: (run: SqlRun, commitWith: SqlRun) => Promise<T>): Promise<T> {
+  return withPoolClient(sqlPool(), async (client, broke) => {
+    let begun: Promise<unknown> | null = client.query('BEGIN');
+    // awaited with the first statement (or the COMMIT); until then a failure is held, not unhandled
+    begun.catch(() => {});
+    let ended = false;
+    /** awaits `sent` and, the first time, the BEGIN written before it */
+    const answer = async <R>(sent: Promise<R>): Promise<R> => {
+      const before = begun;
+      begun = null;
+      return before ? (await Promise.all([before, sent]))[1] : sent;
+    };
+    const run: SqlRun = async <R>(text: string, values: unknown[]) => {
+      if (ended) throw new Error('inSqlTransaction: a statement after commitWith (the transaction is over)');
+      return (await answer(client.query(prepared(text, values)))).rows as R[];
+    };
+    const commitWith: SqlRun = async <R>(text: string, values: unknown[]) => {
+      if (ended) throw new Error('inSqlTransaction: commitWith twice (the transaction is over)');
+      ended = true;
+      const sent = client.query(prepared(text, values));
+      const commit = client.query('COMMIT');
+      // the statement's error first (the COMMIT behind a failed statement answers ROLLBACK, not an error)
+      const [result] = await answer(Promise.all([sent, commit]));
+      return result.rows as R[];
+    };
     try {
       const result = await fn(run, commitWith);
       if (!ended) {
         ended = true;
-        await answer(send('COMMIT'));
+        await answer(client.query('COMMIT'));
       }
       return result;
     } catch (error) {
-      if (!ended) await send('ROLLBACK').catch((e: Error) => (broken = e));
-      // a commitWith that failed: its COMMIT ended the transaction (a rollback), or the connection is gone
-      else if (client.getTransactionStatus() !== 'I') broken ??= error as Error;
+      if (!ended) await client.query('ROLLBACK').catch(broke);
+      // a commitWith that failed: its COMMIT ended the transaction (a rollback), unless the connection is gone
+      else if (client.getTransactionStatus() !== 'I') broke(error as Error);
       throw error;
     }
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
-}
-
-/**
- * Sends a connection's statements, those asked for in one synchronous stretch written to its
- * socket together (one write, not one a statement: BEGIN and the first statement, a statement and
- * its COMMIT). The socket is corked at the first and uncorked once the stretch ends (a microtask).
- */
-function writer(client: pg.PoolClient): (query: string | pg.QueryConfig) => Promise<pg.QueryResult> {
-  const stream = (client as unknown as pg.Client).connection?.stream;
-  let corked = false;
-  return (query) => {
-    if (!corked && stream) {
-      corked = true;
-      stream.cork();
-      queueMicrotask(() => {
-        corked = false;
-        stream.uncork();
-      });
-    }
-    return typeof query === 'string' ? client.query(query) : client.query(query);
-  };
+  });
 }
 
 /** Closes the pool (tests and benchmarks; processes exit without it). */

@@ -217,7 +217,6 @@ export async function writeSubmit(
   sentKey: string | null,
   plan: (target: SubmitTarget | null) => Promise<SubmitPlan>,
 ): Promise<{ id: string; revision: number; duplicate: boolean }> {
-  let key: string | null = null;
   try {
     const written = await inSqlTransaction(async (run, commitWith) => {
       // the target's read first (before the lock sets the rest of the transaction on generic plans), both written with BEGIN
@@ -226,38 +225,66 @@ export async function writeSubmit(
       const [target] = await Promise.all([reading, locked]);
       const planned = await plan(target);
       if ('replay' in planned) return { ...planned.replay, duplicate: true };
-      const { row, write: s } = planned;
-      if (row.kind !== kind) throw new Error(`writeSubmit: a ${row.kind} row for a ${kind} submit`);
-      key = s.idempotencyKey;
-      const trajectoryIds = insightIds(s.trajectoryIds);
-      const id = randomUUID();
-      const settle = (alongside: (campaignItemId: string) => Promise<{ id: string; revision: number }>) =>
-        settleClaim(run, assignmentId, s.reviewerId, s.overlap, s.now, alongside, locked);
-      const settled = await settle(async (campaignItemId) => {
-        const owned = [id, assignmentId, campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), trajectoryIds];
-        const revision = revisionRule(row.kind, '$2');
-        if (row.kind === 'review') {
-          const [created] = await run<{ id: string; revision: number }>(
-            `WITH retired AS (${revision.retire}), created AS (
-               INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
-                 "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
-               SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
-               RETURNING id, revision
-             ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
-             SELECT created.id, created.revision FROM created`,
-            [
-              ...owned,
-              row.data.rubricVersionId,
-              JSON.stringify(row.data.answers),
-              JSON.stringify(row.data.evidence),
-              JSON.stringify(row.data.coverage),
-              row.data.durationSec,
-              row.data.goldScore,
-            ],
-          );
-          return created!;
-        }
-        const [created] = await run<{ id: string; revision: number }>(
+      const { row, write } = planned;
+      if (row.kind !== kind || write.idempotencyKey !== sentKey) throw new Error('writeSubmit: the plan changed the kind or the key');
+      const settled = await settleClaim(
+        run,
+        assignmentId,
+        write.reviewerId,
+        write.overlap,
+        write.now,
+        (campaignItemId) => insertLabel(run, row, { assignmentId, campaignItemId, ...write }),
+        locked,
+      );
+      // the label event, when this submit makes one, is the last statement: COMMIT goes with it
+      await recordSubmitLabelEvent(commitWith, settled);
+      return { ...settled.written, duplicate: false };
+    });
+    if (!written.duplicate) scheduleInsightRefresh();
+    return written;
+  } catch (error) {
+    // a concurrent submit with the same key won on its unique index: answer its label (any other violation is thrown)
+    if (sentKey !== null && isUniqueViolation(error)) {
+      const same = await findSubmitByKey(kind, sentKey);
+      if (same && same.assignmentId === assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
+      if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
+    }
+    throw error;
+  }
+}
+
+/**
+ * The one statement that retires the assignment's current label, inserts the new one as its next
+ * revision (lib/db/review/revisions.ts) and queues its trajectories' insight summaries.
+ */
+async function insertLabel(
+  run: SqlRun,
+  row: SubmitRow,
+  s: SubmitWrite & { assignmentId: string; campaignItemId: string },
+): Promise<{ id: string; revision: number }> {
+  const owned = [randomUUID(), s.assignmentId, s.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), insightIds(s.trajectoryIds)];
+  const revision = revisionRule(row.kind, '$2');
+  const [created] =
+    row.kind === 'review'
+      ? await run<{ id: string; revision: number }>(
+          `WITH retired AS (${revision.retire}), created AS (
+             INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
+               "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
+             RETURNING id, revision
+           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
+           SELECT created.id, created.revision FROM created`,
+          [
+            ...owned,
+            row.data.rubricVersionId,
+            JSON.stringify(row.data.answers),
+            JSON.stringify(row.data.evidence),
+            JSON.stringify(row.data.coverage),
+            row.data.durationSec,
+            row.data.goldScore,
+          ],
+        )
+      : await run<{ id: string; revision: number }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", preference, "bothBad", rationale, criteria, coverage)
@@ -274,20 +301,5 @@ export async function writeSubmit(
             JSON.stringify(row.data.coverage),
           ],
         );
-        return created!;
-      });
-      // the label event, when this submit makes one, is the last statement: COMMIT goes with it
-      await recordSubmitLabelEvent(commitWith, settled);
-      return { id: settled.written.id, revision: settled.written.revision, duplicate: false };
-    });
-    if (!written.duplicate) scheduleInsightRefresh();
-    return written;
-  } catch (error) {
-    if (key !== null && isUniqueViolation(error)) {
-      const same = await findSubmitByKey(kind, key);
-      if (same && same.assignmentId === assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
-      if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
-    }
-    throw error;
-  }
+  return created!;
 }
