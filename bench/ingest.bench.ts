@@ -39,19 +39,22 @@ import { freePort } from './free-port';
  *
  * Comparator, same run, same database: the same rows (tasks, policies, import sources with the
  * compressed file and its item count, trajectories, steps; same columns, same JSON payloads,
- * ids from the import's own generator) bulk-loaded with `COPY ... FROM STDIN` into a second
- * fresh project, from COPY data built beforehand in memory (untimed), one transaction a round:
- * text format, but the import sources in binary (their compressed bytes, the import's own
- * statement and encoder), as the import sends them. The two alternate in ROUNDS rounds (default
- * 5): round r imports its share of the files (one import of those files, on the same parse
- * workers), then COPYs the same rows; on a shared machine whose load moves by the minute, both
- * then see the same mix of it. After all rounds, the two projects are compared row by row (an
- * md5 of their ordered contents) so the comparator loads exactly what the import wrote.
+ * ids from the import's own generator) bulk-loaded with `COPY ... FROM STDIN` into a fresh
+ * project, from COPY data built beforehand in memory (untimed), in one transaction: text format,
+ * but the import sources in binary (their compressed bytes, the import's own statement and
+ * encoder), as the import sends them. Each side runs PASSES times (default 2), on every file
+ * each time, as the issue measures it (one `witness import` of 10,000 files), into fresh
+ * projects, ABBA: pass 0 imports then COPYs, pass 1 COPYs then imports, so neither side always
+ * runs second (bigger tables, the first's leftovers, the load of the minute). Each pass's two
+ * projects are compared row by row (an md5 of their ordered contents), so the comparator loads
+ * exactly what the import wrote. (Until session 20 the files were split into 5 rounds of 2,000,
+ * one import each: that measured five imports' start and end and the COPY data's leftovers in
+ * the heap too, 0.65-0.76x where one import of the 10,000 measured 0.81-0.84x in the same
+ * sessions.)
  *
- * Also reported: peak RSS of the import (VmHWM after resetting it through
- * /proc/self/clear_refs; sampled RSS where that is not available): with BENCH_INGEST_ROUNDS=1,
- * one import of every file beside its peak at a fifth of them (flat in the number of files); with
- * rounds, the highest round's peak alone (see the figure); the re-import of the same files (every
+ * Also reported: peak RSS of the first import (VmHWM after resetting it through
+ * /proc/self/clear_refs; sampled RSS where that is not available) beside its peak at a fifth
+ * of the files (flat in the number of files); the re-import of the same files (every
  * file unchanged, skipped by its hash unparsed) beside the first import and beside a re-import
  * that parses every file (the sources' item counts cleared first: what a re-import did before);
  * and, on stderr, the import's time split (parse/validate/hash/compress on the Node side vs waiting
@@ -66,7 +69,7 @@ import { freePort } from './free-port';
  * number of parse workers (default as `witness import`, defaultParseWorkers: none on two cores, one a core beyond
  * two, at most two; 0 = parse on the main thread); BENCH_INGEST_READ_AHEAD=0|1 the read-ahead worker (default as
  * `witness import`, defaultReadAhead: on where parsing is inline and there is a second core);
- * BENCH_INGEST_ROUNDS the rounds; BENCH_INGEST_ONLY=copy runs only the import and the COPY (no
+ * BENCH_INGEST_PASSES the passes; BENCH_INGEST_ONLY=copy runs only the import and the COPY (no
  * re-imports, no import without workers, no parse-only pass).
  */
 const GROUP = 'ingest';
@@ -78,8 +81,8 @@ const STEPS = 30;
 const WORKERS = Number(process.env.BENCH_INGEST_WORKERS ?? defaultParseWorkers());
 /** a read-ahead worker, as `witness import` runs (lib/ingest/read-ahead-pool.ts defaultReadAhead: where the import parses on its main thread); BENCH_INGEST_READ_AHEAD=0 reads, hashes and compresses on the main thread as before */
 const READ_AHEAD = process.env.BENCH_INGEST_READ_AHEAD === undefined ? defaultReadAhead() : process.env.BENCH_INGEST_READ_AHEAD !== '0';
-/** alternating rounds of import and COPY (BENCH_INGEST_ROUNDS, default 5) */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_INGEST_ROUNDS ?? 5));
+/** passes of one import of every file and one COPY of the same rows, alternating which goes first (BENCH_INGEST_PASSES, default 2) */
+const PASSES = Math.max(1, Number(process.env.BENCH_INGEST_PASSES ?? 2));
 /** BENCH_INGEST_ONLY=copy: only the import and the COPY of the same rows (no re-imports, no import without workers, no parse-only pass) */
 const COPY_ONLY = process.env.BENCH_INGEST_ONLY === 'copy';
 
@@ -650,20 +653,17 @@ export async function run(): Promise<BenchFigure[]> {
       `generated ${COUNT} ATIF files (${STEPS} steps each, ${mib(bytes).toFixed(0)} MiB) in ${((performance.now() - g0) / 1000).toFixed(1)} s`,
     );
 
-    // (a) the import, as `witness import` runs it, and (b) the same rows by COPY, in ROUNDS alternating rounds: round r imports
-    // its fifth of the files (one import, as `witness import <those files>`), then COPYs the same rows (built untimed in between)
-    // into the COPY project. The load on this shared machine moves by minutes; alternating gives both the same mix of it.
+    // (a) the import, as `witness import` runs it (one import of every file), and (b) the same rows by COPY, in PASSES passes,
+    // ABBA: pass 0 imports then COPYs, pass 1 COPYs then imports, each into fresh projects. On this shared machine the load
+    // moves by minutes, and whatever runs second sees bigger tables and what the first left behind (the COPY data's retained
+    // pages, a checkpoint due): both sides get each position once.
     const postmasterPid = postmasterPidOf(path.join(dataDir, 'pg'));
-    const importProject = await ensureProject({ slug: 'bench-import', name: 'bench-import' });
-    const copyProject = await ensureProject({ slug: 'bench-copy', name: 'bench-copy' });
-    const seen: CopySeen = { tasks: new Map(), policies: new Map() };
     const rssBefore = process.memoryUsage().rss;
     const parsePool = WORKERS > 0 ? new ParsePool(WORKERS) : undefined;
     const readAhead = READ_AHEAD ? new ReadAheadPool() : undefined;
     const profile: ImportProfile = { parseMs: 0, storeMs: 0, waitMs: 0, workerWaitMs: 0, batches: 0 };
-    const filePaths = Array.from({ length: COUNT }, (_, i) => path.join(filesDir, `traj-${String(i).padStart(6, '0')}.json`));
     const inputs = () => collectInputs([filesDir], { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
-    let peakAtFifth: number | null = null; // the peak over the first fifth of the files (2,000 of 10,000): the first round, or within the one import
+    const pairs: { importProject: string; copyProject: string }[] = [];
     let importSeconds = 0;
     let copySeconds = 0;
     let copyRows = 0;
@@ -671,75 +671,94 @@ export async function run(): Promise<BenchFigure[]> {
     let copyCpu: CpuSample | null = null;
     const loads: { import: string[]; copy: string[] } = { import: [], copy: [] };
     let imported = 0;
+    let copied = 0;
+    // the first import's peak RSS (the process fresh: nothing built before it), and its peak after the first fifth of the files
     let peak = 0;
+    let peakAtFifth: number | null = null;
     let method = '';
-    // the peak RSS of each import round (reset before it: the COPY data built between rounds is not the import's), and
-    // with one round, the peak after its first fifth of the files too
-    let items = 0;
-    const onItem = () => {
-      if (ROUNDS === 1 && ++items === Math.round(COUNT / 5)) peakAtFifth = vmHwmBytes();
-    };
-    for (let r = 0; r < ROUNDS; r++) {
-      const chunk = filePaths.slice(Math.floor((r * COUNT) / ROUNDS), Math.floor(((r + 1) * COUNT) / ROUNDS));
+    const importPass = async (pass: number, projectId: string) => {
+      let items = 0;
+      const onItem = pass === 0 ? () => void (++items === Math.round(COUNT / 5) && (peakAtFifth = vmHwmBytes())) : undefined;
+      // what an earlier pass built (COPY data) is garbage by now: collected before the peak is reset and the clock starts
+      collectGarbage();
       loads.import.push(loadAverage());
       const cpu0 = cpuNow(postmasterPid);
       const t0 = performance.now();
-      // the previous round's COPY data (built in this process, untimed) is garbage by now: collected before the peak is reset
-      collectGarbage();
-      const round = await withPeakRss(() =>
-        importTrajectories(collectInputs(chunk, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' }), {
-          projectId: importProject.id,
-          format: 'auto',
-          importedById: null,
-          profile,
-          parsePool,
-          readAhead,
-          onItem,
-        }),
+      const run = await withPeakRss(() =>
+        importTrajectories(inputs(), { projectId, format: 'auto', importedById: null, profile, parsePool, readAhead, onItem }),
       );
-      const report = round.result;
-      peak = Math.max(peak, round.peak);
-      method = round.method;
-      if (ROUNDS > 1 && r === 0) peakAtFifth = round.peak;
       importSeconds += (performance.now() - t0) / 1000;
       importCpu = addCpu(importCpu, cpuSince(cpu0, postmasterPid));
-      if (report.imported !== chunk.length || report.failed !== 0)
+      if (pass === 0) {
+        peak = run.peak;
+        method = run.method;
+      }
+      const report = run.result;
+      if (report.imported !== COUNT || report.failed !== 0)
         throw new Error(`import: ${report.imported} imported, ${report.failed} failed: ${JSON.stringify(report.errors.slice(0, 3))}`);
       imported += report.imported;
-
-      const data = await buildCopyData(chunk, copyProject.id, seen);
+    };
+    const copyPass = async (projectId: string) => {
+      const data = await buildCopyData([filesDir], projectId, { tasks: new Map(), policies: new Map() });
+      collectGarbage();
       loads.copy.push(loadAverage());
-      const cpu2 = cpuNow(postmasterPid);
+      const cpu0 = cpuNow(postmasterPid);
       const c0 = performance.now();
-      const copied = await loadWithCopy(postgres.socketUrl, data, () => ({
+      const run = await loadWithCopy(postgres.socketUrl, data, () => ({
         seconds: (performance.now() - c0) / 1000,
-        cpu: cpuSince(cpu2, postmasterPid),
+        cpu: cpuSince(cpu0, postmasterPid),
       }));
-      copySeconds += copied.seconds;
-      copyCpu = addCpu(copyCpu, copied.cpu);
+      copySeconds += run.seconds;
+      copyCpu = addCpu(copyCpu, run.cpu);
       copyRows += data.step.rows;
+      copied += data.trajectories;
+    };
+    // the maintenance a phase's commits leave to autovacuum (vacuum and analyze of the rows it wrote) is done before the next
+    // phase starts, untimed: otherwise the COPY's, due at its one commit, ran inside the import after it (2.3 s of CPU)
+    const maintain = async () => {
+      const c = new pg.Client({ connectionString: postgres.socketUrl });
+      await c.connect();
+      try {
+        await c.query('VACUUM (ANALYZE) task, policy, import_source, trajectory, step');
+      } finally {
+        await c.end();
+      }
+    };
+    for (let pass = 0; pass < PASSES; pass++) {
+      const importProject = (await ensureProject({ slug: `bench-import-${pass}`, name: `bench-import-${pass}` })).id;
+      const copyProject = (await ensureProject({ slug: `bench-copy-${pass}`, name: `bench-copy-${pass}` })).id;
+      pairs.push({ importProject, copyProject });
+      const [i0, c0] = [importSeconds, copySeconds];
+      for (const phase of pass % 2 === 0 ? ['import', 'copy'] : ['copy', 'import']) {
+        await (phase === 'import' ? importPass(pass, importProject) : copyPass(copyProject));
+        await maintain();
+      }
+      log(
+        `pass ${pass} (${pass % 2 === 0 ? 'import first' : 'COPY first'}): import ${(importSeconds - i0).toFixed(2)} s (${(COUNT / (importSeconds - i0)).toFixed(0)} traj/s), ` +
+          `COPY ${(copySeconds - c0).toFixed(2)} s (${(COUNT / (copySeconds - c0)).toFixed(0)} traj/s): ${((copySeconds - c0) / (importSeconds - i0)).toFixed(2)}x`,
+      );
     }
     const importRate = imported / importSeconds;
     log(
-      `import in ${ROUNDS} rounds (load ${loads.import.join(', ')}): ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/compress ${(profile.parseMs / 1000).toFixed(2)} s, ` +
+      `import, ${PASSES} imports of ${COUNT} files (load ${loads.import.join(', ')}): ${importSeconds.toFixed(2)} s (${importRate.toFixed(0)} traj/s); node-side parse/validate/hash/compress ${(profile.parseMs / 1000).toFixed(2)} s, ` +
         `database ${(profile.storeMs / 1000).toFixed(2)} s in ${profile.batches} batches, parse waited on the database ${(profile.waitMs / 1000).toFixed(2)} s, ` +
         `the writer waited on ${WORKERS} parse workers ${(profile.workerWaitMs / 1000).toFixed(2)} s; ` +
-        `peak RSS ${mib(peak).toFixed(0)} MiB (${method}, the highest of the rounds; ${peakAtFifth === null ? '?' : mib(peakAtFifth).toFixed(0)} MiB over the first ${Math.round(COUNT / 5)} files; ${mib(rssBefore).toFixed(0)} MiB before)`,
+        `peak RSS of the first ${mib(peak).toFixed(0)} MiB (${method}; ${peakAtFifth === null ? '?' : mib(peakAtFifth).toFixed(0)} MiB over its first ${Math.round(COUNT / 5)} files; ${mib(rssBefore).toFixed(0)} MiB before)`,
     );
     log(`import ${cpuLine(importCpu!, importSeconds, imported)}`);
-    const copyRate = imported / copySeconds;
+    const copyRate = copied / copySeconds;
     log(
-      `COPY in ${ROUNDS} rounds (load ${loads.copy.join(', ')}): ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${copyRows} step rows); ${cpuLine(copyCpu!, copySeconds, imported)}`,
+      `COPY, ${PASSES} loads of the same rows (load ${loads.copy.join(', ')}): ${copySeconds.toFixed(2)} s (${copyRate.toFixed(0)} traj/s; ${copyRows} step rows); ${cpuLine(copyCpu!, copySeconds, copied)}`,
     );
     log(
       `CPU ceiling on ${availableParallelism()} idle cores: the import needs ${cpuPerFile(importCpu!, imported).toFixed(2)} ms of CPU a file (all threads and PostgreSQL), ` +
-        `COPY's backend ${((1000 * copyCpu!.backends) / imported).toFixed(2)} ms: at best ${(
+        `COPY's backend ${((1000 * copyCpu!.backends) / copied).toFixed(2)} ms: at best ${(
           copyCpu!.backends /
-          imported /
+          copied /
           Math.max(cpuPerFile(importCpu!, imported) / 1000 / availableParallelism(), importCpu!.backends / imported)
         ).toFixed(2)}x COPY with every core busy all the time`,
     );
-
+    const importProject = { id: pairs[0]!.importProject };
     let reimportRate: number | null = null;
     let parsedRate: number | null = null;
     let inlineRate: number | null = null;
@@ -816,11 +835,13 @@ export async function run(): Promise<BenchFigure[]> {
     const client = new pg.Client({ connectionString: postgres.socketUrl });
     await client.connect();
     try {
-      const [a, b] = [await projectDigest(client, importProject.id), await projectDigest(client, copyProject.id)];
-      if (a.trajectories !== COUNT || a.digest !== b.digest || a.steps !== b.steps) {
-        throw new Error(`the import and COPY wrote different data: ${JSON.stringify({ import: a, copy: b })}`);
+      for (const [pass, pair] of pairs.entries()) {
+        const [a, b] = [await projectDigest(client, pair.importProject), await projectDigest(client, pair.copyProject)];
+        if (a.trajectories !== COUNT || a.digest !== b.digest || a.steps !== b.steps) {
+          throw new Error(`pass ${pass}: the import and COPY wrote different data: ${JSON.stringify({ import: a, copy: b })}`);
+        }
+        log(`pass ${pass}: import and COPY wrote the same data (${a.trajectories} trajectories, ${a.steps} steps, md5 ${a.digest})`);
       }
-      log(`import and COPY wrote the same data (${a.trajectories} trajectories, ${a.steps} steps, md5 ${a.digest})`);
     } finally {
       await client.end();
     }
@@ -847,26 +868,16 @@ export async function run(): Promise<BenchFigure[]> {
             },
           ]
         : []),
-      // flat in the number of files: one import of all of them (BENCH_INGEST_ROUNDS=1), its peak beside the peak at a fifth of
-      // them; with rounds, later rounds start from what the COPY data built in between left in this process (V8's and malloc's
-      // retained pages: 280 vs 478 MiB even after a full GC), so only the highest round's peak is given, with no comparator
-      ROUNDS === 1
-        ? {
-            group: GROUP,
-            name: `import peak RSS over ${COUNT} files vs over the first ${Math.round(COUNT / 5)}`,
-            value: mib(peak),
-            unit: 'MiB',
-            higherIsBetter: false,
-            ...(peakAtFifth !== null ? { comparator: { name: `${Math.round(COUNT / 5)} files`, value: mib(peakAtFifth) } } : {}),
-            goal: 'flat (1.00x)',
-          }
-        : {
-            group: GROUP,
-            name: `import peak RSS, the highest of ${ROUNDS} imports of ${Math.round(COUNT / ROUNDS)} files (flatness: BENCH_INGEST_ROUNDS=1)`,
-            value: mib(peak),
-            unit: 'MiB',
-            higherIsBetter: false,
-          },
+      // flat in the number of files: the first import's peak (nothing built in this process before it) beside its peak after a fifth of the files
+      {
+        group: GROUP,
+        name: `import peak RSS over ${COUNT} files vs over the first ${Math.round(COUNT / 5)}`,
+        value: mib(peak),
+        unit: 'MiB',
+        higherIsBetter: false,
+        ...(peakAtFifth !== null ? { comparator: { name: `${Math.round(COUNT / 5)} files`, value: mib(peakAtFifth) } } : {}),
+        goal: 'flat (1.00x)',
+      },
       ...(reimportRate !== null && parsedRate !== null
         ? [
             {

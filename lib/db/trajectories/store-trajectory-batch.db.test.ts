@@ -11,7 +11,8 @@ import { resetDatabase } from '../test/reset';
 import { storeTrajectory, type RawSource } from './trajectories';
 import { closeTrajectoryBatchPool } from '../infra/pg-pool';
 import { storableJson, storableText, toStorable, type StorableTrajectory } from './storable-trajectory';
-import { storeTrajectoryBatch } from './store-trajectory-batch';
+import { storeTrajectoryBatch, TRAJECTORY_INSERT } from './store-trajectory-batch';
+import { batchPool } from '../infra/pg-pool';
 
 function step(index: number, over: Partial<Step> = {}): Step {
   return {
@@ -291,6 +292,75 @@ describe('batch storage of trajectories', () => {
       expect((left[k] as { id: string }).id).toBe((right[k] as { id: string }).id);
     }
     expect(await counts(project.id)).toMatchObject({ trajectories: 4, steps: 12, tasks: 1 });
+  });
+
+  it('reads no raw source per trajectory where the statistics saw the project empty (a new project in a used database)', async () => {
+    // each trajectory its own file, as a directory of ATIF files imports
+    const withOwnSource = (t: Trajectory, n: number) =>
+      toStorable(prepareTrajectory(t), {
+        source: { ...source, sha256: n.toString(16).padStart(64, '0'), path: `${t.externalId}.json` },
+        sourceWhere: '/',
+        importedById: null,
+      });
+    const batchOf = (prefix: string, from: number, n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => withOwnSource(trajectory(`${prefix}${from + i}`, { task: `t${i % 5}` }), from + i)));
+    // a used database: another project with 20,000 raw sources, 500 tasks and 8 policies
+    const other = await ensureProject({ slug: 'used', name: 'used' });
+    for (const sql of [
+      `INSERT INTO import_source (id, "projectId", sha256, path, format, "sizeBytes", content, "contentEncoding")
+       SELECT 'used-' || n, $1, md5(n::text) || md5(n::text), n || '.json', 'atif', 3, '\\x1f8b08', 'gzip' FROM generate_series(1, 20000) AS n`,
+      `INSERT INTO task (id, "projectId", name, instruction, "updatedAt") SELECT 'used-' || n, $1, 'task ' || n, 'do', now() FROM generate_series(1, 500) AS n`,
+      `INSERT INTO policy (id, "projectId", name) SELECT 'used-' || n, $1, 'policy ' || n FROM generate_series(1, 8) AS n`,
+    ])
+      await batchPool().query(sql, [other.id]);
+    const project = await ensureProject({ slug: 'new', name: 'new' });
+    await db().$executeRawUnsafe('ANALYZE import_source, task, policy, trajectory');
+    expect((await storeTrajectoryBatch(project.id, await batchOf('n', 1000, 200))).every((o) => o.ok)).toBe(true);
+
+    // the next batch's trajectory rows, planned and run on these statistics (rolled back), counting the raw source rows read:
+    // the project's 200 sources read once per row would be 200 x 100
+    const next = await batchOf('n', 2000, 100);
+    const ids = async (sql: string, keys: string[]) =>
+      Object.fromEntries((await batchPool().query(sql, [project.id, keys])).rows.map((r: { key: string; id: string }) => [r.key, r.id]));
+    const params = [
+      project.id,
+      `[${next.map((i) => i.trajectoryJson).join(',')}]`,
+      JSON.stringify(
+        await ids('SELECT name AS key, id FROM task WHERE "projectId" = $1 AND name = ANY($2)', [...new Set(next.map((i) => i.taskName))]),
+      ),
+      JSON.stringify(await ids('SELECT name AS key, id FROM policy WHERE "projectId" = $1 AND name = ANY($2)', [next[0]!.policyName])),
+      '{}', // their raw sources are not stored yet (the batch would COPY them first): no ids to look up
+    ];
+    const sourceRowsRead = async (sql: string, values: unknown[]) => {
+      const client = await batchPool().connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, values);
+        let read = 0;
+        const walk = (node: Record<string, unknown>) => {
+          if (node['Relation Name'] === 'import_source') read += Number(node['Actual Rows']) * Number(node['Actual Loops']);
+          for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? []) walk(child);
+        };
+        walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+        return read;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    };
+    expect(await sourceRowsRead(TRAJECTORY_INSERT, params)).toBe(0);
+    // the same rows joined to their task, policy and raw source by name (as before): on these statistics PostgreSQL reads the
+    // project's every source for each row, which is what the lookups avoid (if this stops holding, the setup no longer shows the trap)
+    const joined = TRAJECTORY_INSERT.replace('$3::jsonb->>r.task, $4::jsonb->>r.policy', 'k.id, p.id')
+      .replace('$5::jsonb->>r.sha', 's.id')
+      .replace(
+        'ON CONFLICT',
+        `JOIN task k ON k."projectId" = $1 AND k.name = r.task
+         JOIN policy p ON p."projectId" = $1 AND p.name = r.policy
+         LEFT JOIN import_source s ON s."projectId" = $1 AND s.sha256 = r.sha
+         ON CONFLICT`,
+      );
+    expect(await sourceRowsRead(joined, params.slice(0, 2))).toBeGreaterThanOrEqual(100 * 200);
   });
 
   it('keeps the report and progress in input order across batches, failures included', async () => {

@@ -26,6 +26,15 @@ import { newId, storableText, type BatchOutcome, type RawSource, type StorableTr
  * - Tasks: a new task takes the values of the first item that names it; later items only fill
  *   what is still unknown (criteria, environment), never overwrite (as one-by-one imports do).
  *
+ * Plans: the trajectory rows get their task, policy and raw source ids from name -> id maps made
+ * here (the ids this batch wrote, or read back), passed as jsonb parameters, not by joining those
+ * tables by name. Joined, the plan rests on the table statistics: where ANALYZE had seen the
+ * project empty (a new project, in a database with others in it), PostgreSQL estimated one row
+ * for `"projectId" = $1` and read the project's every raw source for each trajectory (an index
+ * scan on the project alone, sha256 as a join filter): quadratic, 160 ms a batch of 250 at 10,000
+ * files against 29 ms (the ingest bench, auto_explain). The lookups by name left (the tasks and
+ * sources already there, once a batch) read the project at most once a batch whatever the plan.
+ *
  * Rows: items come shaped by `toStorable` (storable-trajectory.ts: ids, storable text, COPY text).
  *
  * Connections: the writes use node-postgres directly (a small pool of their own, not Prisma's),
@@ -36,6 +45,19 @@ import { newId, storableText, type BatchOutcome, type RawSource, type StorableTr
 
 /** The raw sources' COPY (binary format: lib/db/trajectories/binary-copy.ts); the ingest bench's comparator runs the same statement. */
 export const IMPORT_SOURCE_COPY = `COPY import_source (id, "projectId", sha256, path, format, "sizeBytes", content, "contentEncoding", "itemCount") FROM STDIN (FORMAT binary)`;
+
+/**
+ * The trajectory rows of a batch: $2 the rows as JSON (`StorableTrajectory.trajectoryJson`), their
+ * task, policy and raw source ids looked up in $3, $4 and $5 (name or sha256 -> id; see "Plans" above).
+ */
+export const TRAJECTORY_INSERT = `
+  INSERT INTO trajectory (id, "projectId", "taskId", "policyId", "sourceFormat", "externalId", "contentHash", "stepCount", "verifierReward",
+                          "verifierComponents", usage, submission, "exitStatus", "startedAt", "endedAt", metadata, "importedById", "sourceId", "sourceWhere")
+  SELECT r.id, $1, $3::jsonb->>r.task, $4::jsonb->>r.policy, r.format, r.ext, r.hash, r.n, r.reward, r.comp, r.usage, r.sub, r.exit,
+         r.started, r.ended, r.meta, r.by, $5::jsonb->>r.sha, r.wh
+  FROM json_to_recordset($2::json) AS r(id text, task text, policy text, sha text, format text, ext text, hash text, n int, reward float8,
+                                        comp jsonb, usage jsonb, sub text, exit text, started timestamp(3), ended timestamp(3), meta jsonb, wh text, by text)
+  ON CONFLICT ("projectId", "contentHash") DO NOTHING`;
 
 /** Another import wrote the same task or content between our read and our write: retry. */
 class RaceError extends Error {}
@@ -140,6 +162,9 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
     [projectId, JSON.stringify([...new Set(batch.map((i) => i.taskName))])],
   );
   const tasks = new Map(found.map((t) => [t.name, t]));
+  // name -> id of each task, policy and raw source the rows below point to
+  const taskIds: Record<string, string> = {};
+  for (const t of found) taskIds[t.name] = t.id;
   const live: StorableTrajectory[] = [];
   batch.forEach((item, k) => {
     const task = tasks.get(item.taskName);
@@ -178,7 +203,9 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   for (const [name, t] of perTask) {
     const existing = tasks.get(name);
     if (!existing) {
-      creates.push(`{"id":${jsonString(newId())},"row":${t.first.taskJson},"criteria":${t.criteria ?? '[]'},"env":${jsonString(t.env)}}`);
+      const id = newId();
+      taskIds[name] = id;
+      creates.push(`{"id":${jsonString(id)},"row":${t.first.taskJson},"criteria":${t.criteria ?? '[]'},"env":${jsonString(t.env)}}`);
     } else if ((existing.criteriaEmpty && t.criteria !== null) || (existing.environmentId === null && t.env !== null)) {
       fills.push(`{"name":${jsonString(name)},"criteria":${t.criteria ?? 'null'},"env":${jsonString(t.env)}}`);
     }
@@ -209,27 +236,42 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
 
   const policies = new Map<string, string>();
   for (const item of live) if (!policies.has(item.policyName)) policies.set(item.policyName, item.policyJson);
-  await client.query(
-    `INSERT INTO policy (id, "projectId", name, model, checkpoint, agent)
-     SELECT r.id, $1, r.p->>'name', r.p->>'model', r.p->>'checkpoint', r.p->>'agent' FROM json_to_recordset($2::json) AS r(id text, p json)
-     ON CONFLICT ("projectId", name) DO NOTHING`,
+  // the policies created (RETURNING) and those already there (the statement's snapshot does not see its own inserts)
+  const { rows: policyRows } = await client.query<{ id: string; name: string }>(
+    `WITH r AS (SELECT r.id, r.p FROM json_to_recordset($2::json) AS r(id text, p json)),
+          created AS (
+            INSERT INTO policy (id, "projectId", name, model, checkpoint, agent)
+            SELECT r.id, $1, r.p->>'name', r.p->>'model', r.p->>'checkpoint', r.p->>'agent' FROM r
+            ON CONFLICT ("projectId", name) DO NOTHING
+            RETURNING id, name)
+     SELECT id, name FROM created
+     UNION ALL
+     SELECT id, name FROM policy WHERE "projectId" = $1 AND name IN (SELECT r.p->>'name' FROM r)`,
     [projectId, jsonArray([...policies.values()].map((p) => `{"id":${jsonString(newId())},"p":${p}}`))],
   );
+  // one created by another import after this statement's snapshot, before this insert: neither part sees it
+  if (policyRows.length !== policies.size) throw new RaceError('a policy was created concurrently');
+  const policyIds: Record<string, string> = {};
+  for (const row of policyRows) policyIds[row.name] = row.id;
 
   // raw sources not stored yet (a file's trajectories may span batches)
   const sources = new Map<string, RawSource>();
   for (const item of live) if (item.source) sources.set(item.source.sha256, item.source);
+  const sourceIds: Record<string, string> = {};
   if (sources.size > 0) {
-    const { rows: stored } = await client.query<{ sha256: string }>(
-      `SELECT sha256 FROM import_source WHERE "projectId" = $1 AND sha256 IN (SELECT json_array_elements_text($2::json))`,
+    const { rows: stored } = await client.query<{ id: string; sha256: string }>(
+      `SELECT id, sha256 FROM import_source WHERE "projectId" = $1 AND sha256 IN (SELECT json_array_elements_text($2::json))`,
       [projectId, JSON.stringify([...sources.keys()])],
     );
-    for (const row of stored) sources.delete(row.sha256);
+    for (const row of stored) {
+      sourceIds[row.sha256] = row.id;
+      sources.delete(row.sha256);
+    }
   }
   if (sources.size > 0) {
     // binary COPY: the compressed content goes as its bytes, not hex-escaped (half the bytes, no encoding here nor decoding there)
     const rows = [...sources.values()].map((s) => [
-      newId(),
+      (sourceIds[s.sha256] = newId()),
       projectId,
       s.sha256,
       storableText(s.path),
@@ -242,18 +284,13 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
     await copyFrom(client, IMPORT_SOURCE_COPY, [binaryCopyData(rows)]);
   }
 
-  const { rowCount } = await client.query(
-    `INSERT INTO trajectory (id, "projectId", "taskId", "policyId", "sourceFormat", "externalId", "contentHash", "stepCount", "verifierReward",
-                             "verifierComponents", usage, submission, "exitStatus", "startedAt", "endedAt", metadata, "importedById", "sourceId", "sourceWhere")
-     SELECT r.id, $1, k.id, p.id, r.format, r.ext, r.hash, r.n, r.reward, r.comp, r.usage, r.sub, r.exit, r.started, r.ended, r.meta, r.by, s.id, r.wh
-     FROM json_to_recordset($2::json) AS r(id text, task text, policy text, sha text, format text, ext text, hash text, n int, reward float8,
-                                           comp jsonb, usage jsonb, sub text, exit text, started timestamp(3), ended timestamp(3), meta jsonb, wh text, by text)
-     JOIN task k ON k."projectId" = $1 AND k.name = r.task
-     JOIN policy p ON p."projectId" = $1 AND p.name = r.policy
-     LEFT JOIN import_source s ON s."projectId" = $1 AND s.sha256 = r.sha
-     ON CONFLICT ("projectId", "contentHash") DO NOTHING`,
-    [projectId, jsonArray(live.map((i) => i.trajectoryJson))],
-  );
+  const { rowCount } = await client.query(TRAJECTORY_INSERT, [
+    projectId,
+    jsonArray(live.map((i) => i.trajectoryJson)),
+    JSON.stringify(taskIds),
+    JSON.stringify(policyIds),
+    JSON.stringify(sourceIds),
+  ]);
   if (rowCount !== live.length) throw new RaceError('a trajectory with the same content was stored concurrently');
 
   await copyFrom(

@@ -58,10 +58,14 @@ export async function unchangedSources(projectId: string, sha256s: string[]): Pr
  */
 export async function markSourcesComplete(projectId: string, files: { sha256: string; items: number }[]): Promise<void> {
   if (files.length === 0) return;
+  // each source found by its (projectId, sha256) key (LATERAL + OFFSET 0, as above): joined by sha256, a plan on stale
+  // estimates may read the project's every source for each file
   await batchPool().query(
-    `UPDATE import_source s SET "itemCount" = r.items
-     FROM json_to_recordset($2::json) AS r(sha text, items int)
-     WHERE s."projectId" = $1 AND s.sha256 = r.sha AND s."itemCount" IS DISTINCT FROM r.items`,
+    `UPDATE import_source s SET "itemCount" = f.items
+     FROM (SELECT k.id, r.items FROM json_to_recordset($2::json) AS r(sha text, items int)
+           CROSS JOIN LATERAL (SELECT id, "itemCount" FROM import_source WHERE "projectId" = $1 AND sha256 = r.sha OFFSET 0) k
+           WHERE k."itemCount" IS DISTINCT FROM r.items) f
+     WHERE s.id = f.id`,
     [projectId, JSON.stringify(files.map((f) => ({ sha: f.sha256, items: f.items })))],
   );
 }
