@@ -156,7 +156,7 @@ export async function run(): Promise<BenchFigure[]> {
     let t = performance.now();
     const ratings = await readRatingsFile(file);
     const loadMs = performance.now() - t;
-    if (ratings.length !== nRatings) throw new Error(`read ${ratings.length} ratings, wrote ${nRatings}`);
+    if (ratings.unit.length !== nRatings) throw new Error(`read ${ratings.unit.length} ratings, wrote ${nRatings}`);
 
     const hasNumpy = await numpyAvailable();
     let numpy: NumpyReport | null = null;

@@ -5,7 +5,7 @@ import { fleissKappa } from './fleiss-kappa';
 import { gwetAc } from './gwet-ac';
 import { krippendorffAlpha } from './krippendorff-alpha';
 import { percentAgreement } from './percent-agreement';
-import { type EncodedRatings, encodeRatings, type MeasurementLevel, type Rating } from './ratings';
+import { type EncodedRatings, encodeRatings, type MeasurementLevel, type Rating, type RatingColumns } from './ratings';
 import type { WeightScheme } from './weights';
 
 /**
@@ -55,7 +55,7 @@ export const metricNames: Record<AgreementMetric, string> = {
   percent: 'Percent agreement',
 };
 
-export function computeAgreement(ratings: readonly Rating[] | EncodedRatings, options: AgreementOptions): AgreementReport {
+export function computeAgreement(ratings: readonly Rating[] | RatingColumns | EncodedRatings, options: AgreementOptions): AgreementReport {
   const { metric } = options;
   if (options.level !== undefined && metric !== 'alpha') {
     throw new AppError('BAD_INPUT', `A measurement level applies to Krippendorff's alpha only, not to ${metricNames[metric]}`);
@@ -67,7 +67,7 @@ export function computeAgreement(ratings: readonly Rating[] | EncodedRatings, op
   if (!Number.isInteger(replicates) || replicates < 0) {
     throw new AppError('BAD_INPUT', `Bootstrap replicates must be a non-negative integer; got ${replicates}`);
   }
-  const data = Array.isArray(ratings) ? encodeRatings(ratings as readonly Rating[]) : (ratings as EncodedRatings);
+  const data = 'unitStart' in ratings ? ratings : encodeRatings(ratings);
   if (data.nRatings === 0) throw new AppError('BAD_INPUT', 'There are no ratings');
 
   const level = metric === 'alpha' ? (options.level ?? 'nominal') : null;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRatingsFile } from './read-ratings-file';
+import { ratingRows } from './ratings';
 import { splitCsv } from './read-records';
 
 let dir = '';
@@ -24,7 +25,7 @@ describe('readRatingsFile', () => {
       'a.jsonl',
       '{"unit": 1, "rater": "a", "value": 3}\n\n{"unit": 1, "rater": "b", "value": null}\n{"unit": "u2", "rater": 7, "value": "x"}\n',
     );
-    expect(await readRatingsFile(p)).toEqual([
+    expect(ratingRows(await readRatingsFile(p))).toEqual([
       { unit: 1, rater: 'a', value: 3 },
       { unit: 'u2', rater: 7, value: 'x' },
     ]);
@@ -35,7 +36,7 @@ describe('readRatingsFile', () => {
       'a.csv',
       '\ufeffrater,unit,value,note\r\n"Smith, J",1,4,ok\r\nb,1,NA,\r\nb,"unit ""2""",yes,"two\nlines"\r\nc,017,-1.5e0,\r\n',
     );
-    expect(await readRatingsFile(p)).toEqual([
+    expect(ratingRows(await readRatingsFile(p))).toEqual([
       { unit: 1, rater: 'Smith, J', value: 4 },
       { unit: 'unit "2"', rater: 'b', value: 'yes' },
       { unit: '017', rater: 'c', value: -1.5 },
@@ -44,7 +45,7 @@ describe('readRatingsFile', () => {
 
   it('sniffs the format when the extension says nothing', async () => {
     const p = await file('ratings.txt', 'unit,rater,value\n1,a,2\n');
-    expect(await readRatingsFile(p)).toEqual([{ unit: 1, rater: 'a', value: 2 }]);
+    expect(ratingRows(await readRatingsFile(p))).toEqual([{ unit: 1, rater: 'a', value: 2 }]);
   });
 
   it('reads an unquoted CSV byte by byte exactly as the general reader does (keys, numbers, strings, missing markers)', async () => {
@@ -73,8 +74,8 @@ describe('readRatingsFile', () => {
     const plain = await file('plain.csv', `unit,rater,value\n${rows.join('\n')}\n`);
     // the same records with a quoted extra column: the general (string) reader
     const quoted = await file('quoted.csv', `unit,rater,value,q\r\n${rows.map((r) => `${r},"x"`).join('\r\n')}`);
-    const fast = await readRatingsFile(plain);
-    expect(fast).toEqual(await readRatingsFile(quoted));
+    const fast = ratingRows(await readRatingsFile(plain));
+    expect(fast).toEqual(ratingRows(await readRatingsFile(quoted)));
     expect(fast.slice(0, 2)).toEqual([
       { unit: 0, rater: 'r0', value: 3 },
       { unit: 7, rater: 'r1', value: 4.5 },

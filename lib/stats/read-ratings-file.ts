@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { Rating, RatingValue } from './ratings';
+import type { RatingColumns, RatingKey, RatingValue } from './ratings';
 import { parseDecimal } from './read-estimate-file';
 import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
 
@@ -22,8 +22,15 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const CSV_MISSING = new Set(['', 'NA', '.']);
 const CANONICAL_INTEGER = /^(0|[1-9]\d{0,14})$/;
 
-export async function readRatingsFile(filePath: string, label: string = filePath): Promise<Rating[]> {
-  const ratings: Rating[] = [];
+export async function readRatingsFile(filePath: string, label: string = filePath): Promise<RatingColumns> {
+  // columns, not an object a rating (RatingColumns)
+  let columns: RatingColumns = { unit: [], rater: [], value: [] };
+  let n = 0;
+  const add = (unit: RatingKey, rater: RatingKey, value: RatingValue) => {
+    columns.unit[n] = unit;
+    columns.rater[n] = rater;
+    columns.value[n++] = value;
+  };
   const fail = (line: number, message: string): never => {
     throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
   };
@@ -37,43 +44,48 @@ export async function readRatingsFile(filePath: string, label: string = filePath
   };
   const plain = await readPlainCsv(filePath, label);
   if (plain) {
-    readPlainRatings(plain, label, ratings, intern, fail);
-    if (ratings.length === 0) throw new AppError('BAD_INPUT', `${label}: no ratings found`);
-    return ratings;
+    // at most a rating a line: the columns are allocated once and cut to length after (grown a value at a time, they
+    // cost 283 ms of a 565 ms run, --cpu-prof)
+    let lines = 1;
+    for (let i = plain.indexOf(10); i >= 0; i = plain.indexOf(10, i + 1)) lines++;
+    columns = { unit: new Array(lines), rater: new Array(lines), value: new Array(lines) };
+    readPlainRatings(plain, label, add, intern, fail);
+  } else {
+    await forEachRecord(
+      filePath,
+      ['unit', 'rater', 'value'],
+      ({ line, fields, format }) => {
+        if (format === 'jsonl') {
+          const { unit, rater, value } = fields;
+          if (!isKey(unit)) fail(line, 'expected "unit" to be a string or a number');
+          if (!isKey(rater)) fail(line, 'expected "rater" to be a string or a number');
+          if (value === null) return;
+          if (!isKey(value)) fail(line, 'expected "value" to be a number, a string or null (missing)');
+          add(
+            typeof unit === 'string' ? intern(unit) : (unit as number),
+            typeof rater === 'string' ? intern(rater) : (rater as number),
+            value as RatingValue,
+          );
+          return;
+        }
+        const unit = (fields.unit as string).trim();
+        const rater = (fields.rater as string).trim();
+        const raw = (fields.value as string).trim();
+        if (unit === '') fail(line, 'expected a unit, got an empty field');
+        if (rater === '') fail(line, 'expected a rater, got an empty field');
+        if (CSV_MISSING.has(raw)) return;
+        add(
+          CANONICAL_INTEGER.test(unit) ? Number(unit) : intern(unit),
+          CANONICAL_INTEGER.test(rater) ? Number(rater) : intern(rater),
+          NUMBER.test(raw) ? Number(raw) : raw,
+        );
+      },
+      label,
+    );
   }
-  await forEachRecord(
-    filePath,
-    ['unit', 'rater', 'value'],
-    ({ line, fields, format }) => {
-      if (format === 'jsonl') {
-        const { unit, rater, value } = fields;
-        if (!isKey(unit)) fail(line, 'expected "unit" to be a string or a number');
-        if (!isKey(rater)) fail(line, 'expected "rater" to be a string or a number');
-        if (value === null) return;
-        if (!isKey(value)) fail(line, 'expected "value" to be a number, a string or null (missing)');
-        ratings.push({
-          unit: typeof unit === 'string' ? intern(unit) : (unit as number),
-          rater: typeof rater === 'string' ? intern(rater) : (rater as number),
-          value: value as RatingValue,
-        });
-        return;
-      }
-      const unit = (fields.unit as string).trim();
-      const rater = (fields.rater as string).trim();
-      const raw = (fields.value as string).trim();
-      if (unit === '') fail(line, 'expected a unit, got an empty field');
-      if (rater === '') fail(line, 'expected a rater, got an empty field');
-      if (CSV_MISSING.has(raw)) return;
-      ratings.push({
-        unit: CANONICAL_INTEGER.test(unit) ? Number(unit) : intern(unit),
-        rater: CANONICAL_INTEGER.test(rater) ? Number(rater) : intern(rater),
-        value: NUMBER.test(raw) ? Number(raw) : raw,
-      });
-    },
-    label,
-  );
-  if (ratings.length === 0) throw new AppError('BAD_INPUT', `${label}: no ratings found`);
-  return ratings;
+  columns.unit.length = columns.rater.length = columns.value.length = n;
+  if (n === 0) throw new AppError('BAD_INPUT', `${label}: no ratings found`);
+  return columns;
 }
 
 function isKey(v: unknown): boolean {
@@ -84,7 +96,7 @@ function isKey(v: unknown): boolean {
 function readPlainRatings(
   buf: Buffer,
   label: string,
-  ratings: Rating[],
+  push: (unit: RatingKey, rater: RatingKey, value: RatingValue) => void,
   intern: (key: string) => string,
   fail: (line: number, message: string) => never,
 ): void {
@@ -127,6 +139,6 @@ function readPlainRatings(
       if (CSV_MISSING.has(raw)) return;
       value = NUMBER.test(raw) ? Number(raw) : raw;
     }
-    ratings.push({ unit, rater, value });
+    push(unit, rater, value);
   });
 }
