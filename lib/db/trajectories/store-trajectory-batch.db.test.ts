@@ -129,6 +129,19 @@ describe('batch storage of trajectories', () => {
     expect(stored.steps[0]!.toolCalls).toEqual([]);
   });
 
+  it('stores a task and a policy named __proto__ like any other (the rows find their ids by name)', async () => {
+    const project = await ensureProject({ slug: 'proto', name: 'proto' });
+    const t = trajectory('p1', { task: '__proto__' });
+    t.policy = { model: '__proto__', checkpoint: null, agent: null };
+    const [outcome] = await storeTrajectoryBatch(project.id, [await storable(t)]);
+    expect(outcome).toMatchObject({ ok: true, created: true });
+    const stored = await db().trajectory.findUniqueOrThrow({
+      where: { id: (outcome as { id: string }).id },
+      include: { task: true, policy: true, source: true },
+    });
+    expect(stored).toMatchObject({ task: { name: '__proto__' }, policy: { name: '__proto__' }, source: { sha256: source.sha256 } });
+  });
+
   it('stores each raw source byte for byte (binary COPY): its content, encoding, size, and a path with tabs, newlines, backslashes and non-ASCII', async () => {
     const project = await ensureProject({ slug: 'raw', name: 'raw' });
     const content = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256); // every byte value

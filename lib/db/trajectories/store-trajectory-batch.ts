@@ -163,8 +163,7 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   );
   const tasks = new Map(found.map((t) => [t.name, t]));
   // name -> id of each task, policy and raw source the rows below point to
-  const taskIds: Record<string, string> = {};
-  for (const t of found) taskIds[t.name] = t.id;
+  const taskIds = new Map(found.map((t) => [t.name, t.id]));
   const live: StorableTrajectory[] = [];
   batch.forEach((item, k) => {
     const task = tasks.get(item.taskName);
@@ -204,7 +203,7 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
     const existing = tasks.get(name);
     if (!existing) {
       const id = newId();
-      taskIds[name] = id;
+      taskIds.set(name, id);
       creates.push(`{"id":${jsonString(id)},"row":${t.first.taskJson},"criteria":${t.criteria ?? '[]'},"env":${jsonString(t.env)}}`);
     } else if ((existing.criteriaEmpty && t.criteria !== null) || (existing.environmentId === null && t.env !== null)) {
       fills.push(`{"name":${jsonString(name)},"criteria":${t.criteria ?? 'null'},"env":${jsonString(t.env)}}`);
@@ -251,27 +250,27 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   );
   // one created by another import after this statement's snapshot, before this insert: neither part sees it
   if (policyRows.length !== policies.size) throw new RaceError('a policy was created concurrently');
-  const policyIds: Record<string, string> = {};
-  for (const row of policyRows) policyIds[row.name] = row.id;
+  const policyIds = new Map(policyRows.map((row) => [row.name, row.id]));
 
   // raw sources not stored yet (a file's trajectories may span batches)
   const sources = new Map<string, RawSource>();
   for (const item of live) if (item.source) sources.set(item.source.sha256, item.source);
-  const sourceIds: Record<string, string> = {};
+  const sourceIds = new Map<string, string>();
   if (sources.size > 0) {
     const { rows: stored } = await client.query<{ id: string; sha256: string }>(
       `SELECT id, sha256 FROM import_source WHERE "projectId" = $1 AND sha256 IN (SELECT json_array_elements_text($2::json))`,
       [projectId, JSON.stringify([...sources.keys()])],
     );
     for (const row of stored) {
-      sourceIds[row.sha256] = row.id;
+      sourceIds.set(row.sha256, row.id);
       sources.delete(row.sha256);
     }
   }
   if (sources.size > 0) {
     // binary COPY: the compressed content goes as its bytes, not hex-escaped (half the bytes, no encoding here nor decoding there)
+    for (const s of sources.values()) sourceIds.set(s.sha256, newId());
     const rows = [...sources.values()].map((s) => [
-      (sourceIds[s.sha256] = newId()),
+      sourceIds.get(s.sha256)!,
       projectId,
       s.sha256,
       storableText(s.path),
@@ -287,9 +286,10 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   const { rowCount } = await client.query(TRAJECTORY_INSERT, [
     projectId,
     jsonArray(live.map((i) => i.trajectoryJson)),
-    JSON.stringify(taskIds),
-    JSON.stringify(policyIds),
-    JSON.stringify(sourceIds),
+    // as JSON objects (Object.fromEntries: a name such as "__proto__" stays a key)
+    JSON.stringify(Object.fromEntries(taskIds)),
+    JSON.stringify(Object.fromEntries(policyIds)),
+    JSON.stringify(Object.fromEntries(sourceIds)),
   ]);
   if (rowCount !== live.length) throw new RaceError('a trajectory with the same content was stored concurrently');
 
