@@ -24,7 +24,7 @@ export const claimAssignment = apiHandler('review', async (_request, user, { id 
   const claim = await claimNextItem(id, user, new Date(), { withView: true });
   if (!claim) return emptyAnswer(204);
   return jsonAnswerOf(
-    { assignment: await viewAssignment(claim.assignmentId, user.id, undefined, claim.view), resumed: claim.resumed },
+    { assignment: await viewAssignment(claim.assignmentId, user.id, { preread: claim.view }), resumed: claim.resumed },
     { status: 201 },
   );
 });

@@ -130,13 +130,13 @@ describe('the blind view checks membership on its own statement', () => {
     const a = await project('view-a');
     const member = await reviewer([a.projectId]);
     const claim = (await claimNextItem(a.campaignId, member, new Date()))!;
-    expect((await viewAssignment(claim.assignmentId, member.id, member.access)).assignment.id).toBe(claim.assignmentId);
-    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, projectAccess('reviewer', [])))).toBe('NOT_FOUND');
+    expect((await viewAssignment(claim.assignmentId, member.id, { access: member.access })).assignment.id).toBe(claim.assignmentId);
+    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, { access: projectAccess('reviewer', []) }))).toBe('NOT_FOUND');
     const narrowedAway = { ...member.access, narrowedTo: 'another-project' };
-    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, narrowedAway))).toBe('NOT_FOUND');
+    expect(await codeOf(viewAssignment(claim.assignmentId, member.id, { access: narrowedAway }))).toBe('NOT_FOUND');
     const other = await reviewer([a.projectId]);
-    expect(await codeOf(viewAssignment(claim.assignmentId, other.id, other.access))).toBe('NOT_FOUND');
-    expect(await codeOf(viewAssignment('no-such-assignment', member.id, member.access))).toBe('NOT_FOUND');
+    expect(await codeOf(viewAssignment(claim.assignmentId, other.id, { access: other.access }))).toBe('NOT_FOUND');
+    expect(await codeOf(viewAssignment('no-such-assignment', member.id, { access: member.access }))).toBe('NOT_FOUND');
   }, 60_000);
 });
 

@@ -59,7 +59,7 @@ describe('review loop round trips', () => {
     expect(trips.checkouts()).toEqual([3]);
     expect(claim.view?.row?.id).toBe(claim.assignmentId);
     // the API's answer from the row read with the COMMIT (its first sight derives and stores the props, elsewhere)
-    const view = await viewAssignment(claim.assignmentId, reviewer.id, undefined, claim.view);
+    const view = await viewAssignment(claim.assignmentId, reviewer.id, { preread: claim.view });
     expect(view.assignment.id).toBe(claim.assignmentId);
     expect(view.videos).toHaveLength(1);
 

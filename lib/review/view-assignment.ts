@@ -12,8 +12,7 @@ import { storedVideoOf, trajectoryVideo } from '../video-renders/video-props-for
 export function viewAssignment(
   assignmentId: string,
   reviewerId: string,
-  access?: ProjectAccess,
-  preread?: PrereadView,
+  { access, preread }: { access?: ProjectAccess; preread?: PrereadView } = {},
 ): Promise<AssignmentView> {
   return assignmentView(
     assignmentId,

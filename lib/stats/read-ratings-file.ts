@@ -96,7 +96,7 @@ function isKey(v: unknown): boolean {
 function readPlainRatings(
   buf: Buffer,
   label: string,
-  push: (unit: RatingKey, rater: RatingKey, value: RatingValue) => void,
+  add: (unit: RatingKey, rater: RatingKey, value: RatingValue) => void,
   intern: (key: string) => string,
   fail: (line: number, message: string) => never,
 ): void {
@@ -139,6 +139,6 @@ function readPlainRatings(
       if (CSV_MISSING.has(raw)) return;
       value = NUMBER.test(raw) ? Number(raw) : raw;
     }
-    push(unit, rater, value);
+    add(unit, rater, value);
   });
 }

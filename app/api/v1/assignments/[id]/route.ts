@@ -10,5 +10,5 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('review', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   // the membership is checked on the view's own statement (one round trip, no Prisma)
-  return jsonAnswer({ assignment: await viewAssignment(id, user.id, user.access) });
+  return jsonAnswer({ assignment: await viewAssignment(id, user.id, { access: user.access }) });
 });
