@@ -58,6 +58,11 @@ if (!(RUNS >= 1)) throw new Error(`BENCH_PAGES_RUNS=${process.env.BENCH_PAGES_RU
 const CPU_RUNS = Number(process.env.BENCH_PAGES_CPU_RUNS ?? 10);
 const PROFILE_DIR = process.env.BENCH_PAGES_PROFILE;
 const BROWSER_PROFILE_DIR = process.env.BENCH_PAGES_BROWSER_PROFILE;
+const BROWSER_TRACE = process.env.BENCH_PAGES_BROWSER_TRACE === '1';
+/** loads of the 1,000-step page in Chromium a way of clicking Play, the first a warm-up */
+const VIDEO_RUNS = Number(process.env.BENCH_PAGES_VIDEO_RUNS ?? 4);
+if (!(Number.isInteger(VIDEO_RUNS) && VIDEO_RUNS >= 2))
+  throw new Error(`BENCH_PAGES_VIDEO_RUNS=${process.env.BENCH_PAGES_VIDEO_RUNS}: expected a whole number >= 2`);
 if (!(CPU_RUNS >= 0)) throw new Error(`BENCH_PAGES_CPU_RUNS=${process.env.BENCH_PAGES_CPU_RUNS}: expected a whole number >= 0`);
 const log = (line: string) => process.stderr.write(`  [pages] ${line}\n`);
 
@@ -311,7 +316,7 @@ async function timeVideo(
       selector,
       { timeout: REQUEST_TIMEOUT_MS, polling: 16 },
     );
-  // BENCH_PAGES_BROWSER_PROFILE: a Chromium CPU profile of one load, written to DIR/NAME.cpuprofile when the returned stop is called
+  // BENCH_PAGES_BROWSER_PROFILE: a Chromium CPU profile of one load (and with BENCH_PAGES_BROWSER_TRACE=1 a trace), written to DIR/NAME.cpuprofile (DIR/NAME.trace.json) when the returned stop is called
   const profileLoad = async (on: Page, name: string): Promise<() => Promise<void>> => {
     if (!BROWSER_PROFILE_DIR) return async () => {};
     const dir = BROWSER_PROFILE_DIR;
@@ -319,9 +324,12 @@ async function timeVideo(
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
     await cdp.send('Profiler.start');
+    await mkdir(dir, { recursive: true });
+    // BENCH_PAGES_BROWSER_TRACE=1: and a trace of the renderer (parse, compile, style, layout, paint: the profile's "(program)"), which slows the page
+    if (BROWSER_TRACE) await on.context().browser()!.startTracing(on, { path: path.join(dir, `${name}.trace.json`), screenshots: false });
     return async () => {
       const { profile } = await cdp.send('Profiler.stop');
-      await mkdir(dir, { recursive: true });
+      if (BROWSER_TRACE) await on.context().browser()!.stopTracing();
       await writeFile(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
       await cdp.detach();
     };
@@ -339,7 +347,7 @@ async function timeVideo(
   const liveAfterLoad: number[] = [];
   try {
     try {
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < VIDEO_RUNS; i++) {
         await signInPage.goto('about:blank');
         const s0 = Date.now();
         await signInPage.goto('/sign-in', { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });
@@ -434,7 +442,7 @@ async function timeVideo(
       };
       look();
     })();`);
-      for (let i = 0; i < 4; i++) {
+      for (let i = 0; i < VIDEO_RUNS; i++) {
         await live.goto('about:blank');
         const stopProfile = i > 0 ? await profileLoad(live, `video-live-run-${i}`) : async () => {};
         await live.goto(`/trajectories/${bigId}`, { waitUntil: 'commit', timeout: REQUEST_TIMEOUT_MS });

@@ -30,7 +30,9 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
     <li
       id={`step-${step.index}`}
       data-testid="step"
-      className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm ${style.rule}`}
+      // content-visibility: a step out of view is neither laid out nor painted until it comes near (a
+      // long run's 50 steps were most of the page's layout and paint, while its video starts)
+      className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm [contain-intrinsic-size:auto_14rem] [content-visibility:auto] ${style.rule}`}
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 px-4 py-1.5 text-xs">
         <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${step.index}`}>

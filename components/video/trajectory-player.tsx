@@ -343,6 +343,13 @@ export const TrajectoryPlayer = forwardRef<
             moveToBeginningWhenEnded={rewindAtEnd}
             initialFrame={initialFrame}
             playbackRate={rate}
+            // the video has no sound: no volume control, and no AudioContext nor shared audio tags made on mount
+            // (Remotion makes its AudioContext unless muted: 60-70 ms of the page's load on this machine), nor the
+            // remembered volume read from localStorage (a page's first access: 30 ms)
+            initiallyMuted
+            initialVolume={0}
+            showVolumeControls={false}
+            numberOfSharedAudioTags={0}
             acknowledgeRemotionLicense
           />
           {!drawn || pieced.failed ? (

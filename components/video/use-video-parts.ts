@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import { mergeVideoParts, partAt, type VideoHead, type VideoPart } from '@/lib/video-renders/video-pieces';
+import { mergeVideoParts, partAt } from '@/lib/video-renders/merge-video-parts';
+import type { VideoHead, VideoPart } from '@/lib/video-renders/video-pieces';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 
 /** Where the Player loads a video's parts from: the head it starts with, and each part's URL. */

@@ -14,7 +14,8 @@ import type { CastEvent, Step } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { viewAssignmentPage } from '../review/view-assignment-page';
 import { assignmentVideoPart } from './assignment-video-part';
-import { mergeVideoParts, videoHeadSchema, videoPartSchema, type VideoHead } from './video-pieces';
+import { mergeVideoParts } from './merge-video-parts';
+import { videoHeadSchema, videoPartSchema, type VideoHead } from './video-pieces';
 import { prepareVideoProps, storedVideoHead, storedVideoPart, trajectoryVideo } from './video-props-for';
 
 /**

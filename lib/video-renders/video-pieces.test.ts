@@ -3,7 +3,8 @@ import { buildTrajectory } from '../formats/build-trajectory';
 import type { CastEvent, Step } from '../formats/trajectory';
 import { trajectoryVideoProps } from '../video/props';
 import { trajectoryVideoSchema, type TrajectoryVideoProps } from '../video/schema';
-import { mergeVideoParts, partAt, splitVideoProps, videoHeadSchema, videoPartSchema } from './video-pieces';
+import { mergeVideoParts, partAt } from './merge-video-parts';
+import { splitVideoProps, videoHeadSchema, videoPartSchema } from './video-pieces';
 
 /** a run with `n` steps, each a shell command whose output the cast replays (the shape of bench/pages-bench-data.ts's long run, smaller) */
 function longRun(n: number): TrajectoryVideoProps {

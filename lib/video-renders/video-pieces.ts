@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { lastAtOrBefore } from '../video/chapters';
 import { sceneSchema, terminalRunSchema, trajectoryVideoSchema, type Scene, type TrajectoryVideoProps } from '../video/schema';
 
 /**
  * A video's props split for the browser: a small head the Player starts from, and parts it loads
  * as the playhead needs them. Pure (no database, no React): the store keeps the split
- * (lib/db/videos/video-props.ts), the routes serve it, the Player merges it back.
+ * (lib/db/videos/video-props.ts), the routes serve it, the Player merges it back
+ * (merge-video-parts.ts, which needs no schema at run time).
  *
  * The bulk of a long run's props is its terminal replay (a 1,000-step run with a 10 MB cast:
  * 9 MB of screen snapshots and 8.6 MB of screen lines, of 18.9 MB) and its step cards. The head
@@ -49,8 +49,6 @@ export const videoPartSchema = z.object({
   lines: z.array(z.tuple([z.number().int().nonnegative(), z.array(terminalRunSchema)])),
 });
 export type VideoPart = z.infer<typeof videoPartSchema>;
-
-const NO_RUNS: Array<[string, number]> = [];
 
 const heavy = (s: Scene): boolean => s.kind === 'step' || s.kind === 'terminal';
 
@@ -126,28 +124,4 @@ export function splitVideoProps(
     terminalLines: lines.length,
   };
   return { head, parts };
-}
-
-/** The part whose frames hold `frame`, null where the head alone draws it (title, closing, derivation, diff, result). */
-export function partAt(head: Pick<VideoHead, 'parts'>, frame: number): VideoPartRef | null {
-  const i = lastAtOrBefore(head.parts, frame, (p) => p.fromFrame);
-  const ref = i >= 0 ? head.parts[i]! : null;
-  return ref && frame < ref.toFrame ? ref : null;
-}
-
-/**
- * The props with the loaded parts put back (a new object: the Player redraws). With every part
- * loaded it equals the props the head was split from; a part of another split is refused.
- */
-export function mergeVideoParts(head: VideoHead, loaded: Iterable<VideoPart>): TrajectoryVideoProps {
-  const scenes = [...head.props.scenes];
-  const terminal = head.props.terminal;
-  // a line not loaded yet is drawn empty (as the stub screens are)
-  const lines: NonNullable<TrajectoryVideoProps['terminal']>['lines'] = new Array(terminal ? head.terminalLines : 0).fill(NO_RUNS);
-  for (const part of loaded) {
-    if (part.rev !== head.rev) throw new Error(`video part ${part.part} is of split ${part.rev}, the head of ${head.rev}`);
-    for (const [i, scene] of part.scenes) scenes[i] = scene;
-    for (const [i, runs] of part.lines) lines[i] = runs;
-  }
-  return { ...head.props, scenes, terminal: terminal ? { styles: terminal.styles, lines } : null };
 }

@@ -24,10 +24,6 @@ export const VIDEO_HEIGHT = 720;
  */
 export const VIDEO_PROPS_VERSION = 4;
 
-/** The terminal colours used when a cell has the default foreground / background. */
-export const TERMINAL_DEFAULT_FG = '#d4d7dd';
-export const TERMINAL_DEFAULT_BG = '#14161b';
-
 const frame = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
 

@@ -27,6 +27,4 @@ export {
   VIDEO_FPS,
   VIDEO_WIDTH,
   VIDEO_HEIGHT,
-  TERMINAL_DEFAULT_FG,
-  TERMINAL_DEFAULT_BG,
 } from '../../../lib/video/schema';

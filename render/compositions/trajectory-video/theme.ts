@@ -15,6 +15,10 @@ export const theme = {
   mono: "'Witness Mono', 'JetBrains Mono', 'DejaVu Sans Mono', monospace",
 } as const;
 
+/** The terminal colours used when a cell has the default foreground / background. */
+export const TERMINAL_DEFAULT_FG = '#d4d7dd';
+export const TERMINAL_DEFAULT_BG = '#14161b';
+
 export const actorColor: Record<string, string> = {
   agent: '#6ea8ff',
   user: '#3fb950',

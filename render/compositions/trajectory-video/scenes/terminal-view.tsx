@@ -1,7 +1,7 @@
 import React, { useMemo } from 'react';
 import { pieceAt, snapshotAt } from '../../../../lib/video/chapters';
-import { TERMINAL_DEFAULT_BG, TERMINAL_DEFAULT_FG, type TerminalScene, type TerminalStyle, type TrajectoryVideoProps } from '../schema';
-import { theme } from '../theme';
+import type { TerminalScene, TerminalStyle, TrajectoryVideoProps } from '../schema';
+import { TERMINAL_DEFAULT_BG, TERMINAL_DEFAULT_FG, theme } from '../theme';
 import { enter, FastForwardIcon, formatSeconds } from './common';
 
 /** Width of a monospace cell relative to the font size (JetBrains Mono: 600/1000 em). */
