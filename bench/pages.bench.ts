@@ -459,12 +459,15 @@ async function timeVideo(
               (r) =>
                 `${/&part=(\d+)/.exec(r.name)?.[1] ?? 'head'} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)} (${(r.decodedBodySize / 1024).toFixed(0)} KiB)`,
             );
-          return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt, parts };
+          const others = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => r.startTime < w.benchMovedAt && !/\/_next\/static\/|\/video\?/.test(r.name))
+            .map((r) => `${r.name.replace(location.origin, '')} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}`);
+          return { load: nav.loadEventEnd, live: w.benchLiveAt, moved: w.benchMovedAt, parts, others };
         });
         await stopProfile();
         if (i > 0) liveAfterLoad.push(at.moved - at.load);
         log(
-          `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms; video fetched before it moved: ${at.parts.join(', ')}`,
+          `${BIG_STEPS}-step page in Chromium, clicked by the page: load ${at.load.toFixed(0)}, Play live ${at.live.toFixed(0)}, time moved ${at.moved.toFixed(0)} ms; video fetched before it moved: ${at.parts.join(', ')}; other requests: ${at.others.join(', ') || 'none'}`,
         );
       }
     } catch (error) {

@@ -101,7 +101,8 @@ test('the demo physicist reads typeset maths everywhere on the physics item, and
   // clicking a step seeks the video to it: the player's frame moves and the step becomes the current one
   const last = steps.last();
   const index = await last.getAttribute('data-transcript-step');
-  await last.getByRole('button', { name: `Play step ${index} in the video` }).click();
+  // (people count steps from 1: step index 3 is "step 4")
+  await last.getByRole('button', { name: `Play step ${Number(index) + 1} in the video` }).click();
   await expect(last).toHaveAttribute('aria-current', 'step');
   await expect(page.getByTestId('player-time')).not.toContainText('frame 0');
   // ...and a note pinned from a step is anchored to that step
@@ -112,7 +113,7 @@ test('the demo physicist reads typeset maths everywhere on the physics item, and
   await page.getByRole('textbox', { name: 'Evidence note' }).fill('Sets up the equation of motion');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('evidence-list')).toContainText('Sets up the equation of motion');
-  await expect(page.getByTestId('evidence-list')).toContainText(`#${await steps.first().getAttribute('data-transcript-step')}`);
+  await expect(page.getByTestId('evidence-list')).toContainText(`#${Number(await steps.first().getAttribute('data-transcript-step')) + 1}`);
   await screenshot(page, 'expert-review-physics-seeked');
 });
 

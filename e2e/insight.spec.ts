@@ -34,7 +34,7 @@ test('a lead ranks environments, reads the leaderboard and compares two checkpoi
   await expect(rows.nth(1)).toContainText('high reward-hacking flag rate: 50% [22%, 78%], n=8');
   await expect(rows.nth(1)).toContainText('too easy: 2 of 2 tasks always solved');
   const moment = page.getByTestId('flagged-moments').getByRole('link').first();
-  await expect(moment).toContainText('frame 30 · step 1');
+  await expect(moment).toContainText('frame 30 · step 2'); // step index 1, counted from 1 as the video counts
   await expect(moment).toHaveAttribute('href', /^\/trajectories\/[^/]+#step-1$/);
   await expect(page.getByTestId('pass-rate-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
   // every bar carries its 95% interval

@@ -85,8 +85,8 @@ test('a long run: light page, video prepared by a worker and loaded part by part
   // the list shows the rows around its view: scroll it to the chapter first
   await expect(chapters.locator('li[data-step]')).not.toHaveCount(STEPS);
   await chapters.locator('ol').evaluate((el) => (el.scrollTop = 240 * 26));
-  await chapters.getByRole('button').filter({ hasText: '#250' }).click();
-  await expect(chapters.locator('[aria-current="step"]')).toContainText('#250');
+  await chapters.getByRole('button').filter({ hasText: '#251' }).click(); // step index 250: the 251st step
+  await expect(chapters.locator('[aria-current="step"]')).toContainText('#251');
   await expect(page.getByTestId('video-part-loading')).toHaveCount(0, { timeout: 20_000 });
   const parts = videoRequests.filter((q) => /[?&]part=[1-9]/.test(q));
   expect(parts.length).toBeGreaterThan(0);
@@ -98,5 +98,5 @@ test('a long run: light page, video prepared by a worker and loaded part by part
   // the next transcript page
   await pager.getByRole('link', { name: /Next 50/ }).click();
   await expect(page.getByRole('navigation', { name: 'Transcript pages' }).first()).toContainText(`Steps 51–100 of ${STEPS}`);
-  await expect(page.getByTestId('step').first()).toContainText('#50');
+  await expect(page.getByTestId('step').first()).toContainText('#51'); // as the pager counts: steps 51-100
 });

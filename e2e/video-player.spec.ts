@@ -31,18 +31,21 @@ test('the trajectory page plays its video at once; steps and chapters seek the p
 
   // transcript step -> player: seek to that step's chapter, which highlights
   const chapters = page.getByRole('navigation', { name: 'Steps in the video' });
-  await page.getByRole('button', { name: 'Play step 2 in the video' }).click();
+  // steps are counted from 1 on the page as in the video: step index 2 is "#3"
+  await page.getByRole('button', { name: 'Play step 3 in the video' }).click();
   const active = chapters.locator('[aria-current="step"]');
-  await expect(active).toContainText('#2');
+  await expect(active).toContainText('#3');
+  // ...and the video's own card says the same number
+  await expect(player.getByText(/^Step 3 of 4$/)).toBeVisible();
   const frameAtStep2 = Number((await time.textContent())!.match(/frame (\d+)/)![1]);
   expect(frameAtStep2).toBeGreaterThan(0);
 
   // chapter list -> player, and the keyboard's next-step key
-  await chapters.getByRole('button').filter({ hasText: '#0' }).click();
-  await expect(active).toContainText('#0');
+  await chapters.getByRole('button').filter({ hasText: '#1' }).click();
+  await expect(active).toContainText('#1');
   await player.getByLabel(/Proof-of-work video/).focus();
   await page.keyboard.press(']');
-  await expect(active).toContainText('#1');
+  await expect(active).toContainText('#2');
   await page.getByRole('heading', { name: 'Proof-of-work video' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'trajectory-video');
 

@@ -3,6 +3,7 @@
 import { useRef } from 'react';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { type PlayerHandle, TrajectoryPlayer } from '@/components/video/trajectory-player';
+import { stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
 
 export interface EvidenceEntry {
@@ -49,7 +50,7 @@ export function EvidenceVideo({
                     aria-label={`Seek to frame ${e.frame}: ${e.note}`}
                   >
                     <span className="shrink-0 font-mono text-xs text-indigo-700">
-                      ▶ {e.stepIndex === null ? `f${e.frame}` : `step ${e.stepIndex}`}
+                      ▶ {e.stepIndex === null ? `f${e.frame}` : `step ${stepNumber(e.stepIndex)}`}
                     </span>
                     <RichText text={e.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />
                     <span className="shrink-0 text-xs text-zinc-500">

@@ -2,6 +2,7 @@
 
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
+import { stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
 import { inert } from '../ui/inert-text';
 
@@ -178,7 +179,7 @@ const TranscriptItem = memo(function TranscriptItem({
         </p>
       ) : null}
       <div className="flex cursor-pointer items-center gap-2 px-3 py-1 text-xs">
-        <span className="font-mono text-zinc-400">#{step.index}</span>
+        <span className="font-mono text-zinc-400">#{stepNumber(step.index)}</span>
         <span className={`rounded px-1.5 py-0.5 font-semibold ${style.chip}`}>{inert(step.actor)}</span>
         {read ? (
           <span className="text-[10px] text-emerald-700" title="counted as read">
@@ -190,7 +191,7 @@ const TranscriptItem = memo(function TranscriptItem({
             type="button"
             onClick={() => onSeekStep(step.index)}
             className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-100"
-            aria-label={`Play step ${step.index} in the video`}
+            aria-label={`Play step ${stepNumber(step.index)} in the video`}
           >
             ▶ play
           </button>
@@ -198,7 +199,7 @@ const TranscriptItem = memo(function TranscriptItem({
             type="button"
             onClick={() => onPinStep(step.index)}
             className="rounded px-1.5 py-0.5 text-zinc-600 hover:bg-zinc-100"
-            aria-label={`Pin a note to step ${step.index}`}
+            aria-label={`Pin a note to step ${stepNumber(step.index)}`}
           >
             + note
           </button>

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { EvidenceNote } from '@/lib/review/evidence';
+import { stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
 
 export interface PendingPin {
@@ -80,7 +81,7 @@ export function EvidenceNotes({
         <div className="mb-2 rounded-md border border-indigo-200 bg-indigo-50 p-2">
           <p className="mb-1 text-xs text-indigo-900">
             Note at {time(pending.frame, fps)}
-            {pending.stepIndex !== null ? ` · step #${pending.stepIndex}` : ''}
+            {pending.stepIndex !== null ? ` · step #${stepNumber(pending.stepIndex)}` : ''}
             {pending.side && sideLabels ? ` · ${sideLabels[pending.side]}` : ''}
           </p>
           <div className="flex gap-2">
@@ -131,7 +132,7 @@ export function EvidenceNotes({
               title="Seek to this moment"
             >
               <span className="font-mono text-xs text-indigo-700">{time(n.frame, fps)}</span>
-              {n.stepIndex !== null ? <span className="font-mono text-xs text-zinc-400">#{n.stepIndex}</span> : null}
+              {n.stepIndex !== null ? <span className="font-mono text-xs text-zinc-400">#{stepNumber(n.stepIndex)}</span> : null}
               {n.side && sideLabels ? <span className="text-xs text-zinc-500">{sideLabels[n.side]}</span> : null}
               <RichText text={n.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />
               {n.wrongStep ? <span className="rounded bg-red-50 px-1 text-[10px] font-medium text-red-700">wrong step</span> : null}

@@ -1,7 +1,7 @@
 import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { ReasoningDetails } from './reasoning-details';
-import { formatCount, formatTime } from '../ui/format';
+import { formatCount, formatTime, stepNumber } from '../ui/format';
 import { inert, prettyJson } from '../ui/inert-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
@@ -35,15 +35,15 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
       className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm [contain-intrinsic-size:auto_14rem] [content-visibility:auto] ${style.rule}`}
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 px-4 py-1.5 text-xs">
-        <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${step.index}`}>
-          #{step.index}
+        <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${stepNumber(step.index)}`}>
+          #{stepNumber(step.index)}
         </a>
         <span className={`rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${style.chip}`}>{style.label}</span>
         <button
           type="button"
           data-seek-step={step.index}
           className="rounded px-1.5 py-0.5 text-indigo-700 hover:bg-indigo-50"
-          aria-label={`Play step ${step.index} in the video`}
+          aria-label={`Play step ${stepNumber(step.index)} in the video`}
         >
           ▶ video
         </button>

@@ -20,6 +20,15 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/**
+ * A step as people count it, the first step being step 1, as the video's cards ("Step 2 of 4")
+ * and the transcript pager ("Steps 1–50") count them; indexes stay 0-based in data, anchors
+ * (`#step-N`), URLs and the API.
+ */
+export function stepNumber(index: number): number {
+  return index + 1;
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }

@@ -6,6 +6,7 @@ import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
+import { stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
 import { useVideoParts, type VideoParts } from './use-video-parts';
 
@@ -53,7 +54,7 @@ const ChapterRow = memo(function ChapterRow({
         aria-current={active ? 'step' : undefined}
         className={`flex h-full w-full items-baseline gap-2 rounded px-2 py-1 text-left text-xs ${active ? 'bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-200' : 'text-zinc-700 hover:bg-zinc-100'}`}
       >
-        <span className="font-mono text-zinc-400">#{chapter.step}</span>
+        <span className="font-mono text-zinc-400">#{stepNumber(chapter.step)}</span>
         <ChapterLabel label={chapter.label} />
         <span className="font-mono text-zinc-400">{clockOf(chapter.fromFrame, fps)}</span>
       </button>

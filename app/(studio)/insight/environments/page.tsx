@@ -14,6 +14,7 @@ import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import type { Proportion } from '@/lib/insight/intervals';
 import { requirePageUser } from '../../../_server/current-user';
+import { stepNumber } from '@/components/ui/format';
 import { RichText } from '@/components/ui/rich-text';
 
 export const metadata = { title: 'Insight · Environments' };
@@ -152,7 +153,7 @@ export default async function EnvironmentsInsightPage({
                           href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}
                         >
                           frame {n.frame}
-                          {n.stepIndex !== null ? ` · step ${n.stepIndex}` : ''}: “<RichText text={n.note} inline />”
+                          {n.stepIndex !== null ? ` · step ${stepNumber(n.stepIndex)}` : ''}: “<RichText text={n.note} inline />”
                         </Link>
                       ))
                     )}
