@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The house rules a linter cannot see (README "Conventions"): kebab-case file names, and no
- * barrel files (an index.ts that re-exports a folder). Each fails with the offending paths.
+ * The house rules a linter cannot see (README "Conventions"): kebab-case file names, no barrel
+ * files (an index.ts that re-exports a folder), and what the browser must never load. Each fails
+ * with the offending paths.
  */
 const root = new URL('..', import.meta.url).pathname;
 const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
@@ -24,5 +27,38 @@ describe('repository conventions', () => {
 
   it('has no barrel files (render/index.ts is Remotion entry point, registerRoot, not a re-export)', () => {
     expect(sources.filter((f) => /(^|\/)index\.(ts|tsx|mjs)$/.test(f) && f !== 'render/index.ts')).toEqual([]);
+  });
+
+  it('no browser module reaches the database, the server-side video derivation or the props schemas', () => {
+    // modules a 'use client' file imports, transitively, by value (`import type` is erased): what the
+    // pages' scripts instantiate. The props derivation brings the LaTeX engine and a headless
+    // terminal (400 KB of the compare page's script once, through lib/video/transcript.ts), and the
+    // props' zod schemas cost the trajectory page 40 ms of its load (lib/video-renders/merge-video-parts.ts)
+    const forbidden = [/^lib\/db\//, /^lib\/video\/props\.ts$/, /^lib\/video\/terminal\.ts$/, /^lib\/video\/schema\.ts$/, /^lib\/video\/transcript\.ts$/];
+    const resolve = (from: string, spec: string): string | null => {
+      const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(from), spec) : null;
+      if (base === null) return null; // a package
+      for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) if (/\.(ts|tsx)$/.test(f) && existsSync(path.join(root, f))) return f;
+      return null; // a stylesheet, a JSON file
+    };
+    const importsOf = (file: string): string[] => {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+      return specs.map((spec) => resolve(file, spec)).filter((f): f is string => f !== null);
+    };
+    const clientFiles = sources.filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && /^\s*['"]use client['"]/.test(readFileSync(path.join(root, f), 'utf8')));
+    expect(clientFiles.length).toBeGreaterThan(10);
+    const via = new Map<string, string>(clientFiles.map((f) => [f, f]));
+    const queue = [...clientFiles];
+    while (queue.length) {
+      const file = queue.pop()!;
+      for (const dep of importsOf(file))
+        if (!via.has(dep)) {
+          via.set(dep, file);
+          queue.push(dep);
+        }
+    }
+    const chain = (f: string): string => (via.get(f) === f ? f : `${chain(via.get(f)!)} -> ${f}`);
+    expect([...via.keys()].filter((f) => forbidden.some((re) => re.test(f))).map(chain)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { measureCoverage, type CoverageMeasure } from '@/lib/review/coverage';
 import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt, frameForStep } from '@/lib/video/chapters';
-import { firstDivergentStep } from '@/lib/video/transcript';
+import { firstDivergentStep } from '@/lib/video/first-divergent-step';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
 import type { VideoHead } from '@/lib/video-renders/video-pieces';

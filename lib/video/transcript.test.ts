@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
-import { blindTranscript, firstDivergentStep } from './transcript';
+import { firstDivergentStep } from './first-divergent-step';
+import { blindTranscript } from './transcript';
 
 const run = (last: string, agent = 'secret-agent') =>
   buildTrajectory({
