@@ -326,7 +326,11 @@ async function timeVideo(
     await cdp.send('Profiler.start');
     await mkdir(dir, { recursive: true });
     // BENCH_PAGES_BROWSER_TRACE=1: and a trace of the renderer (parse, compile, style, layout, paint: the profile's "(program)"), which slows the page
-    if (BROWSER_TRACE) await on.context().browser()!.startTracing(on, { path: path.join(dir, `${name}.trace.json`), screenshots: false });
+    if (BROWSER_TRACE)
+      await on
+        .context()
+        .browser()!
+        .startTracing(on, { path: path.join(dir, `${name}.trace.json`), screenshots: false });
     return async () => {
       const { profile } = await cdp.send('Profiler.stop');
       if (BROWSER_TRACE) await on.context().browser()!.stopTracing();

@@ -34,11 +34,18 @@ describe('repository conventions', () => {
     // pages' scripts instantiate. The props derivation brings the LaTeX engine and a headless
     // terminal (400 KB of the compare page's script once, through lib/video/transcript.ts), and the
     // props' zod schemas cost the trajectory page 40 ms of its load (lib/video-renders/merge-video-parts.ts)
-    const forbidden = [/^lib\/db\//, /^lib\/video\/props\.ts$/, /^lib\/video\/terminal\.ts$/, /^lib\/video\/schema\.ts$/, /^lib\/video\/transcript\.ts$/];
+    const forbidden = [
+      /^lib\/db\//,
+      /^lib\/video\/props\.ts$/,
+      /^lib\/video\/terminal\.ts$/,
+      /^lib\/video\/schema\.ts$/,
+      /^lib\/video\/transcript\.ts$/,
+    ];
     const resolve = (from: string, spec: string): string | null => {
       const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(from), spec) : null;
       if (base === null) return null; // a package
-      for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) if (/\.(ts|tsx)$/.test(f) && existsSync(path.join(root, f))) return f;
+      for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`])
+        if (/\.(ts|tsx)$/.test(f) && existsSync(path.join(root, f))) return f;
       return null; // a stylesheet, a JSON file
     };
     const importsOf = (file: string): string[] => {
@@ -46,7 +53,9 @@ describe('repository conventions', () => {
       const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
       return specs.map((spec) => resolve(file, spec)).filter((f): f is string => f !== null);
     };
-    const clientFiles = sources.filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && /^\s*['"]use client['"]/.test(readFileSync(path.join(root, f), 'utf8')));
+    const clientFiles = sources.filter(
+      (f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && /^\s*['"]use client['"]/.test(readFileSync(path.join(root, f), 'utf8')),
+    );
     expect(clientFiles.length).toBeGreaterThan(10);
     const via = new Map<string, string>(clientFiles.map((f) => [f, f]));
     const queue = [...clientFiles];

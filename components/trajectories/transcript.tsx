@@ -35,7 +35,11 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
       className={`scroll-mt-20 rounded-lg border border-zinc-200 border-l-4 bg-white shadow-sm [contain-intrinsic-size:auto_14rem] [content-visibility:auto] ${style.rule}`}
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 px-4 py-1.5 text-xs">
-        <a href={`#step-${step.index}`} className="font-mono text-zinc-400 hover:text-indigo-700" aria-label={`Step ${stepNumber(step.index)}`}>
+        <a
+          href={`#step-${step.index}`}
+          className="font-mono text-zinc-400 hover:text-indigo-700"
+          aria-label={`Step ${stepNumber(step.index)}`}
+        >
           #{stepNumber(step.index)}
         </a>
         <span className={`rounded px-1.5 py-0.5 font-semibold ring-1 ring-inset ${style.chip}`}>{style.label}</span>
