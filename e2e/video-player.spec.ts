@@ -46,8 +46,14 @@ test('the trajectory page plays its video at once; steps and chapters seek the p
   await player.getByLabel(/Proof-of-work video/).focus();
   await page.keyboard.press(']');
   await expect(active).toContainText('#2');
+  // the key lands where a click on the chapter lands: past the card's fade-in (its first frame is blank)
+  const frameOf = async () => Number((await time.textContent())!.match(/frame (\d+)/)![1]);
+  const byKey = await frameOf();
   await page.getByRole('heading', { name: 'Proof-of-work video' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'trajectory-video');
+  await chapters.getByRole('button').filter({ hasText: '#2' }).click();
+  await expect(active).toContainText('#2');
+  expect(await frameOf()).toBe(byKey);
 
   // speed control
   await page.getByLabel('Playback speed').selectOption('2');

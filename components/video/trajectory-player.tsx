@@ -29,6 +29,12 @@ const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
   return <RichText text={trimUnclosedMath(label)} inline className="min-w-0 flex-1 truncate" />;
 });
 
+/**
+ * Where a seek to a step lands: a few frames into its chapter, past the scene's fade-in, so the
+ * step is readable at once (its first frame is the card still transparent: a blank frame when paused).
+ */
+const readableFrame = (c: Chapter) => c.fromFrame + Math.min(10, Math.floor((c.toFrame - c.fromFrame) / 2));
+
 const clockOf = (frame: number, fps: number) => {
   const s = Math.floor(frame / fps);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -150,8 +156,7 @@ export const TrajectoryPlayer = forwardRef<
   const seekToStep = useCallback(
     (step: number) => {
       const chapter = video.chapters.find((c) => c.step === step);
-      // a few frames in, past the scene's fade-in, so the step is readable at once
-      if (chapter) seekToFrame(chapter.fromFrame + Math.min(10, Math.floor((chapter.toFrame - chapter.fromFrame) / 2)));
+      if (chapter) seekToFrame(readableFrame(chapter));
     },
     [video.chapters, seekToFrame],
   );
@@ -164,7 +169,7 @@ export const TrajectoryPlayer = forwardRef<
         delta === 1
           ? (video.chapters[index + 1] ?? (index === -1 ? video.chapters.find((c) => c.fromFrame > f) : undefined))
           : video.chapters[Math.max(0, index - 1)];
-      if (target) seekToFrame(target.fromFrame);
+      if (target) seekToFrame(readableFrame(target));
     },
     [video.chapters, seekToFrame],
   );
@@ -273,7 +278,6 @@ export const TrajectoryPlayer = forwardRef<
     const p = player.current;
     if (!p) return;
     const fps = video.fps;
-    const chapterIndex = active ? video.chapters.indexOf(active) : -1;
     const handled = (() => {
       switch (e.key) {
         case ' ':
@@ -292,16 +296,12 @@ export const TrajectoryPlayer = forwardRef<
         case '.':
           seekToFrame(frame + 1);
           return true;
-        case '[': {
-          const prev = video.chapters[Math.max(0, chapterIndex - 1)];
-          if (prev) seekToFrame(prev.fromFrame);
+        case '[':
+          stepBy(-1);
           return true;
-        }
-        case ']': {
-          const next = video.chapters[chapterIndex + 1] ?? video.chapters.find((c) => c.fromFrame > frame);
-          if (next) seekToFrame(next.fromFrame);
+        case ']':
+          stepBy(1);
           return true;
-        }
         default:
           if (/^[1-5]$/.test(e.key)) {
             setRate(speeds[Number(e.key) - 1] ?? rate);
