@@ -90,8 +90,8 @@ export function encodeRatings(ratings: readonly Rating[] | RatingColumns): Encod
   return encodeContiguous(columns) ?? encodeAnyOrder(columns);
 }
 
-function isColumns(ratings: readonly Rating[] | RatingColumns | EncodedRatings): ratings is RatingColumns {
-  return !Array.isArray(ratings) && 'value' in ratings;
+function isColumns(ratings: readonly Rating[] | RatingColumns): ratings is RatingColumns {
+  return !Array.isArray(ratings);
 }
 
 /**
