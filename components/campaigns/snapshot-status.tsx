@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { formatDateTime } from '@/components/ui/format';
+import { formatCount, formatDateTime } from '@/components/ui/format';
 
 /**
  * What a stored snapshot (lib/campaigns/read-campaign-snapshot.ts) the page shows is as of:
@@ -48,10 +48,10 @@ export function SnapshotStatus({
     );
   return (
     <p className="text-xs text-zinc-500" data-testid={testId} data-state={state}>
-      As of {count?.toLocaleString('en-US')} {count === 1 ? noun[0] : noun[1]}, {builtAt ? formatDateTime(builtAt) : ''}
+      As of {count === null ? '' : formatCount(count)} {count === 1 ? noun[0] : noun[1]}, {builtAt ? formatDateTime(builtAt) : ''}
       {state === 'stale' ? (
         <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
-          {newer.toLocaleString('en-US')} newer {newer === 1 ? 'change' : 'changes'}: refreshing
+          {formatCount(newer)} newer {newer === 1 ? 'change' : 'changes'}: refreshing
         </span>
       ) : null}
     </p>

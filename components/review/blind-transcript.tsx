@@ -2,7 +2,7 @@
 
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
-import { stepNumber } from '../ui/format';
+import { formatCount, stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
 import { inert } from '../ui/inert-text';
 
@@ -307,7 +307,7 @@ function Reasoning({ text }: { text: string }) {
           aria-expanded={open}
           className="mt-0.5 text-xs font-medium not-italic text-indigo-700 hover:underline"
         >
-          {open ? 'Show less' : `Show all reasoning (${text.length.toLocaleString('en-US')} characters)`}
+          {open ? 'Show less' : `Show all reasoning (${formatCount(text.length)} characters)`}
         </button>
       ) : null}
     </div>
@@ -335,7 +335,7 @@ function LongBlock({ title, text, tone }: { title: string; text: string; tone: '
       <div className="flex items-center gap-2 px-2 py-0.5 text-[11px]">
         <span className="font-mono font-semibold">{title}</span>
         <span className="opacity-60">
-          {lines.length.toLocaleString('en-US')} {lines.length === 1 ? 'line' : 'lines'}, {text.length.toLocaleString('en-US')} characters
+          {formatCount(lines.length)} {lines.length === 1 ? 'line' : 'lines'}, {formatCount(text.length)} characters
         </span>
         <span className="ml-auto flex gap-2">
           {long ? (
@@ -360,7 +360,7 @@ function LongBlock({ title, text, tone }: { title: string; text: string; tone: '
       <pre className="max-h-none overflow-x-auto whitespace-pre-wrap break-words px-2 pb-1.5 font-mono text-xs leading-relaxed">
         {shown}
         {long && !open ? (
-          <span className="select-none opacity-60">{`\n… ${(lines.length - LONG_LINES).toLocaleString('en-US')} more lines`}</span>
+          <span className="select-none opacity-60">{`\n… ${formatCount(lines.length - LONG_LINES)} more lines`}</span>
         ) : null}
       </pre>
     </div>

@@ -1,8 +1,10 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
+import { formatCount } from '../ui/format';
 import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
+import { COLLAPSED_CHARS, COLLAPSED_LINES, collapsedText } from './collapsed-text';
 import { MarkedText } from './marked-text';
 
 /**
@@ -10,17 +12,24 @@ import { MarkedText } from './marked-text';
  * is a text node with control characters marked (already inert(), inert-text.ts); `rich` text
  * goes through the one rich-text renderer (Markdown + maths, inert output).
  *
+ * `typeset`: the collapsed rich text already typeset by the server component that renders this
+ * one (`<RichText text={collapsedText(...).rich} />`): the browser hydrates it as it is, without
+ * running Markdown and KaTeX again (they were most of a long transcript's hydration); the full
+ * text is typeset in the browser when the reader opens it.
+ *
  * `typesetWhenNear`: rich text far down a long page is shown as its plain text until it comes
- * within a few screens of the view, then typeset (see useNear): the server render and the
- * hydration of a 50-step transcript page typeset only what a reader can reach at once.
+ * within a few screens of the view, then typeset (see useNear), in a transition: the server render
+ * and the hydration of a 50-step transcript page typeset only what a reader can reach at once,
+ * and the typesetting after it gives way to a click (the video's Play) between steps.
  */
 export function ExpandableText({
   text,
-  maxLines = 24,
-  maxChars = 4000,
+  maxLines = COLLAPSED_LINES,
+  maxChars = COLLAPSED_CHARS,
   className,
   rich = false,
   typesetWhenNear = false,
+  typeset,
 }: {
   text: string;
   maxLines?: number;
@@ -30,27 +39,27 @@ export function ExpandableText({
   rich?: boolean;
   /** rich text typeset once it comes near the view (plain until then) */
   typesetWhenNear?: boolean;
+  /** the collapsed rich text typeset by the server (RichText of `collapsedText(text, maxLines, maxChars).rich`) */
+  typeset?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
-  const [box, near] = useNear(rich && typesetWhenNear);
-  const lines = text.split('\n');
-  const long = lines.length > maxLines || text.length > maxChars;
-  let shown = text;
-  if (long && !open) {
-    shown = lines.slice(0, maxLines).join('\n');
-    if (shown.length > maxChars) shown = shown.slice(0, maxChars);
-  }
+  const [box, near] = useNear(rich && typesetWhenNear && typeset === undefined);
+  const collapsed = collapsedText(text, maxLines, maxChars);
+  const long = collapsed.long;
   const more = long && !open;
+  const shown = more ? collapsed.shown : text;
   return (
     <div ref={box}>
-      {rich && near ? (
+      {rich && !open && typeset !== undefined ? (
+        <div className={className}>{typeset}</div>
+      ) : rich && near ? (
         <div className={className}>
-          <RichText text={more ? `${shown}\n\n…` : shown} />
+          <RichText text={more ? collapsed.rich : shown} />
         </div>
       ) : rich ? (
         <div className={className} data-typeset="when-near">
           <p className="whitespace-pre-wrap break-words leading-relaxed">
-            <MarkedText text={inert(more ? `${shown}\n\n…` : shown)} />
+            <MarkedText text={inert(more ? collapsed.rich : shown)} />
           </p>
         </div>
       ) : (
@@ -66,9 +75,7 @@ export function ExpandableText({
           onClick={() => setOpen((o) => !o)}
           className="mt-1 text-xs font-medium text-indigo-700 hover:underline"
         >
-          {open
-            ? 'Show less'
-            : `Show all (${lines.length.toLocaleString('en-US')} lines, ${text.length.toLocaleString('en-US')} characters)`}
+          {open ? 'Show less' : `Show all (${formatCount(collapsed.lines)} lines, ${formatCount(text.length)} characters)`}
         </button>
       ) : null}
     </div>
@@ -85,7 +92,8 @@ function useNear(defer: boolean) {
   useEffect(() => {
     const el = box.current;
     if (near || !el) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+    // a transition: typesetting what came near gives way to input (a click on Play while the page starts)
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && startTransition(() => setNear(true)), {
       rootMargin: NEAR_MARGIN,
     });
     observer.observe(el);

@@ -1,0 +1,43 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { collapsedText } from './collapsed-text';
+import { ExpandableText } from './expandable-text';
+
+describe('collapsedText', () => {
+  it('keeps the first lines, at most maxChars, and closes a cut text with an ellipsis line', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
+    const c = collapsedText(text, 40, 6000);
+    expect(c).toMatchObject({ long: true, lines: 50 });
+    expect(c.shown.split('\n')).toHaveLength(40);
+    expect(c.rich).toBe(`${c.shown}\n\n…`);
+    expect(collapsedText(text, 40, 20).shown).toBe(text.slice(0, 20));
+    expect(collapsedText('short', 40, 6000)).toEqual({ shown: 'short', lines: 1, long: false, rich: 'short' });
+  });
+});
+
+describe('ExpandableText', () => {
+  const render = (props: Parameters<typeof ExpandableText>[0]) => renderToStaticMarkup(createElement(ExpandableText, props));
+
+  it('shows the typeset node its server component gave it, and does not typeset the text again', () => {
+    const out = render({
+      text: 'So $x^2$.',
+      rich: true,
+      className: 'c',
+      typeset: createElement('span', { 'data-server': '' }, 'typeset by the server'),
+    });
+    expect(out).toContain('<span data-server="">typeset by the server</span>');
+    expect(out).not.toContain('katex');
+  });
+
+  it('typesets rich text itself when no typeset node is given', () => {
+    const out = render({ text: 'So $x^2$.', rich: true, className: 'c' });
+    expect(out).toContain('class="katex"');
+  });
+
+  it('leaves text that will be typeset when near as plain text in the server render', () => {
+    const out = render({ text: 'So $x^2$.', rich: true, className: 'c', typesetWhenNear: true });
+    expect(out).toContain('data-typeset="when-near"');
+    expect(out).not.toContain('katex');
+  });
+});
