@@ -1,9 +1,9 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { NavItem } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { NavLinks } from './nav-links';
 import { UserMenu } from './user-menu';
+import { IntentLink } from '../ui/intent-link';
 
 export function AppShell({
   user,
@@ -20,10 +20,10 @@ export function AppShell({
     <div className="min-h-screen">
       <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/90 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-4">
-          <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+          <IntentLink href="/" className="flex items-center gap-2 font-semibold tracking-tight">
             <span aria-hidden className="inline-block h-5 w-5 rounded bg-indigo-600" />
             Witness
-          </Link>
+          </IntentLink>
           <nav aria-label="Main" className="flex flex-1 items-center gap-1">
             <NavLinks items={nav.map(({ href, label }) => ({ href, label }))} />
           </nav>

@@ -1,7 +1,7 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { IntentLink } from '../ui/intent-link';
 
 export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
   const pathname = usePathname();
@@ -13,14 +13,14 @@ export function NavLinks({ items }: { items: { href: string; label: string }[] }
       {items.map((item) => {
         const active = item.href === current;
         return (
-          <Link
+          <IntentLink
             key={item.href}
             href={item.href}
             aria-current={active ? 'page' : undefined}
             className={`rounded-md px-3 py-1.5 text-sm ${active ? 'bg-zinc-100 font-medium text-zinc-900' : 'text-zinc-600 hover:text-zinc-900'}`}
           >
             {item.label}
-          </Link>
+          </IntentLink>
         );
       })}
     </>

@@ -1,25 +1,25 @@
-import Link from 'next/link';
 import type { TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { Badge } from '../ui/badge';
 import { SplitBadge } from './badges';
 import { formatCount, formatDateTime, formatReward, rewardTone } from '../ui/format';
 import { inert } from '../ui/inert-text';
+import { IntentLink } from '../ui/intent-link';
 
 /** Breadcrumb, task name, what ran it, and the scores at a glance. */
 export function TrajectoryHeader({ t }: { t: TrajectoryDetail }) {
   return (
     <header className="mb-5">
       <nav aria-label="Breadcrumb" className="mb-2 text-xs text-zinc-500">
-        <Link href="/trajectories" className="hover:text-indigo-700 hover:underline">
+        <IntentLink href="/trajectories" className="hover:text-indigo-700 hover:underline">
           Trajectories
-        </Link>
+        </IntentLink>
         <span className="mx-1.5 text-zinc-300">/</span>
-        <Link
+        <IntentLink
           href={`/trajectories?project=${encodeURIComponent(t.project.slug)}`}
           className="font-mono hover:text-indigo-700 hover:underline"
         >
           {t.project.slug}
-        </Link>
+        </IntentLink>
       </nav>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 flex-1">

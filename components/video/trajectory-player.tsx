@@ -74,8 +74,13 @@ const ChapterRow = memo(function ChapterRow({
  * space above and below standing for the rest.
  */
 const CHAPTER_ROW_PX = 26;
-const WINDOW_ROWS = 40;
-const WINDOW_ABOVE = 10;
+const WINDOW_ABOVE = 8;
+/**
+ * The list shows 17 rows at most (420 px), and the window moves when the first row in view is
+ * WINDOW_ABOVE / 2 rows from where it was: 1.5 * WINDOW_ABOVE + 17 rows keep every row in view
+ * drawn (each row's label is typeset: fewer rows, less of the page's start)
+ */
+const WINDOW_ROWS = 30;
 
 export interface PlayedRange {
   from: number;

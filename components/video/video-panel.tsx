@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { IntentLink } from '../ui/intent-link';
 import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
 import { preload } from 'react-dom';
 import { z } from 'zod';
@@ -128,17 +128,16 @@ export function VideoPanel({
         </h2>
         <nav aria-label="Video pacing" className="flex overflow-hidden rounded-md border border-zinc-300 text-xs">
           {(['read', 'skim'] as const).map((p) => (
-            <Link
+            <IntentLink
               key={p}
               href={pacingHrefs[p]}
-              // not prefetched: each is the whole trajectory page again (seconds of server work for a long run, while this page asks for its video)
-              prefetch={false}
+              // prefetched on hover, not on view: each is the whole trajectory page again (server work for a long run, while this page asks for its video)
               aria-current={p === pacing ? 'true' : undefined}
               title={p === 'read' ? 'every card held long enough to read at 1x' : 'the ~90 s overview'}
               className={`px-2 py-1 ${p === pacing ? 'bg-zinc-800 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'}`}
             >
               {p === 'read' ? 'Read pacing' : 'Skim pacing'}
-            </Link>
+            </IntentLink>
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2 text-xs" data-testid="mp4-status">

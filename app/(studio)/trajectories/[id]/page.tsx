@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, Suspense, type ReactNode } from 'react';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { COLLAPSED_CHARS, collapsedText } from '@/components/trajectories/collap
 import { ExpandableText } from '@/components/trajectories/expandable-text';
 import { formatBytes, formatCount, formatDateTime, formatReward } from '@/components/ui/format';
 import { inert, prettyJson } from '@/components/ui/inert-text';
+import { IntentLink } from '@/components/ui/intent-link';
 import { RichText } from '@/components/ui/rich-text';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { RawSourceView } from '@/components/trajectories/raw-source-view';
@@ -64,14 +64,14 @@ function StepPager({ id, from, shown, total, pacing }: { id: string; from: numbe
         Steps {formatCount(Math.min(from + 1, total))}–{formatCount(from + shown)} of {formatCount(total)}
       </span>
       {from > 0 ? (
-        <Link href={href(Math.max(0, from - STEP_PAGE))} className={link}>
+        <IntentLink href={href(Math.max(0, from - STEP_PAGE))} className={link}>
           ← Previous {STEP_PAGE}
-        </Link>
+        </IntentLink>
       ) : null}
       {from + shown < total ? (
-        <Link href={href(from + STEP_PAGE)} className={link}>
+        <IntentLink href={href(from + STEP_PAGE)} className={link}>
           Next {Math.min(STEP_PAGE, total - from - shown)} →
-        </Link>
+        </IntentLink>
       ) : null}
       <span className="text-zinc-400">the video&apos;s chapters reach every step</span>
     </nav>
@@ -103,13 +103,13 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (
-    <Link
+    <IntentLink
       href={name === 'source' ? `/trajectories/${t.id}?view=source` : `/trajectories/${t.id}`}
       aria-current={view === name ? 'page' : undefined}
       className={`-mb-px border-b-2 px-3 py-2 text-sm ${view === name ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900'}`}
     >
       {label}
-    </Link>
+    </IntentLink>
   );
 
   const components = Object.entries(t.verifier.components);
@@ -312,9 +312,9 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               id="source"
               actions={
                 t.source ? (
-                  <Link href={`/trajectories/${t.id}?view=source`} className="text-xs font-medium text-indigo-700 hover:underline">
+                  <IntentLink href={`/trajectories/${t.id}?view=source`} className="text-xs font-medium text-indigo-700 hover:underline">
                     View raw
-                  </Link>
+                  </IntentLink>
                 ) : null
               }
             >

@@ -194,7 +194,7 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
     >
       <RailBars
         chapters={props.chapters}
-        scenes={props.scenes}
+        colors={chapterColors(props.chapters, props.scenes)}
         total={total}
         width={width}
         activeStep={chapter?.step ?? null}
@@ -245,29 +245,45 @@ function chaptersReached(chapters: TrajectoryVideoProps['chapters'], frame: numb
   return lo;
 }
 
-/** The rail's chapter bars: a pure function of the chapters, the active step and how many chapters the playhead reached. */
+/**
+ * Each chapter's bar colour (its step's actor), joined into one string: the same string for the
+ * same colours, so the bars are not drawn again when the Player's props change but the colours do
+ * not (a part of the video arriving brings new scene objects, not new actors: a head's stub
+ * cards keep their source). Computed once per scenes array (the rail is drawn at every frame).
+ */
+const colorsOfScenes = new WeakMap<TrajectoryVideoProps['scenes'], string>();
+function chapterColors(chapters: TrajectoryVideoProps['chapters'], scenes: TrajectoryVideoProps['scenes']): string {
+  const known = colorsOfScenes.get(scenes);
+  if (known !== undefined) return known;
+  const sources = new Map<number, string>();
+  for (const s of scenes) if (s.kind === 'step') for (const c of s.cards) sources.set(c.card.index, c.card.source);
+  const colors = chapters.map((c) => actorColor[sources.get(c.step) ?? 'agent'] ?? theme.accent).join(' ');
+  colorsOfScenes.set(scenes, colors);
+  return colors;
+}
+
+/** The rail's chapter bars: a pure function of the chapters, their colours, the active step and how many chapters the playhead reached. */
 const RailBars = React.memo(function RailBars({
   chapters,
-  scenes,
+  colors,
   total,
   width,
   activeStep,
   reached,
 }: {
   chapters: TrajectoryVideoProps['chapters'];
-  scenes: TrajectoryVideoProps['scenes'];
+  /** chapterColors: one colour a chapter, space-separated */
+  colors: string;
   total: number;
   width: number;
   activeStep: number | null;
   reached: number;
 }) {
   const x = (f: number) => (f / total) * width;
-  const cards = new Map(scenes.flatMap((s) => (s.kind === 'step' ? s.cards.map((c) => [c.card.index, c.card] as const) : [])));
+  const color = colors.split(' ');
   return (
     <div style={{ position: 'relative', height: 8, width, borderRadius: 4, background: theme.panelRaised, overflow: 'hidden' }}>
       {chapters.map((c, i) => {
-        const card = cards.get(c.step);
-        const color = actorColor[card?.source ?? 'agent'] ?? theme.accent;
         const active = activeStep === c.step;
         return (
           <div
@@ -278,7 +294,7 @@ const RailBars = React.memo(function RailBars({
               width: Math.max(1, x(c.toFrame) - x(c.fromFrame) - 1),
               top: 0,
               bottom: 0,
-              background: color,
+              background: color[i],
               opacity: active ? 1 : i < reached ? 0.55 : 0.2,
             }}
           />
