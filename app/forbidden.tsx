@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { roleLabel } from '@/lib/auth/roles';
 import { currentUser, homeFor } from './_server/current-user';
 
@@ -15,9 +15,12 @@ export default async function Forbidden() {
             <p className="mt-2 text-sm text-zinc-600">
               You are signed in as {user.email} ({roleLabel[user.role]}). Ask an admin if you need access.
             </p>
-            <Link href={homeFor(user)} className="mt-6 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white">
+            <IntentLink
+              href={homeFor(user)}
+              className="mt-6 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white"
+            >
               Go to your home
-            </Link>
+            </IntentLink>
           </>
         ) : null}
       </div>

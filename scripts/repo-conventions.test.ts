@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The house rules a linter cannot see (README "Conventions"): kebab-case file names, no barrel
- * files (an index.ts that re-exports a folder), and what the browser must never load. Each fails
- * with the offending paths.
+ * files (an index.ts that re-exports a folder), one kind of link, and what the browser must never
+ * load. Each fails with the offending paths.
  */
 const root = new URL('..', import.meta.url).pathname;
 const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
@@ -27,6 +27,14 @@ describe('repository conventions', () => {
 
   it('has no barrel files (render/index.ts is Remotion entry point, registerRoot, not a re-export)', () => {
     expect(sources.filter((f) => /(^|\/)index\.(ts|tsx|mjs)$/.test(f) && f !== 'render/index.ts')).toEqual([]);
+  });
+
+  it("links go through IntentLink (prefetch on hover and focus), not next/link's viewport prefetch", () => {
+    const direct = sources.filter(
+      (f) => f !== 'components/ui/intent-link.tsx' && /from ['"]next\/link['"]/.test(readFileSync(path.join(root, f), 'utf8')),
+    );
+    expect(sources.filter((f) => f.endsWith('.tsx')).length).toBeGreaterThan(50);
+    expect(direct).toEqual([]);
   });
 
   it('no browser module reaches the database, the server-side video derivation or the props schemas', () => {

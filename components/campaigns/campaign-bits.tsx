@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { Badge } from '@/components/ui/badge';
 
 /** Shared pieces of the lead's campaign pages (no data fetching). */
@@ -51,11 +51,11 @@ export function ProgressBar({ done, target, label }: { done: number; target: num
 
 export function NewCampaignLink() {
   return (
-    <Link
+    <IntentLink
       href="/lead/campaigns/new"
       className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
     >
       New campaign
-    </Link>
+    </IntentLink>
   );
 }

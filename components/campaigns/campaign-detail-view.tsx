@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import type { ReactNode } from 'react';
 import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
 import { RewardBadge, SplitBadge } from '@/components/trajectories/badges';
@@ -221,13 +221,13 @@ export function CampaignDetailView({
             <tr key={i.id} data-testid="item-row" data-probability={i.probability}>
               <td className="max-w-xs px-4 py-1.5">
                 <div className="flex items-center gap-2">
-                  <Link
+                  <IntentLink
                     href={`/trajectories/${i.a.trajectoryId}`}
                     className="truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
                     title={i.task}
                   >
                     {i.task}
-                  </Link>
+                  </IntentLink>
                   <SplitBadge split={i.split} />
                   {i.isGold ? (
                     <Badge
@@ -245,9 +245,9 @@ export function CampaignDetailView({
               {c.mode === 'pairwise' ? (
                 <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs text-zinc-700" title={i.b?.policy}>
                   {i.b ? (
-                    <Link href={`/trajectories/${i.b.trajectoryId}`} className="hover:underline">
+                    <IntentLink href={`/trajectories/${i.b.trajectoryId}`} className="hover:underline">
                       {i.b.policy}
-                    </Link>
+                    </IntentLink>
                   ) : null}
                 </td>
               ) : null}
@@ -273,14 +273,14 @@ export function CampaignDetailView({
               Showing items {c.itemsShown ? c.itemsFrom + 1 : 0}–{c.itemsFrom + c.itemsShown} of {p.items}.
             </span>
             {c.itemsPage > 0 ? (
-              <Link href={`?page=${c.itemsPage - 1}#items`} className="text-indigo-700 hover:underline">
+              <IntentLink href={`?page=${c.itemsPage - 1}#items`} className="text-indigo-700 hover:underline">
                 Previous {c.itemsPerPage}
-              </Link>
+              </IntentLink>
             ) : null}
             {c.itemsFrom + c.itemsShown < p.items ? (
-              <Link href={`?page=${c.itemsPage + 1}#items`} className="text-indigo-700 hover:underline">
+              <IntentLink href={`?page=${c.itemsPage + 1}#items`} className="text-indigo-700 hover:underline">
                 Next {c.itemsPerPage}
-              </Link>
+              </IntentLink>
             ) : null}
           </nav>
         ) : null}

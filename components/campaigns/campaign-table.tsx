@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import type { CampaignListRow } from '@/lib/db/campaigns/campaign-list';
 import { formatDateTime } from '@/components/ui/format';
 import { ModeBadge, ProgressBar, StatusBadge } from './campaign-bits';
@@ -22,13 +22,13 @@ export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
       {rows.map((c) => (
         <tr key={c.id} className="group hover:bg-indigo-50/40" data-testid="campaign-row">
           <td className="max-w-sm px-4 py-2">
-            <Link
+            <IntentLink
               href={`/lead/campaigns/${c.id}`}
               className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
               title={c.name}
             >
               {c.name}
-            </Link>
+            </IntentLink>
             <span className="text-xs text-zinc-500">
               {c.rubric.name} v{c.rubric.version}
               {c.requiredExpertise.length ? ` · needs ${c.requiredExpertise.join(', ')}` : ''}

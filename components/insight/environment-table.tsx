@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import type { EnvironmentReport } from '@/lib/insight/environment-report';
 import { inert } from '@/components/ui/inert-text';
 import { DataTable } from '@/components/ui/table';
@@ -27,12 +27,12 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
           <tr>
             <td className="px-3 py-2 font-mono text-xs text-zinc-500">{rank}</td>
             <td className="px-3 py-2 font-medium text-zinc-900">
-              <Link
+              <IntentLink
                 className="hover:text-indigo-700 hover:underline"
                 href={`/insight/policies?project=${encodeURIComponent(project)}&env=${encodeURIComponent(e.name)}`}
               >
                 {inert(e.name)}
-              </Link>
+              </IntentLink>
             </td>
             <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-600">
               {e.tasks} / {e.trajectories}

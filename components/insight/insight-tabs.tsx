@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { usePathname } from 'next/navigation';
 
 const tabs = [
@@ -17,14 +17,14 @@ export function InsightTabs({ projects, project }: { projects: { slug: string; n
     <div className="mb-5 flex flex-wrap items-end justify-between gap-3 border-b border-zinc-200">
       <nav aria-label="Insight views" className="flex gap-1">
         {tabs.map((t) => (
-          <Link
+          <IntentLink
             key={t.href}
             href={`${t.href}${q}`}
             aria-current={pathname === t.href ? 'page' : undefined}
             className={`-mb-px border-b-2 px-3 py-2 text-sm ${pathname === t.href ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900'}`}
           >
             {t.label}
-          </Link>
+          </IntentLink>
         ))}
       </nav>
       {projects.length > 1 ? (

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import type { PolicyFigures } from '@/lib/insight/policy-report';
 import { inert } from '@/components/ui/inert-text';
 import { MeanFigure, RateFigure } from './figures';
@@ -43,9 +43,9 @@ export function PolicyTable({ policies, compareHref }: { policies: PolicyFigures
             </td>
             <td className="px-3 py-2 text-right text-xs">
               {href ? (
-                <Link href={href} className="text-indigo-700 hover:underline">
+                <IntentLink href={href} className="text-indigo-700 hover:underline">
                   compare
-                </Link>
+                </IntentLink>
               ) : null}
             </td>
           </tr>

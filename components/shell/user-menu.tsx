@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { roleLabel } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 
@@ -30,9 +30,9 @@ export function UserMenu({ user, signOut }: { user: SessionUser; signOut: () => 
           <p className="truncate text-xs text-zinc-500">{user.email}</p>
           {user.expertise.length > 0 ? <p className="mt-1 text-xs text-zinc-500">Expertise: {user.expertise.join(', ')}</p> : null}
         </div>
-        <Link href="/settings/tokens" className="block rounded px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100">
+        <IntentLink href="/settings/tokens" className="block rounded px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100">
           API tokens
-        </Link>
+        </IntentLink>
         <form action={signOut}>
           <button type="submit" className="w-full rounded px-2 py-1.5 text-left text-sm text-zinc-700 hover:bg-zinc-100">
             Sign out

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { formatCount } from '../ui/format';
 import { listHref, type ListFilterValues } from './list-url';
 
@@ -55,18 +55,18 @@ export function Pagination({
           {formatCount(pageCount)}
         </span>
         {page > 1 ? (
-          <Link href={listHref(values, Math.min(page - 1, pageCount))} rel="prev" className={linkClass}>
+          <IntentLink href={listHref(values, Math.min(page - 1, pageCount))} rel="prev" className={linkClass}>
             ← Previous
-          </Link>
+          </IntentLink>
         ) : (
           <span aria-disabled="true" className={disabledClass}>
             ← Previous
           </span>
         )}
         {page < pageCount || (!totalExact && shown === pageSize) ? (
-          <Link href={listHref(values, page + 1)} rel="next" className={linkClass}>
+          <IntentLink href={listHref(values, page + 1)} rel="next" className={linkClass}>
             Next →
-          </Link>
+          </IntentLink>
         ) : (
           <span aria-disabled="true" className={disabledClass}>
             Next →

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { useRouter } from 'next/navigation';
 import type { FacetOption } from '@/lib/db/trajectories/trajectory-queries';
 import { filterKeys, hasFilters, listHref, type ListFilterValues } from './list-url';
@@ -136,9 +136,9 @@ export function TrajectoryFilters({
         </label>
         <div className="ml-auto flex items-center gap-2">
           {hasFilters(values) ? (
-            <Link href="/trajectories" className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900">
+            <IntentLink href="/trajectories" className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900">
               Clear filters
-            </Link>
+            </IntentLink>
           ) : null}
           <button
             type="submit"

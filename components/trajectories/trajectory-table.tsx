@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectories/trajectory-queries';
 import { RewardBadge, SplitBadge } from './badges';
 import { formatCount, formatDateTime, formatReward } from '../ui/format';
@@ -39,13 +39,13 @@ export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; 
       {rows.map((r) => (
         <tr key={r.id} className="group hover:bg-indigo-50/40" data-testid="trajectory-row">
           <td className="max-w-xs px-4 py-2">
-            <Link
+            <IntentLink
               href={`/trajectories/${r.id}`}
               className="block truncate font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
               title={inert(r.taskName)}
             >
               {inert(r.taskName)}
-            </Link>
+            </IntentLink>
             {showProject ? <span className="font-mono text-[11px] text-zinc-400">{r.projectSlug}</span> : null}
           </td>
           <td className="max-w-40 truncate px-3 py-2 text-zinc-600" title={r.environment ? inert(r.environment) : undefined}>

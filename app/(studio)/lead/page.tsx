@@ -1,5 +1,5 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { NewCampaignLink } from '@/components/campaigns/campaign-bits';
 import { CampaignTable } from '@/components/campaigns/campaign-table';
 import { ProjectCards } from '@/components/projects/project-cards';
@@ -40,9 +40,9 @@ export default async function LeadHome() {
           </h2>
           {campaigns.length > 0 ? (
             <div className="flex items-center gap-3 text-sm">
-              <Link href="/lead/campaigns" className="font-medium text-indigo-700 hover:underline">
+              <IntentLink href="/lead/campaigns" className="font-medium text-indigo-700 hover:underline">
                 All campaigns
-              </Link>
+              </IntentLink>
               <NewCampaignLink />
             </div>
           ) : null}

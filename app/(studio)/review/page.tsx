@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { NextItemButton } from '@/components/review/next-item-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
@@ -103,12 +103,12 @@ export default async function ReviewerHome({ searchParams }: Props) {
                   {r.finishedAt ? r.finishedAt.toISOString().slice(0, 16).replace('T', ' ') : ''}
                 </span>
                 {r.campaign.status === 'open' ? (
-                  <Link
+                  <IntentLink
                     href={`/review/${r.campaign.mode === 'pairwise' ? 'compare' : 'items'}/${r.assignmentId}`}
                     className="text-xs font-medium text-indigo-700 hover:underline"
                   >
                     Revise
-                  </Link>
+                  </IntentLink>
                 ) : (
                   <span className="text-xs text-zinc-400">closed</span>
                 )}

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { Pagination } from '@/components/trajectories/pagination';
 import { TrajectoryFilters } from '@/components/trajectories/trajectory-filters';
 import { TrajectoryTable } from '@/components/trajectories/trajectory-table';
@@ -90,11 +90,11 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
 
 function ClearLink() {
   return (
-    <Link
+    <IntentLink
       href="/trajectories"
       className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
     >
       Clear filters
-    </Link>
+    </IntentLink>
   );
 }

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { EnvironmentTable } from '@/components/insight/environment-table';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
@@ -142,19 +142,19 @@ export default async function EnvironmentsInsightPage({
                       {[f.rewardHacking ? 'reward hacking' : null, f.answerLeakage ? 'answer leakage' : null].filter(Boolean).join(' + ')}
                     </span>
                     {f.notes.length === 0 ? (
-                      <Link className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}`}>
+                      <IntentLink className="text-xs text-indigo-700 hover:underline" href={`/trajectories/${f.trajectoryId}`}>
                         open trajectory (no evidence note)
-                      </Link>
+                      </IntentLink>
                     ) : (
                       f.notes.map((n, i) => (
-                        <Link
+                        <IntentLink
                           key={i}
                           className="text-xs text-indigo-700 hover:underline"
                           href={`/trajectories/${f.trajectoryId}?frame=${n.frame}${n.stepIndex !== null ? `#step-${n.stepIndex}` : ''}`}
                         >
                           frame {n.frame}
                           {n.stepIndex !== null ? ` · step ${stepNumber(n.stepIndex)}` : ''}: “<RichText text={n.note} inline />”
-                        </Link>
+                        </IntentLink>
                       ))
                     )}
                   </li>

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
 import { Card, CsvLink } from '@/components/insight/figures';
 import { InsightError } from '@/components/insight/insight-error';
@@ -72,14 +72,14 @@ export default async function PoliciesInsightPage({
         {[{ name: null as string | null }, ...environments.map((e) => ({ name: e.name }))].map((e) => {
           const active = (environment?.name ?? null) === e.name;
           return (
-            <Link
+            <IntentLink
               key={e.name ?? '(all)'}
               href={`/insight/policies?project=${p}${e.name ? `&env=${encodeURIComponent(e.name)}` : ''}`}
               aria-current={active ? 'page' : undefined}
               className={`rounded-full px-2.5 py-1 ring-1 ring-inset ${active ? 'bg-indigo-600 text-white ring-indigo-600' : 'bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-50'}`}
             >
               {e.name ? inert(e.name) : 'All environments'}
-            </Link>
+            </IntentLink>
           );
         })}
       </nav>
@@ -164,12 +164,12 @@ export default async function PoliciesInsightPage({
               title={`Across checkpoints: ${t.family}`}
               actions={
                 t.points.length >= 2 ? (
-                  <Link
+                  <IntentLink
                     className="text-xs text-indigo-700 hover:underline"
                     href={`/insight/compare?project=${p}&a=${encodeURIComponent(t.points.at(-2)!.name)}&b=${encodeURIComponent(t.points.at(-1)!.name)}${envQ}`}
                   >
                     compare the last two
-                  </Link>
+                  </IntentLink>
                 ) : null
               }
             >

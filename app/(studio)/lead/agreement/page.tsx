@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
@@ -39,12 +39,12 @@ export default async function AgreementPicker() {
           {campaigns.map((c) => (
             <tr key={c.id} className="group hover:bg-indigo-50/40">
               <td className="px-4 py-2">
-                <Link
+                <IntentLink
                   href={`/lead/campaigns/${c.id}/agreement`}
                   className="font-medium text-zinc-900 group-hover:text-indigo-700 hover:underline"
                 >
                   {inert(c.name)}
-                </Link>
+                </IntentLink>
               </td>
               <td className="px-3 py-2 text-zinc-600">{inert(c.projectName)}</td>
               <td className="px-3 py-2 text-zinc-600">{c.mode}</td>
@@ -54,9 +54,9 @@ export default async function AgreementPicker() {
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{c.adjudicated}</td>
               <td className="px-4 py-2 text-right text-xs">
-                <Link href={`/lead/campaigns/${c.id}/adjudication`} className="text-indigo-700 hover:underline">
+                <IntentLink href={`/lead/campaigns/${c.id}/adjudication`} className="text-indigo-700 hover:underline">
                   Disagreements
-                </Link>
+                </IntentLink>
               </td>
             </tr>
           ))}

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { notFound } from 'next/navigation';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { ExportForm } from '@/components/datasets/export-form';
@@ -40,7 +40,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
       {projects.length > 1 ? (
         <nav aria-label="Projects" className="mb-4 flex flex-wrap gap-2 text-sm">
           {projects.map((p) => (
-            <Link
+            <IntentLink
               key={p.id}
               href={`/lead/datasets?project=${encodeURIComponent(p.slug)}`}
               aria-current={p.id === project.id ? 'page' : undefined}
@@ -51,7 +51,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
               }
             >
               {p.name}
-            </Link>
+            </IntentLink>
           ))}
         </nav>
       ) : null}

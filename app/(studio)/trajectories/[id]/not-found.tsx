@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { EmptyState } from '@/components/ui/empty-state';
 
 export default function TrajectoryNotFound() {
@@ -6,12 +6,12 @@ export default function TrajectoryNotFound() {
     <EmptyState
       title="No such trajectory"
       action={
-        <Link
+        <IntentLink
           href="/trajectories"
           className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
         >
           Back to trajectories
-        </Link>
+        </IntentLink>
       }
     >
       It may have been deleted, or the link is mistyped.

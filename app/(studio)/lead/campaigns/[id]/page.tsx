@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { z } from 'zod';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
@@ -31,9 +31,9 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">
-        <Link href="/lead/campaigns" className="hover:text-zinc-800 hover:underline">
+        <IntentLink href="/lead/campaigns" className="hover:text-zinc-800 hover:underline">
           Campaigns
-        </Link>{' '}
+        </IntentLink>{' '}
         / <span className="text-zinc-700">{campaign.project.slug}</span>
       </nav>
       <PageHeader

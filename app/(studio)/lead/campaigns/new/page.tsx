@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
@@ -16,9 +16,9 @@ export default async function NewCampaignPage() {
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">
-        <Link href="/lead/campaigns" className="hover:text-zinc-800 hover:underline">
+        <IntentLink href="/lead/campaigns" className="hover:text-zinc-800 hover:underline">
           Campaigns
-        </Link>{' '}
+        </IntentLink>{' '}
         / <span className="text-zinc-700">new</span>
       </nav>
       <PageHeader title="New review campaign" description="Pick the runs, how many reviewers grade each, and the rubric they answer." />

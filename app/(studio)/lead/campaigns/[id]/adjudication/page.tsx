@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CsvLink } from '@/components/agreement/csv-link';
 import { inert } from '@/components/ui/inert-text';
@@ -157,12 +157,12 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                   )}
                 </td>
                 <td className="px-4 py-2 text-right">
-                  <Link
+                  <IntentLink
                     href={`/lead/campaigns/${campaign.id}/adjudication/${item.id}`}
                     className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-medium text-white hover:bg-indigo-700"
                   >
                     {item.adjudicated ? 'Review' : 'Adjudicate'}
-                  </Link>
+                  </IntentLink>
                 </td>
               </tr>
             );
@@ -175,14 +175,14 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
             Showing {rows.length ? page * PER_PAGE + 1 : 0}–{page * PER_PAGE + rows.length} of {total} items, worst first.
           </span>
           {page > 0 ? (
-            <Link href={pageLink(page - 1)} className="text-indigo-700 hover:underline">
+            <IntentLink href={pageLink(page - 1)} className="text-indigo-700 hover:underline">
               Previous {PER_PAGE}
-            </Link>
+            </IntentLink>
           ) : null}
           {(page + 1) * PER_PAGE < total ? (
-            <Link href={pageLink(page + 1)} className="text-indigo-700 hover:underline">
+            <IntentLink href={pageLink(page + 1)} className="text-indigo-700 hover:underline">
               Next {PER_PAGE}
-            </Link>
+            </IntentLink>
           ) : null}
         </nav>
       ) : null}

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { BandBadge } from '@/components/agreement/band-badge';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CoefficientChart } from '@/components/agreement/coefficient-chart';
@@ -69,9 +69,9 @@ export default async function AgreementPage({ params, searchParams }: Props) {
         description={
           <>
             Agreement of current reviews ({d.campaign.mode === 'pairwise' ? 'pairwise' : 'single item'}, k = {d.campaign.overlap}).{' '}
-            <Link href="/lead/agreement" className="text-indigo-700 hover:underline">
+            <IntentLink href="/lead/agreement" className="text-indigo-700 hover:underline">
               All campaigns
-            </Link>
+            </IntentLink>
             <span className="mt-1 block">{status}</span>
           </>
         }
@@ -88,11 +88,11 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                 ['Reviewers', String(d.reviewers.length)],
                 [
                   'Disagreements',
-                  <Link
+                  <IntentLink
                     key="q"
                     href={`/lead/campaigns/${d.campaign.id}/adjudication`}
                     className="text-indigo-700 hover:underline"
-                  >{`${d.disagreementCount} ${d.disagreementCount === 1 ? 'item' : 'items'} split beyond the threshold`}</Link>,
+                  >{`${d.disagreementCount} ${d.disagreementCount === 1 ? 'item' : 'items'} split beyond the threshold`}</IntentLink>,
                 ],
                 [
                   'Adjudicated',
@@ -184,7 +184,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
             <Panel title="Reviewer × reviewer" id="matrix" actions={<CsvLink campaignId={d.campaign.id} table="matrix" query={csvQuery} />}>
               <nav aria-label="Matrix question" className="mb-3 flex flex-wrap gap-1">
                 {d.matrix.options.map((o) => (
-                  <Link
+                  <IntentLink
                     key={o.key}
                     href={query({ q: o.key })}
                     scroll={false}
@@ -193,7 +193,7 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                     title={inert(o.label)}
                   >
                     {inert(o.label)}
-                  </Link>
+                  </IntentLink>
                 ))}
               </nav>
               <ReviewerMatrix matrix={matrix} names={d.matrix.names} />
@@ -268,12 +268,12 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                     <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm" data-testid="audit-worst">
                       {s.worst.slice(0, 8).map((w) => (
                         <li key={w.itemId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5">
-                          <Link
+                          <IntentLink
                             href={`/trajectories/${w.trajectoryId}`}
                             className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
                           >
                             {inert(w.taskName)}
-                          </Link>
+                          </IntentLink>
                           <span className={`text-xs ${w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-500'}`}>
                             humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'}{' '}
                             {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
@@ -283,12 +283,12 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                               adjudicated
                             </span>
                           ) : null}
-                          <Link
+                          <IntentLink
                             href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`}
                             className="text-xs text-indigo-700 hover:underline"
                           >
                             review answers & video
-                          </Link>
+                          </IntentLink>
                         </li>
                       ))}
                     </ul>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from '@/components/ui/intent-link';
 import { AdjudicationForm } from '@/components/agreement/adjudication-form';
 import { EvidenceVideo, type EvidenceEntry } from '@/components/agreement/evidence-video';
 import { inert } from '@/components/ui/inert-text';
@@ -121,20 +121,20 @@ export default async function AdjudicateItem({ params }: Props) {
         title={inert(view.item.taskName)}
         description={
           <>
-            <Link href={`/lead/campaigns/${view.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">
+            <IntentLink href={`/lead/campaigns/${view.campaign.id}/adjudication`} className="text-indigo-700 hover:underline">
               ← Disagreements in {inert(view.campaign.name)}
-            </Link>{' '}
+            </IntentLink>{' '}
             ·{' '}
-            <Link href={`/trajectories/${view.item.trajectoryId}`} className="text-indigo-700 hover:underline">
+            <IntentLink href={`/trajectories/${view.item.trajectoryId}`} className="text-indigo-700 hover:underline">
               trajectory{pairwise ? ' A' : ''}
-            </Link>
+            </IntentLink>
             {pairwise && view.item.trajectoryBId ? (
               <>
                 {' '}
                 ·{' '}
-                <Link href={`/trajectories/${view.item.trajectoryBId}`} className="text-indigo-700 hover:underline">
+                <IntentLink href={`/trajectories/${view.item.trajectoryBId}`} className="text-indigo-700 hover:underline">
                   trajectory B
-                </Link>
+                </IntentLink>
               </>
             ) : null}
             {view.item.isGold ? (
