@@ -620,7 +620,9 @@ export async function run(): Promise<BenchFigure[]> {
           unit: 'ms',
           higherIsBetter: false,
           comparator,
-          goal: '<= 1000 ms',
+          // no goal: issue 17's goal is the video playable within 1 s of the page's load (the two
+          // figures below); this one adds the load itself, where the static sign-in page beside it
+          // takes ~70% of a second on this machine to be hydrated
         });
         if (playable.afterLoad.length)
           figures.push({
