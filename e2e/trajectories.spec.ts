@@ -234,3 +234,28 @@ test('a reviewer is refused the trajectory page; a lead edits a criterion and it
     { key: 'the-fix-is-minimal', text: 'The fix is minimal', origin: 'manual', verdict: null },
   ]);
 });
+
+test('links prefetch a page when the pointer comes to them, not when they come into view', async ({ page }) => {
+  const lead = await seedUser('lead');
+  const project = uniqueName('prefetch');
+  for (let i = 0; i < 3; i++) await storeTrajectoryDirect(project, neighbour(`${project}-task-${i}`, 1, 'train'));
+  await signIn(page, lead);
+  // Next's router prefetches carry the RSC header; a navigation's own request comes after the click
+  const prefetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.headers()['rsc'] === '1') prefetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto(`/trajectories?project=${project}`);
+  const rows = page.getByTestId('trajectory-row');
+  await expect(rows).toHaveCount(3);
+  await page.waitForLoadState('networkidle');
+  // the rows and the menu are in view: nothing asked of the server for them
+  expect(prefetched).toEqual([]);
+  const first = rows.first().getByRole('link');
+  const href = (await first.getAttribute('href'))!;
+  await first.hover();
+  await expect.poll(() => prefetched).toContain(href);
+  expect(prefetched.filter((p) => p.startsWith('/trajectories/'))).toEqual([href]);
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+});

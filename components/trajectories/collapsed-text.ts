@@ -1,12 +1,13 @@
-/**
- * What ExpandableText shows of a long text while collapsed: its first `maxLines` lines, at most
- * `maxChars` characters, with a closing "…" line when something was cut. A module of its own
- * (not the 'use client' one) so a server component can typeset the same text the browser shows.
- */
-/** ExpandableText's defaults */
+/** ExpandableText's defaults: what it shows of a long text while collapsed */
 export const COLLAPSED_LINES = 24;
 export const COLLAPSED_CHARS = 4000;
 
+/**
+ * What ExpandableText shows of a long text while collapsed: its first `maxLines` lines, at most
+ * `maxChars` characters, with a closing "…" line when something was cut (`rich`: the text it
+ * typesets). A module of its own, not the 'use client' one, so the server component that
+ * typesets it (TypesetExpandableText) cuts it as the browser does.
+ */
 export function collapsedText(
   text: string,
   maxLines: number,

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { collapsedText } from './collapsed-text';
 import { ExpandableText } from './expandable-text';
+import { TypesetExpandableText } from './typeset-expandable-text';
 
 describe('collapsedText', () => {
   it('keeps the first lines, at most maxChars, and closes a cut text with an ellipsis line', () => {
@@ -39,5 +40,25 @@ describe('ExpandableText', () => {
     const out = render({ text: 'So $x^2$.', rich: true, className: 'c', typesetWhenNear: true });
     expect(out).toContain('data-typeset="when-near"');
     expect(out).not.toContain('katex');
+  });
+});
+
+describe('TypesetExpandableText', () => {
+  const long = Array.from({ length: 12 }, (_, i) => `Line ${i + 1}: $x_{${i}}^2$`).join('\n');
+  const server = (props: Parameters<typeof TypesetExpandableText>[0]) => renderToStaticMarkup(createElement(TypesetExpandableText, props));
+  const client = (props: Parameters<typeof ExpandableText>[0]) => renderToStaticMarkup(createElement(ExpandableText, props));
+
+  it("renders on the server what the browser's ExpandableText renders (hydration matches), typeset and cut alike", () => {
+    const props = { text: long, maxLines: 5, maxChars: 4000, className: 'c' };
+    const out = server(props);
+    expect(out).toBe(client({ ...props, rich: true }));
+    expect(out.split('class="katex"').length - 1).toBe(5);
+    expect(out).toContain('Show all (12 lines');
+  });
+
+  it('typesets nothing for text the browser typesets when near', () => {
+    const props = { text: long, maxLines: 5, className: 'c', typesetWhenNear: true };
+    expect(server(props)).toBe(client({ ...props, rich: true }));
+    expect(server(props)).not.toContain('katex');
   });
 });

@@ -1,10 +1,9 @@
 import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
-import { collapsedText } from './collapsed-text';
 import { ExpandableText } from './expandable-text';
 import { ReasoningDetails } from './reasoning-details';
+import { TypesetExpandableText } from './typeset-expandable-text';
 import { formatCount, formatTime, stepNumber } from '../ui/format';
 import { inert, prettyJson } from '../ui/inert-text';
-import { RichText } from '../ui/rich-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
@@ -19,16 +18,12 @@ const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: strin
 const monoBlock = 'max-h-none overflow-x-auto whitespace-pre-wrap break-words rounded-md px-3 py-2 font-mono text-xs leading-relaxed';
 
 /**
- * Steps of a page typeset in the server render (handed to ExpandableText typeset, so hydration
- * does not typeset them again); the later ones are typeset in the browser as they come near the
+ * Steps of a page typeset in the server render (TypesetExpandableText, so hydration does not
+ * typeset them again); the later ones are typeset in the browser as they come near the
  * view (ExpandableText's typesetWhenNear): Markdown + KaTeX of 50 steps was most of a long run's
  * server render, cold, and of its hydration.
  */
 const TYPESET_ON_SERVER = 10;
-
-/** a step's message collapsed to this */
-const MESSAGE_LINES = 40;
-const MESSAGE_CHARS = 6000;
 
 function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear: boolean }) {
   const style = sourceStyle[step.source];
@@ -73,14 +68,12 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
       </div>
       <div className="space-y-3 px-4 py-3">
         {step.text !== '' ? (
-          <ExpandableText
+          <TypesetExpandableText
             text={step.text}
-            maxLines={MESSAGE_LINES}
-            maxChars={MESSAGE_CHARS}
+            maxLines={40}
+            maxChars={6000}
             className="text-sm text-zinc-800"
-            rich
             typesetWhenNear={typesetWhenNear}
-            typeset={typesetWhenNear ? undefined : <RichText text={collapsedText(step.text, MESSAGE_LINES, MESSAGE_CHARS).rich} />}
           />
         ) : null}
         {step.reasoning ? <ReasoningDetails text={step.reasoning} /> : null}

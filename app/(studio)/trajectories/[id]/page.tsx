@@ -3,12 +3,10 @@ import { cache, Suspense, type ReactNode } from 'react';
 import { z } from 'zod';
 import { CriteriaChecklist } from '@/components/trajectories/criteria-checklist';
 import { CriteriaEditor } from '@/components/trajectories/criteria-editor';
-import { COLLAPSED_CHARS, collapsedText } from '@/components/trajectories/collapsed-text';
-import { ExpandableText } from '@/components/trajectories/expandable-text';
+import { TypesetExpandableText } from '@/components/trajectories/typeset-expandable-text';
 import { formatBytes, formatCount, formatDateTime, formatReward } from '@/components/ui/format';
 import { inert, prettyJson } from '@/components/ui/inert-text';
 import { IntentLink } from '@/components/ui/intent-link';
-import { RichText } from '@/components/ui/rich-text';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { RawSourceView } from '@/components/trajectories/raw-source-view';
 import { SubmissionDiff } from '@/components/trajectories/submission-diff';
@@ -155,14 +153,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.task.instruction.trim() === '' ? (
                 <p className="text-sm text-zinc-500">The source gave no instruction.</p>
               ) : (
-                <ExpandableText
-                  text={t.task.instruction}
-                  maxLines={30}
-                  maxChars={COLLAPSED_CHARS}
-                  className="font-sans text-sm text-zinc-800"
-                  rich
-                  typeset={<RichText text={collapsedText(t.task.instruction, 30, COLLAPSED_CHARS).rich} />}
-                />
+                <TypesetExpandableText text={t.task.instruction} maxLines={30} className="font-sans text-sm text-zinc-800" />
               )}
             </Panel>
             <section aria-labelledby="transcript">

@@ -249,7 +249,8 @@ function chaptersReached(chapters: TrajectoryVideoProps['chapters'], frame: numb
  * Each chapter's bar colour (its step's actor), joined into one string: the same string for the
  * same colours, so the bars are not drawn again when the Player's props change but the colours do
  * not (a part of the video arriving brings new scene objects, not new actors: a head's stub
- * cards keep their source). Computed once per scenes array (the rail is drawn at every frame).
+ * cards keep their source). Computed once per scenes array (the rail is drawn at every frame);
+ * keyed by the scenes alone, as a props object's chapters are derived with its scenes.
  */
 const colorsOfScenes = new WeakMap<TrajectoryVideoProps['scenes'], string>();
 function chapterColors(chapters: TrajectoryVideoProps['chapters'], scenes: TrajectoryVideoProps['scenes']): string {
