@@ -8,7 +8,10 @@
  * range once per composition and says how many captured frames differ from the one before (an
  * md5 of each JPEG Chromium sends) and their mean size: what reaches the encoders.
  *
- *   node --import tsx bench/video-profile.ts [--passes 2] [--trace /tmp/t.json] [--frames]
+ *   node --import tsx bench/video-profile.ts [--passes 2] [--trace /tmp/t.json] [--frames] [--ids Blank,HeldFrame,TrajectoryVideo]
+ *
+ * `--ids` picks what is rendered and compared (the first is the ratio's baseline): Blank,
+ * HeldFrame, TrajectoryVideo, and TrajectoryVideo:paced (without Chromium's render switches).
  *
  * Not a bench area (no `.bench.ts`): a tool for reading a render.
  */
@@ -16,8 +19,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleOnce, renderHooks, renderTrajectoryVideo, type CompositionId } from '../render/server/render-video';
-import { alternate, derivationProps, derivationRanges } from './video.bench';
+import { bundleOnce, renderHooks, renderTrajectoryVideo } from '../render/server/render-video';
+import { alternate, derivationProps, derivationRanges, variantOptions, type Variant } from './video.bench';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -26,7 +29,9 @@ const flag = (name: string) => {
 };
 const passes = Number(flag('--passes') ?? 2);
 const tracePath = flag('--trace');
-const ids: CompositionId[] = ['Blank', 'TrajectoryVideo'];
+const known: Variant[] = ['Blank', 'HeldFrame', 'TrajectoryVideo', 'TrajectoryVideo:paced'];
+const ids = (flag('--ids') ?? 'Blank,TrajectoryVideo').split(',') as Variant[];
+for (const id of ids) if (!known.includes(id)) throw new Error(`video-profile --ids: unknown ${id}; expected some of ${known.join(', ')}`);
 
 const props = await derivationProps();
 const ranges = derivationRanges(props);
@@ -37,7 +42,12 @@ try {
   if (tracePath)
     for (const id of ids) {
       renderHooks.trace = { path: `${tracePath.replace(/\.json$/, '')}-${id}.json`, afterFrames: 20 };
-      await renderTrajectoryVideo({ props, outPath: path.join(dir, `trace-${id}.mp4`), compositionId: id, frameRange: ranges[0]! });
+      await renderTrajectoryVideo({
+        props,
+        outPath: path.join(dir, `trace-${id.replace(':', '-')}.mp4`),
+        ...variantOptions(id),
+        frameRange: ranges[0]!,
+      });
       renderHooks.trace = null;
     }
   if (args.includes('--frames'))
@@ -49,7 +59,12 @@ try {
           hashes.push(createHash('md5').update(b64).digest('hex'));
           bytes += (b64.length * 3) / 4;
         };
-        await renderTrajectoryVideo({ props, outPath: path.join(dir, `frames-${id}.mp4`), compositionId: id, frameRange: range });
+        await renderTrajectoryVideo({
+          props,
+          outPath: path.join(dir, `frames-${id.replace(':', '-')}.mp4`),
+          ...variantOptions(id),
+          frameRange: range,
+        });
         renderHooks.onCapture = null;
         const changed = hashes.filter((h, i) => i > 0 && h !== hashes[i - 1]).length;
         console.log(
@@ -73,7 +88,7 @@ try {
   rows.push(`${'fps (steady state, wall)'.padEnd(40)}${of.map((t) => t.fps.toFixed(2).padStart(16)).join('')}`);
   rows.push(`${'frames measured'.padEnd(40)}${of.map((t) => String(t.frames).padStart(16)).join('')}`);
   rows.push(
-    `CPU ratio (Blank / TrajectoryVideo) ${(of[0]!.cpuMs / of[1]!.cpuMs).toFixed(3)}, fps ratio ${(of[1]!.fps / of[0]!.fps).toFixed(3)}`,
+    `CPU ratio (${ids[0]} / ${ids[1]}) ${(of[0]!.cpuMs / of[1]!.cpuMs).toFixed(3)}, fps ratio ${(of[1]!.fps / of[0]!.fps).toFixed(3)}`,
   );
   rows.push(
     `load average at the end: ${os

@@ -56,6 +56,15 @@ export function derivationRanges(dprops: TrajectoryVideoProps): Array<[number, n
   ];
 }
 
+/** A composition, or 'TrajectoryVideo:paced': TrajectoryVideo without Chromium's render switches (chromium-launcher.ts). */
+export type Variant = CompositionId | 'TrajectoryVideo:paced';
+
+/** What renderTrajectoryVideo is asked for a variant. */
+export const variantOptions = (id: Variant): { compositionId: CompositionId; chromiumSwitches: boolean } =>
+  id === 'TrajectoryVideo:paced'
+    ? { compositionId: 'TrajectoryVideo', chromiumSwitches: false }
+    : { compositionId: id, chromiumSwitches: true };
+
 /** Frames rendered before the measurement starts: the page is up, fonts and caches warm. */
 const WARM_FRAMES = 15;
 
@@ -79,7 +88,7 @@ export interface Timed {
  */
 export async function timedRender(
   props: TrajectoryVideoProps,
-  id: CompositionId,
+  id: Variant,
   dir: string,
   frameRange: [number, number],
   gl?: RenderGl,
@@ -97,8 +106,8 @@ export async function timedRender(
   try {
     await renderTrajectoryVideo({
       props,
-      outPath: path.join(dir, `${id}-${gl ?? 'default'}.mp4`),
-      compositionId: id,
+      outPath: path.join(dir, `${id.replace(':', '-')}-${gl ?? 'default'}.mp4`),
+      ...variantOptions(id),
       frameRange,
       gl,
       concurrency,
@@ -125,8 +134,8 @@ export async function timedRender(
  * Renders each range with each composition in turn (Blank, video, Blank, video...), so both
  * see the same machine; totals per composition over the measured frames.
  */
-export async function alternate(props: TrajectoryVideoProps, dir: string, ranges: Array<[number, number]>, ids: CompositionId[]) {
-  const totals = new Map<CompositionId, { frames: number; seconds: number; split: Map<string, number>; peakRss: number }>();
+export async function alternate(props: TrajectoryVideoProps, dir: string, ranges: Array<[number, number]>, ids: Variant[]) {
+  const totals = new Map<Variant, { frames: number; seconds: number; split: Map<string, number>; peakRss: number }>();
   for (const range of ranges)
     for (const id of ids) {
       const t = await timedRender(props, id, dir, range);
@@ -137,7 +146,7 @@ export async function alternate(props: TrajectoryVideoProps, dir: string, ranges
       sum.peakRss = Math.max(sum.peakRss, t.peakRss);
       totals.set(id, sum);
     }
-  const of = (id: CompositionId): Timed => {
+  const of = (id: Variant): Timed => {
     const t = totals.get(id)!;
     const split = new Map([...t.split].map(([k, v]) => [k, v / t.frames]));
     return { fps: t.frames / t.seconds, cpuMs: cpuTotal(split), split, peakRss: t.peakRss, frames: t.frames };
@@ -239,7 +248,14 @@ export async function run(): Promise<BenchFigure[]> {
     const passes = Number(process.env.BENCH_VIDEO_PASSES ?? 3);
     if (!Number.isInteger(passes) || passes < 1)
       throw new Error(`BENCH_VIDEO_PASSES=${process.env.BENCH_VIDEO_PASSES}: expected a whole number >= 1`);
-    const heavy = await alternate(dprops, dir, Array.from({ length: passes }, () => dRanges).flat(), ['Blank', 'TrajectoryVideo']);
+    // with a third composition between them: HeldFrame, the same typeset content with nothing moving
+    const heavy = await alternate(dprops, dir, Array.from({ length: passes }, () => dRanges).flat(), [
+      'Blank',
+      'HeldFrame',
+      'TrajectoryVideo',
+    ]);
+    // once more without Chromium's render switches (render/server/chromium-launcher.ts), beside a pass with them
+    const paced = await alternate(dprops, dir, dRanges, ['TrajectoryVideo', 'TrajectoryVideo:paced']);
 
     // props of a long run, best of three, beside a JSON round trip of the same trajectory (the
     // least any derivation that reads all of it could cost), the two alternated
@@ -283,6 +299,30 @@ export async function run(): Promise<BenchFigure[]> {
         higherIsBetter: true,
         comparator: { name: 'Blank (same props, same frames, alternated)', value: heavy.of('Blank').fps },
         goal: '>= 0.9x Blank',
+      },
+      {
+        group: 'video',
+        name: `render fps, derivation-heavy frames held still (HeldFrame: each scene's last frame, the same content, nothing moving; ${heavy.frames} frames)`,
+        value: heavy.of('HeldFrame').fps,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'Blank (same frames, alternated)', value: heavy.of('Blank').fps },
+      },
+      {
+        group: 'video',
+        name: `render fps, derivation-heavy TrajectoryVideo beside its frames held still (what its animation costs; ${heavy.frames} frames)`,
+        value: heavy.of('TrajectoryVideo').fps,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'HeldFrame (same frames, alternated)', value: heavy.of('HeldFrame').fps },
+      },
+      {
+        group: 'video',
+        name: `render fps, derivation-heavy TrajectoryVideo with Chromium's render switches (no vsync pacing; ${paced.frames} frames)`,
+        value: paced.of('TrajectoryVideo').fps,
+        unit: 'fps',
+        higherIsBetter: true,
+        comparator: { name: 'without them (same frames, alternated)', value: paced.of('TrajectoryVideo:paced').fps },
       },
       {
         group: 'video',

@@ -1,6 +1,7 @@
 import React from 'react';
 import { Composition } from 'remotion';
 import { Blank } from './compositions/blank';
+import { HeldFrame } from './compositions/held-frame';
 import { defaultTrajectoryVideoProps } from './compositions/trajectory-video/default-props';
 import { calculateTrajectoryMetadata } from './compositions/trajectory-video/metadata';
 import { trajectoryVideoSchema } from './compositions/trajectory-video/schema';
@@ -19,6 +20,13 @@ export const RemotionRoot: React.FC = () => (
     <Composition
       id="Blank"
       component={Blank}
+      schema={trajectoryVideoSchema}
+      defaultProps={defaultTrajectoryVideoProps}
+      calculateMetadata={calculateTrajectoryMetadata}
+    />
+    <Composition
+      id="HeldFrame"
+      component={HeldFrame}
       schema={trajectoryVideoSchema}
       defaultProps={defaultTrajectoryVideoProps}
       calculateMetadata={calculateTrajectoryMetadata}

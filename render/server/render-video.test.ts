@@ -9,11 +9,13 @@ import { harborImporter } from '../../lib/formats/harbor';
 import { dirSource } from '../../lib/formats/source';
 import { trajectoryVideoProps } from '../../lib/video/props';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
-import { bundleOnce, renderTrajectoryStill, renderTrajectoryVideo, screenshotStats } from './render-video';
+import { RENDER_CHROMIUM_SWITCHES } from './chromium-launcher';
+import { bundleOnce, renderHooks, renderTrajectoryStill, renderTrajectoryVideo, screenshotStats } from './render-video';
 
 /**
  * Real renders (bundle ~15 s, then Chromium + ffmpeg): a 2 s MP4 of the harbor fixture checked
- * with ffprobe, rendered twice to check it is byte-identical (both through the viewport capture), a still checked for content, and a
+ * with ffprobe, rendered twice to check it is byte-identical (both through the viewport capture,
+ * with Chromium's render switches), a still checked for content, and a
  * cancelled render that leaves no file behind. Slow by nature: kept to the minimum.
  */
 
@@ -72,16 +74,28 @@ function probe(file: string): { width: number; height: number; frames: number; d
 }
 
 describe('renderTrajectoryVideo', () => {
-  it('renders a short h264 MP4, byte-identical when rendered again', async () => {
+  it('renders a short h264 MP4, byte-identical when rendered again (with and without the render switches)', async () => {
     const a = path.join(dir, 'a.mp4');
     const b = path.join(dir, 'b.mp4');
     const progress: number[] = [];
     const shots = screenshotStats.viewport;
-    const result = await renderTrajectoryVideo({ props, outPath: a, frameRange: RANGE, onProgress: (p) => progress.push(p.progress) });
-    expect(result).toMatchObject({ frames: 60, fps: 30, width: 1280, height: 720 });
-    expect(progress[progress.length - 1]).toBe(1);
-    expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
-    await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE });
+    const commandLines: string[][] = [];
+    renderHooks.onCommandLine = (args) => commandLines.push(args);
+    try {
+      const result = await renderTrajectoryVideo({ props, outPath: a, frameRange: RANGE, onProgress: (p) => progress.push(p.progress) });
+      expect(result).toMatchObject({ frames: 60, fps: 30, width: 1280, height: 720 });
+      expect(progress[progress.length - 1]).toBe(1);
+      expect(probe(a)).toEqual({ codec: 'h264', width: 1280, height: 720, frames: 60, duration: 2 });
+      // again, without Chromium's render switches: the switches change the pacing, not a pixel
+      await renderTrajectoryVideo({ props, outPath: b, frameRange: RANGE, chromiumSwitches: false });
+    } finally {
+      renderHooks.onCommandLine = null;
+    }
+    // the first Chromium ran with the render switches (chromium-launcher.ts) beside Remotion's own, the second without
+    expect(commandLines).toHaveLength(2);
+    expect(commandLines[0]).toEqual(expect.arrayContaining([...RENDER_CHROMIUM_SWITCHES, '--headless=old']));
+    expect(commandLines[1]).toEqual(expect.arrayContaining(['--headless=old']));
+    for (const s of RENDER_CHROMIUM_SWITCHES) expect(commandLines[1]).not.toContain(s);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
     // encoded at crf 18 with x264's veryfast preset (X264_PRESET): x264 writes its settings into the stream; veryfast is subme=2, ref=1
     const x264 = /x264 - core \d+[^\0]*?options: ([^\0]+)/.exec(readFileSync(a).toString('latin1'))?.[1] ?? '';

@@ -15,6 +15,7 @@ import {
 } from '@remotion/renderer';
 import { env } from '../../lib/env';
 import { trajectoryVideoSchema, type TrajectoryVideoProps } from '../../lib/video/schema';
+import { chromiumLauncher } from './chromium-launcher';
 
 /**
  * The node renderer (worker / CLI / bench only; never imported by the web app).
@@ -24,10 +25,11 @@ import { trajectoryVideoSchema, type TrajectoryVideoProps } from '../../lib/vide
  *   await renderTrajectoryStill({ props, outPath: 'x.png', frame: 0 });
  *
  * The bundle is built once per process (~12 s) and reused. Each call opens one headless
- * Chromium (CHROMIUM_PATH, Debian's by default) and closes it when done.
+ * Chromium (CHROMIUM_PATH, Debian's by default, through chromium-launcher.ts for its render
+ * switches) and closes it when done.
  */
 
-export type CompositionId = 'TrajectoryVideo' | 'Blank';
+export type CompositionId = 'TrajectoryVideo' | 'Blank' | 'HeldFrame';
 
 const ENTRY = path.join(import.meta.dirname, '..', 'index.ts');
 /**
@@ -91,6 +93,8 @@ export interface RenderVideoOptions {
   concurrency?: number;
   /** Chromium GL backend (default DEFAULT_GL) */
   gl?: RenderGl;
+  /** Chromium's render switches (chromium-launcher.ts); default true, false only for the bench's comparison */
+  chromiumSwitches?: boolean;
   /** 'h264-ts' for chunks that are later joined with combineVideoChunks (MPEG-TS concatenates seamlessly) */
   codec?: 'h264' | 'h264-ts';
 }
@@ -132,7 +136,9 @@ export const renderHooks: {
   trace: { path: string; afterFrames: number } | null;
   /** for bench/video-profile.ts: each captured frame as Chromium sent it (base64 JPEG), in capture order */
   onCapture: ((base64: string) => void) | null;
-} = { trace: null, onCapture: null };
+  /** for render-video.test.ts: the command line of each Chromium opened (CDP Browser.getBrowserCommandLine) */
+  onCommandLine: ((args: string[]) => void) | null;
+} = { trace: null, onCapture: null, onCommandLine: null };
 
 const TRACE_CATEGORIES = [
   '-*',
@@ -208,13 +214,25 @@ function captureViewportOnly(browser: Browser, onCapture?: (n: number) => void):
   };
 }
 
-async function withBrowser<T>(gl: RenderGl | undefined, fn: (browser: Browser) => Promise<T>): Promise<T> {
+/** The Chromium Remotion starts: CHROMIUM_PATH through its launcher with the render switches, or bare (bench only). */
+const chromiumExecutable = (switches = true) => (switches ? chromiumLauncher(env().CHROMIUM_PATH) : env().CHROMIUM_PATH);
+
+async function withBrowser<T>(
+  { gl, switches }: { gl: RenderGl | undefined; switches?: boolean },
+  fn: (browser: Browser) => Promise<T>,
+): Promise<T> {
   const browser = await openBrowser('chrome', {
-    browserExecutable: env().CHROMIUM_PATH,
+    browserExecutable: chromiumExecutable(switches),
     chromeMode: 'headless-shell',
     chromiumOptions: chromiumOptions(gl),
     logLevel: 'error',
   });
+  const onCommandLine = renderHooks.onCommandLine;
+  if (onCommandLine) {
+    const send = browser.connection.send.bind(browser.connection) as unknown as CdpSend;
+    // Remotion's connection wraps each result as { value }
+    onCommandLine(((await send('Browser.getBrowserCommandLine')) as { value: { arguments: string[] } }).value.arguments);
+  }
   const trace = renderHooks.trace;
   let endTrace: (() => Promise<void>) | null = null;
   captureViewportOnly(browser, (n) => {
@@ -239,13 +257,13 @@ export async function renderTrajectoryVideo(options: RenderVideoOptions): Promis
   const onAbort = () => cancel();
   options.cancelSignal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const composition = await withBrowser(options.gl, async (browser) => {
+    const composition = await withBrowser({ gl: options.gl, switches: options.chromiumSwitches }, async (browser) => {
       const comp = await selectComposition({
         serveUrl,
         id: options.compositionId ?? 'TrajectoryVideo',
         inputProps: props,
         puppeteerInstance: browser,
-        browserExecutable: env().CHROMIUM_PATH,
+        browserExecutable: chromiumExecutable(options.chromiumSwitches),
         chromeMode: 'headless-shell',
         chromiumOptions: chromiumOptions(options.gl),
         logLevel: 'error',
@@ -260,7 +278,7 @@ export async function renderTrajectoryVideo(options: RenderVideoOptions): Promis
         inputProps: props,
         frameRange: options.frameRange ?? null,
         puppeteerInstance: browser,
-        browserExecutable: env().CHROMIUM_PATH,
+        browserExecutable: chromiumExecutable(options.chromiumSwitches),
         chromeMode: 'headless-shell',
         chromiumOptions: chromiumOptions(options.gl),
         concurrency: options.concurrency ?? 1,
@@ -320,7 +338,7 @@ export async function renderTrajectoryStill(
   const ext = path.extname(options.outPath).toLowerCase();
   const scale = options.scale ?? 1;
   try {
-    await withBrowser(options.gl, async (browser) => {
+    await withBrowser({ gl: options.gl }, async (browser) => {
       const composition = await selectComposition({
         serveUrl,
         id: options.compositionId ?? 'TrajectoryVideo',
@@ -364,7 +382,7 @@ export async function renderTrajectoryStills(
 ): Promise<void> {
   const parsed = trajectoryVideoSchema.parse(props);
   const serveUrl = await bundleOnce();
-  await withBrowser(undefined, async (browser) => {
+  await withBrowser({ gl: undefined }, async (browser) => {
     const composition = await selectComposition({
       serveUrl,
       id: compositionId,
