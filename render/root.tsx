@@ -7,29 +7,23 @@ import { calculateTrajectoryMetadata } from './compositions/trajectory-video/met
 import { trajectoryVideoSchema } from './compositions/trajectory-video/schema';
 import { TrajectoryVideo } from './compositions/trajectory-video/trajectory-video';
 
-/** Compositions of the Remotion bundle (render/index.ts). Size and length come from the props. */
+/**
+ * Compositions of the Remotion bundle (render/index.ts), all of the same props; size and length
+ * come from the props. Blank and HeldFrame are the video bench's baselines.
+ */
+const COMPOSITIONS = { TrajectoryVideo, Blank, HeldFrame };
+
 export const RemotionRoot: React.FC = () => (
   <>
-    <Composition
-      id="TrajectoryVideo"
-      component={TrajectoryVideo}
-      schema={trajectoryVideoSchema}
-      defaultProps={defaultTrajectoryVideoProps}
-      calculateMetadata={calculateTrajectoryMetadata}
-    />
-    <Composition
-      id="Blank"
-      component={Blank}
-      schema={trajectoryVideoSchema}
-      defaultProps={defaultTrajectoryVideoProps}
-      calculateMetadata={calculateTrajectoryMetadata}
-    />
-    <Composition
-      id="HeldFrame"
-      component={HeldFrame}
-      schema={trajectoryVideoSchema}
-      defaultProps={defaultTrajectoryVideoProps}
-      calculateMetadata={calculateTrajectoryMetadata}
-    />
+    {Object.entries(COMPOSITIONS).map(([id, component]) => (
+      <Composition
+        key={id}
+        id={id}
+        component={component}
+        schema={trajectoryVideoSchema}
+        defaultProps={defaultTrajectoryVideoProps}
+        calculateMetadata={calculateTrajectoryMetadata}
+      />
+    ))}
   </>
 );

@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { formatCount, formatDateTime } from '@/components/ui/format';
+import { formatDateTime } from '@/components/ui/format';
+import { formatCount } from '@/lib/video/text';
 
 /**
  * What a stored snapshot (lib/campaigns/read-campaign-snapshot.ts) the page shows is as of:

@@ -2,7 +2,8 @@
 
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
-import { formatCount, stepNumber } from '../ui/format';
+import { stepNumber } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { RichText } from '../ui/rich-text';
 import { inert } from '../ui/inert-text';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
 import { COLLAPSED_CHARS, COLLAPSED_LINES, collapsedText } from './collapsed-text';

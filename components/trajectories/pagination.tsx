@@ -1,5 +1,5 @@
 import { IntentLink } from '@/components/ui/intent-link';
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { listHref, type ListFilterValues } from './list-url';
 
 const linkClass = 'rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';
 import { MarkedText } from './marked-text';

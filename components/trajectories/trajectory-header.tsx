@@ -1,7 +1,8 @@
 import type { TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
 import { Badge } from '../ui/badge';
 import { SplitBadge } from './badges';
-import { formatCount, formatDateTime, formatReward, rewardTone } from '../ui/format';
+import { formatDateTime, formatReward, rewardTone } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { inert } from '../ui/inert-text';
 import { IntentLink } from '../ui/intent-link';
 

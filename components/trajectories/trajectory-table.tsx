@@ -1,7 +1,8 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectories/trajectory-queries';
 import { RewardBadge, SplitBadge } from './badges';
-import { formatCount, formatDateTime, formatReward } from '../ui/format';
+import { formatDateTime, formatReward } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { inert } from '../ui/inert-text';
 import { DataTable } from '@/components/ui/table';
 

@@ -2,7 +2,8 @@ import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { ReasoningDetails } from './reasoning-details';
 import { TypesetExpandableText } from './typeset-expandable-text';
-import { formatCount, formatTime, stepNumber } from '../ui/format';
+import { formatTime, stepNumber } from '../ui/format';
+import { formatCount } from '../../lib/video/text';
 import { inert, prettyJson } from '../ui/inert-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */

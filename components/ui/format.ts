@@ -29,19 +29,6 @@ export function stepNumber(index: number): number {
   return index + 1;
 }
 
-/**
- * `1,234,567`, as `n.toLocaleString('en-US')` writes it. Whole numbers are grouped here, not by
- * Intl: a page's first Intl number format loads ICU's locale data, 35-50 ms of the main thread
- * while a long trajectory page hydrates (measured in Chromium's profile of the 1,000-step page).
- */
-export function formatCount(n: number): string {
-  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
-  const digits = String(Math.abs(n));
-  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
-  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  return n < 0 ? `-${out}` : out;
-}
-
 /** Tailwind classes for a reward: full marks green, partial amber, zero or less red. */
 export function rewardTone(value: number | null): string {
   if (value === null) return 'bg-zinc-100 text-zinc-500 ring-zinc-200';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Trajectory } from '../formats/trajectory';
 import { editArgumentsDiff, findUnifiedDiffs, type ParsedDiffFile } from './diff';
 import { actorOf } from './props';
+import { formatCount } from './text';
 
 /**
  * The blind transcript: every step of a trajectory in full (message, reasoning, tool calls,
@@ -63,7 +64,7 @@ const MAX_TEXT = 100_000;
 
 function clip(text: string): string {
   if (text.length <= MAX_TEXT) return text;
-  return `${text.slice(0, MAX_TEXT)}\n… (${(text.length - MAX_TEXT).toLocaleString('en-US')} more characters not shown)`;
+  return `${text.slice(0, MAX_TEXT)}\n… (${formatCount(text.length - MAX_TEXT)} more characters not shown)`;
 }
 
 function argumentsText(args: unknown): string {

@@ -29,9 +29,14 @@ describe('chromiumLauncher', () => {
     ]);
   });
 
-  it('writes one launcher per executable', () => {
+  it('writes one launcher per executable, and writes it again when it was removed', () => {
     const exe = fakeChromium('again');
-    expect(chromiumLauncher(exe)).toBe(chromiumLauncher(exe));
+    const first = chromiumLauncher(exe);
+    expect(chromiumLauncher(exe)).toBe(first);
+    rmSync(path.dirname(first), { recursive: true, force: true });
+    const second = chromiumLauncher(exe);
+    expect(second).not.toBe(first);
+    expect(execFileSync(second, ['x'], { encoding: 'utf8' })).toBe(`${RENDER_CHROMIUM_SWITCHES.join('\n')}\nx\n`);
   });
 
   it('says where when the executable is missing or not executable', () => {

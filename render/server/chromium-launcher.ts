@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,11 +24,12 @@ const shellWord = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /**
  * The path of an executable script that runs `executable` with RENDER_CHROMIUM_SWITCHES before
  * the arguments it is given (written once per executable and process, under the OS temp dir,
- * removed when the process exits). Throws when `executable` is not an executable file.
+ * again if it was removed, and removed when the process exits). Throws when `executable` is not an executable file.
  */
 export function chromiumLauncher(executable: string): string {
   const known = launchers.get(executable);
-  if (known) return known;
+  // written again if something removed it since (a temp cleaner, in a worker that runs for weeks)
+  if (known && existsSync(known)) return known;
   try {
     accessSync(executable, constants.X_OK);
   } catch {
