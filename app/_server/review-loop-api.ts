@@ -31,7 +31,8 @@ export const claimAssignment = apiHandler('review', async (_request, user, { id 
 
 /**
  * POST /api/v1/assignments/ID/reviews `{ answers, evidence, coverage, idempotencyKey, durationSec }`:
- * submit (or revise) the caller's review. 201 `{ review: { id, revision } }` when new, 200 when
+ * submit (or revise) the caller's review. 201 `{ review: { id, revision } }` when new (with `reopened: true` when the
+ * revision superseded the lead's decision on the item: back in the lead's queue), 200 when
  * the key was already used (a retry). 422 when the answers do not fit the rubric or the
  * coverage is below the campaign's minimum; 404 for another reviewer's assignment; 409 closed.
  */
@@ -39,7 +40,9 @@ export const submitReview = apiHandler('review', async (request, user, { id }: {
   // the size limit first (413), then the assignment is the caller's in a project they review in (404), then the body's shape (422)
   const raw = parseJsonBytes(await request.body(JSON_BODY_MAX_BYTES));
   const review = await submitReviewBody(user, id, raw, new Date());
-  return jsonAnswerOf({ review: { id: review.id, revision: review.revision } }, { status: review.duplicate ? 200 : 201 });
+  // reopened: this revision superseded the lead's decision on the item (it is back in the lead's queue)
+  const reopened = review.reopened ? { reopened: true } : {};
+  return jsonAnswerOf({ review: { id: review.id, revision: review.revision, ...reopened } }, { status: review.duplicate ? 200 : 201 });
 });
 
 /**
@@ -51,5 +54,6 @@ export const submitReview = apiHandler('review', async (request, user, { id }: {
 export const submitComparison = apiHandler('review', async (request, user, { id }: { id: string }) => {
   const raw = parseJsonBytes(await request.body(JSON_BODY_MAX_BYTES));
   const row = await submitComparisonBody(user, id, raw, new Date());
-  return jsonAnswerOf({ comparison: { id: row.id, revision: row.revision } }, { status: row.duplicate ? 200 : 201 });
+  const reopened = row.reopened ? { reopened: true } : {};
+  return jsonAnswerOf({ comparison: { id: row.id, revision: row.revision, ...reopened } }, { status: row.duplicate ? 200 : 201 });
 });

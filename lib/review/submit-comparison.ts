@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
-import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
-import { evidenceList } from './evidence';
+import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './coverage';
+import { checkEvidence, evidenceList } from './evidence';
 import { submitLabel, type LabelSpec, type Measure, type Submitter, type SubmitResult } from './submit-label';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
@@ -52,6 +52,11 @@ const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
       if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
     }
     const swap = target.swapSides;
+    const steps = { a: target.item.trajectory.steps, b: target.item.trajectoryBSteps ?? 0 };
+    checkEvidence(input.evidence, [
+      { frames: measureOf(left).totalFrames, steps: swap ? steps.b : steps.a },
+      { frames: measureOf(right).totalFrames, steps: swap ? steps.a : steps.b },
+    ]);
     const mapped = unrandomise(input, swap);
     const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
     const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));

@@ -13,6 +13,8 @@ export interface SubmitResult {
   revision: number;
   /** true when the key had already made this label (a double click, a retry) */
   duplicate: boolean;
+  /** this revision superseded the lead's decision on the item: it is back in the lead's adjudication queue */
+  reopened?: boolean;
 }
 
 /**
@@ -37,7 +39,8 @@ export interface LabelSpec<I> {
  * they review in (checked before anything else, so another's assignment answers NOT_FOUND
  * whatever comes with it), then the payload (`parse`: 422 names the field), idempotency by the
  * client's key (the same key on the same assignment answers the label it made; a key that made
- * a label elsewhere is a conflict), the campaign's mode and open status, what each video is
+ * a label elsewhere is a conflict), not an item whose trajectory the reviewer uploaded unless
+ * the project allows self-review (then audited as one), the campaign's mode and open status, what each video is
  * covered against (looked up here unless the caller passes it: seeds and tests), the per-kind
  * payload step, all inside the one transaction (lib/db/review/label-submits.ts writeSubmit) that
  * reads the target, settles the claim, keeps the revision, writes the label event and queues the
@@ -74,6 +77,12 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
         return { replay: { id: done.id, revision: done.revision } };
       }
       const { campaign } = target.item;
+      const selfReview = target.item.uploaderIds.includes(reviewerId);
+      if (selfReview && !target.item.allowSelfReview)
+        throw new AppError(
+          'FORBIDDEN',
+          'You uploaded this trajectory: this project keeps people off the items they uploaded (a lead can allow self-review in the project settings)',
+        );
       if (campaign.mode !== spec.mode) throw new AppError('BAD_INPUT', spec.wrongMode);
       if (campaign.status !== 'open')
         throw new AppError('CONFLICT', 'This campaign is closed: reviews can no longer be submitted or revised');
@@ -87,6 +96,8 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
           overlap: campaign.overlap,
           trajectoryIds: trajectoryBId ? [trajectoryId, trajectoryBId] : [trajectoryId],
           now,
+          projectId: target.projectId,
+          selfReview,
         },
       };
     });

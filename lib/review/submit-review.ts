@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { parseInput } from '../parse-input';
-import { coverageRefusal, coverageReport, measureCoverage } from './coverage';
-import { evidenceList } from './evidence';
+import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './coverage';
+import { checkEvidence, evidenceList } from './evidence';
 import { goldScore } from './gold';
 import { answersSchema, rubricDefinition } from './rubric';
 import { AppError } from '../errors';
@@ -35,6 +35,7 @@ const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
       input.answers,
       '',
     ) as Record<string, unknown>;
+    checkEvidence(input.evidence, [{ frames: measureOf(video).totalFrames, steps: item.trajectory.steps }]);
     const coverage = measureCoverage(input.coverage, video, item.campaign.coverageBasis);
     const refusal = coverageRefusal(coverage, item.campaign.minCoverage);
     if (refusal !== null) throw new AppError('BAD_INPUT', refusal);

@@ -108,6 +108,8 @@ export interface AdjudicationView {
     evidence: { frame: number; stepIndex: number | null; note: string; side?: 'a' | 'b'; wrongStep?: boolean }[];
     submittedAt: Date;
     revision: number;
+    /** the reviewer uploaded this trajectory (the project allows self-review) */
+    selfReview: boolean;
   }[];
   comparisons: {
     reviewerId: string;
@@ -118,6 +120,9 @@ export interface AdjudicationView {
     criteria: { a: Record<string, string>; b: Record<string, string> };
     evidence: { frame: number; stepIndex: number | null; note: string; side?: 'a' | 'b' }[];
     submittedAt: Date;
+    revision: number;
+    /** the reviewer uploaded one of the two trajectories (the project allows self-review) */
+    selfReview: boolean;
   }[];
   adjudications: {
     revision: number;
@@ -128,6 +133,8 @@ export interface AdjudicationView {
     rationale: string;
     adjudicatorName: string | null;
     createdAt: Date;
+    /** a reviewer revised their label after this decision, which then stopped being current */
+    supersededAt: Date | null;
   }[];
 }
 
@@ -141,7 +148,8 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       trajectoryBId: true,
       isGold: true,
       campaign: { select: { id: true, name: true, mode: true, pacing: true, rubricVersion: { select: { definition: true } } } },
-      trajectory: { select: { task: { select: { name: true, instruction: true, acceptanceCriteria: true } } } },
+      trajectory: { select: { importedById: true, task: { select: { name: true, instruction: true, acceptanceCriteria: true } } } },
+      trajectoryB: { select: { importedById: true } },
       reviews: {
         where: { isCurrent: true },
         orderBy: { submittedAt: 'asc' },
@@ -165,6 +173,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
           rationale: true,
           criteria: true,
           submittedAt: true,
+          revision: true,
         },
       },
       adjudications: {
@@ -177,6 +186,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
           bothBad: true,
           rationale: true,
           createdAt: true,
+          supersededAt: true,
           adjudicator: { select: { name: true } },
         },
       },
@@ -184,6 +194,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
   });
   if (!item) throw new AppError('NOT_FOUND', 'No such item in this campaign');
   const task = item.trajectory.task;
+  const uploaders = new Set([item.trajectory.importedById, item.trajectoryB?.importedById].filter((id): id is string => !!id));
   return {
     campaign: { id: item.campaign.id, name: item.campaign.name, mode: item.campaign.mode, pacing: item.campaign.pacing },
     rubric: rubricDefinition.parse(item.campaign.rubricVersion.definition),
@@ -203,6 +214,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       evidence: Array.isArray(r.evidence) ? (r.evidence as AdjudicationView['reviews'][number]['evidence']) : [],
       submittedAt: r.submittedAt,
       revision: r.revision,
+      selfReview: uploaders.has(r.reviewerId),
     })),
     comparisons: item.comparisons.map((c) => {
       const criteria = (c.criteria ?? {}) as {
@@ -219,6 +231,8 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
         criteria: { a: criteria.a ?? {}, b: criteria.b ?? {} },
         evidence: Array.isArray(criteria.evidence) ? criteria.evidence : [],
         submittedAt: c.submittedAt,
+        revision: c.revision,
+        selfReview: uploaders.has(c.reviewerId),
       };
     }),
     adjudications: item.adjudications.map((a) => ({
@@ -230,8 +244,37 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       rationale: a.rationale,
       adjudicatorName: a.adjudicator?.name ?? null,
       createdAt: a.createdAt,
+      supersededAt: a.supersededAt,
     })),
   };
+}
+
+/**
+ * A campaign's items back in the lead's queue: a reviewer revised their label after the lead's
+ * decision, which stopped being current (lib/db/review/label-submits.ts), and no decision was
+ * made since. Newest first, with the time of the revision that reopened each.
+ */
+export async function reopenedItems(
+  campaignId: string,
+): Promise<{ itemId: string; taskName: string; supersededAt: Date; revision: number }[]> {
+  const rows = await db().adjudication.findMany({
+    where: { supersededAt: { not: null }, item: { campaignId, adjudications: { none: { isCurrent: true } } } },
+    orderBy: [{ supersededAt: 'desc' }],
+    distinct: ['campaignItemId'],
+    select: {
+      campaignItemId: true,
+      supersededAt: true,
+      revision: true,
+      item: { select: { trajectory: { select: { task: { select: { name: true } } } } } },
+    },
+    take: 200,
+  });
+  return rows.map((r) => ({
+    itemId: r.campaignItemId,
+    taskName: r.item.trajectory.task.name,
+    supersededAt: r.supersededAt!,
+    revision: r.revision,
+  }));
 }
 
 /** A campaign's stored decisions and how many of them lack their `adjudicated` label event (the soak checks both). */

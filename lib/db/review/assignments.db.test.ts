@@ -166,7 +166,7 @@ describe('claiming review items', () => {
     try {
       const text = async (q: string) => (await client.query<{ 'QUERY PLAN': string }>(q)).rows.map((r) => r['QUERY PLAN']).join('\n');
       await client.query(`PREPARE claim_plan AS ${CLAIM_STATEMENT}`);
-      const args = [campaign.id, reviewer, now, 3, randomUUID(), now, false].map((v) => `'${String(v)}'`).join(', ');
+      const args = [campaign.id, reviewer, now, 3, randomUUID(), now, false, false].map((v) => `'${String(v)}'`).join(', ');
       plans.push(await text(`EXPLAIN EXECUTE claim_plan(${args})`));
       plans.push(await text(`EXPLAIN (GENERIC_PLAN) ${CLAIM_STATEMENT}`));
     } finally {

@@ -63,9 +63,11 @@ export async function claimNextItem(
       requiredExpertise: string[];
       leaseSeconds: number;
       mode: 'single' | 'pairwise';
+      allowSelfReview: boolean;
       lapsed: boolean;
     }>(
       `SELECT c."projectId", c.status::text AS status, c.overlap, c."requiredExpertise", c."leaseSeconds", c.mode::text AS mode,
+              coalesce((SELECT (p.settings->>'allowSelfReview')::boolean FROM project p WHERE p.id = c."projectId"), false) AS "allowSelfReview",
               pg_advisory_xact_lock($2::int, hashtext($3 || ':' || c.id))::text AS locked, ${GENERIC_PLANS} AS plans,
               EXISTS (SELECT 1 FROM assignment a JOIN campaign_item ci ON ci.id = a."campaignItemId"
                       WHERE a.status = 'claimed' AND a."leaseExpiresAt" <= $4::timestamp AND ci."campaignId" = c.id) AS lapsed
@@ -88,7 +90,7 @@ export async function claimNextItem(
         // while a slot is only locked (a reviewer told so stops; with eight reviewers on a few items five skipping tries
         // could all meet locked rows: lib/db/insight/insight-summary.db.test.ts saw a reviewer stop one review short)
         attempt < SKIPPING_ATTEMPTS ? CLAIM_STATEMENT : CLAIM_STATEMENT_WAITING,
-        [campaignId, reviewer.id, at(now), campaign.overlap, randomUUID(), at(leaseExpiresAt), swapSides],
+        [campaignId, reviewer.id, at(now), campaign.overlap, randomUUID(), at(leaseExpiresAt), swapSides, campaign.allowSelfReview],
       );
       if (row)
         return {
@@ -104,8 +106,9 @@ export async function claimNextItem(
       const [left] = await run<{ n: number }>(
         `SELECT count(*)::int AS n FROM campaign_item ci
          WHERE ci."campaignId" = $1 AND ci.selected AND ci."activeCount" < $3
-           AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = $2)`,
-        [campaignId, reviewer.id, campaign.overlap],
+           AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = ci.id AND a."reviewerId" = $2)
+           AND ${notUploadedBy('ci', '$2', '$4')}`,
+        [campaignId, reviewer.id, campaign.overlap, campaign.allowSelfReview],
       );
       if (!left?.n) return null;
     }
@@ -121,10 +124,19 @@ const SKIPPING_ATTEMPTS = 2;
 const QUEUE_HEAD = 16;
 
 /**
+ * An item (alias `item`) none of whose trajectories the reviewer (`reviewer`) uploaded, unless
+ * the project allows self-review (`allow`, a boolean parameter): the claim's rule, which the
+ * submit checks again (lib/review/submit-label.ts).
+ */
+const notUploadedBy = (item: string, reviewer: string, allow: string) =>
+  `(${allow}::boolean OR NOT EXISTS (SELECT 1 FROM trajectory ut WHERE ut.id IN (${item}."trajectoryId", ${item}."trajectoryBId") AND ut."importedById" = ${reviewer}))`;
+
+/**
  * The claim's one statement: the reviewer's live claim if any, else the next free slot, leased and
  * recorded. $1 campaign, $2 reviewer, $3 now, $4 k, $5 the new assignment's id, $6 its lease's
- * end, $7 swapSides. The queue: selected items of the campaign below k that this reviewer never
- * had, fewest reviews first, in a random order per reviewer. Exported for its plan's test.
+ * end, $7 swapSides, $8 whether the project allows self-review. The queue: selected items of the
+ * campaign below k that this reviewer never had and (unless $8) none of whose trajectories they
+ * uploaded, fewest reviews first, in a random order per reviewer. Exported for its plan's test.
  */
 export const CLAIM_STATEMENT = claimStatement('FOR NO KEY UPDATE SKIP LOCKED');
 
@@ -147,6 +159,7 @@ function claimStatement(lock: 'FOR NO KEY UPDATE SKIP LOCKED' | 'FOR NO KEY UPDA
            SELECT q.id FROM campaign_item q
            WHERE q."campaignId" = $1 AND q.selected AND q."activeCount" < $4
              AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a."campaignItemId" = q.id AND a."reviewerId" = $2)
+             AND ${notUploadedBy('q', '$2', '$8')}
            ORDER BY q."reviewCount" ASC, q."activeCount" ASC, q."queueRank" ASC
            LIMIT ${QUEUE_HEAD}
          )

@@ -53,19 +53,25 @@ export async function recordLabelEvent(
 /**
  * After a submit's claim is settled (same transaction, with the item's counts it left):
  * records `finalised` when this submit brought the item's reviews to the overlap k, `revised`
- * when an item that was already final changed. Gold items are quality checks, never training
- * data: no event.
+ * when an item that was already final changed, or when the submit (a revision) superseded the
+ * lead's decision (`reopened`: what the item delivers changed, final or not). Gold items are
+ * quality checks, never training data: no event.
  */
 export async function recordSubmitLabelEvent(
   run: SqlRun,
-  input: { campaignItemId: string; first: boolean; item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number } },
+  input: {
+    campaignItemId: string;
+    first: boolean;
+    reopened?: boolean;
+    item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number };
+  },
 ): Promise<LabelEventKind | null> {
   const { item } = input;
   if (item.isGold) return null;
   const k = item.overlap;
   let kind: LabelEventKind | null = null;
   if (input.first && item.reviewCount === k) kind = 'finalised';
-  else if (item.reviewCount >= k && (!input.first || item.reviewCount > k)) kind = 'revised';
+  else if (input.reopened || (item.reviewCount >= k && (!input.first || item.reviewCount > k))) kind = 'revised';
   if (!kind) return null;
   await recordLabelEvent(run, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
   return kind;

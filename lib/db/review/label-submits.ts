@@ -37,7 +37,14 @@ export interface SubmitTarget {
       rubricVersionId: string;
       rubricVersion: { definition: Prisma.JsonValue };
     };
-    trajectory: { task: { acceptanceCriteria: Prisma.JsonValue } };
+    /** steps: the trajectory's step count (evidence notes point at its steps) */
+    trajectory: { steps: number; task: { acceptanceCriteria: Prisma.JsonValue } };
+    /** pairwise: trajectory B's step count */
+    trajectoryBSteps: number | null;
+    /** who uploaded the item's trajectories through the API (null: the CLI, a seed), item order [A, B] */
+    uploaderIds: (string | null)[];
+    /** the project's setting: whether someone may review items whose trajectories they uploaded */
+    allowSelfReview: boolean;
   };
   /** the label `idempotencyKey` already made (any assignment's), if a key was given */
   done: { id: string; assignmentId: string; revision: number } | null;
@@ -85,6 +92,11 @@ export async function findSubmitTarget(
     rubricVersionId: string;
     definition: Prisma.JsonValue;
     acceptanceCriteria: Prisma.JsonValue;
+    stepsA: number;
+    stepsB: number | null;
+    uploaderA: string | null;
+    uploaderB: string | null;
+    allowSelfReview: boolean;
     doneId: string | null;
     doneAssignmentId: string | null;
     doneRevision: number | null;
@@ -97,6 +109,8 @@ export async function findSubmitTarget(
     `SELECT a."reviewerId", c."projectId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
            c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
            c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria",
+           t."stepCount" AS "stepsA", tb."stepCount" AS "stepsB", t."importedById" AS "uploaderA", tb."importedById" AS "uploaderB",
+           coalesce((p.settings->>'allowSelfReview')::boolean, false) AS "allowSelfReview",
            k.id AS "doneId", k."assignmentId" AS "doneAssignmentId", k.revision AS "doneRevision",
            bm.mask AS "storedMask", ma."durationInFrames" AS "framesA", ma.measure AS "measureA",
            mb."durationInFrames" AS "framesB", mb.measure AS "measureB"
@@ -106,6 +120,8 @@ export async function findSubmitTarget(
     JOIN rubric_version rv ON rv.id = c."rubricVersionId"
     JOIN trajectory t ON t.id = ci."trajectoryId"
     JOIN task tk ON tk.id = t."taskId"
+    JOIN project p ON p.id = c."projectId"
+    LEFT JOIN trajectory tb ON tb.id = ci."trajectoryBId"
     LEFT JOIN LATERAL (SELECT id, "assignmentId", revision FROM ${labelTable[kind]} WHERE "idempotencyKey" = $2) k ON true
     -- the measure each trajectory's current stored props hold (the one rule of fresh, lib/db/videos/video-props.ts), so the
     -- coverage check needs no read of its own: a submit's second round trip before its transaction, folded in here
@@ -137,7 +153,10 @@ export async function findSubmitTarget(
         rubricVersionId: row.rubricVersionId,
         rubricVersion: { definition: row.definition },
       },
-      trajectory: { task: { acceptanceCriteria: row.acceptanceCriteria } },
+      trajectory: { steps: row.stepsA, task: { acceptanceCriteria: row.acceptanceCriteria } },
+      trajectoryBSteps: row.stepsB,
+      uploaderIds: row.trajectoryBId ? [row.uploaderA, row.uploaderB] : [row.uploaderA],
+      allowSelfReview: row.allowSelfReview,
     },
     done: row.doneId === null ? null : { id: row.doneId, assignmentId: row.doneAssignmentId!, revision: row.doneRevision! },
     storedMeasures: {
@@ -188,6 +207,10 @@ export interface SubmitWrite {
   /** whose insight summaries the label changes: the item's trajectory (pairwise: A, then B) */
   trajectoryIds: string[];
   now: Date;
+  /** the campaign's project (the audit rows below name it) */
+  projectId: string;
+  /** the reviewer uploaded one of the item's trajectories (the project allows it): the submit is audited as a self-review */
+  selfReview: boolean;
 }
 
 /** What a submit decides once it has read its target: a replay of the submit its key already stored, or the row to write. */
@@ -216,7 +239,7 @@ export async function writeSubmit(
   kind: LabelKind,
   sentKey: string | null,
   plan: (target: SubmitTarget | null) => Promise<SubmitPlan>,
-): Promise<{ id: string; revision: number; duplicate: boolean }> {
+): Promise<{ id: string; revision: number; duplicate: boolean; reopened?: boolean }> {
   try {
     const written = await inSqlTransaction(async (run, commitWith) => {
       // the target's read first (before the lock sets the rest of the transaction on generic plans), both written with BEGIN
@@ -236,8 +259,9 @@ export async function writeSubmit(
         (campaignItemId) => insertLabel(run, row, { assignmentId, campaignItemId, ...write }),
         locked,
       );
-      // the label event, when this submit makes one, is the last statement: COMMIT goes with it
-      await recordSubmitLabelEvent(commitWith, settled);
+      // the label event, when this submit makes one, is the last statement: COMMIT goes with it; a revision that
+      // superseded the lead's decision changed what the item delivers: a `revised` event, final or not
+      await recordSubmitLabelEvent(commitWith, { ...settled, reopened: settled.written.reopened });
       return { ...settled.written, duplicate: false };
     });
     if (!written.duplicate) scheduleInsightRefresh();
@@ -255,25 +279,39 @@ export async function writeSubmit(
 
 /**
  * The one statement that retires the assignment's current label, inserts the new one as its next
- * revision (lib/db/review/revisions.ts) and queues its trajectories' insight summaries.
+ * revision (lib/db/review/revisions.ts) and queues its trajectories' insight summaries. A
+ * revision (a current label was retired) on an item a lead has decided supersedes the decision:
+ * it stops being current (`supersededAt`), so the item is back in the lead's queue and consensus
+ * falls back to the reviews until the lead decides again; audited (`adjudication.superseded`).
+ * A self-review the project allows is audited too (`review.self`). `reopened`: a decision was superseded.
  */
 async function insertLabel(
   run: SqlRun,
   row: SubmitRow,
   s: SubmitWrite & { assignmentId: string; campaignItemId: string },
-): Promise<{ id: string; revision: number }> {
-  const owned = [randomUUID(), s.assignmentId, s.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), insightIds(s.trajectoryIds)];
+): Promise<{ id: string; revision: number; reopened: boolean }> {
+  const owned = [
+    randomUUID(),
+    s.assignmentId,
+    s.campaignItemId,
+    s.reviewerId,
+    s.idempotencyKey,
+    at(s.now),
+    insightIds(s.trajectoryIds),
+    s.projectId,
+    s.selfReview,
+  ];
   const revision = revisionRule(row.kind, '$2');
   const [created] =
     row.kind === 'review'
-      ? await run<{ id: string; revision: number }>(
+      ? await run<{ id: string; revision: number; reopened: boolean }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
-             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14, $15
              RETURNING id, revision
-           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
-           SELECT created.id, created.revision FROM created`,
+           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')}), ${AFTER_LABEL(row.kind)}
+           SELECT created.id, created.revision, EXISTS (SELECT 1 FROM superseded) AS reopened FROM created`,
           [
             ...owned,
             row.data.rubricVersionId,
@@ -284,14 +322,14 @@ async function insertLabel(
             row.data.goldScore,
           ],
         )
-      : await run<{ id: string; revision: number }>(
+      : await run<{ id: string; revision: number; reopened: boolean }>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", preference, "bothBad", rationale, criteria, coverage)
-             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $10, $11, $12, $13::jsonb, $14::jsonb
              RETURNING id, revision
-           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')})
-           SELECT created.id, created.revision FROM created`,
+           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')}), ${AFTER_LABEL(row.kind)}
+           SELECT created.id, created.revision, EXISTS (SELECT 1 FROM superseded) AS reopened FROM created`,
           [
             ...owned,
             row.data.preference,
@@ -303,3 +341,22 @@ async function insertLabel(
         );
   return created!;
 }
+
+/**
+ * The CTEs a label's statement ends with ($2 assignment, $3 item, $4 reviewer, $6 now, $8 project,
+ * $9 self-review; `retired` and `created` before them): a revision supersedes the item's current
+ * decision, and the audit rows of that and of a self-review.
+ */
+const AFTER_LABEL = (kind: LabelKind) => `superseded AS (
+     UPDATE adjudication SET "isCurrent" = false, "supersededAt" = $6::timestamp
+     WHERE "campaignItemId" = $3 AND "isCurrent" AND EXISTS (SELECT 1 FROM retired) RETURNING id, revision
+   ), audited AS (
+     INSERT INTO audit_log (at, "actorId", action, "targetType", "targetId", "projectId", data)
+     SELECT $6::timestamp, $4, 'adjudication.superseded', 'campaign_item', $3, $8,
+            jsonb_build_object('adjudicationRevision', superseded.revision, 'by', '${kind}', 'labelId', created.id, 'labelRevision', created.revision)
+     FROM superseded, created
+     UNION ALL
+     SELECT $6::timestamp, $4, 'review.self', '${kind}', created.id, $8,
+            jsonb_build_object('campaignItemId', $3::text, 'assignmentId', $2::text, 'revision', created.revision, 'why', 'the reviewer uploaded a trajectory of this item')
+     FROM created WHERE $9::boolean
+   )`;

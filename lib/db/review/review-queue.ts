@@ -2,7 +2,8 @@ import { db } from '../infra/client';
 
 /**
  * The reviewer's home: open campaigns they may work on (their expertise covers the required
- * tags), with how many items are still open to them and how many they did today. A fixed
+ * tags), with how many items are still open to them (not those whose trajectories they uploaded,
+ * unless the project allows self-review: the claim's rule) and how many they did today. A fixed
  * number of queries whatever the number of campaigns.
  */
 export async function reviewerQueues(reviewer: { id: string; expertise: string[]; projectIds: string[] | null }, now: Date) {
@@ -20,12 +21,16 @@ export async function reviewerQueues(reviewer: { id: string; expertise: string[]
   startOfDay.setUTCHours(0, 0, 0, 0);
   const counts = await db().$queryRaw<{ campaignId: string; available: bigint; total: bigint; doneToday: bigint; doneTotal: bigint }[]>`
     SELECT ci."campaignId",
-           count(*) FILTER (WHERE ci.selected AND ci."activeCount" < c.overlap AND a.id IS NULL) AS available,
+           count(*) FILTER (WHERE ci.selected AND ci."activeCount" < c.overlap AND a.id IS NULL AND (
+             coalesce((p.settings->>'allowSelfReview')::boolean, false)
+             OR NOT EXISTS (SELECT 1 FROM trajectory ut WHERE ut.id IN (ci."trajectoryId", ci."trajectoryBId") AND ut."importedById" = ${reviewer.id})
+           )) AS available,
            count(*) FILTER (WHERE ci.selected) AS total,
            count(*) FILTER (WHERE a.status = 'submitted' AND a."finishedAt" >= ${startOfDay}) AS "doneToday",
            count(*) FILTER (WHERE a.status = 'submitted') AS "doneTotal"
     FROM campaign_item ci
     JOIN campaign c ON c.id = ci."campaignId"
+    JOIN project p ON p.id = c."projectId"
     LEFT JOIN assignment a ON a."campaignItemId" = ci.id AND a."reviewerId" = ${reviewer.id}
     WHERE ci."campaignId" = ANY(${ids})
     GROUP BY ci."campaignId"`;

@@ -17,9 +17,9 @@ describe('project settings', () => {
 
   it('defaults to rendering after import, and a change is kept, audited and listed', async () => {
     const project = await ensureProject({ slug: 'p1', name: 'P1' });
-    expect(await projectSettings(project.id)).toEqual({ autoRender: true });
-    expect(await updateProjectSettings(project.id, { autoRender: false }, null)).toEqual({ autoRender: false });
-    expect(await projectSettings(project.id)).toEqual({ autoRender: false });
+    expect(await projectSettings(project.id)).toEqual({ autoRender: true, allowSelfReview: false });
+    expect(await updateProjectSettings(project.id, { autoRender: false }, null)).toEqual({ autoRender: false, allowSelfReview: false });
+    expect(await projectSettings(project.id)).toEqual({ autoRender: false, allowSelfReview: false });
     expect((await listProjectSettings()).map((p) => [p.slug, p.settings.autoRender])).toEqual([['p1', false]]);
     const audit = await db().auditLog.findMany({ where: { action: 'project.settings' }, select: { projectId: true, data: true } });
     expect(audit).toEqual([{ projectId: project.id, data: { autoRender: false } }]);

@@ -11,6 +11,11 @@ export const projectSlugSchema = z
 export const projectSettingsSchema = z.object({
   /** render a video for each new trajectory after import */
   autoRender: z.boolean().default(true),
+  /**
+   * whether someone may review items whose trajectories they uploaded (through the API); off by default:
+   * the claim never hands them out and a submit on one is refused; on, each such review is audited (`review.self`)
+   */
+  allowSelfReview: z.boolean().default(false),
 });
 export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 
@@ -89,9 +94,13 @@ export async function projectSettings(projectId: string): Promise<ProjectSetting
   return projectSettingsSchema.parse(row?.settings ?? {});
 }
 
-/** Every project with its parsed settings (admin page). */
-export async function listProjectSettings() {
-  const rows = await db().project.findMany({ select: { id: true, slug: true, name: true, settings: true }, orderBy: { createdAt: 'asc' } });
+/** Every project with its parsed settings (admin page), or those of `projectIds` (the projects a lead leads; null: every one). */
+export async function listProjectSettings(projectIds: string[] | null = null) {
+  const rows = await db().project.findMany({
+    where: projectIds === null ? {} : { id: { in: projectIds } },
+    select: { id: true, slug: true, name: true, settings: true },
+    orderBy: { createdAt: 'asc' },
+  });
   return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, settings: projectSettingsSchema.parse(r.settings ?? {}) }));
 }
 

@@ -12,6 +12,7 @@ import { campaignRequest } from '@/lib/review/campaign-request';
 import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
 import { requestCampaignVideoProps } from '@/lib/video-renders/request-campaign-video-props';
 import { planCampaignFromRequest, planRequest } from '@/lib/review/plan-campaign-review';
+import { setSelfReview, setSelfReviewInput } from '@/lib/review/set-self-review';
 import { defineAction } from '../../../_server/action';
 
 /** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
@@ -46,3 +47,10 @@ export const setCampaignStatusAction = defineAction(
     return result;
   },
 );
+
+/** Whether a project's people may review the items whose trajectories they uploaded (off by default; audited). */
+export const setSelfReviewAction = defineAction('lead', setSelfReviewInput, async (input, user) => {
+  const saved = await setSelfReview(user, input);
+  revalidatePath('/lead/campaigns');
+  return saved;
+});

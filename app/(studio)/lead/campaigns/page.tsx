@@ -4,13 +4,18 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
+import { listProjectSettings } from '@/lib/db/trajectories/projects';
+import { SelfReviewToggle } from '@/components/campaigns/self-review-toggle';
+import { DataTable } from '@/components/ui/table';
+import { setSelfReviewAction } from './actions';
 import { requirePageUser } from '../../../_server/current-user';
 
 export const metadata = { title: 'Review campaigns' };
 
 export default async function CampaignsPage() {
   const user = await requirePageUser('lead');
-  const campaigns = await listCampaigns({ projectIds: visibleProjectIds(user.access, 'lead') });
+  const led = visibleProjectIds(user.access, 'lead');
+  const [campaigns, projects] = await Promise.all([listCampaigns({ projectIds: led }), listProjectSettings(led)]);
   return (
     <>
       <PageHeader
@@ -26,6 +31,29 @@ export default async function CampaignsPage() {
       ) : (
         <CampaignTable rows={campaigns} />
       )}
+      {projects.length ? (
+        <section className="mt-8" aria-labelledby="review-rules">
+          <h2 id="review-rules" className="mb-1 font-semibold">
+            Review rules
+          </h2>
+          <p className="mb-3 text-sm text-zinc-600">
+            Off (the default): nobody is handed, or may submit on, an item whose trajectory they uploaded through the API. On: they may, and
+            each such review is marked as a self-review in the audit log and on the adjudication page.
+          </p>
+          <DataTable columns={['Project', 'Allow self-review']} label="Review rules" testId="review-rules">
+            {projects.map((p) => (
+              <tr key={p.id}>
+                <td className="px-3 py-2">
+                  {p.name} <span className="font-mono text-xs text-zinc-500">{p.slug}</span>
+                </td>
+                <td className="px-3 py-2">
+                  <SelfReviewToggle projectId={p.id} slug={p.slug} initial={p.settings.allowSelfReview} save={setSelfReviewAction} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -13,6 +13,7 @@ import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { DisagreementsSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { disagreementsVariant } from '@/lib/campaigns/snapshot-variant';
 import { adjudicatedInQueue, disagreementPage, snapshotCampaign } from '@/lib/db/campaigns/campaign-snapshots';
+import { reopenedItems } from '@/lib/db/agreement/adjudications';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
@@ -35,10 +36,12 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
   // the queue is computed from every current review (1M at bench scale): the page reads one page
   // of the stored snapshot's rows (the campaign.snapshot job keeps it), adjudicated as of now
   const variant = disagreementsVariant(options);
-  const [campaign, view] = await Promise.all([
+  const [campaign, view, reopened] = await Promise.all([
     snapshotCampaign(id),
     readCampaignSnapshot<DisagreementsSnapshotPayload>(id, variant, new Date()),
+    reopenedItems(id),
   ]);
+  const reopenedIds = new Set(reopened.map((r) => r.itemId));
   if (!campaign) notFound();
   const snapshot = view.snapshot;
   const [rows, adjudicated] = snapshot
@@ -106,6 +109,27 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
           {open} open · {adjudicated} adjudicated <CsvLink campaignId={campaign.id} table="disagreements" query={`?${query}`} />
         </span>
       </form>
+      {reopened.length ? (
+        <section className="mb-4 rounded-md border border-amber-200 bg-amber-50/60 p-3 text-sm" data-testid="reopened-items">
+          <h2 className="font-medium text-amber-900">Revised after adjudication ({reopened.length})</h2>
+          <p className="mb-2 text-xs text-amber-900/80">
+            A reviewer revised their label after your decision, so the decision no longer counts: exports and training sinks use the reviews
+            until you decide again.
+          </p>
+          <ul className="space-y-1">
+            {reopened.map((r) => (
+              <li key={r.itemId} data-testid="reopened-item">
+                <IntentLink href={`/lead/campaigns/${campaign.id}/adjudication/${r.itemId}`} className="text-indigo-700 hover:underline">
+                  {inert(r.taskName)}
+                </IntentLink>{' '}
+                <span className="text-xs text-zinc-500">
+                  decision {r.revision} superseded {r.supersededAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {!snapshot ? null : total === 0 ? (
         <EmptyState title="No disagreements">
           No item&apos;s answers split beyond these thresholds. Loosen them above to see closer calls.
@@ -146,7 +170,11 @@ export default async function AdjudicationQueue({ params, searchParams }: Props)
                   </ul>
                 </td>
                 <td className="px-3 py-2">
-                  {item.adjudicated ? (
+                  {reopenedIds.has(item.id) ? (
+                    <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
+                      Revised after adjudication
+                    </span>
+                  ) : item.adjudicated ? (
                     <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
                       Adjudicated
                     </span>

@@ -71,6 +71,19 @@ function answerRows(rubric: RubricDefinition, view: AdjudicationView) {
   return rows;
 }
 
+/** Marks a review by someone who uploaded the trajectory (the project allows self-review). */
+function SelfReviewMark() {
+  return (
+    <span
+      className="ml-1 rounded-full bg-rose-50 px-1.5 py-0.5 text-[10px] font-medium text-rose-800 ring-1 ring-inset ring-rose-600/20"
+      title="This reviewer uploaded the trajectory"
+      data-testid="self-review"
+    >
+      self-review
+    </span>
+  );
+}
+
 export default async function AdjudicateItem({ params }: Props) {
   const user = await requirePageUser('lead');
   const { id, itemId } = await params;
@@ -82,6 +95,8 @@ export default async function AdjudicateItem({ params }: Props) {
     videoOrNull(pairwise ? view.item.trajectoryBId : null, view.campaign.pacing),
   ]);
   const current = view.adjudications.find((a) => a.isCurrent) ?? null;
+  // the latest decision was superseded by a reviewer's revision: the item is open again
+  const reopened = !current && view.adjudications[0]?.supersededAt ? view.adjudications[0] : null;
   const rubric = view.rubric;
   const evidenceFor = (side: 'a' | 'b' | null): EvidenceEntry[] =>
     pairwise
@@ -150,6 +165,14 @@ export default async function AdjudicateItem({ params }: Props) {
                 Adjudicated
               </span>
             ) : null}
+            {reopened ? (
+              <span
+                className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20"
+                data-testid="reopened-badge"
+              >
+                Revised after adjudication: decide again
+              </span>
+            ) : null}
           </>
         }
       />
@@ -170,7 +193,10 @@ export default async function AdjudicateItem({ params }: Props) {
                 >
                   {view.comparisons.map((c) => (
                     <tr key={c.reviewerId} className="align-top">
-                      <td className="py-1.5 pr-2 font-medium text-zinc-900">{inert(c.reviewerName)}</td>
+                      <td className="py-1.5 pr-2 font-medium text-zinc-900">
+                        {inert(c.reviewerName)}
+                        {c.selfReview ? <SelfReviewMark /> : null}
+                      </td>
                       <td className="py-1.5 pr-2 whitespace-nowrap">
                         {preferenceText[String(c.preference)]}
                         {c.bothBad ? <span className="ml-1 text-xs text-rose-700">(both bad)</span> : null}
@@ -195,7 +221,12 @@ export default async function AdjudicateItem({ params }: Props) {
                   columns={[
                     { label: 'Question', className: 'py-1 pr-2' },
                     ...view.reviews.map((r) => ({
-                      label: <span title={inert(r.reviewerName)}>{inert(r.reviewerName)}</span>,
+                      label: (
+                        <span title={inert(r.reviewerName)}>
+                          {inert(r.reviewerName)}
+                          {r.selfReview ? <SelfReviewMark /> : null}
+                        </span>
+                      ),
                       className: 'max-w-40 truncate py-1 pr-2 normal-case',
                     })),
                     ...(current ? [{ label: 'Final', className: 'py-1 text-indigo-700' }] : []),
@@ -252,6 +283,11 @@ export default async function AdjudicateItem({ params }: Props) {
                       Revision {a.revision} · {a.adjudicatorName ? inert(a.adjudicatorName) : 'a former user'} ·{' '}
                       {a.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
                       {a.isCurrent ? <span className="ml-1 font-medium text-indigo-700">current</span> : null}
+                      {a.supersededAt ? (
+                        <span className="ml-1 font-medium text-amber-800" data-testid="superseded">
+                          superseded by a reviewer&apos;s revision at {a.supersededAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
+                        </span>
+                      ) : null}
                     </div>
                     <RichText text={a.rationale} />
                     {a.preference !== null ? (
