@@ -119,7 +119,7 @@ export async function seedDemoActiveCampaign(
 ): Promise<{ trajectoriesCreated: number; reviews: number; created: boolean }> {
   const batch = activeBatch();
   const storables = await Promise.all(
-    batch.map((b) => toStorable(prepareTrajectory(b.trajectory), { source: null, sourceWhere: null, importedById: leadId })),
+    batch.map((b) => toStorable(prepareTrajectory(b.trajectory), { source: null, sourceWhere: null, importedById: null })),
   );
   const outcomes = await storeTrajectoryBatch(projectId, storables);
   let trajectoriesCreated = 0;

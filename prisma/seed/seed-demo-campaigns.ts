@@ -93,7 +93,7 @@ export async function seedDemoCampaigns(
   };
   const sweep = sweepTrajectories();
   const storables = await Promise.all(
-    sweep.map((s) => toStorable(prepareTrajectory(s.trajectory), { source: null, sourceWhere: null, importedById: leadId })),
+    sweep.map((s) => toStorable(prepareTrajectory(s.trajectory), { source: null, sourceWhere: null, importedById: null })),
   );
   const outcomes = await storeTrajectoryBatch(projectId, storables);
   const truthById = new Map<string, RunTruth & { key: string }>();

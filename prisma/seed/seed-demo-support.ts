@@ -76,7 +76,7 @@ export async function seedDemoSupport(leadId: string | null): Promise<{ projectI
       path: `support-${i + 1}.json`,
       input: { kind: 'file' as const, file: memorySource(`support-${i + 1}.json`, JSON.stringify(c)) },
     })),
-    { projectId: project.id, format: 'openai', environment: 'support-chat', split: 'train', policy: null, importedById: leadId },
+    { projectId: project.id, format: 'openai', environment: 'support-chat', split: 'train', policy: null, importedById: null },
   );
   if (report.failed > 0) throw new Error(`demo support: ${report.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
   const rubric =

@@ -40,7 +40,8 @@ export async function seedDemo(): Promise<SeedReport> {
   });
   await ensureEnvironment(project.id, 'terminal-bench', 'Shell tasks in a container, checked by test scripts');
   await ensureEnvironment(project.id, 'physics-derivations', 'Derive a result; a physicist checks each step');
-  const trajectories = await seedDemoTrajectories(project.id, { importedById: leadId });
+  // seeded, not uploaded: no uploader, so the review rules keep nobody off them (only API uploads record one)
+  const trajectories = await seedDemoTrajectories(project.id, { importedById: null });
   const campaigns = await seedDemoCampaigns(project.id, users, leadId);
   const quinn = users.find((u) => u.email === 'quinn@witness.local');
   const support = await seedDemoSupport(quinn?.id ?? leadId);
