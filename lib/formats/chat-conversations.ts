@@ -118,7 +118,7 @@ export function convertConversation(value: unknown, ctx: ConversationContext, to
   const steps: StepDraft[] = [];
   const system = systemText(conv.system);
   if (system !== null) steps.push(makeStep('system', { text: system }));
-  steps.push(...toSteps(conv.messages, messagesPointer));
+  for (const step of toSteps(conv.messages, messagesPointer)) steps.push(step); // not push(...): 100k+ arguments overflow the stack
 
   const id =
     idString(conv.id) ??

@@ -1,7 +1,7 @@
 import { joinPointer } from './json-pointer';
-import { asCount, asNumber, asString, isRecord } from './parse-json';
+import { asCount, asNumber, asString, isRecord, nestedTooDeep } from './parse-json';
 import type { ParsedItem } from './importer';
-import { errorItem, isoFromUnix, trajectoryItem } from './item';
+import { errorItem, isoFromUnix, MAX_STEPS, tooManyStepsMessage, trajectoryItem } from './item';
 import type { Observation, Step, StepSource, ToolCall, Trajectory, Usage } from './trajectory';
 
 /**
@@ -84,13 +84,17 @@ export function indexSteps(drafts: StepDraft[]): Step[] {
   return drafts.map((d, index) => ({ index, ...d }));
 }
 
-/** Tool-call arguments: JSON strings are parsed; a string that is not JSON is kept as-is. */
+/**
+ * Tool-call arguments: JSON strings are parsed; a string that is not JSON, or JSON nested deeper
+ * than MAX_JSON_DEPTH (which no stable hash or jsonb column could write back), is kept as-is.
+ */
 export function parseArguments(value: unknown): unknown {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'string') return value;
   if (value.trim() === '') return {};
   try {
-    return JSON.parse(value) as unknown;
+    const parsed = JSON.parse(value) as unknown;
+    return nestedTooDeep(parsed) ? value : parsed;
   } catch {
     return value;
   }
@@ -272,6 +276,8 @@ export function openaiMessageToStep(raw: unknown, pointer: string, options: Open
 
 export function openaiMessagesToSteps(value: unknown, pointer: string, options: OpenaiStepOptions = {}): StepDraft[] {
   const messages = expectArray(value, pointer, 'an array of messages');
+  // refused before converting a million messages (trajectoryItem refuses every importer's longer runs)
+  if (messages.length > MAX_STEPS) fail(pointer, tooManyStepsMessage(messages.length, 'messages'));
   return messages.map((m, i) => openaiMessageToStep(m, joinPointer(pointer, i), options));
 }
 

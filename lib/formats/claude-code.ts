@@ -67,8 +67,8 @@ async function readEvents(file: SourceFile): Promise<{ ok: true; events: Event[]
 function mergeInto(target: StepDraft, next: StepDraft): void {
   if (next.text !== '') target.text = target.text === '' ? next.text : `${target.text}\n${next.text}`;
   if (next.reasoning) target.reasoning = target.reasoning ? `${target.reasoning}\n\n${next.reasoning}` : next.reasoning;
-  target.toolCalls.push(...next.toolCalls);
-  target.observations.push(...next.observations);
+  for (const call of next.toolCalls) target.toolCalls.push(call);
+  for (const observation of next.observations) target.observations.push(observation);
   if (next.usage) target.usage = next.usage; // each streamed line repeats the message's usage so far
 }
 

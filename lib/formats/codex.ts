@@ -207,7 +207,7 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
   }
   if (pendingReasoning) steps.push(makeStep('agent', { reasoning: pendingReasoning }));
   if (responseItems === 0 && eventSteps.length > 0) {
-    steps.push(...eventSteps);
+    for (const step of eventSteps) steps.push(step); // not push(...): 100k+ arguments overflow the stack
     instruction = eventSteps.find((s) => s.source === 'user' && !INJECTED.test(s.text))?.text ?? '';
   }
 

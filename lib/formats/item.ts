@@ -2,6 +2,7 @@ import type { ParsedItem } from './importer';
 import { formatIssues, zodIssues } from './json-pointer';
 import { compileFastCheck } from './fast-check';
 import { trajectorySchema, type Trajectory } from './trajectory';
+import { formatCount } from '../video/text';
 
 const trajectoryFastCheck = compileFastCheck(trajectorySchema);
 
@@ -11,6 +12,7 @@ const trajectoryFastCheck = compileFastCheck(trajectorySchema);
  * instead of a crash.
  */
 export function trajectoryItem(trajectory: Trajectory, where: string): ParsedItem {
+  if (trajectory.steps.length > MAX_STEPS) return { ok: false, where, message: `/steps: ${tooManyStepsMessage(trajectory.steps.length)}` };
   const nonEmpty = withSteps(trajectory);
   if (!nonEmpty.ok) return { ok: false, where, message: nonEmpty.message };
   // valid as built: used as is (lib/formats/fast-check.ts), not copied by zod. zod's copy lists object keys in the
@@ -20,6 +22,18 @@ export function trajectoryItem(trajectory: Trajectory, where: string): ParsedIte
   const parsed = trajectorySchema.safeParse(nonEmpty.trajectory);
   if (parsed.success) return { ok: true, trajectory: parsed.data, where };
   return { ok: false, where, message: `internal: built trajectory is invalid: ${formatIssues(zodIssues(parsed.error, trajectory))}` };
+}
+
+/**
+ * The most steps a trajectory may have. Past it the run is refused with where and what, not
+ * stored: every view of it (the transcript's pages, the video's chapters, the review coverage)
+ * is sized for runs up to here. Split a longer run into several trajectories.
+ */
+export const MAX_STEPS = 100_000;
+
+/** What is refused: `1,000,000 steps, more than the 100,000 steps a trajectory may have (…)`; `what` names the source's units (messages, events). */
+export function tooManyStepsMessage(count: number, what = 'steps'): string {
+  return `${formatCount(count)} ${what}, more than the ${formatCount(MAX_STEPS)} steps a trajectory may have (split the run into several trajectories)`;
 }
 
 /**

@@ -19,38 +19,128 @@ export function parseJson(input: string): JsonParseResult {
   // JSON.parse reads 1e999 as Infinity, which no column stores and zod calls "expected number,
   // received number": refuse it here, saying where. The parsed value is walked (far fewer nodes
   // than the text has characters; a regular expression over the text cost more than JSON.parse).
-  if (hasInfinite(value)) {
+  // The same walk refuses nesting deeper than MAX_JSON_DEPTH: JSON.parse reads any depth, but
+  // JSON.stringify (the content hash, the stored columns) overflows the stack past ~9,000 levels.
+  const found = scanParsed(value);
+  if (found === 'deep') return { ok: false, ...tooDeep(text, value) };
+  if (found === 'infinite') {
     const overflow = findOverflow(text, value);
     if (overflow) return { ok: false, ...overflow };
   }
   return { ok: true, value };
 }
 
-/** Whether a parsed JSON value holds a number JSON.parse made infinite (iterative: no stack limit on deep nesting). */
-function hasInfinite(value: unknown): boolean {
-  const stack: unknown[] = [value];
+/** Arrays and objects inside each other at most this deep in an imported document (its top level is 1). */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Whether a parsed JSON value holds a number JSON.parse made infinite, or arrays and objects
+ * nested deeper than MAX_JSON_DEPTH (iterative: no stack limit on deep nesting).
+ */
+function scanParsed(value: unknown): 'infinite' | 'deep' | null {
+  if (typeof value !== 'object' || value === null) return value === Infinity || value === -Infinity ? 'infinite' : null;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  let infinite = false;
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (v === Infinity || v === -Infinity) return true;
-    } else if (typeof v === 'object' && v !== null) {
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const x = v[i];
-          if (typeof x === 'object' && x !== null) stack.push(x);
-          else if (x === Infinity || x === -Infinity) return true;
+    const v = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_JSON_DEPTH) return 'deep';
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'object' && x !== null) {
+          stack.push(x);
+          depths.push(depth + 1);
+        } else if (x === Infinity || x === -Infinity) infinite = true;
+      }
+    } else {
+      for (const key in v) {
+        const x = (v as Record<string, unknown>)[key];
+        if (typeof x === 'object' && x !== null) {
+          stack.push(x);
+          depths.push(depth + 1);
+        } else if (x === Infinity || x === -Infinity) infinite = true;
+      }
+    }
+  }
+  return infinite ? 'infinite' : null;
+}
+
+/** Whether a parsed JSON value nests arrays and objects deeper than MAX_JSON_DEPTH. */
+export function nestedTooDeep(value: unknown): boolean {
+  return scanParsed(value) === 'deep';
+}
+
+/** Where a document first nests deeper than MAX_JSON_DEPTH: the pointer (its first segments) and the line and column in the text. */
+function tooDeep(text: string, value: unknown): { line: number; column: number; message: string } {
+  // the pointer: follow the first child that is an array or object, down past the limit (iterative)
+  const segments: string[] = [];
+  let v: unknown = value;
+  for (let depth = 1; depth <= MAX_JSON_DEPTH && typeof v === 'object' && v !== null; depth++) {
+    let next: [string, unknown] | null = null;
+    if (Array.isArray(v)) {
+      const i = v.findIndex((x) => nestedTooDeepFrom(x, depth + 1));
+      if (i >= 0) next = [String(i), v[i]];
+    } else {
+      for (const key in v) {
+        const x = (v as Record<string, unknown>)[key];
+        if (nestedTooDeepFrom(x, depth + 1)) {
+          next = [key.replaceAll('~', '~0').replaceAll('/', '~1'), x];
+          break;
         }
-      } else {
-        for (const key in v) {
-          const x = (v as Record<string, unknown>)[key];
-          if (typeof x === 'object' && x !== null) stack.push(x);
-          else if (x === Infinity || x === -Infinity) return true;
-        }
+      }
+    }
+    if (!next) break;
+    segments.push(next[0]);
+    v = next[1];
+  }
+  const pointer = segments.length <= 6 ? `/${segments.join('/')}` : `/${segments.slice(0, 4).join('/')}/…`;
+  // the character where the limit is passed: the bracket that opens level MAX_JSON_DEPTH + 1 (strings skipped)
+  let depth = 0;
+  let offset = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) {
+        offset = i;
+        break;
+      }
+    } else if (c === 93 || c === 125) depth--;
+  }
+  const { line, column } = lineColumn(text, offset);
+  return {
+    line,
+    column,
+    message: `${pointer}: arrays and objects nested deeper than ${formatThousands(MAX_JSON_DEPTH)} levels (the most an imported document may nest)`,
+  };
+}
+
+/** Whether `value`, found at `depth`, reaches past MAX_JSON_DEPTH (iterative). */
+function nestedTooDeepFrom(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  const depths: number[] = [depth];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    const d = depths.pop()!;
+    if (d > MAX_JSON_DEPTH) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof x === 'object' && x !== null) {
+        stack.push(x as object);
+        depths.push(d + 1);
       }
     }
   }
   return false;
 }
+
+const formatThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /** The first number in `value` that JSON.parse made infinite, as pointer, literal, line and column. */
