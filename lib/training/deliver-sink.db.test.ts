@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { startReceiver, type Receiver } from '../../examples/receiver/receiver.m
 import { db } from '../db/infra/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject, type SeededLabels } from '../db/test/seed-labels';
-import { createSink, listDeliveries, retryDeadDelivery, type SinkRow } from '../db/training/training-sinks';
+import { createSink, listDeliveries, listSinks, retryDeadDelivery, type SinkRow } from '../db/training/training-sinks';
 import { exportDataset } from '../datasets/export-dataset';
 import type { DatasetFormat } from '../datasets/formats';
 import { deliverSink } from './deliver-sink';
@@ -232,6 +233,55 @@ describe('training sink delivery to the example receiver', () => {
     expect(rows.length).toBe(7);
     expect(keyOf(rows[6]!)).toBe(item.id);
     expect(await db().delivery.count({ where: { sinkId: sink.id } })).toBe(2);
+  });
+
+  it("a sink URL's credentials (user:pw@) never reach the stored errors, the log, the sinks list or the audit log", async () => {
+    // a port nothing listens on: the connection is refused
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const sink = await createSink(seeded.projectId, {
+      name: 'basic-auth',
+      kind: 'webhook',
+      format: 'trl-dpo',
+      secret: SECRET,
+      config: { url: `http://user:pw@127.0.0.1:${closed}/hook`, timeoutMs: 2000, retry: { attempts: 2, baseMs: 5, maxMs: 10 } },
+    });
+    const lines: string[] = [];
+    let outcome = await deliverSink(sink.id, { log: (l) => lines.push(l) });
+    while (outcome.state === 'waiting') {
+      await new Promise((r) => setTimeout(r, 20));
+      outcome = await deliverSink(sink.id, { log: (l) => lines.push(l) });
+    }
+    expect(outcome.state).toBe('dead');
+    expect(outcome.lastError).toBe(`POST http://***@127.0.0.1:${closed}/hook failed: ECONNREFUSED`);
+    const deliveries = await listDeliveries(sink.id);
+    expect(deliveries.map((d) => d.lastError)).toEqual([`attempt 2: POST http://***@127.0.0.1:${closed}/hook failed: ECONNREFUSED`]);
+    expect(lines.filter((l) => l.includes('failed')).length).toBe(2);
+    const audit = await db().auditLog.findMany({ select: { action: true, data: true } });
+    const listed = (await listSinks()).find((s) => s.id === sink.id);
+    expect(listed?.target).toBe(`http://***@127.0.0.1:${closed}/hook`);
+    for (const text of [outcome.lastError, ...deliveries.map((d) => d.lastError), ...lines, JSON.stringify(audit), JSON.stringify(listed)])
+      expect(text).not.toContain('pw');
+  });
+
+  it('refuses at creation a webhook URL whose host is the metadata service, in any spelling, and stores nothing', async () => {
+    for (const url of [
+      'http://169.254.169.254/',
+      'http://2852039166/',
+      'http://0251.0376.0251.0376/',
+      'http://0xa9fea9fe/',
+      'http://169.254.43518/',
+      'http://[::ffff:169.254.169.254]/',
+    ])
+      await expect(
+        createSink(seeded.projectId, { name: `meta-${url.length}`, kind: 'webhook', format: 'trl-dpo', secret: SECRET, config: { url } }),
+        url,
+      ).rejects.toThrow(/^webhook sink config\.url: .* is refused: .*169\.254\.169\.254\)? is a metadata address/);
+    expect(await db().trainingSink.count()).toBe(0);
   });
 });
 

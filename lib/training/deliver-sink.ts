@@ -15,6 +15,7 @@ import { backoffMs } from './backoff';
 import { buildBatch } from './build-batch';
 import { sendBatch } from './send-batch';
 import { parseSinkConfig, type SinkConfig, type SinkKind } from './sink-config';
+import { redactUrlCredentials } from './url-credentials';
 
 /**
  * The delivery loop of one sink (what job `training.deliver` runs). Order per sink is kept by
@@ -127,7 +128,9 @@ async function attempt(
       options.signal,
     );
   } catch (error) {
-    const message = (error as Error).message;
+    // whatever threw (ours, node:http, a library quoting the URL), the sink URL's credentials
+    // never reach the stored error, the job's output or the log
+    const message = redactUrlCredentials((error as Error).message, config.kind === 'webhook' ? config.url : undefined);
     const retryAt =
       attempts >= config.retry.attempts ? null : new Date(now().getTime() + backoffMs(attempts, config.retry, options.random));
     await markAttemptFailed(open.id, `attempt ${attempts}: ${message}`, retryAt);

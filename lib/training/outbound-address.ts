@@ -138,6 +138,26 @@ export function checkOutboundAddress(host: string, port: number, address: string
       (e.host === name || e.host === address.toLowerCase() || (e.host.includes('/') && inRange(address, e.host))),
   );
   if (allowed) return null;
-  const what = name === address.toLowerCase() ? `${address} is a ${cls} address` : `${host} resolves to ${address}, a ${cls} address`;
+  // an IPv6 form that carries an IPv4 address (::ffff:a9fe:a9fe) says which
+  const v4 = isIP(address) === 6 ? embeddedIpv4(address) : null;
+  const shown = v4 ? `${address} (${v4})` : address;
+  const what = name === address.toLowerCase() ? `${shown} is a ${cls} address` : `${host} resolves to ${shown}, a ${cls} address`;
   return `${what}: sinks may not reach it unless WITNESS_SINK_ALLOW names it`;
+}
+
+/**
+ * The check a URL can get before any DNS answer: its host as the WHATWG URL parser (and so
+ * node:http) reads it, every spelling of an address normalised (`2852039166`, `0xa9fea9fe`,
+ * `0251.0376.0251.0376` and `169.254.43518` are all `169.254.169.254`; `[::ffff:169.254.169.254]`
+ * carries it), judged by checkOutboundAddress; `localhost` and `*.localhost` always mean loopback.
+ * A name is left to the send-time check of what it resolves to. Null when nothing refuses it.
+ */
+export function checkUrlHost(urlText: string, allow: AllowEntry[]): string | null {
+  const url = new URL(urlText);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const bare = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) return checkOutboundAddress(url.hostname, port, bare, allow);
+  const name = bare.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return checkOutboundAddress(name, port, '127.0.0.1', allow);
+  return null;
 }

@@ -3,14 +3,15 @@ import { lookup as dnsLookup } from 'node:dns';
 import { mkdir, open, readFile, realpath, rename } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import path from 'node:path';
 import { AwsClient } from 'aws4fetch';
 import { env, sinkDirectoryRoot } from '../env';
 import { AppError } from '../errors';
 import { resolveSinkDirectory, type DirectoryConfig, type S3Config, type SinkConfig, type WebhookConfig } from './sink-config';
-import { checkOutboundAddress, parseAllowList } from './outbound-address';
+import { checkOutboundAddress, checkUrlHost, parseAllowList } from './outbound-address';
 import { signBody } from './signature';
+import { redactUrlCredentials } from './url-credentials';
 
 /**
  * Sends one stored batch to its sink. Resolves only when the sink has acknowledged it (a 2xx
@@ -41,6 +42,8 @@ async function sendWebhook(config: WebhookConfig, secret: string | null, batch: 
   if (!secret) throw new AppError('BAD_INPUT', `webhook sink ${batch.sinkName} has no secret`);
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  // the URL as any message shows it: its credentials (user:pw@) never leave this function
+  const shown = redactUrlCredentials(config.url);
   let answer: { status: number; reason: string };
   try {
     answer = await postChecked(
@@ -58,15 +61,15 @@ async function sendWebhook(config: WebhookConfig, secret: string | null, batch: 
       combined,
     );
   } catch (error) {
-    if (error instanceof OutboundRefused) throw new Error(`POST ${config.url} refused: ${error.message}`);
-    if (timeout.aborted) throw new Error(`no answer from ${config.url} within ${config.timeoutMs} ms`);
+    if (error instanceof OutboundRefused) throw new Error(`POST ${shown} refused: ${error.message}`);
+    if (timeout.aborted) throw new Error(`no answer from ${shown} within ${config.timeoutMs} ms`);
     const e = error as NodeJS.ErrnoException;
-    throw new Error(`POST ${config.url} failed: ${e.code ?? e.message}`);
+    throw new Error(`POST ${shown} failed: ${redactUrlCredentials(e.code ?? e.message, config.url)}`);
   }
   // only the status and its short reason: the answer's body is the remote server's, never shown
   const line = `HTTP ${answer.status}${answer.reason ? ` ${answer.reason.slice(0, 60)}` : ''}`;
-  if (answer.status >= 300 && answer.status < 400) throw new Error(`POST ${config.url} answered ${line} (redirects are not followed)`);
-  if (answer.status < 200 || answer.status >= 300) throw new Error(`POST ${config.url} answered ${line}`);
+  if (answer.status >= 300 && answer.status < 400) throw new Error(`POST ${shown} answered ${line} (redirects are not followed)`);
+  if (answer.status < 200 || answer.status >= 300) throw new Error(`POST ${shown} answered ${line}`);
 }
 
 class OutboundRefused extends Error {}
@@ -85,11 +88,9 @@ function postChecked(
   const url = new URL(urlText);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const allow = parseAllowList(env().WITNESS_SINK_ALLOW);
-  const bare = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) {
-    const refused = checkOutboundAddress(url.hostname, port, bare, allow);
-    if (refused) return Promise.reject(new OutboundRefused(refused));
-  }
+  // a literal address (any spelling) or localhost: refused before connecting, as at creation
+  const refused = checkUrlHost(urlText, allow);
+  if (refused) return Promise.reject(new OutboundRefused(refused));
   const lookup: LookupFunction = (host, options, callback) => {
     dnsLookup(host, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 4);

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { datasetFormatSchema } from '../datasets/formats';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
+import { checkUrlHost, type AllowEntry } from './outbound-address';
+import { redactUrlCredentials } from './url-credentials';
 
 /**
  * What an admin configures per training sink (kept in TrainingSink.config / filter as JSON and
@@ -93,6 +95,22 @@ export function resolveSinkDirectory(configPath: string, root: string): string {
       details: { field: 'config.path' },
     });
   return target;
+}
+
+/**
+ * At creation: a webhook URL whose host is an address the send-time check would always refuse
+ * (loopback, private, link-local, the metadata service, 0.0.0.0, ... in any spelling, or
+ * localhost), unless `allow` (WITNESS_SINK_ALLOW) names it, is refused here with the reason,
+ * instead of being stored and failing at its first send. Names are checked again, with what they
+ * resolve to, at every send (send-batch.ts).
+ */
+export function assertSinkUrlAllowed(config: SinkConfig, allow: AllowEntry[]): void {
+  if (config.kind !== 'webhook') return;
+  const refused = checkUrlHost(config.url, allow);
+  if (refused)
+    throw new AppError('BAD_INPUT', `webhook sink config.url: ${redactUrlCredentials(config.url)} is refused: ${refused}`, {
+      details: { field: 'config.url' },
+    });
 }
 
 export function parseSinkConfig(kind: SinkKind, raw: unknown): SinkConfig {

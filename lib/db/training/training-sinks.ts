@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '@prisma/client';
-import { sinkDirectoryRoot } from '../../env';
+import { env, sinkDirectoryRoot } from '../../env';
 import { AppError } from '../../errors';
+import { parseAllowList } from '../../training/outbound-address';
 import {
+  assertSinkUrlAllowed,
   createSinkInput,
   parseSinkConfig,
   parseSinkFilter,
@@ -10,6 +12,7 @@ import {
   type CreateSinkInput,
   type SinkKind,
 } from '../../training/sink-config';
+import { redactUrlCredentials } from '../../training/url-credentials';
 import { db } from '../infra/client';
 import { parseInput } from '../../parse-input';
 
@@ -38,6 +41,7 @@ export async function createSink(projectId: string, raw: CreateSinkInput): Promi
   const config = parseSinkConfig(input.kind, input.config);
   const filter = parseSinkFilter(input.filter);
   if (config.kind === 'directory') resolveSinkDirectory(config.path, sinkDirectoryRoot());
+  assertSinkUrlAllowed(config, parseAllowList(env().WITNESS_SINK_ALLOW));
   if (filter.campaignId) {
     const c = await db().campaign.findFirst({ where: { id: filter.campaignId, projectId }, select: { id: true } });
     if (!c) throw new AppError('BAD_INPUT', `filter.campaignId: no campaign ${filter.campaignId} in this project`);
@@ -102,7 +106,7 @@ export interface SinkListRow {
 
 function targetOf(kind: SinkKind, config: unknown): string {
   const c = (config ?? {}) as Record<string, unknown>;
-  if (kind === 'webhook') return String(c.url ?? '');
+  if (kind === 'webhook') return redactUrlCredentials(String(c.url ?? ''));
   if (kind === 'directory') return String(c.path ?? '');
   return `s3://${String(c.bucket ?? '')}${c.prefix ? `/${String(c.prefix)}` : ''}`;
 }
