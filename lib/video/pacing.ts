@@ -135,3 +135,15 @@ export function readCardSeconds(c: CardContent): number {
     (c.outputLines ?? 0) * READING.outputLineSeconds;
   return clamp(READING.orientSeconds + reading, READING.cardMinSeconds, READING.cardMaxSeconds);
 }
+
+/**
+ * The longest video of each pacing (seconds). A run that fits is shown whole, exactly as before
+ * these bounds; a longer one (thousands of steps) shows a bounded selection of its steps, aimed
+ * at `VIDEO_SELECTION_SECONDS` (the first and last steps, the answer, steps with an error, and
+ * others evenly spaced), and its props list the rest as `omittedSteps` ranges: read them in the
+ * transcript. A 100,000-step run made a 13.9 h skim video before (lib/video/props.ts).
+ */
+export const VIDEO_MAX_SECONDS: Record<Pacing, number> = { skim: 100, read: 20 * 60 };
+export const VIDEO_SELECTION_SECONDS: Record<Pacing, number> = { skim: 90, read: 20 * 60 };
+/** The least a step takes in each pacing once shrunk (a small skim card 0.5 s, a read card 3 s): a run of more steps than fit at this never fits. */
+export const STEP_FLOOR_SECONDS: Record<Pacing, number> = { skim: 0.5, read: 3 };

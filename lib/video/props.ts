@@ -27,7 +27,17 @@ import {
 import { castTimeInPiece } from './chapters';
 import { derivationBeats, finalAnswer, type FinalAnswer } from './derivation';
 import { diffEquations, RELATED_SHARE, sharedShare, unchangedPieces } from './equation-diff';
-import { countWords, displayEquationSeconds, readCardSeconds, READING, richTextReadingSeconds, type Pacing } from './pacing';
+import {
+  countWords,
+  displayEquationSeconds,
+  readCardSeconds,
+  READING,
+  richTextReadingSeconds,
+  STEP_FLOOR_SECONDS,
+  VIDEO_MAX_SECONDS,
+  VIDEO_SELECTION_SECONDS,
+  type Pacing,
+} from './pacing';
 import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
 import { codeSpan } from '../rich-text/markdown-source';
@@ -114,7 +124,64 @@ interface Pace {
   hold: number;
 }
 
+/**
+ * The video of a trajectory, bounded per pacing (VIDEO_MAX_SECONDS: skim 100 s, read 20 min). A
+ * run that fits is the whole run, as it always was (nothing stored moves). A longer one shows a
+ * selection of its steps (`selectSteps`), as many as fit in VIDEO_SELECTION_SECONDS, and lists
+ * the others in `omittedSteps`: the chapter list points to the transcript for them.
+ */
 export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptions = {}): TrajectoryVideoProps {
+  const pacing: Pacing = options.pacing ?? 'skim';
+  const fps = options.fps ?? VIDEO_FPS;
+  const steps = trajectory.steps.length;
+  const max = VIDEO_MAX_SECONDS[pacing] * fps;
+  // a run whose steps at their shortest already pass the bound is never built whole
+  if (steps * STEP_FLOOR_SECONDS[pacing] <= VIDEO_MAX_SECONDS[pacing]) {
+    const whole = buildVideoProps(trajectory, options, null);
+    if (whole.durationInFrames <= max) return whole;
+  }
+  const target = VIDEO_SELECTION_SECONDS[pacing] * fps;
+  let count = Math.max(1, Math.min(steps - 1, Math.floor(VIDEO_SELECTION_SECONDS[pacing] / (pacing === 'skim' ? 1.5 : 8))));
+  let props = buildVideoProps(trajectory, options, selectSteps(trajectory, count));
+  // fewer steps until it fits (a few rounds: each scales the count by how far over it is)
+  for (let round = 0; round < 12 && props.durationInFrames > target && count > 1; round++) {
+    count = Math.max(1, Math.min(count - 1, Math.floor((count * target * 0.95) / props.durationInFrames)));
+    props = buildVideoProps(trajectory, options, selectSteps(trajectory, count));
+  }
+  return props;
+}
+
+/**
+ * Which steps a bounded video shows, `count` of them at most (a mask by step index): the first
+ * two and the last two, the answer's step, steps with an error observation, then others evenly
+ * spaced across the run. Pure: the same trajectory and count give the same selection.
+ */
+export function selectSteps(trajectory: Trajectory, count: number): Uint8Array {
+  const n = trajectory.steps.length;
+  const chosen = new Uint8Array(n);
+  let left = Math.min(count, n);
+  const take = (i: number) => {
+    if (left > 0 && i >= 0 && i < n && !chosen[i]) {
+      chosen[i] = 1;
+      left--;
+    }
+  };
+  for (const i of [0, n - 1, 1, n - 2]) take(i);
+  const answer = finalAnswer(trajectory.steps);
+  if (answer) take(answer.step);
+  const errors: number[] = [];
+  for (let i = 0; i < n; i++) if (trajectory.steps[i]!.observations.some((o) => o.isError)) errors.push(i);
+  // at most half the selection goes to errors, themselves evenly spaced
+  const errorSlots = Math.min(errors.length, Math.floor(left / 2));
+  for (let k = 0; k < errorSlots; k++) take(errors[Math.floor((k * errors.length) / errorSlots)]!);
+  const even = left;
+  for (let k = 0; k < even; k++) take(Math.floor(((k + 0.5) * n) / even));
+  for (let i = 0; left > 0 && i < n; i++) take(i); // evenly spaced picks that fell on chosen steps
+  return chosen;
+}
+
+/** `only`: the steps to show (a mask by index; null: every step); the others are listed in `omittedSteps`. */
+function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Uint8Array | null): TrajectoryVideoProps {
   const o: Resolved = {
     fps: options.fps ?? VIDEO_FPS,
     width: options.width ?? VIDEO_WIDTH,
@@ -137,9 +204,11 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   const base = timeBase(trajectory);
   const hidePolicy = options.blind?.hidePolicy ?? false;
   const hideReward = options.blind?.hideReward ?? false;
-  const cards = trajectory.steps.map((s) => stepCard(s, trajectory, base, hidePolicy, read));
+  const shown = (i: number) => only === null || only[i] === 1;
+  // steps left out get no card (cards and diffs of a 100,000-step run cost seconds)
+  const cards = trajectory.steps.map((s, i) => (shown(i) ? stepCard(s, trajectory, base, hidePolicy, read) : null)) as StepCard[];
   const answer = finalAnswer(trajectory.steps);
-  const diffs = trajectory.steps.map(stepDiffs);
+  const diffs = trajectory.steps.map((s, i) => (shown(i) ? stepDiffs(s) : null)) as ReturnType<typeof stepDiffs>[];
   const windows = castWindows(trajectory);
   const term =
     trajectory.terminal && trajectory.terminal.events.length > 0 ? new TerminalScenes(trajectory.terminal, o, matchers, addEvidence) : null;
@@ -162,9 +231,14 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
   };
   const groups: number[][] = [];
   for (let i = 0; i < cards.length;) {
+    if (!shown(i)) {
+      i++;
+      continue;
+    }
     const group = [i];
     if (isSmall(i))
-      while (group.length < GROUP_MAX && i + group.length < cards.length && isSmall(i + group.length)) group.push(i + group.length);
+      while (group.length < GROUP_MAX && i + group.length < cards.length && shown(i + group.length) && isSmall(i + group.length))
+        group.push(i + group.length);
     groups.push(group);
     i += group.length;
   }
@@ -339,6 +413,7 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
     criteria: videoCriteria,
     terminal: term ? { styles: term.table.styles, lines: term.table.lines } : null,
     ...(hidePolicy || hideReward ? { blind: { policy: hidePolicy, reward: hideReward } } : {}),
+    ...(only ? { omittedSteps: omittedRanges(only, chapters, closingFrom) } : {}),
     outcome: {
       reward: hideReward ? null : (t.verifier?.reward ?? null),
       components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
@@ -358,6 +433,24 @@ export function trajectoryVideoProps(trajectory: Trajectory, options: VideoOptio
       usage: hidePolicy ? null : t.usage,
     },
   };
+}
+
+/** The runs of steps a bounded video leaves out, each at the frame of the next step shown (or the closing card). */
+function omittedRanges(
+  only: Uint8Array,
+  chapters: readonly Chapter[],
+  closingFrom: number,
+): { fromStep: number; toStep: number; atFrame: number }[] {
+  const ranges: { fromStep: number; toStep: number; atFrame: number }[] = [];
+  let c = 0;
+  for (let i = 0; i < only.length; i++) {
+    if (only[i]) continue;
+    const from = i;
+    while (i + 1 < only.length && !only[i + 1]) i++;
+    while (c < chapters.length && chapters[c]!.step <= i) c++;
+    ranges.push({ fromStep: from, toStep: i, atFrame: c < chapters.length ? chapters[c]!.fromFrame : closingFrom });
+  }
+  return ranges;
 }
 
 /** Sorted by frame (stable), keeping only changes of state or source. */

@@ -335,6 +335,12 @@ export const trajectoryVideoSchema = z.object({
     .nullable(),
   /** blind review: what was withheld (the cards say "hidden" instead of showing nothing) */
   blind: z.object({ policy: z.boolean(), reward: z.boolean() }).optional(),
+  /**
+   * A run longer than its pacing's bound (lib/video/pacing.ts VIDEO_MAX_SECONDS): the steps the
+   * video leaves out, as ranges (0-based, inclusive) with the frame where each gap falls; read
+   * them in the transcript. Absent when every step is in the video.
+   */
+  omittedSteps: z.array(z.object({ fromStep: count, toStep: count, atFrame: count })).optional(),
   outcome: z.object({
     reward: z.number().nullable(),
     components: z.array(z.object({ name: z.string(), value: z.number() })),
