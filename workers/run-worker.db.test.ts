@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { env } from '../lib/env';
-import { createBoss, installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
+import { createBoss, findJobs, installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
 import { defineJob } from '../lib/queue/job-contract';
 import { liveWorkers } from '../lib/db/infra/worker-heartbeats';
 import { resetDatabase } from '../lib/db/test/reset';
@@ -84,8 +84,8 @@ describe('job worker on pg-boss', () => {
       pollingIntervalSeconds: 0.5,
       log: () => {},
     });
-    await waitFor(async () => (await boss.findJobs(testJob.name, { id: jobId! }))[0]?.state === 'completed');
-    const [job] = await boss.findJobs(testJob.name, { id: jobId! });
+    await waitFor(async () => (await findJobs(boss, testJob.name, { id: jobId! }))[0]?.state === 'completed');
+    const [job] = await findJobs(boss, testJob.name, { id: jobId! });
     expect(job?.output).toMatchObject({ rejected: true });
     expect(job?.retryCount).toBe(0);
     expect(calls).toHaveLength(0);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Job } from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/infra/worker-heartbeats';
-import { createBoss, ensureQueue } from '../lib/queue/boss';
+import { beatJob, createBoss, ensureQueue, type QueueJob } from '../lib/queue/boss';
+import { moveNewerQueueSchemaAside } from '../lib/db/infra/newer-queue-schema';
 import type { JobContract } from '../lib/queue/job-contract';
 import { PermanentJobError, type JobHandler } from './job-handler';
 
@@ -32,21 +33,25 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const boss = createBoss(options.databaseUrl, 'worker');
   const controller = new AbortController();
+  // a worker may be the first process to meet a schema a newer pg-boss wrote
+  await moveNewerQueueSchemaAside(
+    options.databaseUrl,
+    options.handlers.map((h) => h.contract),
+    log,
+  );
   await boss.start();
 
   for (const handler of options.handlers) {
     await ensureQueue(boss, handler.contract);
     if (handler.contract.cron) await boss.schedule(handler.contract.name, handler.contract.cron, {}, { tz: 'UTC' });
-    await boss.work(
-      handler.contract.name,
-      {
-        batchSize: 1,
-        localConcurrency: handler.contract.concurrency ?? 1,
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-      },
-      // batchSize 1: pg-boss completes the job with what this returns, and retries it when it throws
-      async (jobs: Job<object>[]) => runOne(handler, jobs[0]!, controller.signal, log),
-    );
+    // pg-boss 10 has no localConcurrency: each work() is one fetch loop taking one job at a time
+    for (let n = 0; n < (handler.contract.concurrency ?? 1); n++)
+      await boss.work(
+        handler.contract.name,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+        // batchSize 1: pg-boss completes the job with what this returns, and retries it when it throws
+        async (jobs: QueueJob[]) => runOne(boss, handler, jobs[0]!, controller.signal, log),
+      );
   }
 
   const beat = () =>
@@ -84,7 +89,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 }
 
-async function runOne(handler: JobHandler, job: Job<object>, signal: AbortSignal, log: (line: string) => void): Promise<object | null> {
+async function runOne(
+  boss: PgBoss,
+  handler: JobHandler,
+  job: QueueJob,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<object | null> {
   const contract: JobContract = handler.contract;
   const parsed = contract.payload.safeParse(job.data ?? {});
   const prefix = `[job ${contract.name} ${job.id}]`;
@@ -96,7 +107,14 @@ async function runOne(handler: JobHandler, job: Job<object>, signal: AbortSignal
     log(`${prefix} rejected, ${reason}`);
     return { rejected: true, reason };
   }
-  const attempt = (job as unknown as { retryCount?: number }).retryCount ?? 0;
+  const attempt = job.retryCount;
+  // the job's liveness beat, for contracts with heartbeatSeconds (see beatJob)
+  const beat = () => beatJob(boss, contract, job.id).catch((error: Error) => log(`${prefix} beat failed: ${error.message}`));
+  let beats: NodeJS.Timeout | undefined;
+  if (contract.heartbeatSeconds) {
+    await beat();
+    beats = setInterval(beat, (contract.heartbeatSeconds * 1000) / 3);
+  }
   try {
     const output = await handler.handle(parsed.data, {
       jobId: job.id,
@@ -114,5 +132,7 @@ async function runOne(handler: JobHandler, job: Job<object>, signal: AbortSignal
     // let pg-boss retry it with the contract's backoff
     log(`${prefix} attempt ${attempt + 1} failed: ${(error as Error).message}`);
     throw error;
+  } finally {
+    clearInterval(beats);
   }
 }

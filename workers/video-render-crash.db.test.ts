@@ -11,7 +11,7 @@ import { resetDatabase } from '../lib/db/test/reset';
 import { env } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
-import { createBoss, installQueue, stopQueueClient } from '../lib/queue/boss';
+import { createBoss, findJobs, installQueue, stopQueueClient } from '../lib/queue/boss';
 import { requestRender } from '../lib/video-renders/request-render';
 import { jobContracts } from '../lib/queue/job-list';
 import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
@@ -114,7 +114,7 @@ describe('a worker killed mid-render', () => {
     const boss = createBoss(env().DATABASE_URL!, 'producer');
     await boss.start();
     try {
-      const jobs = [...(await boss.findJobs('video.render', {})), ...(await boss.findJobs('video.render-chunk', {}))];
+      const jobs = [...(await findJobs(boss, 'video.render', {})), ...(await findJobs(boss, 'video.render-chunk', {}))];
       expect(jobs.every((j) => j.state === 'completed')).toBe(true);
       expect(Math.max(...jobs.map((j) => j.retryCount))).toBeGreaterThanOrEqual(1);
     } finally {

@@ -1,12 +1,18 @@
-import { PgBoss } from 'pg-boss';
+import PgBoss from 'pg-boss';
 import type { JobContract, JobPayload } from './job-contract';
+import { moveNewerQueueSchemaAside } from '../db/infra/newer-queue-schema';
+import { QUEUE_SCHEMA, queueOptions } from './queue-schema';
 import { parseInput } from '../parse-input';
 
 /**
- * pg-boss on the same PostgreSQL as the app. Producers (web, CLI) use `queueClient()`, which
- * only sends (no maintenance, no schema migration); the worker process builds its own instance.
+ * pg-boss 10 (the newest that supports Node 20) on the same PostgreSQL as the app. Producers
+ * (web, CLI) use `sendJob()`, which only sends (no maintenance, no schema migration); the worker
+ * process builds its own instance.
  */
-export const QUEUE_SCHEMA = 'pgboss';
+export { QUEUE_SCHEMA, queueOptions };
+
+/** A job as a handler receives it (fetched with its metadata: retryCount, startedOn). */
+export type QueueJob<T = object> = PgBoss.JobWithMetadata<T>;
 
 export function createBoss(databaseUrl: string, role: 'producer' | 'worker' | 'installer'): PgBoss {
   const boss = new PgBoss({
@@ -16,16 +22,24 @@ export function createBoss(databaseUrl: string, role: 'producer' | 'worker' | 'i
     migrate: role !== 'producer',
     supervise: role === 'worker',
     schedule: role === 'worker',
-    openTelemetry: { enabled: false },
-    // how often a worker looks for jobs whose worker died (missed heartbeats) and retries them
-    ...(role === 'worker' ? { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 } : {}),
-  } as ConstructorParameters<typeof PgBoss>[0]);
+    // how often a worker looks for jobs whose worker died (missed heartbeats, see beatJob) and retries them
+    ...(role === 'worker' ? { maintenanceIntervalSeconds: 10 } : {}),
+  });
   boss.on('error', (error: Error) => console.error(`[queue] ${error.message}`));
   return boss;
 }
 
-/** Installs or upgrades the queue's schema and creates every queue (idempotent; `witness migrate` and start run it). */
-export async function installQueue(databaseUrl: string, contracts: readonly JobContract[]): Promise<void> {
+/**
+ * Installs or upgrades the queue's schema and creates every queue (idempotent; `witness migrate`
+ * and start run it). A schema a newer pg-boss wrote is first moved aside, its unfinished jobs
+ * copied over (lib/db/infra/newer-queue-schema.ts).
+ */
+export async function installQueue(
+  databaseUrl: string,
+  contracts: readonly JobContract[],
+  log: (line: string) => void = (line) => console.log(line),
+): Promise<void> {
+  await moveNewerQueueSchemaAside(databaseUrl, contracts, log);
   const boss = createBoss(databaseUrl, 'installer');
   await boss.start();
   try {
@@ -36,18 +50,43 @@ export async function installQueue(databaseUrl: string, contracts: readonly JobC
 }
 
 export async function ensureQueue(boss: PgBoss, contract: JobContract): Promise<void> {
-  const options = {
-    retryLimit: contract.retry.limit,
-    retryDelay: contract.retry.delaySeconds,
-    retryBackoff: contract.retry.backoff,
-    ...(contract.retry.maxDelaySeconds ? { retryDelayMax: contract.retry.maxDelaySeconds } : {}),
-    expireInSeconds: contract.expireInSeconds,
-    ...(contract.heartbeatSeconds ? { heartbeatSeconds: contract.heartbeatSeconds } : {}),
-  };
+  const options = queueOptions(contract);
   const existing = await boss.getQueue(contract.name);
-  // 'stately': at most one queued and one active job per key, so deterministic keys dedupe sends
   if (existing) await boss.updateQueue(contract.name, options);
-  else await boss.createQueue(contract.name, { ...options, policy: 'stately' });
+  else await boss.createQueue(contract.name, options);
+}
+
+/**
+ * A running job's liveness beat (pg-boss 10 has no job heartbeats; 12 had). pg-boss's
+ * maintenance fails an active job once `started_on + expire_in` is past and retries it; a beat
+ * moves `started_on` so that this happens `heartbeatSeconds` after the last beat, while
+ * `expire_in` stays the contract's (it is what the worker's own timeout and a retry use) and the
+ * attempt is still ended at expireInSeconds by that timeout. A worker killed mid-job stops
+ * beating, so its job is retried within heartbeatSeconds plus one maintenance interval.
+ */
+export async function beatJob(boss: PgBoss, contract: JobContract, jobId: string): Promise<void> {
+  if (!contract.heartbeatSeconds) return;
+  await boss
+    .getDb()
+    .executeSql(
+      `UPDATE ${QUEUE_SCHEMA}.job SET started_on = now() + make_interval(secs => $3) - expire_in WHERE name = $1 AND id = $2 AND state = 'active'`,
+      [contract.name, jobId, contract.heartbeatSeconds],
+    );
+}
+
+/** Jobs of a queue (one by id), with the fields tests and tools read. */
+export async function findJobs(
+  boss: PgBoss,
+  name: string,
+  where: { id?: string } = {},
+): Promise<{ id: string; state: string; retryCount: number; output: unknown }[]> {
+  const { rows } = await boss
+    .getDb()
+    .executeSql(
+      `SELECT id, state, retry_count AS "retryCount", output FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND ($2::uuid IS NULL OR id = $2::uuid) ORDER BY created_on`,
+      [name, where.id ?? null],
+    );
+  return rows as { id: string; state: string; retryCount: number; output: unknown }[];
 }
 
 const globalForQueue = globalThis as unknown as { witnessQueue?: { url: string; boss: PgBoss; started: Promise<unknown> } };
@@ -89,15 +128,18 @@ export async function stopQueueClient(): Promise<void> {
   }
 }
 
-/** Counts of jobs by state for health and the admin page. */
+/** Counts of jobs by state, per queue (every queue, also those with no jobs). */
 export async function queueStats(databaseUrl: string): Promise<{ name: string; queued: number; active: number; failed: number }[]> {
   const { boss, started } = producer(databaseUrl);
   await started;
-  const queues = await boss.getQueues();
-  return queues.map((q) => ({
-    name: q.name,
-    queued: q.queuedCount ?? 0,
-    active: q.activeCount ?? 0,
-    failed: q.failedCount ?? 0,
-  }));
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT q.name,
+            count(j.id) FILTER (WHERE j.state IN ('created', 'retry'))::int AS queued,
+            count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
+            count(j.id) FILTER (WHERE j.state = 'failed')::int AS failed
+     FROM ${QUEUE_SCHEMA}.queue q LEFT JOIN ${QUEUE_SCHEMA}.job j ON j.name = q.name
+     GROUP BY q.name ORDER BY q.name`,
+    [],
+  );
+  return rows as { name: string; queued: number; active: number; failed: number }[];
 }

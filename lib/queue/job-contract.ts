@@ -12,7 +12,10 @@ export interface RetryPolicy {
   /** seconds before the first retry; doubles each time with jitter when backoff */
   delaySeconds: number;
   backoff: boolean;
-  /** cap for backoff delays */
+  /**
+   * cap for backoff delays. pg-boss 10 has no cap of its own: its backoff waits at most
+   * delaySeconds * 2^limit, and defineJob refuses a contract where that exceeds this cap.
+   */
   maxDelaySeconds?: number;
 }
 
@@ -39,7 +42,18 @@ export function defineJob<S extends z.ZodType>(contract: JobContract<S>): JobCon
   if (!/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(contract.name)) {
     throw new Error(`Job name ${contract.name} must be dotted lowercase, e.g. video.render`);
   }
+  const { limit, delaySeconds, backoff, maxDelaySeconds } = contract.retry;
+  if (backoff && maxDelaySeconds !== undefined && longestRetryDelaySeconds(contract.retry) > maxDelaySeconds) {
+    throw new Error(
+      `Job ${contract.name}: retry.maxDelaySeconds ${maxDelaySeconds} is below the longest backoff pg-boss 10 waits (${delaySeconds} * 2^${limit} = ${longestRetryDelaySeconds(contract.retry)} s), which it cannot cap: lower retry.limit or retry.delaySeconds`,
+    );
+  }
   return contract;
+}
+
+/** The longest wait before a retry under pg-boss 10's backoff (delay * 2^(attempt) with jitter, attempt <= limit). */
+export function longestRetryDelaySeconds(retry: RetryPolicy): number {
+  return retry.backoff ? retry.delaySeconds * 2 ** Math.min(16, retry.limit) : retry.delaySeconds;
 }
 
 export type JobPayload<C extends JobContract> = z.infer<C['payload']>;
