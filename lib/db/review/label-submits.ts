@@ -261,8 +261,10 @@ export async function writeSubmit(
       );
       // the label event, when this submit makes one, is the last statement: COMMIT goes with it; a revision that
       // superseded the lead's decision changed what the item delivers: a `revised` event, final or not
-      await recordSubmitLabelEvent(commitWith, { ...settled, reopened: settled.written.reopened });
-      return { ...settled.written, duplicate: false };
+      const { reopened, ...written } = settled.written;
+      await recordSubmitLabelEvent(commitWith, { ...settled, reopened });
+      // `reopened` only when it did: the answer of every other submit keeps its shape
+      return { ...written, duplicate: false, ...(reopened ? { reopened } : {}) };
     });
     if (!written.duplicate) scheduleInsightRefresh();
     return written;
