@@ -31,6 +31,11 @@ export const commands: CommandEntry[] = [
   },
   { name: 'user', summary: 'manage users (user create)', load: async () => (await import('./commands/user')).userCommand },
   {
+    name: 'member',
+    summary: 'manage project members (member add, remove, list)',
+    load: async () => (await import('./commands/member')).memberCommand,
+  },
+  {
     name: 'import',
     summary:
       'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',

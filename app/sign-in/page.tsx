@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { currentUser, homeFor } from '../_server/current-user';
 import { signInAction } from './actions';
+import { FirstAdminNotice } from './first-admin-notice';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -20,6 +21,7 @@ export default async function SignInPage() {
         <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
           <SignInForm action={signInAction} />
         </div>
+        <FirstAdminNotice />
       </div>
     </main>
   );

@@ -1,4 +1,7 @@
 import { parseArgs } from 'node:util';
+import { makeProjectLead, userWhoCanLead, type MemberChange } from '../../lib/auth/manage-project-members';
+import { memberAddCommand } from '../../lib/auth/member-commands';
+import { listProjectMembers } from '../../lib/db/auth/memberships';
 import { disconnectDb } from '../../lib/db/infra/client';
 import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/db/trajectories/projects';
 import { env } from '../../lib/env';
@@ -17,7 +20,7 @@ export const importCommand: CliCommand = {
   summary:
     'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
   help: `Usage: witness import <path…> [--format auto|${formatNames.join('|')}]
-                      [--project NAME] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
+                      [--project NAME] [--lead EMAIL] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
 
 Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run and
 a tau2 run directory are read as a unit) or - for stdin. --format auto (default) detects each input's format from its
@@ -29,11 +32,16 @@ the others; each error says the file, where in it (line, JSON pointer, zip entry
 was expected. A trajectory with no steps is refused, never imported empty. Files over WITNESS_IMPORT_MAX_MB (default 256) are refused.
 
   --project NAME       project to import into (created when absent; default "default")
+  --lead EMAIL         make this user a lead of the project after the import (checked before anything is
+                       imported: the user must exist and have the lead role; an admin leads every project already).
+                       Without it a new project has no members: only admins reach it until one adds some
+                       (the Admin page, or \`witness member add\`)
   --environment NAME   file every task under this environment (default: from the source)
   --policy NAME        file every trajectory under this policy (default: model@checkpoint / agent)
   --split train|eval   split of new tasks (eval tasks never reach training exports)
   --json               print {"imported", "skipped", "failed", "unchangedFiles", "trajectories": [{"id",
-                       "format", "steps", "task", "policy"}], "errors": [{"path", "where", "message"}]}
+                       "format", "steps", "task", "policy"}], "errors": [{"path", "where", "message"}]}; with --lead also
+                       "lead": {"user", "project", "membership": "added"|"changed"|"unchanged"|"admin"|"no project"}
 
 Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`,
   async run(argv, io) {
@@ -43,6 +51,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
       options: {
         format: { type: 'string', default: 'auto' },
         project: { type: 'string', default: 'default' },
+        lead: { type: 'string' },
         environment: { type: 'string' },
         policy: { type: 'string' },
         split: { type: 'string' },
@@ -65,6 +74,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     const parsePool = workers > 0 ? new ParsePool(workers) : undefined;
     const readAhead = defaultReadAhead() ? new ReadAheadPool() : undefined;
     try {
+      // refused before anything is imported: an unknown email, or a user who may not lead
+      const lead = values.lead === undefined ? null : await userWhoCanLead(values.lead);
       let projectId: string | null = null;
       const report = await importTrajectories(
         collectInputs(positionals, { format, maxBytes: env().WITNESS_IMPORT_MAX_MB * 1024 * 1024, readStdin: io.readStdin }),
@@ -100,6 +111,11 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           projectId,
           report.trajectories.filter((t) => t.created).map((t) => t.id),
         );
+      // the project exists when something was stored now or before (a re-import of unchanged files stores nothing)
+      const project = lead ? await projectBySlug(slug.data) : null;
+      const leadReport = lead
+        ? leadMembership(lead.email, slug.data, project ? await makeProjectLead(project, lead, 'witness import --lead') : undefined)
+        : null;
       if (values.json) {
         io.stdout(
           JSON.stringify({
@@ -109,9 +125,15 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
             unchangedFiles: report.unchangedFiles,
             trajectories: report.trajectories.map(({ id, format: f, steps, task, policy }) => ({ id, format: f, steps, task, policy })),
             errors: report.errors,
+            ...(leadReport ? { lead: leadReport.json } : {}),
           }) + '\n',
         );
       } else {
+        if (leadReport) io.stdout(`${leadReport.text}\n`);
+        else if (projectId && (await listProjectMembers(projectId))[0]?.members.length === 0)
+          io.stdout(
+            `project ${slug.data} has no members yet: only admins reach it. Add its lead on the Admin page or with  ${memberAddCommand({ project: slug.data, role: 'lead' })}\n`,
+          );
         io.stdout(
           `\n${report.imported} imported, ${report.skipped} skipped (already there${report.unchangedFiles > 0 ? `; ${report.unchangedFiles} unchanged ${report.unchangedFiles === 1 ? 'file' : 'files'} not read again` : ''}), ${report.failed} failed — project ${slug.data}\n`,
         );
@@ -126,3 +148,26 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     }
   },
 };
+
+type LeadMembership = 'added' | 'changed' | 'unchanged' | 'admin' | 'no project';
+
+/** What `--lead` did: `change` undefined when no project exists (nothing was stored), null for an admin (no membership needed). */
+function leadMembership(
+  user: string,
+  project: string,
+  change: MemberChange | null | undefined,
+): { json: { user: string; project: string | null; membership: LeadMembership }; text: string } {
+  if (change === undefined)
+    return {
+      json: { user, project: null, membership: 'no project' },
+      text: `${user} was not made a lead: nothing was stored, so there is no project ${project} (import again, or later: ${memberAddCommand({ project, user, role: 'lead' })})`,
+    };
+  if (change === null) return { json: { user, project, membership: 'admin' }, text: `${user} is an admin: they lead ${project} already` };
+  const membership: LeadMembership = change.previous === null ? 'added' : change.previous === change.role ? 'unchanged' : 'changed';
+  const text = {
+    added: `${user} now leads ${project}`,
+    changed: `${user} now leads ${project} (was ${change.previous})`,
+    unchanged: `${user} leads ${project} already`,
+  }[membership];
+  return { json: { user, project, membership }, text };
+}

@@ -1,11 +1,16 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { EmptyState } from '../ui/empty-state';
+import { memberAddCommand } from '@/lib/auth/member-commands';
+import { IntentLink } from '../ui/intent-link';
+import { NoProjects, type ProjectsViewer } from './no-projects';
 import { fetchProjects, projectsQueryKey } from './projects-query';
 
-/** Projects with their counts. Data arrives prefetched from the server (hydrated), then refreshes in the browser. */
-export function ProjectCards() {
+/**
+ * Projects with their counts. Data arrives prefetched from the server (hydrated), then refreshes in the browser.
+ * An admin sees which projects have no members yet (made by `witness import`, outside the UI) and how to add them.
+ */
+export function ProjectCards({ viewer }: { viewer: ProjectsViewer }) {
   const { data, error } = useQuery({ queryKey: projectsQueryKey, queryFn: fetchProjects });
   if (error)
     return (
@@ -14,13 +19,7 @@ export function ProjectCards() {
       </p>
     );
   if (!data) return null;
-  if (data.length === 0) {
-    return (
-      <EmptyState title="No projects yet">
-        Import trajectories with <code className="font-mono">npm run -s witness -- import PATH --project NAME</code> to create one.
-      </EmptyState>
-    );
-  }
+  if (data.length === 0) return <NoProjects viewer={viewer} />;
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {data.map((p) => (
@@ -43,6 +42,15 @@ export function ProjectCards() {
               </div>
             ))}
           </dl>
+          {viewer.admin && p.counts.members === 0 ? (
+            <p className="mt-4 rounded-md bg-amber-50 p-3 text-xs text-amber-900" data-testid="no-members">
+              No members yet: only admins reach this project. Add its lead and reviewers on the{' '}
+              <IntentLink href="/admin" className="font-medium underline">
+                Admin page
+              </IntentLink>{' '}
+              or with <code className="break-all font-mono">{memberAddCommand({ project: p.slug })}</code>
+            </p>
+          ) : null}
         </li>
       ))}
     </ul>

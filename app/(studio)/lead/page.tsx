@@ -30,7 +30,7 @@ export default async function LeadHome() {
           Projects
         </h2>
         <HydrationBoundary state={dehydrate(queryClient)}>
-          <ProjectCards />
+          <ProjectCards viewer={{ email: user.email, admin: user.role === 'admin' }} />
         </HydrationBoundary>
       </section>
       <section aria-labelledby="campaigns">

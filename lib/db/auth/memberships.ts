@@ -13,9 +13,10 @@ export async function sessionUserFor(user: UserRecord, narrowedTo: string | null
   return { ...user, access: projectAccess(user.role, memberships, narrowedTo) };
 }
 
-/** Every project with its members (the admin page). */
-export async function listProjectMembers() {
+/** Every project with its members (the admin page), or the one project with this id (`witness member list --project`). */
+export async function listProjectMembers(projectId?: string) {
   return db().project.findMany({
+    where: projectId === undefined ? {} : { id: projectId },
     select: {
       id: true,
       slug: true,
@@ -40,11 +41,14 @@ export const removeMembershipInput = membershipInput.omit({ role: true });
 /**
  * Adds a member or changes their role (admin only; audited with the project). A global
  * reviewer can only review in a project: only global leads may lead one. Admins need no
- * membership (they reach every project).
+ * membership (they reach every project). Idempotent: the same role again changes and audits
+ * nothing. `actorId` null: the command line (`witness member add`, `witness import --lead`),
+ * whose `reason` goes into the audit entry.
  */
 export async function setProjectMember(
-  actorId: string,
+  actorId: string | null,
   raw: z.input<typeof membershipInput>,
+  reason?: string,
 ): Promise<{ role: ProjectRole; previous: ProjectRole | null }> {
   const input = parseInput(membershipInput, raw, '');
   return db().$transaction(async (tx) => {
@@ -76,14 +80,14 @@ export async function setProjectMember(
       targetType: 'user',
       targetId: input.userId,
       projectId: input.projectId,
-      data: { role: input.role, ...(existing ? { previous: existing.role } : {}) },
+      data: { role: input.role, ...(existing ? { previous: existing.role } : {}), ...(reason ? { reason } : {}) },
     });
     return { role: input.role, previous: existing?.role ?? null };
   });
 }
 
 /** Removes a member from a project (admin only; audited). Their claims there stop at once: every edge checks membership. */
-export async function removeProjectMember(actorId: string, raw: z.input<typeof removeMembershipInput>): Promise<void> {
+export async function removeProjectMember(actorId: string | null, raw: z.input<typeof removeMembershipInput>): Promise<void> {
   const input = parseInput(removeMembershipInput, raw, '');
   await db().$transaction(async (tx) => {
     const removed = await tx.projectMember.deleteMany({ where: { projectId: input.projectId, userId: input.userId } });

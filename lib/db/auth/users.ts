@@ -74,3 +74,8 @@ export async function countUsersByRole(): Promise<Record<Role, number>> {
   for (const row of rows) out[row.role] = row._count._all;
   return out;
 }
+
+/** Whether an active admin exists (while none does, `witness start` and the sign-in page say how to create the first). */
+export async function activeAdminExists(): Promise<boolean> {
+  return (await db().user.findFirst({ where: { role: 'admin', disabledAt: null }, select: { id: true } })) !== null;
+}

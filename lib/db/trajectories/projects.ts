@@ -75,7 +75,8 @@ export async function listProjectsWithCounts(projectIds: string[] | null) {
     where: projectIds === null ? {} : { id: { in: projectIds } },
     select: {
       ...projectSelect,
-      _count: { select: { environments: true, tasks: true, trajectories: true, campaigns: true } },
+      // members: a project made outside the UI (witness import) has none until an admin adds some; the overview says so
+      _count: { select: { environments: true, tasks: true, trajectories: true, campaigns: true, members: true } },
     },
     orderBy: { createdAt: 'asc' },
   });

@@ -4,6 +4,7 @@ import { visibleProjectIds } from '@/lib/auth/project-access';
 import { ExportForm } from '@/components/datasets/export-form';
 import { ExportList } from '@/components/datasets/export-list';
 import { EmptyState } from '@/components/ui/empty-state';
+import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { exportView } from '@/lib/datasets/export-view';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
@@ -26,7 +27,9 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
     return (
       <>
         <PageHeader title="Datasets" />
-        <EmptyState title="No projects yet">Import trajectories and run a review campaign; its labels become datasets here.</EmptyState>
+        <NoProjects viewer={{ email: user.email, admin: user.role === 'admin' }}>
+          Import trajectories and run a review campaign; its labels become datasets here.
+        </NoProjects>
       </>
     );
   }

@@ -1,6 +1,6 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
-import { EmptyState } from '@/components/ui/empty-state';
+import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { campaignFormOptions } from '@/lib/db/campaigns/campaign-form-options';
@@ -23,9 +23,9 @@ export default async function NewCampaignPage() {
       </nav>
       <PageHeader title="New review campaign" description="Pick the runs, how many reviewers grade each, and the rubric they answer." />
       {projects.length === 0 ? (
-        <EmptyState title="No projects yet">
+        <NoProjects viewer={{ email: user.email, admin: user.role === 'admin' }}>
           Import trajectories first: <code className="font-mono">npm run -s witness -- import PATH --project demo</code>.
-        </EmptyState>
+        </NoProjects>
       ) : (
         <CampaignForm
           projects={projects}
