@@ -157,6 +157,9 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
         log(`  ${u.role.padEnd(8)} ${u.email.padEnd(26)} ${u.password.padEnd(24)} (${where}${expertise})`);
       }
     }
+    // no admin yet (WITNESS_DEMO=0, a fresh database): the line that creates the first (lib/auth/first-admin.ts)
+    const firstAdmin = await (await import('../../lib/auth/first-admin')).firstAdminHint();
+    if (firstAdmin) log(firstAdmin);
     log('Press Ctrl-C to stop.');
     await done;
     process.off('SIGINT', onSignal);
