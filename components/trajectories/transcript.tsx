@@ -26,6 +26,20 @@ const monoBlock = 'max-h-none overflow-x-auto whitespace-pre-wrap break-words ro
  */
 const TYPESET_ON_SERVER = 10;
 
+/**
+ * The most characters of one text (a message, reasoning, a call's arguments, an output) the page
+ * embeds: its expandable view carries the text whole, so a step of 50 MB of text sent 50 MB of
+ * HTML and as much again in the hydration data (10 s). Past it the text is cut and says how
+ * much is left out; the whole step is in the raw source (the Source tab).
+ */
+export const PAGE_TEXT_MAX_CHARS = 100_000;
+
+/** A text as the page embeds it: whole up to PAGE_TEXT_MAX_CHARS, else its start and what was left out. */
+export function pageText(text: string): string {
+  if (text.length <= PAGE_TEXT_MAX_CHARS) return text;
+  return `${text.slice(0, PAGE_TEXT_MAX_CHARS)}\n… (${formatCount(text.length - PAGE_TEXT_MAX_CHARS)} more characters not shown here: the whole step is in the Source tab)`;
+}
+
 function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear: boolean }) {
   const style = sourceStyle[step.source];
   const tokens = step.usage ? (step.usage.promptTokens ?? 0) + (step.usage.completionTokens ?? 0) : 0;
@@ -70,14 +84,14 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
       <div className="space-y-3 px-4 py-3">
         {step.text !== '' ? (
           <TypesetExpandableText
-            text={step.text}
+            text={pageText(step.text)}
             maxLines={40}
             maxChars={6000}
             className="text-sm text-zinc-800"
             typesetWhenNear={typesetWhenNear}
           />
         ) : null}
-        {step.reasoning ? <ReasoningDetails text={step.reasoning} /> : null}
+        {step.reasoning ? <ReasoningDetails text={pageText(step.reasoning)} /> : null}
         {step.toolCalls.map((call, i) => (
           <div key={i} className="rounded-md border border-indigo-100 bg-indigo-50/40" data-testid="tool-call">
             <div className="flex items-center gap-2 px-3 py-1 text-xs">
@@ -86,7 +100,7 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
             </div>
             {call.arguments !== undefined && call.arguments !== null && prettyJson(call.arguments) !== '{}' ? (
               <ExpandableText
-                text={inert(prettyJson(call.arguments))}
+                text={inert(pageText(prettyJson(call.arguments)))}
                 className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`}
               />
             ) : null}
@@ -101,7 +115,7 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
               ) : null}
             </div>
             <ExpandableText
-              text={obs.content === '' ? '(no output)' : inert(obs.content)}
+              text={obs.content === '' ? '(no output)' : inert(pageText(obs.content))}
               className={`${monoBlock} ${obs.isError ? 'bg-rose-950 text-rose-50 ring-1 ring-rose-500' : 'bg-zinc-900 text-zinc-100'}`}
             />
           </div>
