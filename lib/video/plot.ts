@@ -1,4 +1,4 @@
-import { parse } from '@cortex-js/compute-engine/latex-syntax';
+import { ComputeEngine } from '@cortex-js/compute-engine';
 import type { AnswerPlot } from './schema';
 
 /**
@@ -20,16 +20,50 @@ class NotEvaluable extends Error {}
 
 const SAMPLES = 240;
 
-/** Parses LaTeX to MathJSON; null when the parser gives up or reports an error inside. */
+let computeEngine: ComputeEngine | undefined;
+/** One engine for the process, made on the first parse (not at import: the video props import this file). */
+function engine(): ComputeEngine {
+  computeEngine ??= new ComputeEngine();
+  return computeEngine;
+}
+
+/**
+ * Parses LaTeX to MathJSON; null when the parser gives up or reports an error inside.
+ * Compute Engine 0.27 (the newest that runs on Node 20) is steered to the shapes this file reads:
+ * an unbraced subscript (`x_0 e^{t}`, `\omega_d t`) would take the rest of the formula as its
+ * index, so subscripts are braced first and `["At", "x", 0]` becomes the symbol `x_0`; every
+ * `\mathrm{...}` becomes a placeholder symbol, read back as `["__unit__", text]` (compound units
+ * such as `N/m` as `["__unit__", ["Compound", text]]`); `x \in [a, b]` becomes an Interval.
+ */
 export function parseTex(tex: string): Json | null {
+  const units: string[] = [];
+  const prepared = tex
+    .replace(/\\mathrm\{([^{}]*)\}/g, (_, unit: string) => `\\operatorname{witnessunit${units.push(unit) - 1}}`)
+    .replace(/_([A-Za-z0-9])/g, '_{$1}');
   let json: Json;
   try {
-    json = parse(tex);
+    json = normalise(engine().parse(prepared, { canonical: false }).json, units);
   } catch {
     return null;
   }
   if (json === null || JSON.stringify(json).includes('"Error"')) return null;
   return json;
+}
+
+function normalise(j: Json, units: readonly string[]): Json {
+  if (typeof j === 'string') {
+    const unit = /^witnessunit(\d+)$/.exec(j);
+    if (!unit) return j;
+    const text = units[Number(unit[1])]!.replace(/\\Omega/g, 'Omega').replace(/\\mu|µ|μ/g, 'u');
+    return ['__unit__', /^[A-Za-z]+$/.test(text) ? text : ['Compound', text]];
+  }
+  if (!Array.isArray(j)) return j;
+  if (j[0] === 'At' && j.length === 3 && typeof j[1] === 'string' && (typeof j[2] === 'string' || typeof j[2] === 'number'))
+    return `${j[1]}_${j[2]}`;
+  const out = j.map((part) => normalise(part, units));
+  if (out[0] === 'Element' && Array.isArray(out[2]) && out[2][0] === 'List' && out[2].length === 3)
+    return ['Element', out[1], ['Interval', out[2][1], out[2][2]]];
+  return out;
 }
 
 /** MathJSON symbol names as we key values: \gamma parses as Euler's constant, but in physics it is a variable. */
