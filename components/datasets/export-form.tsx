@@ -23,14 +23,16 @@ export function ExportForm({
   projectId: string;
   formats: FormatOption[];
   campaigns: CampaignOption[];
-  requestExport: (input: unknown) => Promise<ActionResult<{ id: string }>>;
+  requestExport: (input: unknown) => Promise<ActionResult<{ id: string; joined: boolean }>>;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [joined, setJoined] = useState(false);
   const [pending, start] = useTransition();
 
   function submit(form: FormData) {
     setError(null);
+    setJoined(false);
     const campaignId = String(form.get('campaignId') ?? '');
     const split = String(form.get('split') ?? '');
     start(async () => {
@@ -44,7 +46,11 @@ export function ExportForm({
         scoreGap: Number(form.get('scoreGap')),
       });
       if (!result.ok) setError(result.error.message);
-      else router.refresh();
+      else {
+        // an identical export still queued was joined: the list shows that one, no new version
+        setJoined(result.data.joined);
+        router.refresh();
+      }
     });
   }
 
@@ -76,6 +82,11 @@ export function ExportForm({
         </button>
         <span className="text-xs text-zinc-500">Adjudicated labels come first; each version is immutable and content-addressed.</span>
       </div>
+      {joined ? (
+        <p role="status" className="mt-2 text-sm text-zinc-600">
+          An identical export is already queued: this request joined it.
+        </p>
+      ) : null}
       <FormError error={error} />
     </form>
   );

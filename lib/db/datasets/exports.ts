@@ -1,4 +1,4 @@
-import type { Prisma } from '@prisma/client';
+import type { ExportStatus, Prisma } from '@prisma/client';
 import { writeAudit } from '../auth/audit';
 import { db } from '../infra/client';
 
@@ -23,32 +23,76 @@ const exportSelect = {
   finishedAt: true,
 } as const;
 
-export async function createExport(input: {
+/**
+ * Records an export request, or joins the identical one (same project and `dedupeKey`) still
+ * queued: `{ joined: true }` with its id. A new row counts against its requester's pending
+ * exports (queued or running): with `limit` already pending, nothing is written and the answer
+ * is `{ limited: pending }`. Race-safe: requests for one definition, then one requester's
+ * requests, take turns on advisory locks, and a partial unique index (one queued row per
+ * project and key) backs the join.
+ */
+interface ExportRequestRow {
   projectId: string;
   format: string;
   params: Record<string, unknown>;
+  /** null or absent: never joined (a fixture's export) */
+  dedupeKey?: string | null;
   createdById: string | null;
-}) {
-  return db().$transaction(async (tx) => {
-    const row = await tx.export.create({
-      data: {
-        projectId: input.projectId,
-        format: input.format,
-        params: input.params as Prisma.InputJsonValue,
-        createdById: input.createdById,
+  /** absent: no limit */
+  limit?: number;
+}
+type CreatedExport = { id: string; status: ExportStatus; joined: boolean; limited?: undefined };
+export async function createExport(input: ExportRequestRow & { limit?: undefined }): Promise<CreatedExport>;
+export async function createExport(input: ExportRequestRow): Promise<CreatedExport | { limited: number }>;
+export async function createExport(input: ExportRequestRow): Promise<CreatedExport | { limited: number }> {
+  const dedupeKey = input.dedupeKey ?? null;
+  const queued = { projectId: input.projectId, dedupeKey: dedupeKey ?? '', status: 'queued' as const };
+  const select = { id: true, status: true } as const;
+  // the common case of a repeated click or script: a lock-free join
+  const existing = dedupeKey ? await db().export.findFirst({ where: queued, select }) : null;
+  if (existing) return { ...existing, joined: true };
+  try {
+    return await db().$transaction(
+      async (tx) => {
+        if (dedupeKey) {
+          await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`export_request:${input.projectId}:${dedupeKey}`}, 0))::text`;
+          const now = await tx.export.findFirst({ where: queued, select });
+          if (now) return { ...now, joined: true };
+        }
+        if (input.createdById && input.limit !== undefined) {
+          await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`pending_exports:${input.createdById}`}, 0))::text`;
+          const pending = await tx.export.count({ where: { createdById: input.createdById, status: { in: ['queued', 'running'] } } });
+          if (pending >= input.limit) return { limited: pending };
+        }
+        const row = await tx.export.create({
+          data: {
+            projectId: input.projectId,
+            format: input.format,
+            params: input.params as Prisma.InputJsonValue,
+            dedupeKey,
+            createdById: input.createdById,
+          },
+          select,
+        });
+        await writeAudit(tx, {
+          actorId: input.createdById,
+          action: 'dataset.export',
+          targetType: 'export',
+          targetId: row.id,
+          projectId: input.projectId,
+          data: { format: input.format },
+        });
+        return { ...row, joined: false };
       },
-      select: { id: true, status: true },
-    });
-    await writeAudit(tx, {
-      actorId: input.createdById,
-      action: 'dataset.export',
-      targetType: 'export',
-      targetId: row.id,
-      projectId: input.projectId,
-      data: { format: input.format },
-    });
-    return row;
-  });
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+  } catch (error) {
+    // the partial unique index: a queued row for this definition written by another path first
+    if ((error as { code?: string }).code !== 'P2002' || !dedupeKey) throw error;
+    const row = await db().export.findFirst({ where: queued, select });
+    if (!row) throw error;
+    return { ...row, joined: true };
+  }
 }
 
 export async function findExport(id: string) {

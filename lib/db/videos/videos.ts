@@ -26,29 +26,77 @@ const videoSelect = {
 
 export type VideoRow = Awaited<ReturnType<typeof findVideo>>;
 
-/** Finds or creates the video for (trajectory, composition version, pacing). A failed one is re-queued. */
+/** `joined`: the video was already queued, rendering or done, so the call queued nothing. */
+type RequestedVideo = { id: string; status: VideoStatus; created: boolean; joined: boolean; limited?: undefined };
+
+/**
+ * Finds or creates the video for (trajectory, composition version, pacing). A failed one is
+ * re-queued. A video that is queued, rendering or done is joined.
+ *
+ * With a `requester`, a render this call would queue (a new row, or a failed one queued again)
+ * counts against their limit of pending renders (queued or rendering, `requestedById`): when
+ * they already have `limit`, nothing is queued and the answer is `{ limited: pending }`. Their
+ * requests take turns on an advisory lock, so concurrent ones cannot pass the limit together.
+ */
+export async function requestVideo(trajectoryId: string, compositionVersion: string, pacing: VideoPacing): Promise<RequestedVideo>;
 export async function requestVideo(
   trajectoryId: string,
   compositionVersion: string,
   pacing: VideoPacing,
-): Promise<{ id: string; status: VideoStatus; created: boolean }> {
+  requester: { userId: string; limit: number } | undefined,
+): Promise<RequestedVideo | { limited: number }>;
+export async function requestVideo(
+  trajectoryId: string,
+  compositionVersion: string,
+  pacing: VideoPacing,
+  requester?: { userId: string; limit: number },
+): Promise<RequestedVideo | { limited: number }> {
   const key = { trajectoryId_compositionVersion_pacing: { trajectoryId, compositionVersion, pacing } };
-  const existing = await db().video.findUnique({ where: key, select: { id: true, status: true } });
-  if (existing) {
-    if (existing.status === 'failed') {
+  const select = { id: true, status: true } as const;
+  const existing = await db().video.findUnique({ where: key, select });
+  if (existing && existing.status !== 'failed') return { ...existing, created: false, joined: true };
+  if (!requester) {
+    if (existing) {
       await db().video.updateMany({ where: { id: existing.id, status: 'failed' }, data: { status: 'queued', error: null, progress: 0 } });
-      return { id: existing.id, status: 'queued', created: false };
+      return { id: existing.id, status: 'queued', created: false, joined: false };
     }
-    return { ...existing, created: false };
+    try {
+      const row = await db().video.create({ data: { trajectoryId, compositionVersion, pacing }, select });
+      return { ...row, created: true, joined: false };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'P2002') throw error;
+      const row = await db().video.findUniqueOrThrow({ where: key, select });
+      return { ...row, created: false, joined: true };
+    }
   }
-  try {
-    const row = await db().video.create({ data: { trajectoryId, compositionVersion, pacing }, select: { id: true, status: true } });
-    return { ...row, created: true };
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'P2002') throw error;
-    const row = await db().video.findUniqueOrThrow({ where: key, select: { id: true, status: true } });
-    return { ...row, created: false };
-  }
+  const { userId, limit } = requester;
+  return db().$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`pending_renders:${userId}`}, 0))::text`;
+      // under the lock: another request (any user's) may have queued this video meanwhile
+      const now = await tx.video.findUnique({ where: key, select });
+      if (now && now.status !== 'failed') return { ...now, created: false, joined: true };
+      const pending = await tx.video.count({ where: { requestedById: userId, status: { in: ['queued', 'rendering'] } } });
+      if (pending >= limit) return { limited: pending };
+      if (now) {
+        const requeued = await tx.video.updateMany({
+          where: { id: now.id, status: 'failed' },
+          data: { status: 'queued', error: null, progress: 0, requestedById: userId },
+        });
+        if (requeued.count === 1) return { id: now.id, status: 'queued' as const, created: false, joined: false };
+      } else {
+        // ON CONFLICT DO NOTHING: a row another user's request created first is joined, not an error
+        const made = await tx.video.createMany({
+          data: [{ trajectoryId, compositionVersion, pacing, requestedById: userId }],
+          skipDuplicates: true,
+        });
+        const row = await tx.video.findUniqueOrThrow({ where: key, select });
+        return { ...row, created: made.count === 1, joined: made.count === 0 };
+      }
+      return { ...(await tx.video.findUniqueOrThrow({ where: key, select })), created: false, joined: true };
+    },
+    { maxWait: 15_000, timeout: 15_000 },
+  );
 }
 
 export async function findVideo(videoId: string) {

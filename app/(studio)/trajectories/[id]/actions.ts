@@ -29,7 +29,8 @@ export const requestRenderAction = defineAction(
   z.object({ trajectoryId: z.string().min(1).max(64), pacing: pacingSchema }),
   async (input, user) => {
     await requireProjectRoleFor(user, 'trajectory', input.trajectoryId, 'lead');
-    const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId, input.pacing);
+    // counted against the caller's pending renders (429 with the limit beyond it); a queued or running render is joined
+    const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId, input.pacing, user.id);
     const video = await findVideo(videoId);
     return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };
   },
