@@ -88,6 +88,16 @@ export interface ImportOptions extends ImportOverrides {
    * here, on the files a parse pool does not take. Without one, those run here too.
    */
   readAhead?: ReadAheadService;
+  /**
+   * Parses an input elsewhere (the web process: a large request body on its parse thread,
+   * lib/ingest/body-parse-thread.ts, so the event loop keeps answering): its slots, or null to
+   * parse it inline. Same slots as `parseCollected`.
+   */
+  parseFile?: (
+    collected: CollectedInput,
+    read: ReadAhead | null,
+    options: Pick<ImportOptions, 'format' | 'importedById' | keyof ImportOverrides>,
+  ) => Promise<ParsedSlot[]> | null;
 }
 
 /** A chunk of files read ahead off this thread: `compress(which)` then asks for the raw sources of those (indices into `reads`) as each read's `compressed`, and lets the others go. */
@@ -305,12 +315,21 @@ export async function importTrajectories(
     closeIfDone(file);
   };
   const inline = async (prepared: PreparedInput) => {
-    if (prepared.unchanged) await push({ unchanged: prepared.unchanged });
-    else
-      await pushFile(
-        prepared.collected.ok && prepared.collected.input.kind === 'file',
-        parseCollected(prepared.collected, prepared.read, options),
-      );
+    if (prepared.unchanged) {
+      await push({ unchanged: prepared.unchanged });
+      return;
+    }
+    const elsewhere = options.parseFile?.(prepared.collected, prepared.read, {
+      format: options.format,
+      importedById: options.importedById,
+      environment: options.environment,
+      policy: options.policy,
+      split: options.split,
+    });
+    await pushFile(
+      prepared.collected.ok && prepared.collected.input.kind === 'file',
+      elsewhere ? await elsewhere : parseCollected(prepared.collected, prepared.read, options),
+    );
   };
 
   try {

@@ -7,6 +7,7 @@ import { AppError } from '@/lib/errors';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import { bodyInputs } from '@/lib/ingest/body-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
+import { parseLargeOnThread } from '@/lib/ingest/body-parse-thread';
 import { renderAfterImport } from '@/lib/video-renders/render-after-import';
 import { readBodyBytes } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
@@ -61,6 +62,8 @@ export const POST = apiRoute('lead', async (request, user) => {
     policy: query.policy ?? null,
     split: query.split ?? null,
     importedById: user.id,
+    // a large body is parsed on the process's parse thread: the event loop keeps answering other requests meanwhile
+    parseFile: parseLargeOnThread(),
   });
   if (projectId)
     await renderAfterImport(
