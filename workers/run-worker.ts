@@ -5,6 +5,7 @@ import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/infra/wor
 import { beatJob, createBoss, ensureQueue, type QueueJob } from '../lib/queue/boss';
 import { moveNewerQueueSchemaAside } from '../lib/db/infra/newer-queue-schema';
 import type { JobContract } from '../lib/queue/job-contract';
+import { jobContracts } from '../lib/queue/job-list';
 import { PermanentJobError, type JobHandler } from './job-handler';
 
 export interface WorkerOptions {
@@ -33,10 +34,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const id = `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const boss = createBoss(options.databaseUrl, 'worker');
   const controller = new AbortController();
-  // a worker may be the first process to meet a schema a newer pg-boss wrote
+  // a worker may be the first process to meet a schema a newer pg-boss wrote: every known queue's jobs move over
+  const served = options.handlers.map((h) => h.contract);
   await moveNewerQueueSchemaAside(
     options.databaseUrl,
-    options.handlers.map((h) => h.contract),
+    [...jobContracts.filter((c) => !served.some((s) => s.name === c.name)), ...served],
     log,
   );
   await boss.start();
