@@ -8,6 +8,7 @@ import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { stepNumber } from '../ui/format';
 import { RichText } from '../ui/rich-text';
+import { OmittedSteps } from './omitted-steps';
 import { useVideoParts, type VideoParts } from './use-video-parts';
 
 export interface PlayerHandle {
@@ -404,6 +405,7 @@ export const TrajectoryPlayer = forwardRef<
             <li aria-hidden style={{ height: (video.chapters.length - windowTo) * CHAPTER_ROW_PX }} />
           ) : null}
         </ol>
+        {video.omittedSteps && video.omittedSteps.length > 0 ? <OmittedSteps video={video} /> : null}
       </nav>
     </div>
   );
