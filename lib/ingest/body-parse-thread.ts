@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CollectedInput } from './collect-inputs';
 import type { ImportOptions, ParsedSlot, ReadAhead } from './import-trajectories';
-import { movable } from './worker-thread';
 
 /** What the parse thread is sent: a body's bytes (moved, not copied) and the options that shape its trajectories. */
 export interface BodyParseJob {
@@ -15,6 +14,17 @@ export interface BodyParseJob {
   options: Pick<ImportOptions, 'format' | 'importedById' | 'environment' | 'policy' | 'split'>;
 }
 export type BodyParseAnswer = { id: number; slots: ParsedSlot[] } | { id: number; error: string };
+
+/**
+ * tsx's loader API, named at run time: this module is in the server's bundle (the import route),
+ * which must neither trace tsx (a literal require.resolve of it fails the build: "Module not
+ * found: Can't resolve <dynamic>") nor import lib/ingest/worker-thread.ts, which names it.
+ */
+const TSX_API = ['tsx', 'esm', 'api'].join('/');
+
+/** The bytes as a buffer a postMessage can move: themselves when they own their memory, else a copy (as worker-thread.ts's movable). */
+const movable = (u: Uint8Array): Uint8Array =>
+  u.byteOffset === 0 && u.byteLength === u.buffer.byteLength && u.buffer instanceof ArrayBuffer ? u : u.slice();
 
 /** Bodies from this size are parsed on the thread; smaller ones inline (a small body costs less than the hand-over). */
 export const OFF_THREAD_MIN_BYTES = 1024 * 1024;
@@ -37,9 +47,7 @@ function start(): NonNullable<typeof thread> {
   const root = process.cwd();
   const entry = path.join(root, 'lib', 'ingest', 'body-parse-worker.ts');
   if (!existsSync(entry)) throw new Error(`the parse thread's entry ${entry} is missing (start the studio from its root)`);
-  const api = pathToFileURL(
-    path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('tsx/esm/api')), 'index.mjs'),
-  ).href;
+  const api = pathToFileURL(path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve(TSX_API)), 'index.mjs')).href;
   const worker = new Worker(
     `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); })` +
       `.catch((e) => { console.error(e); process.exit(1); });`,
