@@ -39,6 +39,11 @@ describe('parse thread (issue 39, row 5)', () => {
     const inline: ParsedSlot[] = [];
     for await (const slot of parseCollected(collected(), null, options)) inline.push(slot);
     expect(summary(slots)).toEqual(summary(inline));
+    // the writer's bytes come back as Buffers (node-postgres sends only a Buffer as bytea)
+    const first = slots[0]!.slot;
+    expect(first.ok && first.storable.stepCopy.every((b) => Buffer.isBuffer(b)) && Buffer.isBuffer(first.storable.source!.content)).toBe(
+      true,
+    );
     expect(summary(slots)[0]).toMatchObject({ format: 'asciinema', steps: 4000 });
     // inline, the parse holds the loop for its whole length; on the thread the loop turned meanwhile
     expect(turns).toBeGreaterThan(20);

@@ -97,7 +97,7 @@ export function parseLargeOnThread(minBytes = OFF_THREAD_MIN_BYTES) {
           t.jobs.set(id, (answer) =>
             resolve(
               'slots' in answer
-                ? answer.slots
+                ? answer.slots.map(rehydrate)
                 : [
                     {
                       slot: { ok: false, error: { path: collected.path, where: 'file', message: `not parsed: ${answer.error}` } },
@@ -118,4 +118,15 @@ export async function stopParseThread(): Promise<void> {
   const t = thread;
   thread = null;
   if (t) await t.worker.terminate();
+}
+
+/** Buffers cross a thread as Uint8Arrays: the writer needs Buffers back (node-postgres sends a Buffer as bytea; as parse-pool.ts's rehydrate). */
+function rehydrate(parsed: ParsedSlot): ParsedSlot {
+  if (!parsed.slot.ok) return parsed;
+  const s = parsed.slot.storable;
+  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  s.stepCopy = s.stepCopy.map(buffer);
+  if (s.terminal) s.terminal = { ...s.terminal, gzipped: buffer(s.terminal.gzipped) };
+  if (s.source) s.source = { ...s.source, content: buffer(s.source.content) };
+  return parsed;
 }
