@@ -2,8 +2,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { recordAudit } from '../db/auth/audit';
-import { findActiveUser } from '../db/auth/users';
-import { assertUnderLimit, clearLimit, clientAddress, countFailure, limits } from './rate-limit';
+import { recordSignInAlert } from '../db/auth/sign-in-alerts';
+import { findActiveUser, findUserByEmail } from '../db/auth/users';
+import { clearBackoff, clientAddress, countFailure, giveBackBackoff, limits, signInBackoff, takeBackoff } from './rate-limit';
 import type { SessionUser, UserRecord } from './session-user';
 import { sessionUserFor } from '../db/auth/memberships';
 import { auth, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S, sessionCookieName } from './better-auth';
@@ -21,6 +22,13 @@ export const signInInput = z.object({
  * Checks email + password through better-auth, which creates the session row and answers
  * with the Set-Cookie headers for the caller's edge to pass on. Wrong credentials give one
  * message that does not say which part was wrong, and no session.
+ *
+ * Throttled, never locked (lib/auth/rate-limit.ts's signInBackoff): each attempt waits for its
+ * (account, client address) pair's growing delay and its address's looser one, else RATE_LIMITED
+ * saying when to try again, before the password is even checked. The owner of an account signs
+ * in from their own address whatever others guessed elsewhere. An account failing
+ * limits.signInAccountAlert.max times in its window raises a `sign_in.failures` audit entry,
+ * which the Admin page lists (lib/db/auth/sign-in-alerts.ts).
  */
 export async function signIn(
   input: unknown,
@@ -31,21 +39,27 @@ export async function signIn(
   // better-auth's own limiter guards only its HTTP handler, which Witness does not route through
   const account = valid.email;
   const client = clientAddress(requestHeaders);
-  await assertUnderLimit(limits.signInAccount, account, now, 'failed sign-ins for this account');
-  await assertUnderLimit(limits.signInClient, client, now, 'failed sign-ins from your address');
+  const pair = `${account}|${client}`;
+  await takeBackoff(signInBackoff.client, client, now, 'sign-in attempts from your address');
+  try {
+    await takeBackoff(signInBackoff.pair, pair, now, 'failed sign-ins for this account from your address');
+  } catch (error) {
+    await giveBackBackoff(signInBackoff.client, client); // not tried: does not count against the address
+    throw error;
+  }
   let result;
   try {
     result = await auth().api.signInEmail({ body: valid, headers: requestHeaders, returnHeaders: true });
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 401 || status === 400 || status === 403) {
-      await countFailure(limits.signInAccount, account, now);
-      await countFailure(limits.signInClient, client, now);
+      await alertOnRepeatedFailures(account, client, now);
       throw new AppError('UNAUTHENTICATED', 'Wrong email or password.');
     }
     throw error;
   }
-  await clearLimit(limits.signInAccount, account);
+  await clearBackoff(signInBackoff.pair, pair);
+  await giveBackBackoff(signInBackoff.client, client);
   const user = await findActiveUser(result.response.user.id);
   if (!user) {
     await auth()
@@ -55,6 +69,21 @@ export async function signIn(
   }
   await recordAudit({ actorId: user.id, action: 'session.sign_in', targetType: 'user', targetId: user.id });
   return { user, setCookies: result.headers.getSetCookie() };
+}
+
+/** Counts a wrong password for the account (any address); the one that reaches the alert's count records the alert. */
+async function alertOnRepeatedFailures(account: string, client: string, now: Date): Promise<void> {
+  const rule = limits.signInAccountAlert;
+  if ((await countFailure(rule, account, now)) !== rule.max) return;
+  const user = await findUserByEmail(account);
+  if (!user) return; // guesses at addresses that are no account: the per-address delay is their answer
+  await recordSignInAlert({
+    userId: user.id,
+    email: account,
+    failures: rule.max,
+    windowMinutes: rule.windowMs / 60_000,
+    lastAddress: client,
+  });
 }
 
 function cookieHeaders(setCookies: string[]): Headers {
