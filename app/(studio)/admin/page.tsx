@@ -8,6 +8,7 @@ import { roleLabel } from '@/lib/auth/roles';
 import { listOpenInvites } from '@/lib/db/auth/invites';
 import { listProjectSettings } from '@/lib/db/trajectories/projects';
 import { listUsers } from '@/lib/db/auth/users';
+import { recentSignInAlerts } from '@/lib/db/auth/sign-in-alerts';
 import { liveWorkers } from '@/lib/db/infra/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
 import { inviteUserAction, removeProjectMemberAction, setAutoRenderAction, setProjectMemberAction } from './actions';
@@ -17,17 +18,35 @@ export const metadata = { title: 'Admin' };
 export default async function AdminHome() {
   await requirePageUser('admin');
   const now = new Date();
-  const [users, invites, workers, projects, members] = await Promise.all([
+  const [users, invites, workers, projects, members, signInAlerts] = await Promise.all([
     listUsers(),
     listOpenInvites(),
     liveWorkers(now),
     listProjectSettings(),
     listProjectMembers(),
+    recentSignInAlerts(new Date(now.getTime() - 7 * 86_400_000)),
   ]);
   const candidates = users.filter((u) => !u.disabledAt).map((u) => ({ id: u.id, email: u.email, globalRole: u.role }));
   return (
     <>
       <PageHeader title="Admin" description="People, invitations, project members and the studio's workers." />
+      {signInAlerts.length > 0 ? (
+        <section className="mb-8 rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900" data-testid="sign-in-alerts">
+          <h2 className="mb-2 font-semibold">Repeated failed sign-ins (last 7 days)</h2>
+          <p className="mb-2">
+            Someone may be guessing these passwords. Each guess is slowed down (the account is never locked); its owner can still sign in
+            from their own address.
+          </p>
+          <ul className="space-y-1">
+            {signInAlerts.map((a) => (
+              <li key={`${a.email}-${a.at.toISOString()}`}>
+                <span className="font-mono text-xs">{a.email}</span>: {a.failures} wrong passwords within {a.windowMinutes} min, the last
+                from {a.lastAddress} ({a.at.toISOString().slice(0, 16).replace('T', ' ')} UTC)
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section className="mb-8 rounded-xl border border-zinc-200 bg-white p-5 shadow-sm">
         <h2 className="mb-3 font-semibold">Invite someone</h2>
         <p className="mb-4 text-sm text-zinc-600">Sign-up is by invitation only. The link lets them choose a password.</p>
