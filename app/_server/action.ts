@@ -4,12 +4,13 @@ import type { ActionError, ActionResult } from '@/lib/action-result';
 import type { Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { AppError, publicError } from '@/lib/errors';
+import { withWellFormedText } from '@/lib/http/lone-surrogates';
 import { findNulByte } from '@/lib/http/nul-bytes';
 import { requireActionUser } from './current-user';
 
 /**
- * Wraps a server action: checks the role on the server, validates input with zod, and maps
- * errors once (AppError -> its message; anything else -> a generic message, logged).
+ * Wraps a server action: checks the role on the server, refuses a NUL, makes text well-formed,
+ * validates input with zod, and maps errors once (AppError -> its message; anything else -> a generic message, logged).
  */
 export function defineAction<S extends z.ZodType, T>(
   area: Area,
@@ -21,7 +22,8 @@ export function defineAction<S extends z.ZodType, T>(
       const user = await requireActionUser(area);
       const nul = findNulByte(input);
       if (nul) return { ok: false, error: { code: 'BAD_INPUT', message: 'must not contain a NUL character', field: nul } };
-      const parsed = schema.safeParse(input);
+      // an unpaired UTF-16 surrogate reads as U+FFFD, as in API bodies (lib/http/lone-surrogates.ts)
+      const parsed = schema.safeParse(withWellFormedText(input));
       if (!parsed.success) {
         // eslint-disable-next-line no-restricted-syntax -- the action edge: a form gets the message and the field apart (parseInput prefixes the field)
         const issue = parsed.error.issues[0]!;

@@ -4,6 +4,7 @@ import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
 import { userForApiToken } from '@/lib/db/auth/api-tokens';
 import { AppError, httpStatusFor, publicError } from '@/lib/errors';
+import { cookieWriteRefusal } from '@/lib/http/cookie-write-origin';
 import { findNulInUrl } from '@/lib/http/nul-bytes';
 
 /**
@@ -64,7 +65,11 @@ export async function admitCaller(request: ApiRequest, area: Area): Promise<Sess
   return user;
 }
 
-/** The caller: `Authorization: Bearer wit_…` (an API token), else the session cookie. */
+/**
+ * The caller: `Authorization: Bearer wit_…` (an API token), else the session cookie. A write by
+ * cookie whose Origin (or Referer) is not the studio's is refused, 403 (lib/http/cookie-write-origin.ts:
+ * cross-site request forgery); a bearer token's calls are not checked so.
+ */
 export async function authenticateCall(request: ApiRequest): Promise<SessionUser> {
   const token = bearerToken(request.header('authorization'));
   if (token) {
@@ -74,15 +79,22 @@ export async function authenticateCall(request: ApiRequest): Promise<SessionUser
   }
   const user = await sessionUserFromHeaders(request.headers());
   if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in, or send an API token as `Authorization: Bearer wit_…`.');
+  const refusal = cookieWriteRefusal(request.method, (name) => request.header(name));
+  if (refusal) throw new AppError('FORBIDDEN', refusal);
   return user;
 }
 
-/** Any error as the client may see it (an AppError's own message, else a generic one, logged), with its status. */
+/** Any error as the client may see it (an AppError's own message, else a generic one, logged), with its status (and Retry-After on a 429). */
 export function errorAnswer(error: unknown): ApiAnswer {
   if (!(error instanceof AppError)) console.error('[api]', error);
   const body = publicError(error);
   const status = httpStatusFor(body.code);
-  return jsonAnswerOf({ error: body }, { status, headers: status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined });
+  const retryAfter = (body.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  const headers: Record<string, string> = {};
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  // a rate limit says when to try again (lib/auth/rate-limit.ts puts the seconds in its details)
+  if (status === 429 && typeof retryAfter === 'number') headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));
+  return jsonAnswerOf({ error: body }, { status, headers });
 }
 
 /**

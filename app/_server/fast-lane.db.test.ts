@@ -163,9 +163,12 @@ describe("the fast lane answers as Next's routes do", () => {
     expect(JSON.parse(first.body)).toMatchObject({ resumed: false });
     const resumed = await same(claimRoute, campaignId, claimPath, { headers: { authorization: `Bearer ${token}` } });
     expect(JSON.parse(resumed.body)).toEqual({ ...JSON.parse(first.body), resumed: true });
-    const byCookie = await viaFastLane(claimPath, { headers: { cookie } });
+    // a cookie write comes from the studio's own pages (its Origin: here the default base URL, http://localhost:3000)
+    const studio = { cookie, origin: 'http://localhost:3000' };
+    expect((await same(claimRoute, campaignId, claimPath, { headers: { cookie, origin: 'http://evil.example' } })).status).toBe(403);
+    const byCookie = await viaFastLane(claimPath, { headers: studio });
     expect(byCookie.status).toBe(201);
-    expect((await same(claimRoute, campaignId, claimPath, { headers: { cookie } })).body).toBe(
+    expect((await same(claimRoute, campaignId, claimPath, { headers: studio })).body).toBe(
       byCookie.body.replace('"resumed":false', '"resumed":true'),
     );
   });

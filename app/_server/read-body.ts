@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/errors';
+import { withWellFormedText } from '@/lib/http/lone-surrogates';
 import { findNulByte } from '@/lib/http/nul-bytes';
 
 /** The largest JSON body the API's small routes (reviews, comparisons, campaigns, status, skip) accept. */
@@ -47,7 +48,10 @@ export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX_BY
   return parseJsonBytes(await readBodyBytes(request, maxBytes));
 }
 
-/** A body's bytes as JSON (empty reads as {}); not JSON, or a NUL in a string or key → 422 saying where. */
+/**
+ * A body's bytes as JSON (empty reads as {}); not JSON, or a NUL in a string or key → 422 saying
+ * where; an unpaired UTF-16 surrogate (a `\ud800` escape) reads as U+FFFD (lib/http/lone-surrogates.ts).
+ */
 export function parseJsonBytes(bytes: Buffer): unknown {
   const text = bytes.toString('utf8');
   if (text.trim() === '') return {};
@@ -59,7 +63,7 @@ export function parseJsonBytes(bytes: Buffer): unknown {
   }
   const nul = findNulByte(value);
   if (nul) throw new AppError('BAD_INPUT', `body ${nul}: must not contain a NUL character (\\u0000)`, { details: { field: nul } });
-  return value;
+  return withWellFormedText(value);
 }
 
 function formatBytes(n: number): string {

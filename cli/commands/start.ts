@@ -14,7 +14,6 @@ import { demoUsers } from '../../prisma/seed/demo-users';
 import { seedDemo } from '../../prisma/seed/seed-demo';
 import { trajectoryIdsOfProject } from '../../lib/db/trajectories/trajectory-queries';
 import { requestRender } from '../../lib/video-renders/request-render';
-import { resolveClientAddress } from '../../lib/http/client-address';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
 
@@ -174,14 +173,11 @@ async function startWeb(port: number, hostname: string): Promise<http.Server> {
   await app.prepare();
   const handle = app.getRequestHandler();
   // the review loop's hot API routes, served here before Next's request layer with the same handlers (app/_server/fast-lane.ts)
-  const { serveFastLane } = await import('../../app/_server/fast-lane');
-  const trustedProxies = env().WITNESS_TRUSTED_PROXIES;
-  const server = http.createServer((req, res) => {
-    // one address, worked out from the socket (and the trusted proxies' hops), replaces whatever the client sent
-    req.headers['x-forwarded-for'] = resolveClientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedProxies);
-    if (serveFastLane(req, res)) return;
-    void handle(req, res);
-  });
+  // the client's address, HSTS on https, then the fast lane (app/_server/fast-lane.ts) or Next (app/_server/studio-server.ts)
+  const { studioRequestListener } = await import('../../app/_server/studio-server');
+  const server = http.createServer(
+    studioRequestListener({ next: handle, trustedProxies: env().WITNESS_TRUSTED_PROXIES, baseUrl: baseUrl() }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

@@ -45,3 +45,14 @@ export const staticSecurityHeaders: { key: string; value: string }[] = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
   { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
 ];
+
+/**
+ * Strict-Transport-Security (two years, subdomains too) when the studio's public URL
+ * (WITNESS_BASE_URL) is https, else null: on http a browser ignores it, and a studio reached over
+ * plain http must never tell a browser to refuse plain http. `witness start`'s server sets it on
+ * every response, Next's and its fast lane's alike (app/_server/studio-server.ts), from the base
+ * URL it runs with, not the one a build was made with.
+ */
+export function strictTransportSecurity(base: string): string | null {
+  return base.startsWith('https:') ? 'max-age=63072000; includeSubDomains' : null;
+}
