@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '@/lib/auth/sign-in';
 import { createApiToken } from '@/lib/db/auth/api-tokens';
 import { createUser } from '@/lib/db/auth/users';
@@ -31,7 +31,15 @@ type Route = (request: Request, context: { params: Promise<{ id: string }> }) =>
 async function call(route: Route, path: string, headers: Record<string, string>, body: string, id = '') {
   const request = new Request(`http://localhost:3000${path}`, { method: 'POST', headers, body });
   const response = await route(request, { params: Promise.resolve({ id }) });
-  return { status: response.status, json: (await response.text().then((t) => (t ? JSON.parse(t) : null))) as Record<string, any> };
+  const text = await response.text();
+  // the answers' shapes as the tests read them
+  const json = (text ? JSON.parse(text) : null) as {
+    campaign: { id: string };
+    assignment: { assignment: { id: string } };
+    review: { id: string };
+    error: { message: string };
+  };
+  return { status: response.status, json };
 }
 
 const rubricDefinition = (title: string) => ({
