@@ -156,7 +156,15 @@ describe('video parts', () => {
     );
     const campaign = await createCampaign(
       projectId,
-      { name: 'c', mode: 'single', rubricVersionId: version.versionId, overlap: 2, blind: { hidePolicy: true, hideReward: true } },
+      // read pacing: the whole 40-step run with its terminal replay (a skim video of it is a bounded selection, too small to split in three)
+      {
+        name: 'c',
+        mode: 'single',
+        rubricVersionId: version.versionId,
+        overlap: 2,
+        pacing: 'read',
+        blind: { hidePolicy: true, hideReward: true },
+      },
       null,
     );
     const reviewer = async () => {
