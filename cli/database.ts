@@ -5,13 +5,23 @@ import { installQueue } from '../lib/queue/boss';
 import { jobContracts } from '../lib/queue/job-list';
 
 /**
- * For commands that need the database: DATABASE_URL, or the embedded one started here.
- * Applies migrations (schema and queue) unless told not to, and exports DATABASE_URL to this
- * process and its children.
+ * For commands that need the database: DATABASE_URL, or the embedded one under the data dir:
+ * the one a running studio (or another command) already serves there, used and never stopped,
+ * else one started here (`existing: 'own'`, the studio: it must run its own, and refuses a data
+ * dir another live process serves). Applies migrations (schema and queue) unless told not to,
+ * and exports DATABASE_URL to this process and its children.
  */
-export async function openDatabase(options: { migrate?: boolean; log?: (line: string) => void } = {}): Promise<DatabaseHandle> {
+export async function openDatabase(
+  options: { migrate?: boolean; log?: (line: string) => void; existing?: 'share' | 'own' } = {},
+): Promise<DatabaseHandle> {
   const e = env();
-  const handle = await connectDatabase({ databaseUrl: e.DATABASE_URL, dataDir: dataDir(), port: e.WITNESS_DB_PORT, log: undefined });
+  const handle = await connectDatabase({
+    databaseUrl: e.DATABASE_URL,
+    dataDir: dataDir(),
+    port: e.WITNESS_DB_PORT,
+    log: options.existing === 'own' ? options.log : undefined,
+    existing: options.existing ?? 'share',
+  });
   setEnv('DATABASE_URL', handle.url);
   if (options.migrate !== false) {
     try {

@@ -68,7 +68,7 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     setEnv('WITNESS_SECRET', secret);
     setEnv('NODE_ENV', 'production');
 
-    const database = await openDatabase({ log });
+    const database = await openDatabase({ log, existing: 'own' });
     log(
       `database: ${database.embedded ? `embedded PostgreSQL on port ${e.WITNESS_DB_PORT} (${path.relative(process.cwd(), dataDir()) || dataDir()}/pg)` : 'DATABASE_URL'}`,
     );

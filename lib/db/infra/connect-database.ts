@@ -8,6 +8,10 @@ export interface DatabaseHandle {
   /** true when the embedded database was created by this call */
   fresh: boolean;
   stop: () => Promise<void>;
+  /** the embedded server when this process started it (the studio supervises it) */
+  server?: RunningPostgres;
+  /** set when the embedded database was already served by another process (a running studio), which keeps it */
+  sharedWith?: RunningPostgres['sharedWith'];
 }
 
 /**
@@ -19,14 +23,27 @@ export async function connectDatabase(options: {
   dataDir: string;
   port: number;
   log?: (line: string) => void;
+  /** a live server already on the data dir: use it (`share`, every command) or require it be ours (`own`, the studio) */
+  existing?: 'share' | 'own';
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     await checkReachable(options.databaseUrl);
     return { url: options.databaseUrl, embedded: false, fresh: false, stop: async () => {} };
   }
-  const running: RunningPostgres = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.port, log: options.log });
+  const running: RunningPostgres = await startEmbeddedPostgres({
+    dataDir: options.dataDir,
+    port: options.port,
+    log: options.log,
+    existing: options.existing ?? 'share',
+  });
   // this machine's processes (web, worker, CLI) reach the embedded database over its Unix socket
-  return { url: running.socketUrl, embedded: true, fresh: running.initialised, stop: running.stop };
+  return {
+    url: running.socketUrl,
+    embedded: true,
+    fresh: running.initialised,
+    stop: running.stop,
+    ...(running.sharedWith ? { sharedWith: running.sharedWith } : { server: running }),
+  };
 }
 
 export async function checkReachable(url: string, timeoutMs = 5000): Promise<void> {

@@ -23,6 +23,13 @@ export interface EmbeddedPostgresOptions {
   log?: (line: string) => void;
   /** the server's output once it is ready (a profile run's auto_explain plans); dropped without it */
   serverLog?: (text: string) => void;
+  /**
+   * What to do when a live PostgreSQL already serves this data dir. `share` (every CLI command):
+   * use it and never stop it. `own` (the default; `witness start`, tests, benches): it must be
+   * ours to run, so one whose owning process is alive (a studio, or a command that started it)
+   * is refused with who holds it, and an orphan (its owner died, e.g. a kill -9) is stopped.
+   */
+  existing?: 'share' | 'own';
 }
 
 export interface RunningPostgres {
@@ -38,6 +45,13 @@ export interface RunningPostgres {
   stop: () => Promise<void>;
   /** true when this call ran initdb */
   initialised: boolean;
+  /** set when this call found the server running and shares it (its `stop` then stops nothing) */
+  sharedWith?: { postmasterPid: number; ownerPid: number | null; ownerCommand: string | null };
+  /**
+   * Called once if the server this call started exits without `stop` having been asked for
+   * (a kill -9 of the postmaster, a crash): the studio restarts it. Never called for a shared one.
+   */
+  onUnexpectedExit: (listener: (reason: string) => void) => void;
 }
 
 async function binaries(): Promise<{ postgres: string; initdb: string }> {
@@ -60,7 +74,7 @@ export function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -131,32 +145,136 @@ async function chownRecursive(dir: string, ids: { uid: number; gid: number }): P
   execFileSync('chown', ['-R', `${ids.uid}:${ids.gid}`, dir]);
 }
 
+/** What `postmaster.pid` says about the server that holds a data dir (see PostgreSQL's miscadmin.h: LOCK_FILE_LINE_*). */
+export interface PostmasterLock {
+  pid: number;
+  dataDir: string;
+  port: number;
+  /** the first of unix_socket_directories ('' when it listens on none) */
+  socketDir: string;
+  /** starting, ready, stopping or standby */
+  status: string;
+}
+
+/** Parses the lines of `postmaster.pid`: pid, data dir, start time, port, socket dir, listen address, shared memory key, status. */
+export function parsePostmasterLock(text: string): PostmasterLock | null {
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return {
+    pid,
+    dataDir: lines[1]?.trim() ?? '',
+    port: Number.isInteger(port) && port > 0 ? port : 0,
+    socketDir: lines[4]?.trim() ?? '',
+    status: lines[7]?.trim() ?? '',
+  };
+}
+
+/** The process that started the server of a data dir, recorded beside it (`<dataDir>/pg-owner.json`). */
+interface OwnerRecord {
+  pid: number;
+  command: string;
+}
+
+const ownerFile = (dataDir: string) => path.join(path.resolve(dataDir), 'pg-owner.json');
+
+async function readOwner(dataDir: string): Promise<OwnerRecord | null> {
+  try {
+    const parsed = JSON.parse(await readFile(ownerFile(dataDir), 'utf8')) as Partial<OwnerRecord>;
+    return typeof parsed.pid === 'number' ? { pid: parsed.pid, command: String(parsed.command ?? '') } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** This process's command line, for saying who holds a database (`witness start`, `witness import`). */
+function thisCommand(): string {
+  const args = process.argv.slice(1).map((a) => path.basename(a));
+  const main = args.findIndex((a) => a === 'main.ts' || a === 'witness.mjs' || a === 'main.js');
+  return main >= 0 ? ['witness', ...args.slice(main + 1, main + 2)].join(' ') : args.join(' ');
+}
+
 /**
- * A crash (kill -9 of Witness) can leave `postmaster.pid` behind, or an orphaned postgres still
- * running on our data dir. Remove a stale lock; stop an orphan of ours so we start clean.
+ * The live server that holds `pgDir` (its lock file names a live postgres process on this data
+ * dir), or null when none does (no lock file, or a stale one left by a crash).
+ */
+export async function livePostmaster(pgDir: string): Promise<PostmasterLock | null> {
+  let lock: PostmasterLock | null;
+  try {
+    lock = parsePostmasterLock(await readFile(path.join(pgDir, 'postmaster.pid'), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!lock || lock.pid === process.pid || !pidAlive(lock.pid)) return null;
+  try {
+    const cmd = (await readFile(`/proc/${lock.pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+    // a reused pid: some other process now has the number
+    if (!cmd.includes('postgres') || !cmd.includes(pgDir)) return null;
+  } catch {
+    /* not Linux: trust the lock file */
+  }
+  return lock;
+}
+
+/**
+ * A crash (kill -9 of the postmaster or of Witness) can leave `postmaster.pid` behind: remove it
+ * when no live server holds the data dir. A live server is left alone here.
  */
 async function clearStaleLock(pgDir: string, log: (line: string) => void): Promise<void> {
   const lockFile = path.join(pgDir, 'postmaster.pid');
-  if (!existsSync(lockFile)) return;
-  const pid = Number((await readFile(lockFile, 'utf8')).split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) {
-    let cmd = '';
-    try {
-      cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-    } catch {
-      /* not linux, or gone */
-    }
-    if (cmd.includes('postgres') && cmd.includes(pgDir)) {
-      log(`stopping an orphaned PostgreSQL (pid ${pid}) left by an earlier run`);
-      process.kill(pid, 'SIGINT');
-      for (let i = 0; i < 100 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-      if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
-      for (let i = 0; i < 50 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-      return;
-    }
-  }
+  if (!existsSync(lockFile) || (await livePostmaster(pgDir))) return;
   log('removing a stale PostgreSQL lock file left by a crash');
   await rm(lockFile, { force: true });
+}
+
+/** Stops a server whose owner died (left by a kill -9 of Witness), so that the caller can run its own. */
+async function stopOrphan(lock: PostmasterLock, log: (line: string) => void): Promise<void> {
+  log(`stopping an orphaned PostgreSQL (pid ${lock.pid}) left by an earlier run`);
+  process.kill(lock.pid, 'SIGINT');
+  for (let i = 0; i < 100 && pidAlive(lock.pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (pidAlive(lock.pid)) process.kill(lock.pid, 'SIGKILL');
+  for (let i = 0; i < 50 && pidAlive(lock.pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Waits (up to 30 s) for a server that is starting to accept connections. */
+async function waitLockReady(pgDir: string, lock: PostmasterLock): Promise<PostmasterLock> {
+  let current: PostmasterLock | null = lock;
+  for (let i = 0; i < 300 && current && current.status !== 'ready'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    current = await livePostmaster(pgDir);
+  }
+  if (!current || current.status !== 'ready')
+    throw new AppError(
+      'UNAVAILABLE',
+      `The PostgreSQL that holds ${pgDir} (pid ${lock.pid}) did not become ready: it is ${current?.status ?? 'gone'}.`,
+    );
+  return current;
+}
+
+/**
+ * The server that already holds the data dir, if any: shared (`existing: 'share'`), refused when
+ * its owner is alive (`own`), or stopped when it is an orphan (`own`). Null: the caller starts one.
+ */
+async function existingServer(
+  dataDir: string,
+  pgDir: string,
+  existing: 'share' | 'own',
+  log: (line: string) => void,
+): Promise<{ lock: PostmasterLock; owner: OwnerRecord | null } | null> {
+  const lock = await livePostmaster(pgDir);
+  if (!lock) return null;
+  const recorded = await readOwner(dataDir);
+  const owner = recorded && recorded.pid !== process.pid && pidAlive(recorded.pid) ? recorded : null;
+  if (existing === 'share') return { lock: await waitLockReady(pgDir, lock), owner };
+  if (owner)
+    throw new AppError(
+      'UNAVAILABLE',
+      `The database under ${path.resolve(dataDir)} is already served by another Witness process (pid ${owner.pid}, \`${owner.command}\`, ` +
+        `PostgreSQL on port ${lock.port}): one studio runs a data dir. Stop that process first, or set WITNESS_DATA_DIR (and WITNESS_DB_PORT) to another.`,
+    );
+  await stopOrphan(lock, log);
+  return null;
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
@@ -166,76 +284,122 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const database = options.database ?? 'witness';
   const log = options.log ?? (() => {});
   const pgDir = path.resolve(dataDir, 'pg');
-  const bins = await binaries();
-  const ids = await runAsUser();
-
-  await mkdir(path.resolve(dataDir), { recursive: true });
-  if (ids) await ensureReachable(dataDir, ids);
-  let initialised = false;
-  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    await rm(pgDir, { recursive: true, force: true });
-    await mkdir(pgDir, { recursive: true, mode: 0o700 });
-    const pwFile = path.join(path.resolve(dataDir), `.pg-password-${process.pid}`);
-    await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
-    if (ids) {
-      await chown(path.resolve(dataDir), ids.uid, ids.gid).catch(() => {});
-      await chownRecursive(pgDir, ids);
-      await chown(pwFile, ids.uid, ids.gid);
-    }
-    try {
-      await runToEnd(
-        bins.initdb,
-        ['-D', pgDir, '--auth=scram-sha-256', `--username=${user}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'],
-        ids,
-      );
-    } finally {
-      await rm(pwFile, { force: true });
-    }
-    initialised = true;
-  } else {
-    await clearStaleLock(pgDir, log);
-  }
-
-  if (await portInUse(port)) {
-    throw new AppError(
-      'UNAVAILABLE',
-      `Port ${port} (embedded PostgreSQL) is already in use: stop what uses it, or set WITNESS_DB_PORT to a free port, or DATABASE_URL to use an existing database.`,
-    );
-  }
-
-  const socketDir = await ensureSocketDirectory(path.resolve(dataDir), port, ids);
-  const child = spawn(
-    bins.postgres,
-    [
-      '-D',
-      pgDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'max_connections=200',
-      '-c',
-      `unix_socket_directories=${socketDir}`,
-    ],
-    { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: childEnv({ LC_MESSAGES: 'C' }) },
-  );
-  await waitReady(child, log, options.serverLog);
-
-  const url = `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  const socketUrl = `${url}?host=${encodeURIComponent(socketDir)}`;
-  if (initialised) await createDatabase(user, password, port, database);
-
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGINT'); // fast shutdown: abort transactions, checkpoint, exit
-    });
-    return stopped;
+  const existing = options.existing ?? 'own';
+  const shared = async (found: { lock: PostmasterLock; owner: OwnerRecord | null }): Promise<RunningPostgres> => {
+    const url = `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${found.lock.port}/${database}`;
+    const socketUrl = found.lock.socketDir ? `${url}?host=${encodeURIComponent(found.lock.socketDir)}` : url;
+    return {
+      url,
+      socketUrl,
+      port: found.lock.port,
+      initialised: false,
+      // not ours: never stopped by us
+      stop: async () => {},
+      sharedWith: { postmasterPid: found.lock.pid, ownerPid: found.owner?.pid ?? null, ownerCommand: found.owner?.command ?? null },
+      onUnexpectedExit: () => {},
+    };
   };
-  return { url, socketUrl, port, stop, initialised };
+  if (existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    const found = await existingServer(dataDir, pgDir, existing, log);
+    if (found) return shared(found);
+  }
+  try {
+    return await startOwn();
+  } catch (error) {
+    // two commands started at once: the other one's server won the lock; share it
+    const found = existing === 'share' ? await existingServer(dataDir, pgDir, existing, log) : null;
+    if (found) return shared(found);
+    throw error;
+  }
+
+  async function startOwn(): Promise<RunningPostgres> {
+    const bins = await binaries();
+    const ids = await runAsUser();
+
+    await mkdir(path.resolve(dataDir), { recursive: true });
+    if (ids) await ensureReachable(dataDir, ids);
+    let initialised = false;
+    if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+      await rm(pgDir, { recursive: true, force: true });
+      await mkdir(pgDir, { recursive: true, mode: 0o700 });
+      const pwFile = path.join(path.resolve(dataDir), `.pg-password-${process.pid}`);
+      await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
+      if (ids) {
+        await chown(path.resolve(dataDir), ids.uid, ids.gid).catch(() => {});
+        await chownRecursive(pgDir, ids);
+        await chown(pwFile, ids.uid, ids.gid);
+      }
+      try {
+        await runToEnd(
+          bins.initdb,
+          ['-D', pgDir, '--auth=scram-sha-256', `--username=${user}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'],
+          ids,
+        );
+      } finally {
+        await rm(pwFile, { force: true });
+      }
+      initialised = true;
+    } else {
+      await clearStaleLock(pgDir, log);
+    }
+
+    if (await portInUse(port)) {
+      throw new AppError(
+        'UNAVAILABLE',
+        `Port ${port} (embedded PostgreSQL) is already in use: stop what uses it, or set WITNESS_DB_PORT to a free port, or DATABASE_URL to use an existing database.`,
+      );
+    }
+
+    const socketDir = await ensureSocketDirectory(path.resolve(dataDir), port, ids);
+    const child = spawn(
+      bins.postgres,
+      [
+        '-D',
+        pgDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        '-c',
+        `unix_socket_directories=${socketDir}`,
+      ],
+      { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: childEnv({ LC_MESSAGES: 'C' }) },
+    );
+    await waitReady(child, log, options.serverLog);
+
+    const url = `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+    const socketUrl = `${url}?host=${encodeURIComponent(socketDir)}`;
+    if (initialised) await createDatabase(user, password, port, database);
+
+    await writeFile(ownerFile(dataDir), JSON.stringify({ pid: process.pid, command: thisCommand() } satisfies OwnerRecord));
+
+    let stopped: Promise<void> | undefined;
+    let unexpected: ((reason: string) => void) | undefined;
+    let exitReason: string | undefined;
+    child.once('exit', (code, signal) => {
+      if (stopped) return;
+      exitReason = `PostgreSQL (pid ${child.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`}`;
+      unexpected?.(exitReason);
+    });
+    const stop = () => {
+      stopped ??= new Promise<void>((resolve) => {
+        const done = () => {
+          void rm(ownerFile(dataDir), { force: true }).then(() => resolve());
+        };
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', done);
+        child.kill('SIGINT'); // fast shutdown: abort transactions, checkpoint, exit
+      });
+      return stopped;
+    };
+    const onUnexpectedExit = (listener: (reason: string) => void) => {
+      unexpected = listener;
+      if (exitReason) listener(exitReason);
+    };
+    return { url, socketUrl, port, stop, initialised, onUnexpectedExit };
+  }
 }
 
 /** The longest path a Unix socket may have on Linux (sun_path holds 108 bytes with its NUL). */
