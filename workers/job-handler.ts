@@ -18,6 +18,12 @@ export interface JobHandler<C extends JobContract = JobContract> {
   handle(payload: JobPayload<C>, ctx: JobContext): Promise<Record<string, unknown> | void>;
   /** optional one-time preparation the worker starts in the background when it starts (e.g. the video bundle) */
   warmUp?: () => Promise<unknown>;
+  /**
+   * What the handler needs that may be missing on this machine (Chromium for a render): null when
+   * it is there, else why not. The worker leaves this queue's jobs queued (none taken, no retry
+   * spent) while it is missing, checks again now and then, and serves the queue once it is there.
+   */
+  unmet?: () => string | null;
 }
 
 /** Thrown by a handler for a failure that retrying cannot fix (bad payload, row gone): no retry. */

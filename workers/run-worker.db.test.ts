@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissing } from '../render/server/chromium-launcher';
 import { z } from 'zod';
 import { env } from '../lib/env';
 import { createBoss, findJobs, installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
@@ -117,5 +121,37 @@ describe('job worker on pg-boss', () => {
     expect(finished).toContain('slow');
     expect(await liveWorkers(new Date())).toHaveLength(0);
     worker = undefined;
+  });
+
+  it("leaves a queue's jobs queued while its handler lacks what it needs (Chromium for renders), and takes them once it is there", async () => {
+    // a render handler's need, as on a machine without Chromium: an executable that appears later (the real check)
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-unmet-'));
+    const chromium = path.join(dir, 'chromium');
+    const lines: string[] = [];
+    const needy: JobHandler<typeof testJob> = { ...handler, unmet: () => chromiumMissing(chromium) };
+    await sendJob(url(), testJob, { id: 'later', failTimes: 0, sleepMs: 0 });
+    worker = await startWorker({
+      databaseUrl: url(),
+      handlers: [needy],
+      pollingIntervalSeconds: 0.5,
+      requirementCheckMs: 200,
+      log: (l) => lines.push(l),
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(calls).toHaveLength(0);
+    const boss = createBoss(url(), 'producer');
+    await boss.start();
+    const [job] = await findJobs(boss, testJob.name, {});
+    await boss.stop({ graceful: false });
+    expect(job).toMatchObject({ state: 'created', retryCount: 0 });
+    expect(lines.join('\n')).toMatch(/not taking test\.echo jobs yet: Chromium not found or not executable at .*chromium/);
+    // no queue served while it waits: a render planner does not count this worker as a chunk worker
+    expect((await liveWorkers(new Date())).find((w) => w.id === worker!.id)?.queues).toEqual([]);
+
+    await writeFile(chromium, '#!/bin/sh\n', { mode: 0o755 });
+    await waitFor(() => finished.includes('later'));
+    expect(calls).toEqual([{ id: 'later', attempt: 0 }]);
+    expect(lines.join('\n')).toContain('now taking test.echo jobs');
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -15,6 +15,8 @@ export interface WorkerOptions {
   /** seconds between queue polls */
   pollingIntervalSeconds?: number;
   heartbeatMs?: number;
+  /** how often a queue waiting for what its handler needs (JobHandler.unmet) is looked at again */
+  requirementCheckMs?: number;
   /** graceful shutdown waits this long for running jobs */
   shutdownTimeoutMs?: number;
 }
@@ -43,9 +45,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   );
   await boss.start();
 
-  for (const handler of options.handlers) {
-    await ensureQueue(boss, handler.contract);
-    if (handler.contract.cron) await boss.schedule(handler.contract.name, handler.contract.cron, {}, { tz: 'UTC' });
+  const serve = async (handler: JobHandler) => {
     // pg-boss 10 has no localConcurrency: each work() is one fetch loop taking one job at a time
     for (let n = 0; n < (handler.contract.concurrency ?? 1); n++)
       await boss.work(
@@ -54,12 +54,43 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         // batchSize 1: pg-boss completes the job with what this returns, and retries it when it throws
         async (jobs: QueueJob[]) => runOne(boss, handler, jobs[0]!, controller.signal, log),
       );
+  };
+  // queues whose handler lacks something on this machine (Chromium): their jobs stay queued until it is there
+  const waiting = new Map<JobHandler, string>();
+  for (const handler of options.handlers) {
+    await ensureQueue(boss, handler.contract);
+    if (handler.contract.cron) await boss.schedule(handler.contract.name, handler.contract.cron, {}, { tz: 'UTC' });
+    const unmet = handler.unmet?.() ?? null;
+    if (unmet) waiting.set(handler, unmet);
+    else await serve(handler);
   }
+  for (const [handler, why] of waiting)
+    log(`[worker] not taking ${handler.contract.name} jobs yet: ${why}; they wait in the queue and are taken once it is there`);
+  let checking = false;
+  const recheck = setInterval(() => {
+    if (checking || waiting.size === 0) return;
+    checking = true;
+    void (async () => {
+      for (const handler of [...waiting.keys()]) {
+        if (handler.unmet!() !== null) continue;
+        waiting.delete(handler);
+        await serve(handler);
+        log(`[worker] now taking ${handler.contract.name} jobs`);
+      }
+    })()
+      .catch((error: Error) => log(`[worker] could not start serving a queue: ${error.message}`))
+      .finally(() => (checking = false));
+  }, options.requirementCheckMs ?? 15_000);
+  recheck.unref();
 
   const beat = () =>
-    writeWorkerHeartbeat({ id, hostname: os.hostname(), pid: process.pid, queues: options.handlers.map((h) => h.contract.name) }).catch(
-      (error: Error) => log(`[worker] heartbeat failed: ${error.message}`),
-    );
+    writeWorkerHeartbeat({
+      id,
+      hostname: os.hostname(),
+      pid: process.pid,
+      // the queues it takes jobs from now (not those waiting for what their handler needs)
+      queues: options.handlers.filter((h) => !waiting.has(h)).map((h) => h.contract.name),
+    }).catch((error: Error) => log(`[worker] heartbeat failed: ${error.message}`));
   await beat();
   const timer = setInterval(beat, options.heartbeatMs ?? 10_000);
   timer.unref();
@@ -79,6 +110,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     stop: () => {
       stopping ??= (async () => {
         clearInterval(timer);
+        clearInterval(recheck);
         // graceful: stop fetching, let running jobs finish (up to the timeout), then abort them
         const abortLater = setTimeout(() => controller.abort(), options.shutdownTimeoutMs ?? 25_000);
         await boss.stop({ graceful: true, timeout: options.shutdownTimeoutMs ?? 30_000 });

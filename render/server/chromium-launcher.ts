@@ -30,13 +30,8 @@ export function chromiumLauncher(executable: string): string {
   const known = launchers.get(executable);
   // written again if something removed it since (a temp cleaner, in a worker that runs for weeks)
   if (known && existsSync(known)) return known;
-  try {
-    accessSync(executable, constants.X_OK);
-  } catch {
-    throw new Error(
-      `render: Chromium not found or not executable at ${executable} (CHROMIUM_PATH); install it with scripts/ensure-chromium.sh`,
-    );
-  }
+  const missing = chromiumMissing(executable);
+  if (missing) throw new Error(`render: ${missing}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'witness-chromium-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'chromium');
@@ -45,4 +40,17 @@ export function chromiumLauncher(executable: string): string {
   });
   launchers.set(executable, file);
   return file;
+}
+
+/**
+ * Why `executable` cannot be used to render (not there, or not executable), or null when it can:
+ * the render handlers' `unmet`, so a worker on a machine without Chromium leaves render jobs queued.
+ */
+export function chromiumMissing(executable: string): string | null {
+  try {
+    accessSync(executable, constants.X_OK);
+    return null;
+  } catch {
+    return `Chromium not found or not executable at ${executable} (CHROMIUM_PATH); install it with scripts/ensure-chromium.sh (apt-get install -y chromium)`;
+  }
 }

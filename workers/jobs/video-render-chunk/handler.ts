@@ -15,6 +15,7 @@ import { sendJob } from '../../../lib/queue/boss';
 import { openStore } from '../../../lib/storage/open-store';
 import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
+import { chromiumMissing } from '../../../render/server/chromium-launcher';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoCombineJob } from '../../../lib/queue/jobs/video-combine';
 import { failureText } from '../../../lib/video-renders/video-files';
@@ -28,6 +29,7 @@ export function chunkStorageKey(videoId: string, index: number): string {
 export const videoRenderChunkHandler: JobHandler<typeof videoRenderChunkJob> = {
   contract: videoRenderChunkJob,
   warmUp: bundleOnce,
+  unmet: () => chromiumMissing(env().CHROMIUM_PATH),
   async handle({ videoId, index }, ctx) {
     const video = await findVideo(videoId);
     if (!video) throw new PermanentJobError(`video ${videoId} does not exist`);

@@ -19,6 +19,7 @@ import { planChunks } from '../../../lib/video/chunks';
 import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
 import { freshVideoPropsFor } from '../../../lib/video-renders/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
+import { chromiumMissing } from '../../../render/server/chromium-launcher';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
 import { videoRenderJob } from '../../../lib/queue/jobs/video-render';
@@ -32,6 +33,7 @@ import { videoRenderJob } from '../../../lib/queue/jobs/video-render';
 export const videoRenderHandler: JobHandler<typeof videoRenderJob> = {
   contract: videoRenderJob,
   warmUp: bundleOnce,
+  unmet: () => chromiumMissing(env().CHROMIUM_PATH),
   async handle({ videoId }, ctx) {
     const video = await findVideo(videoId);
     if (!video) throw new PermanentJobError(`video ${videoId} does not exist`);
