@@ -50,7 +50,7 @@ export default defineConfig({
       // the sinks spec delivers to the example receiver on this machine
       WITNESS_SINK_ALLOW: '127.0.0.1,localhost',
     },
-    url: `http://localhost:${port}/api/health`,
+    url: `http://localhost:${port}/api/health?ready=1`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'ignore',

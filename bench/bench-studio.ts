@@ -49,7 +49,7 @@ export async function untilHealthy(base: string, child: ChildProcess): Promise<v
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`witness start exited: ${stderr.slice(-800)}`);
     try {
-      if ((await fetch(`${base}/api/health`)).status === 200) return;
+      if ((await fetch(`${base}/api/health?ready=1`)).status === 200) return;
     } catch {
       /* not up yet */
     }

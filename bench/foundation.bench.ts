@@ -32,7 +32,7 @@ async function untilHealthy(child: ChildProcess, timeoutMs = 120_000): Promise<n
         `witness start exited early (${child.exitCode}): ${stderr.split('\n').find((l) => /error/i.test(l)) ?? ''}\n${stderr.slice(-3000)}`,
       );
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      const response = await fetch(`http://127.0.0.1:${port}/api/health?ready=1`);
       if (response.status === 200) return (performance.now() - t0) / 1000;
     } catch {
       /* not listening yet */

@@ -19,6 +19,8 @@ When started by \`witness start\`, it also stops when its parent dies.`,
     const database = await openDatabase({ log: (l) => io.stderr(`[worker] ${l}\n`) });
     const { jobHandlers } = await import('../../workers/registry');
     const worker = await startWorker({ databaseUrl: database.url, handlers: jobHandlers, log: (l) => io.stdout(`${l}\n`) });
+    // started by `witness start`: it waits for this before it says the studio is ready (GET /api/health?ready=1)
+    process.send?.({ witness: 'worker-ready' });
     await new Promise<void>((resolve) => {
       let done = false;
       const stop = () => {
