@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CollectedInput } from './collect-inputs';
 import type { ImportOptions, ParsedSlot, ReadAhead } from './import-trajectories';
+import { rehydrate } from './rehydrate-slot';
 
 /** What the parse thread is sent: a body's bytes (moved, not copied) and the options that shape its trajectories. */
 export interface BodyParseJob {
@@ -118,15 +119,4 @@ export async function stopParseThread(): Promise<void> {
   const t = thread;
   thread = null;
   if (t) await t.worker.terminate();
-}
-
-/** Buffers cross a thread as Uint8Arrays: the writer needs Buffers back (node-postgres sends a Buffer as bytea; as parse-pool.ts's rehydrate). */
-function rehydrate(parsed: ParsedSlot): ParsedSlot {
-  if (!parsed.slot.ok) return parsed;
-  const s = parsed.slot.storable;
-  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-  s.stepCopy = s.stepCopy.map(buffer);
-  if (s.terminal) s.terminal = { ...s.terminal, gzipped: buffer(s.terminal.gzipped) };
-  if (s.source) s.source = { ...s.source, content: buffer(s.source.content) };
-  return parsed;
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ImportOptions, ParsedSlot, PreparedInput } from './import-trajectories';
 import { movable, startTsxWorker } from './worker-thread';
+import { rehydrate } from './rehydrate-slot';
 
 /** What a parse worker is sent: a small file on disk, its bytes (read and hashed on the main thread) and the options that shape its trajectories. */
 export interface ParseJob {
@@ -161,14 +162,4 @@ export class ParsePool {
     this.closing = true;
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
-}
-
-/** Buffers cross a thread as Uint8Arrays: the writer needs Buffers back (node-postgres sends a Buffer as bytea). */
-function rehydrate(parsed: ParsedSlot): ParsedSlot {
-  if (!parsed.slot.ok) return parsed;
-  const s = parsed.slot.storable;
-  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-  s.stepCopy = s.stepCopy.map(buffer);
-  if (s.terminal) s.terminal = { ...s.terminal, gzipped: buffer(s.terminal.gzipped) };
-  return parsed;
 }
