@@ -16,6 +16,7 @@ import { trajectoryIdsOfProject } from '../../lib/db/trajectories/trajectory-que
 import { requestRender } from '../../lib/video-renders/request-render';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
+import { keepWorkerRunning, superviseDatabase } from '../supervise-database';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -109,6 +110,16 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // the embedded database dies (kill -9, a crash): restarted, else everything stops and start exits 1 with the reason
+    superviseDatabase(database, {
+      dataDir: dataDir(),
+      port: e.WITNESS_DB_PORT,
+      log,
+      onFatal: (reason) => {
+        io.stderr(`error: ${reason}\n`);
+        if (!shuttingDown) void shutdown('database lost').then(() => process.exit(1));
+      },
+    });
 
     const steps = async () => {
       // seed and web start overlap; the worker starts once the web answers (2 cores: don't compete)
@@ -128,7 +139,11 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
         return [(results[0] as PromiseFulfilledResult<http.Server>).value];
       });
       server = web;
-      if (!values['no-worker'] && !shuttingDown) worker = startWorkerChild(io);
+      if (!values['no-worker'] && !shuttingDown)
+        worker = keepWorkerRunning(() => (worker = startWorkerChild(io)), {
+          log: (line) => io.stderr(`${line}\n`),
+          stopping: () => shuttingDown,
+        });
     };
     startup = steps();
     try {
