@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
  */
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'e2e-newcomer');
-const port = 3171;
+const port = 3181;
 const base = `http://127.0.0.1:${port}`;
 
 function newcomerEnv(): NodeJS.ProcessEnv {
@@ -41,7 +41,7 @@ test('npm start without Chromium, readiness, sign-in, an import from a second te
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start', '--port', String(port)], {
     cwd: root,
     // the database's default port is the second terminal's too; this machine has Chromium, the newcomer's not
-    env: { ...newcomerEnv(), WITNESS_DB_PORT: '54371', CHROMIUM_PATH: path.join(dataDir, 'no-chromium') },
+    env: { ...newcomerEnv(), WITNESS_DB_PORT: '54381', CHROMIUM_PATH: path.join(dataDir, 'no-chromium') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   studio = Object.assign(child, { output: () => output });
