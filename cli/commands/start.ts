@@ -17,6 +17,8 @@ import { requestRender } from '../../lib/video-renders/request-render';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
 import { keepWorkerRunning, superviseDatabase } from '../supervise-database';
+import { chromiumOnStart } from '../chromium-on-start';
+import { expectSteps, markDone } from '../../lib/db/infra/readiness';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -57,13 +59,9 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
         `Port ${e.PORT} is already in use: stop what uses it, or start on another port (PORT=3001 npm start, or --port 3001).`,
       );
     }
-    if (!existsSync(e.CHROMIUM_PATH)) {
-      throw new CliError(
-        `Chromium not found at ${e.CHROMIUM_PATH} (Witness renders videos and runs its browser tests with it): install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH.`,
-      );
-    }
     if (e.DATABASE_URL) await checkReachable(e.DATABASE_URL);
-    await ensureBuild(values.rebuild, log);
+    // Chromium (videos) is installed beside the build when missing and possible; the studio starts without it otherwise
+    await Promise.all([chromiumOnStart(e.CHROMIUM_PATH, root, log), ensureBuild(values.rebuild, log)]);
 
     const secret = await ensureInstanceSecret(dataDir(), e.WITNESS_SECRET);
     setEnv('WITNESS_SECRET', secret);
@@ -121,29 +119,39 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       },
     });
 
+    // readiness (GET /api/health?ready=1): 503 with what is pending until the line 'Witness is running at'
+    const demo = e.WITNESS_DEMO === '1' && !values['no-demo'];
+    expectSteps({
+      ...(demo ? { demo: 'seeding the demo data' } : {}),
+      ...(values['no-worker'] ? {} : { worker: 'starting the job worker' }),
+      start: 'starting up',
+    });
     const steps = async () => {
       // seed and web start overlap; the worker starts once the web answers (2 cores: don't compete)
-      const seeding =
-        e.WITNESS_DEMO === '1' && !values['no-demo']
-          ? seedDemo().then(async (report) => {
-              // every demo trajectory gets its MP4 (rendered in the background by the worker; done ones are skipped)
-              const ids = e.WITNESS_AUTO_RENDER === '1' ? await trajectoryIdsOfProject(report.projectId) : [];
-              for (const id of ids) await requestRender(database.url, id);
-              log(
-                `demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`,
-              );
-            })
-          : Promise.resolve();
+      const seeding = demo
+        ? seedDemo().then(async (report) => {
+            // every demo trajectory gets its MP4 (rendered in the background by the worker; done ones are skipped)
+            const ids = e.WITNESS_AUTO_RENDER === '1' ? await trajectoryIdsOfProject(report.projectId) : [];
+            for (const id of ids) await requestRender(database.url, id);
+            log(
+              `demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`,
+            );
+            markDone('demo');
+          })
+        : Promise.resolve();
       const [web] = await Promise.allSettled([startWeb(e.PORT, e.WITNESS_HOST), seeding]).then(async (results) => {
         for (const r of results) if (r.status === 'rejected') throw r.reason;
         return [(results[0] as PromiseFulfilledResult<http.Server>).value];
       });
       server = web;
-      if (!values['no-worker'] && !shuttingDown)
+      if (!values['no-worker'] && !shuttingDown) {
         worker = keepWorkerRunning(() => (worker = startWorkerChild(io)), {
           log: (line) => io.stderr(`${line}\n`),
           stopping: () => shuttingDown,
         });
+        await workerReady(worker);
+        markDone('worker');
+      }
     };
     startup = steps();
     try {
@@ -157,6 +165,7 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       return 0;
     }
 
+    markDone('start');
     log(`\nWitness is running at ${baseUrl()}  (ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     if (e.WITNESS_DEMO === '1' && !values['no-demo']) {
       log('Demo sign-ins (local demo only), and the projects each is in:');
@@ -219,6 +228,24 @@ function startWorkerChild(io: CliIo): ChildProcess {
     if (code !== 0 && signal !== 'SIGTERM') io.stderr(`[worker] exited (${code ?? signal}); run \`witness worker\` to start another\n`);
   });
   return child;
+}
+
+/** Resolves when the worker child says it serves its queues (cli/commands/worker.ts); rejects when it exits first. */
+function workerReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if ((message as { witness?: string } | null)?.witness !== 'worker-ready') return;
+      child.off('exit', onExit);
+      child.off('message', onMessage);
+      resolve();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      child.off('message', onMessage);
+      reject(new CliError(`the job worker exited while starting (${code ?? signal}): see its lines above`));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 }
 
 function stopChild(child: ChildProcess | undefined): Promise<void> {
