@@ -224,9 +224,7 @@ function startWorkerChild(io: CliIo): ChildProcess {
   });
   child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
   child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
-  child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') io.stderr(`[worker] exited (${code ?? signal}); run \`witness worker\` to start another\n`);
-  });
+  // an exit is reported (and the worker restarted) by keepWorkerRunning (cli/supervise-database.ts)
   return child;
 }
 
