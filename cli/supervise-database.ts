@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { startEmbeddedPostgres, type RunningPostgres } from '../lib/db/infra/embedded-postgres';
 import type { DatabaseHandle } from '../lib/db/infra/connect-database';
+import { markDone, markPending } from '../lib/db/infra/readiness';
 
 /**
  * `witness start`'s watch over the embedded PostgreSQL it started: when the server exits without
@@ -33,6 +34,8 @@ export function superviseDatabase(
 
   const restart = async (reason: string) => {
     options.log(`database stopped unexpectedly (${reason}): restarting it`);
+    // GET /api/health?ready=1 says why it is 503 meanwhile (liveness says the database is unreachable)
+    markPending('database', `restarting the database (${reason})`);
     let lastError: unknown;
     for (let attempt = 1; attempt <= tries && !stopping; attempt++) {
       // the killed postmaster's backends notice its death and exit within moments; a retry waits for them
@@ -44,6 +47,7 @@ export function superviseDatabase(
         database.server = next;
         if (stopping) return void (await next.stop());
         options.log(`database restarted (attempt ${attempt} of ${tries})`);
+        markDone('database');
         watch(next);
         return;
       } catch (error) {

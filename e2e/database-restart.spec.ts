@@ -123,8 +123,8 @@ test('kill -9 of the database: start restarts it; the web server, sign-in and th
   expect(pidAlive(pg2)).toBe(true);
 
   // the web server's pools reconnect: health answers 200 again
-  const health = await until('GET /api/health 200', 30_000, async () => {
-    const res = await fetch(`http://127.0.0.1:${studio.port}/api/health`);
+  const health = await until('GET /api/health?ready=1 200', 30_000, async () => {
+    const res = await fetch(`http://127.0.0.1:${studio.port}/api/health?ready=1`);
     return res.status === 200 ? ((await res.json()) as { database: { ok: boolean }; queue: { ok: boolean } }) : undefined;
   });
   expect(health.database.ok).toBe(true);

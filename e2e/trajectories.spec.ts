@@ -255,7 +255,9 @@ test('links prefetch a page when the pointer comes to them, not when they come i
   const href = (await first.getAttribute('href'))!;
   await first.hover();
   await expect.poll(() => prefetched).toContain(href);
-  expect(prefetched.filter((p) => p.startsWith('/trajectories/'))).toEqual([href]);
+  // one prefetch may be several requests for the same page (Next 16's segment cache asks for the
+  // route tree, then its segments): what counts is which pages were asked for, only the hovered one
+  expect([...new Set(prefetched.filter((p) => p.startsWith('/trajectories/')))]).toEqual([href]);
   await first.click();
   await expect(page).toHaveURL(new RegExp(`${href}$`));
 });
