@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  *   (job contracts live in lib/queue/jobs/, handlers in workers/).
  * - Prisma (and raw pg) only in lib/db/, the query layer: lib/db/infra/ (connections, migrations,
  *   the Prisma client) and lib/db/<domain>/ queries. Use-cases, pages, components and workers call
- *   its query functions; only entry points (cli/, bench/, seeds) and tests open lib/db/infra/client.
+ *   its query functions; only entry points (cli/, bench/, seeds) and tests open lib/db/client.
  * - components/ never touch the database (type-only imports of lib/db shapes are fine) and import
  *   nothing from app/.
  * - render/ compositions import nothing from app/.
@@ -17,14 +17,14 @@ import tseslint from 'typescript-eslint';
 const noPrisma = [
   {
     group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg'],
-    message: 'Database access lives in lib/db/ query functions only.',
+    message: 'Database access lives in lib/<domain>/queries/ (and lib/db/ infrastructure) only.',
   },
-  { group: ['pg'], message: 'Database access lives in lib/db/ query functions only.' },
+  { group: ['pg'], message: 'Database access lives in lib/<domain>/queries/ (and lib/db/ infrastructure) only.' },
 ];
 const noDbClient = [
   {
-    group: ['**/db/infra/client', '@/lib/db/infra/client'],
-    message: 'The Prisma client is for lib/db/ queries (and entry points, tests): call a query function.',
+    group: ['**/db/client', '@/lib/db/client'],
+    message: 'The Prisma client is for lib/<domain>/queries/ (and entry points, tests): call a query function.',
   },
 ];
 const frameworkImports = [
@@ -35,6 +35,32 @@ const frameworkImports = [
     message: 'lib/ must not import from workers/ or render/ (job contracts are in lib/queue/jobs/).',
   },
 ];
+// lib/db/ is infrastructure: the arrows point down to it, never from it into a domain room
+const dbIsInfrastructure = [
+  {
+    group: [
+      '../*',
+      '!../env',
+      '!../errors',
+      '!../queue',
+      '!../queue/boss',
+      '!../queue/queue-schema',
+      '!../queue/job-contract',
+      '@/lib/*',
+      '!@/lib/db',
+    ],
+    message:
+      "lib/db/ is infrastructure only (connection, pools, COPY, migrations, embedded PostgreSQL): no domain imports; a domain's reads and writes live in lib/<domain>/queries/.",
+  },
+];
+// edges parse, check access and call a use-case (lib/<domain>/<verb-noun>.ts), which calls its queries
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- turned on for the edges once they call use-cases
+const noQueries = {
+  group: ['**/lib/*/queries/*', '@/lib/*/queries/*'],
+  allowTypeImports: true,
+  message:
+    'Edges call a use-case (lib/<domain>/<verb-noun>.ts), never a queries/ module: the use-case decides, audits and requests its follow-up jobs, and every transport (pages, API, CLI, MCP, jobs) gets the same behaviour.',
+};
 const processEnv = {
   selector: "MemberExpression[object.name='process'][property.name='env']",
   message: 'Read configuration through lib/env.ts (env()), the one place that parses process.env.',
@@ -91,7 +117,7 @@ export default tseslint.config(
   },
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/db/**', 'lib/env.ts', ...tests],
+    ignores: ['lib/db/**', 'lib/*/queries/**', 'lib/env.ts', ...tests],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma, ...noDbClient] }],
       'no-restricted-syntax': ['error', processEnv, zodByHand],
@@ -104,13 +130,21 @@ export default tseslint.config(
   },
   {
     files: ['lib/**/*.test.ts', 'lib/**/test/**/*.ts'],
-    ignores: ['lib/db/**'],
+    ignores: ['lib/db/**', 'lib/*/queries/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...noPrisma] }] },
   },
   {
-    files: ['lib/db/**/*.ts'],
-    ignores: ['lib/db/test/**', 'lib/db/infra/client.ts'],
+    files: ['lib/*/queries/**/*.ts'],
+    ignores: tests,
     rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv, zodByHand] },
+  },
+  {
+    files: ['lib/db/**/*.ts'],
+    ignores: ['lib/db/test/**', 'lib/db/client.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...dbIsInfrastructure] }],
+      'no-restricted-syntax': ['error', processEnv, zodByHand],
+    },
   },
   {
     // React's hook rules with the React Compiler's checks (eslint-plugin-react-hooks 7,
@@ -134,7 +168,7 @@ export default tseslint.config(
           patterns: [
             ...noPrisma,
             {
-              group: ['@/lib/db/*', '**/lib/db/*'],
+              group: ['@/lib/db/*', '**/lib/db/*', '@/lib/*/queries/*', '**/lib/*/queries/*'],
               allowTypeImports: true,
               message: 'components/ never touch the database: pages load data and pass it down.',
             },

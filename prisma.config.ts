@@ -3,7 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { defineConfig } from 'prisma/config';
 
 // Used by the Prisma CLI only (generate, migrate diff for new migrations). The app applies
-// migrations itself (lib/db/infra/migrate.ts), so nothing at run time needs a schema engine.
+// migrations itself (lib/db/migrate.ts), so nothing at run time needs a schema engine.
 // Prisma 6 otherwise downloads a native schema engine, which fails offline: `engine: 'js'`
 // runs the wasm one through a driver adapter instead. `prisma generate` without a URL
 // falls back to a download too, so give it a harmless default.

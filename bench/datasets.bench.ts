@@ -5,9 +5,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { exportDataset } from '../lib/datasets/export-dataset';
-import { disconnectDb } from '../lib/db/infra/client';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
+import { disconnectDb } from '../lib/db/client';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
 import { freePort } from './free-port';
@@ -128,7 +128,7 @@ export async function run(): Promise<BenchFigure[]> {
   const outDir = await mkdtemp(path.join(tmpdir(), 'witness-bench-datasets-'));
   const client = new pg.Client({ connectionString: postgres.url });
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     await client.connect();
     const s0 = performance.now();

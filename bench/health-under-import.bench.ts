@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createApiToken } from '../lib/db/auth/api-tokens';
-import { ensureFirstMemberships } from '../lib/db/auth/memberships';
-import { ensureUser } from '../lib/db/auth/users';
-import { disconnectDb } from '../lib/db/infra/client';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
-import { ensureProject } from '../lib/db/trajectories/projects';
+import { createApiToken } from '../lib/auth/queries/api-tokens';
+import { ensureFirstMemberships } from '../lib/auth/queries/memberships';
+import { ensureUser } from '../lib/auth/queries/users';
+import { disconnectDb } from '../lib/db/client';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
+import { ensureProject } from '../lib/trajectories/queries/projects';
 import { setEnv } from '../lib/env';
 import { startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 import type { BenchFigure } from './figure';
@@ -71,7 +71,7 @@ export async function run(): Promise<BenchFigure[]> {
   const port = await freePort();
   let studio: ChildProcess | undefined;
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     const project = await ensureProject({ slug: 'huge', name: 'Huge imports' });
     const { user } = await ensureUser({

@@ -6,15 +6,15 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
-import { disconnectDb } from '../lib/db/infra/client';
-import { copyFrom } from '../lib/db/infra/copy-from';
-import { closeTrajectoryBatchPool } from '../lib/db/infra/pg-pool';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
-import { ensureProject } from '../lib/db/trajectories/projects';
-import { binaryCopyData, type BinaryField } from '../lib/db/trajectories/binary-copy';
-import { newId } from '../lib/db/trajectories/storable-trajectory';
-import { IMPORT_SOURCE_COPY } from '../lib/db/trajectories/store-trajectory-batch';
+import { disconnectDb } from '../lib/db/client';
+import { copyFrom } from '../lib/db/copy-from';
+import { closeTrajectoryBatchPool } from '../lib/db/pg-pool';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
+import { ensureProject } from '../lib/trajectories/queries/projects';
+import { binaryCopyData, type BinaryField } from '../lib/ingest/queries/binary-copy';
+import { newId } from '../lib/ingest/queries/storable-trajectory';
+import { IMPORT_SOURCE_COPY } from '../lib/ingest/queries/store-trajectory-batch';
 import { setEnv } from '../lib/env';
 import { detectFormat } from '../lib/formats/detect';
 import { getImporter } from '../lib/formats/registry';
@@ -643,8 +643,8 @@ export async function run(): Promise<BenchFigure[]> {
   const postgres = await startEmbeddedPostgres({ dataDir, port });
   const filesDir = await mkdtemp(path.join(tmpdir(), 'witness-bench-ingest-'));
   try {
-    await migrate(postgres.url);
-    // the server's Unix socket, as `witness import` connects to its embedded database (lib/db/infra/connect-database.ts); COPY too
+    await migrateDatabase(postgres.url);
+    // the server's Unix socket, as `witness import` connects to its embedded database (lib/db/connect-database.ts); COPY too
     setEnv('DATABASE_URL', postgres.socketUrl);
 
     const g0 = performance.now();

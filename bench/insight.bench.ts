@@ -2,14 +2,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { Prisma } from '@prisma/client';
-import { disconnectDb } from '../lib/db/infra/client';
-import { environmentVerdictsSql } from '../lib/db/insight/insight-environments';
-import { backfillTrajectoryInsight } from '../lib/db/insight/insight-summary';
-import { loadCompareInsight, loadEnvironmentInsight, loadPolicyInsight } from '../lib/db/insight/insight-load';
-import { db } from '../lib/db/infra/client';
-import { migrate } from '../lib/db/infra/migrate';
+import { disconnectDb } from '../lib/db/client';
+import { environmentVerdictsSql } from '../lib/insight/queries/insight-environments';
+import { backfillTrajectoryInsight } from '../lib/insight/queries/insight-summary';
+import { loadCompareInsight, loadEnvironmentInsight, loadPolicyInsight } from '../lib/insight/queries/insight-load';
+import { db } from '../lib/db/client';
+import { migrateDatabase } from '../lib/migrate-database';
 import { setEnv } from '../lib/env';
 import type { BenchFigure } from './figure';
 import { freePort } from './free-port';
@@ -26,7 +26,7 @@ import { freePort } from './free-port';
  * pairing each trajectory with the same task's next checkpoint (about 0.83 x T comparisons).
  *
  * The generator writes rows in bulk, past the submit path that keeps the trajectory summaries
- * (lib/db/insight/insight-summary.ts), so it then runs the migrate backfill and reports its time.
+ * (lib/insight/queries/insight-summary.ts), so it then runs the migrate backfill and reports its time.
  *
  * Comparator, same run, same data: `SELECT count(*)` of the project's current reviews joined to
  * their campaigns, i.e. reading each review once without evaluating anything (the floor for any
@@ -136,7 +136,7 @@ export async function run(): Promise<BenchFigure[]> {
   const client = new pg.Client(postgres.url);
   const figures: BenchFigure[] = [];
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     await client.connect();
     for (const size of SIZES) {

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { claimNextItem } from '../lib/db/review/assignments';
-import { disconnectDb } from '../lib/db/infra/client';
-import { copyFrom } from '../lib/db/infra/copy-from';
-import { startEmbeddedPostgres, type RunningPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
-import { closeSqlPool } from '../lib/db/infra/sql';
-import { closeTrajectoryBatchPool } from '../lib/db/infra/pg-pool';
-import { storeTrajectory } from '../lib/db/trajectories/trajectories';
+import { claimNextItem } from '../lib/review/queries/assignments';
+import { disconnectDb } from '../lib/db/client';
+import { copyFrom } from '../lib/db/copy-from';
+import { startEmbeddedPostgres, type RunningPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
+import { closeSqlPool } from '../lib/db/sql';
+import { closeTrajectoryBatchPool } from '../lib/db/pg-pool';
+import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
 import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { CastEvent, Step } from '../lib/formats/trajectory';
@@ -141,7 +141,7 @@ export async function openBenchPagesDatabases(log: Log): Promise<BenchPagesDatab
   try {
     if (cached) {
       for (const url of [demoUrl, benchUrl]) {
-        const m = await migrate(url);
+        const m = await migrateDatabase(url);
         if (m.applied.length) log(`${new URL(url).pathname.slice(1)}: applied ${m.applied.join(', ')}`);
       }
       log('databases opened from the cache');
@@ -160,7 +160,7 @@ export async function openBenchPagesDatabases(log: Log): Promise<BenchPagesDatab
 
 async function build(log: Log, demoUrl: string, benchUrl: string): Promise<BenchPagesIds> {
   const t0 = performance.now();
-  await migrate(demoUrl);
+  await migrateDatabase(demoUrl);
   setEnv('DATABASE_URL', demoUrl);
   const seeded = await seedDemo();
   const projectId = seeded.projectId;

@@ -9,11 +9,11 @@ import { killBenchStudio, launchBenchChromium, startBenchStudio, stopBenchStudio
 import { freePort } from './free-port';
 import { BIG_STEPS, openBenchPagesDatabases, REVIEWERS, TRAJECTORIES, type BenchPagesIds } from './pages-bench-data';
 import { refreshCampaignSnapshots } from '../lib/campaigns/refresh-campaign-snapshots';
-import { disconnectDb } from '../lib/db/infra/client';
-import { closeSqlPool } from '../lib/db/infra/sql';
+import { disconnectDb } from '../lib/db/client';
+import { closeSqlPool } from '../lib/db/sql';
 import { setEnv } from '../lib/env';
-import { pacingOfTrajectory } from '../lib/db/videos/videos';
-import { prepareVideoProps } from '../lib/video-renders/video-props-for';
+import { pacingOfTrajectory } from '../lib/video/queries/videos';
+import { prepareVideoProps } from '../lib/video/video-props-for';
 
 /**
  * Every studio page's server render, HTML and RSC (the payload a client-side navigation

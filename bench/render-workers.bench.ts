@@ -2,19 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { disconnectDb } from '../lib/db/infra/client';
-import { portInUse, startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
-import { ensureProject } from '../lib/db/trajectories/projects';
-import { storeTrajectory } from '../lib/db/trajectories/trajectories';
-import { findVideo } from '../lib/db/videos/videos';
+import { disconnectDb } from '../lib/db/client';
+import { portInUse, startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
+import { ensureProject } from '../lib/trajectories/queries/projects';
+import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
+import { findVideo } from '../lib/video/queries/videos';
 import { childEnv, setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import { installQueue, stopQueueClient } from '../lib/queue/boss';
 import { planChunks } from '../lib/video/chunks';
-import { requestRender } from '../lib/video-renders/request-render';
-import { videoPropsFor } from '../lib/video-renders/video-props-for';
+import { requestRender } from '../lib/video/request-render';
+import { videoPropsFor } from '../lib/video/video-props-for';
 import { jobContracts } from '../lib/queue/job-list';
 import type { BenchFigure } from './figure';
 
@@ -102,7 +102,7 @@ export async function run(): Promise<BenchFigure[]> {
   while (await portInUse(port)) port++;
   const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port });
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     setEnv('WITNESS_DATA_DIR', dataDir);
     await installQueue(postgres.url, jobContracts);

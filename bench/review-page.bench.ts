@@ -1,17 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { claimNextItem } from '../lib/db/review/assignments';
-import { disconnectDb } from '../lib/db/infra/client';
-import { createCampaign } from '../lib/db/campaigns/campaigns';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
+import { claimNextItem } from '../lib/review/queries/assignments';
+import { disconnectDb } from '../lib/db/client';
+import { createCampaign } from '../lib/campaigns/queries/campaigns';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { freePort } from './free-port';
-import { migrate } from '../lib/db/infra/migrate';
-import { ensureProject } from '../lib/db/trajectories/projects';
-import { saveRubricVersion } from '../lib/db/campaigns/rubrics';
-import { storeTrajectory } from '../lib/db/trajectories/trajectories';
-import { ensureFirstMemberships } from '../lib/db/auth/memberships';
-import { ensureUser } from '../lib/db/auth/users';
+import { migrateDatabase } from '../lib/migrate-database';
+import { ensureProject } from '../lib/trajectories/queries/projects';
+import { saveRubricVersion } from '../lib/campaigns/queries/rubrics';
+import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
+import { ensureFirstMemberships } from '../lib/auth/queries/memberships';
+import { ensureUser } from '../lib/auth/queries/users';
 import { setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import type { Step } from '../lib/formats/trajectory';
@@ -74,7 +74,7 @@ export async function run(): Promise<BenchFigure[]> {
   let studio: ChildProcess | undefined;
   const browser = await launchBenchChromium();
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     const project = await ensureProject({ slug: 'tti', name: 'Review page TTI' });
     const trajectory = buildTrajectory({

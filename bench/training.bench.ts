@@ -4,10 +4,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startReceiver } from '../examples/receiver/receiver.mjs';
-import { disconnectDb } from '../lib/db/infra/client';
-import { startEmbeddedPostgres } from '../lib/db/infra/embedded-postgres';
-import { migrate } from '../lib/db/infra/migrate';
-import { createSink } from '../lib/db/training/training-sinks';
+import { disconnectDb } from '../lib/db/client';
+import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
+import { migrateDatabase } from '../lib/migrate-database';
+import { createSink } from '../lib/training/queries/training-sinks';
 import { rawEnv, setEnv } from '../lib/env';
 import { deliverSink } from '../lib/training/deliver-sink';
 import type { BenchFigure } from './figure';
@@ -55,7 +55,7 @@ export async function run(): Promise<BenchFigure[]> {
   const allowBefore = rawEnv('WITNESS_SINK_ALLOW');
   setEnv('WITNESS_SINK_ALLOW', new URL(receiver.url).host);
   try {
-    await migrate(postgres.url);
+    await migrateDatabase(postgres.url);
     setEnv('DATABASE_URL', postgres.url);
     await client.connect();
     const s0 = performance.now();

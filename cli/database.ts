@@ -1,5 +1,5 @@
-import { connectDatabase, type DatabaseHandle } from '../lib/db/infra/connect-database';
-import { migrate } from '../lib/db/infra/migrate';
+import { connectDatabase, type DatabaseHandle } from '../lib/db/connect-database';
+import { migrateDatabase } from '../lib/migrate-database';
 import { dataDir, env, setEnv } from '../lib/env';
 import { installQueue } from '../lib/queue/boss';
 import { jobContracts } from '../lib/queue/job-list';
@@ -25,7 +25,7 @@ export async function openDatabase(
   setEnv('DATABASE_URL', handle.url);
   if (options.migrate !== false) {
     try {
-      const result = await migrate(handle.url);
+      const result = await migrateDatabase(handle.url);
       if (result.applied.length > 0) options.log?.(`applied migrations: ${result.applied.join(', ')}`);
       await installQueue(handle.url, jobContracts);
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { startEmbeddedPostgres, type RunningPostgres } from '../lib/db/infra/embedded-postgres';
-import type { DatabaseHandle } from '../lib/db/infra/connect-database';
-import { markDone, markPending } from '../lib/db/infra/readiness';
+import { startEmbeddedPostgres, type RunningPostgres } from '../lib/db/embedded-postgres';
+import type { DatabaseHandle } from '../lib/db/connect-database';
+import { markDone, markPending } from '../lib/db/readiness';
 
 /**
  * `witness start`'s watch over the embedded PostgreSQL it started: when the server exits without

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ensureProject, projectSettings } from '../lib/db/trajectories/projects';
+import { ensureProject, projectSettings } from '../lib/trajectories/queries/projects';
 import { seedUser } from './fixtures/seed';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { uniqueName } from './fixtures/trajectories';

@@ -30,12 +30,12 @@ const rubric = {
  * intervals and the queue has work.
  */
 async function seedCampaign(reviewers: SeededUser[]) {
-  const { ensureProject } = await import('../lib/db/trajectories/projects');
-  const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
-  const { createCampaign } = await import('../lib/db/campaigns/campaigns');
-  const { claimNextItem } = await import('../lib/db/review/assignments');
+  const { ensureProject } = await import('../lib/trajectories/queries/projects');
+  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
+  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
+  const { claimNextItem } = await import('../lib/review/queries/assignments');
   const { submitReview } = await import('../lib/review/submit-review');
-  const { db } = await import('../lib/db/infra/client');
+  const { db } = await import('../lib/db/client');
   const slug = uniqueName('agree');
   const project = await ensureProject({ slug, name: slug });
   const good = new Map<string, boolean>();
@@ -187,10 +187,10 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
   page,
 }) => {
   test.setTimeout(120_000);
-  const { ensureProject } = await import('../lib/db/trajectories/projects');
-  const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
-  const { createCampaign } = await import('../lib/db/campaigns/campaigns');
-  const { claimNextItem } = await import('../lib/db/review/assignments');
+  const { ensureProject } = await import('../lib/trajectories/queries/projects');
+  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
+  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
+  const { claimNextItem } = await import('../lib/review/queries/assignments');
   const { submitComparison } = await import('../lib/review/submit-comparison');
   const slug = uniqueName('pairs');
   const project = await ensureProject({ slug, name: slug });

@@ -84,7 +84,7 @@ test.describe('sign-in and roles', () => {
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong email or password.');
-    const { attemptsIn } = await import('../lib/db/auth/rate-limits');
+    const { attemptsIn } = await import('../lib/auth/queries/rate-limits');
     const counted = async (address: string) => (await attemptsIn(`sign-in:client:${address}`, 15 * 60_000, new Date())).count;
     expect(await counted(forged)).toBe(0);
     expect(await counted('127.0.0.1')).toBeGreaterThanOrEqual(1); // the studio listens on 127.0.0.1 in the e2e run

@@ -15,9 +15,9 @@ async function campaignWith(options: {
   minCoverage: number;
   runs: Array<Array<{ source: 'user' | 'agent'; text: string }>>;
 }) {
-  const { ensureProject } = await import('../lib/db/trajectories/projects');
-  const { saveRubricVersion } = await import('../lib/db/campaigns/rubrics');
-  const { createCampaign } = await import('../lib/db/campaigns/campaigns');
+  const { ensureProject } = await import('../lib/trajectories/queries/projects');
+  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
+  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
   const slug = uniqueName('e2e-expert');
   const task = uniqueName('pendulum');
   for (const [i, steps] of options.runs.entries()) {
@@ -137,7 +137,7 @@ test('reading the transcript meets a transcript-coverage campaign without playin
   await page.getByRole('button', { name: 'Submit (Ctrl+Enter)' }).click();
   await expect(page).toHaveURL(/\/review\?done=/);
 
-  const { db } = await import('../lib/db/infra/client');
+  const { db } = await import('../lib/db/client');
   const review = await db().review.findFirstOrThrow({
     where: { assignment: { item: { campaignId: campaign.id } } },
     select: { coverage: true },

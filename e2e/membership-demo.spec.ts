@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   // seedDemo gives its memberships only to demo users with none (an admin's later changes stick); in a full e2e run
   // other specs have already put the demo's people into their own projects (fixtures/lead-campaigns.ts), so give
   // them their demo projects here, as a fresh start does
-  const { db } = await import('../lib/db/infra/client');
+  const { db } = await import('../lib/db/client');
   const projectIds = { demo: seeded.projectId, 'support-desk': seeded.supportProjectId };
   for (const u of demoUsers) {
     const user = await db().user.findUniqueOrThrow({ where: { email: u.email }, select: { id: true } });
@@ -85,7 +85,7 @@ test('the admin sees both projects with their members and adds a reviewer to the
   await page.getByRole('button', { name: 'Add member' }).click();
   await expect(demoPeople(support)).toHaveCount(3);
   await screenshot(page, 'membership-admin');
-  const { db } = await import('../lib/db/infra/client');
+  const { db } = await import('../lib/db/client');
   const kit = await db().user.findUniqueOrThrow({ where: { email: 'kit@witness.local' }, select: { id: true } });
   const audit = await db().auditLog.findFirst({ where: { action: 'project_member.add', targetId: kit.id }, select: { data: true } });
   expect(audit?.data).toEqual({ role: 'reviewer' });

@@ -12,7 +12,7 @@ test('an admin adds a webhook sink, the worker delivers the finalised labels to 
 }) => {
   test.setTimeout(180_000);
   const { seedLabelledProject } = await import('../lib/db/test/seed-labels');
-  const { db } = await import('../lib/db/infra/client');
+  const { db } = await import('../lib/db/client');
   const seeded = await seedLabelledProject({ slug: uniqueName('sinks'), tasks: 3, evalTasks: 1 });
   const secret = 'e2e-sink-secret-0123456789';
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'witness-e2e-sink-')), 'received.jsonl');

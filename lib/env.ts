@@ -27,7 +27,7 @@ const envSchema = z.object({
   WITNESS_IMPORT_MAX_MB: z.coerce.number().int().positive().default(256),
   /** largest request body POST /api/v1/trajectories accepts (MiB) */
   WITNESS_API_MAX_MB: z.coerce.number().int().positive().default(64),
-  /** connections of the hot-path SQL pool (lib/db/infra/sql.ts) per process; `npm run bench -- review` compares sizes */
+  /** connections of the hot-path SQL pool (lib/db/sql.ts) per process; `npm run bench -- review` compares sizes */
   WITNESS_SQL_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** where videos and exports are stored: local files under the data dir by default, or s3://bucket/prefix */
   STORAGE_URL: z

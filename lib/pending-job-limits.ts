@@ -4,7 +4,7 @@ import { AppError } from './errors';
  * How many heavy jobs one user may have pending (queued or running) at once: a dataset export
  * reads every label of a project and a render holds a Chromium for minutes, so one user's script
  * or impatient clicks must not fill the workers' queue. A request identical to a pending one
- * joins it and counts nothing (lib/datasets/request-export.ts, lib/video-renders/request-render.ts).
+ * joins it and counts nothing (lib/datasets/request-export.ts, lib/video/request-render.ts).
  * Beyond the limit a request is refused with RATE_LIMITED (HTTP 429) and this message.
  */
 export const pendingJobLimits = {

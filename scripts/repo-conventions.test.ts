@@ -41,7 +41,7 @@ describe('repository conventions', () => {
     // modules a 'use client' file imports, transitively, by value (`import type` is erased): what the
     // pages' scripts instantiate. The props derivation brings the LaTeX engine and a headless
     // terminal (400 KB of the compare page's script once, through lib/video/transcript.ts), and the
-    // props' zod schemas cost the trajectory page 40 ms of its load (lib/video-renders/merge-video-parts.ts)
+    // props' zod schemas cost the trajectory page 40 ms of its load (lib/video/merge-video-parts.ts)
     const forbidden = [
       /^lib\/db\//,
       /^lib\/video\/props\.ts$/,

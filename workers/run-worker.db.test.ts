@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { env } from '../lib/env';
 import { createBoss, findJobs, installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
 import { defineJob } from '../lib/queue/job-contract';
-import { liveWorkers } from '../lib/db/infra/worker-heartbeats';
+import { liveWorkers } from '../lib/db/worker-heartbeats';
 import { resetDatabase } from '../lib/db/test/reset';
 import { startWorker, type RunningWorker } from './run-worker';
 import type { JobHandler } from './job-handler';

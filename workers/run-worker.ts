@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type PgBoss from 'pg-boss';
-import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/infra/worker-heartbeats';
+import { removeWorkerHeartbeat, writeWorkerHeartbeat } from '../lib/db/worker-heartbeats';
 import { beatJob, createBoss, ensureQueue, type QueueJob } from '../lib/queue/boss';
-import { moveNewerQueueSchemaAside } from '../lib/db/infra/newer-queue-schema';
+import { moveNewerQueueSchemaAside } from '../lib/db/newer-queue-schema';
 import type { JobContract } from '../lib/queue/job-contract';
 import { jobContracts } from '../lib/queue/job-list';
 import { PermanentJobError, type JobHandler } from './job-handler';

@@ -4,18 +4,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureProject } from '../lib/db/trajectories/projects';
-import { storeTrajectory } from '../lib/db/trajectories/trajectories';
-import { findVideo } from '../lib/db/videos/videos';
+import { ensureProject } from '../lib/trajectories/queries/projects';
+import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
+import { findVideo } from '../lib/video/queries/videos';
 import { resetDatabase } from '../lib/db/test/reset';
 import { env } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import { createBoss, findJobs, installQueue, stopQueueClient } from '../lib/queue/boss';
-import { requestRender } from '../lib/video-renders/request-render';
+import { requestRender } from '../lib/video/request-render';
 import { jobContracts } from '../lib/queue/job-list';
 import { killGroup, startWorkerProcess, waitFor } from './test/worker-process';
-import { videoStorageKey } from '../lib/video-renders/video-files';
+import { videoStorageKey } from '../lib/video/video-files';
 
 /**
  * A worker killed with SIGKILL in the middle of a render (Chromium and ffmpeg with it) leaves

@@ -2,7 +2,7 @@ import { bearerToken } from '@/lib/auth/api-token';
 import { canAccess, type Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
-import { userForApiToken } from '@/lib/db/auth/api-tokens';
+import { userForApiToken } from '@/lib/auth/queries/api-tokens';
 import { AppError, httpStatusFor, publicError } from '@/lib/errors';
 import { cookieWriteRefusal } from '@/lib/http/cookie-write-origin';
 import { findNulInUrl } from '@/lib/http/nul-bytes';

@@ -4,7 +4,7 @@ import { forbidden, notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { ProjectRole } from '@/lib/auth/project-access';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import type { ProjectScopedKind } from '@/lib/db/auth/memberships';
+import type { ProjectScopedKind } from '@/lib/auth/queries/memberships';
 import { canAccess, roleHome, type Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';

@@ -1,10 +1,10 @@
 import 'server-only';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import type { SessionUser } from '@/lib/auth/session-user';
-import type { AssignmentView } from '@/lib/db/review/assignment-view';
+import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { viewAssignment } from '@/lib/review/view-assignment';
 import { viewAssignmentPage } from '@/lib/review/view-assignment-page';
-import type { VideoHead } from '@/lib/video-renders/video-pieces';
+import type { VideoHead } from '@/lib/video/video-pieces';
 import { orNotFound } from './or-not-found';
 
 /** For review pages: the reviewer's own assignment (blind view) in a project they belong to; anything else is a 404. */

@@ -1,4 +1,4 @@
-import { claimNextItem } from '@/lib/db/review/assignments';
+import { claimNextItem } from '@/lib/review/queries/assignments';
 import { submitComparisonBody } from '@/lib/review/submit-comparison';
 import { submitReviewBody } from '@/lib/review/submit-review';
 import { viewAssignment } from '@/lib/review/view-assignment';

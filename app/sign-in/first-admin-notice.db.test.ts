@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { noAdminYet } from '@/lib/auth/member-commands';
-import { createUser } from '@/lib/db/auth/users';
-import { db } from '@/lib/db/infra/client';
+import { createUser } from '@/lib/auth/queries/users';
+import { db } from '@/lib/db/client';
 import { resetDatabase } from '@/lib/db/test/reset';
 import { FirstAdminNotice } from './first-admin-notice';
 

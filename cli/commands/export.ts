@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/infra/client';
+import { disconnectDb } from '../../lib/db/client';
 import { exportDataset } from '../../lib/datasets/export-dataset';
 import { datasetFormats, type DatasetFormat } from '../../lib/datasets/formats';
 import { type CliCommand, CliError, type CliIo } from '../command';

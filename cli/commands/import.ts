@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { makeProjectLead, userWhoCanLead, type MemberChange } from '../../lib/auth/manage-project-members';
 import { memberAddCommand } from '../../lib/auth/member-commands';
-import { listProjectMembers } from '../../lib/db/auth/memberships';
-import { disconnectDb } from '../../lib/db/infra/client';
-import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/db/trajectories/projects';
+import { listProjectMembers } from '../../lib/auth/queries/memberships';
+import { disconnectDb } from '../../lib/db/client';
+import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/trajectories/queries/projects';
 import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
@@ -11,7 +11,7 @@ import { importTrajectories } from '../../lib/ingest/import-trajectories';
 import { defaultParseWorkers, ParsePool } from '../../lib/ingest/parse-pool';
 import { defaultReadAhead, ReadAheadPool } from '../../lib/ingest/read-ahead-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
-import { renderAfterImport } from '../../lib/video-renders/render-after-import';
+import { renderAfterImport } from '../../lib/video/render-after-import';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { visibleProjectIds } from '../../lib/auth/project-access';
-import { sessionUserFor } from '../../lib/db/auth/memberships';
-import { createUser } from '../../lib/db/auth/users';
-import { db } from '../../lib/db/infra/client';
+import { sessionUserFor } from '../../lib/auth/queries/memberships';
+import { createUser } from '../../lib/auth/queries/users';
+import { db } from '../../lib/db/client';
 import { resetDatabase } from '../../lib/db/test/reset';
-import { listProjectSummaries } from '../../lib/db/trajectories/projects';
+import { listProjectSummaries } from '../../lib/trajectories/queries/projects';
 import { fakeIo } from '../io-testing';
 import { main } from '../main';
 

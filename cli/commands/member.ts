@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { addProjectMember, listMembersByProject, removeProjectMemberByName } from '../../lib/auth/manage-project-members';
 import { memberAddCommand } from '../../lib/auth/member-commands';
 import { projectRoles, type ProjectRole } from '../../lib/auth/project-access';
-import { disconnectDb } from '../../lib/db/infra/client';
+import { disconnectDb } from '../../lib/db/client';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 

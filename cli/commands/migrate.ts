@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { migrate } from '../../lib/db/infra/migrate';
+import { migrateDatabase } from '../../lib/migrate-database';
 import { installQueue } from '../../lib/queue/boss';
 import { jobContracts } from '../../lib/queue/job-list';
 import type { CliCommand } from '../command';
@@ -19,7 +19,7 @@ starts the embedded PostgreSQL under WITNESS_DATA_DIR (default .data/) for the r
     const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, strict: true });
     const database = await openDatabase({ migrate: false });
     try {
-      const result = await migrate(database.url);
+      const result = await migrateDatabase(database.url);
       await installQueue(database.url, jobContracts);
       if (values.json) io.stdout(JSON.stringify({ applied: result.applied, already_applied: result.alreadyApplied }) + '\n');
       else if (result.applied.length === 0) io.stdout(`Database is up to date (${result.alreadyApplied} migrations).\n`);

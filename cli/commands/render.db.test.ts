@@ -5,12 +5,12 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ensureProject } from '../../lib/db/trajectories/projects';
+import { ensureProject } from '../../lib/trajectories/queries/projects';
 import { resetDatabase } from '../../lib/db/test/reset';
-import { storeTrajectory } from '../../lib/db/trajectories/trajectories';
+import { storeTrajectory } from '../../lib/trajectories/queries/trajectories';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
-import { videoPropsFor } from '../../lib/video-renders/video-props-for';
+import { videoPropsFor } from '../../lib/video/video-props-for';
 import type { CliIo } from '../command';
 import { main } from '../main';
 

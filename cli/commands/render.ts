@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/infra/client';
-import { pacingOfTrajectory } from '../../lib/db/videos/videos';
+import { disconnectDb } from '../../lib/db/client';
+import { pacingOfTrajectory } from '../../lib/video/queries/videos';
 import { pacingSchema } from '../../lib/video/pacing';
-import { freshVideoPropsFor } from '../../lib/video-renders/video-props-for';
+import { freshVideoPropsFor } from '../../lib/video/video-props-for';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 

@@ -5,20 +5,20 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureInstanceSecret } from '../../lib/auth/instance-secret';
-import { disconnectDb } from '../../lib/db/infra/client';
-import { checkReachable } from '../../lib/db/infra/connect-database';
-import { portInUse } from '../../lib/db/infra/embedded-postgres';
+import { disconnectDb } from '../../lib/db/client';
+import { checkReachable } from '../../lib/db/connect-database';
+import { portInUse } from '../../lib/db/embedded-postgres';
 import { baseUrl, dataDir, env, setEnv } from '../../lib/env';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { demoUsers } from '../../prisma/seed/demo-users';
 import { seedDemo } from '../../prisma/seed/seed-demo';
-import { trajectoryIdsOfProject } from '../../lib/db/trajectories/trajectory-queries';
-import { requestRender } from '../../lib/video-renders/request-render';
+import { trajectoryIdsOfProject } from '../../lib/trajectories/queries/trajectory-queries';
+import { requestRender } from '../../lib/video/request-render';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
 import { keepWorkerRunning, superviseDatabase } from '../supervise-database';
 import { chromiumOnStart } from '../chromium-on-start';
-import { expectSteps, markDone } from '../../lib/db/infra/readiness';
+import { expectSteps, markDone } from '../../lib/db/readiness';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/infra/client';
-import { createUser } from '../../lib/db/auth/users';
+import { disconnectDb } from '../../lib/db/client';
+import { createUser } from '../../lib/auth/queries/users';
 import { roles } from '../../lib/auth/roles';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { disconnectDb } from '../../lib/db/infra/client';
+import { disconnectDb } from '../../lib/db/client';
 import { startWorker } from '../../workers/run-worker';
 import type { CliCommand } from '../command';
 import { openDatabase } from '../database';

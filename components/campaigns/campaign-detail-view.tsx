@@ -1,11 +1,11 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import type { ReactNode } from 'react';
-import type { CampaignDetail } from '@/lib/db/campaigns/campaign-detail';
+import type { CampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
 import { RewardBadge, SplitBadge } from '@/components/trajectories/badges';
 import { Badge } from '@/components/ui/badge';
 import { formatDateTime } from '@/components/ui/format';
 import { Facts, Panel } from '@/components/trajectories/panel';
-import type { ReviewPlan } from '@/lib/review/review-plan';
+import type { ReviewPlan } from '@/lib/campaigns/review-plan';
 import { ProgressBar } from './campaign-bits';
 import { ReviewPlanPanel } from './review-plan-panel';
 import { DataTable } from '@/components/ui/table';

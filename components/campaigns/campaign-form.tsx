@@ -2,10 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState, useTransition, type ReactNode } from 'react';
-import type { CampaignFormProject } from '@/lib/db/campaigns/campaign-form-options';
-import type { CampaignPreview } from '@/lib/db/campaigns/campaign-preview';
+import type { CampaignFormProject } from '@/lib/campaigns/queries/campaign-form-options';
+import type { CampaignPreview } from '@/lib/campaigns/queries/campaign-preview';
 import { stableStringify } from '@/lib/ingest/stable-json';
-import type { ReviewPlan } from '@/lib/review/review-plan';
+import type { ReviewPlan } from '@/lib/campaigns/review-plan';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import { rubricIssues } from '@/lib/review/rubric-issues';
 import { ReviewPlanPanel } from './review-plan-panel';

@@ -1,5 +1,5 @@
 import { IntentLink } from '@/components/ui/intent-link';
-import type { CampaignListRow } from '@/lib/db/campaigns/campaign-list';
+import type { CampaignListRow } from '@/lib/campaigns/queries/campaign-list';
 import { formatDateTime } from '@/components/ui/format';
 import { ModeBadge, ProgressBar, StatusBadge } from './campaign-bits';
 import { DataTable } from '@/components/ui/table';

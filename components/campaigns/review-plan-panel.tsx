@@ -1,4 +1,4 @@
-import type { ReviewPlan } from '@/lib/review/review-plan';
+import type { ReviewPlan } from '@/lib/campaigns/review-plan';
 import { DataTable } from '@/components/ui/table';
 
 const pts = (halfWidth: number) => `±${(halfWidth * 100).toFixed(1)} pts`;

@@ -4,7 +4,7 @@ import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/a
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ProjectSummary } from '@/lib/db/trajectories/projects';
+import type { ProjectSummary } from '@/lib/trajectories/queries/projects';
 import { ProjectCards } from './project-cards';
 import type { ProjectsViewer } from './no-projects';
 import { projectsQueryKey } from './projects-query';

@@ -1,4 +1,4 @@
-import type { ProjectSummary } from '@/lib/db/trajectories/projects';
+import type { ProjectSummary } from '@/lib/trajectories/queries/projects';
 
 /** Shared by the server prefetch and the client: one key, one shape. */
 export const projectsQueryKey = ['projects'] as const;

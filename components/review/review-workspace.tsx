@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from 'react';
-import type { AssignmentView } from '@/lib/db/review/assignment-view';
+import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';
@@ -11,7 +11,7 @@ import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
 import { chapterAt, frameForStep } from '@/lib/video/chapters';
 import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
-import type { VideoHead } from '@/lib/video-renders/video-pieces';
+import type { VideoHead } from '@/lib/video/video-pieces';
 import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes, type PendingPin } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';

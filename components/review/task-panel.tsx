@@ -1,6 +1,6 @@
 'use client';
 
-import type { AssignmentView } from '@/lib/db/review/assignment-view';
+import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '../ui/inert-text';
 import { RichText } from '../ui/rich-text';

@@ -1,4 +1,4 @@
-import type { RawSourceText } from '@/lib/db/trajectories/trajectory-queries';
+import type { RawSourceText } from '@/lib/trajectories/queries/trajectory-queries';
 import { formatBytes } from '../ui/format';
 import { inert } from '../ui/inert-text';
 import { MarkedText } from './marked-text';

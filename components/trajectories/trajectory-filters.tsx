@@ -2,7 +2,7 @@
 
 import { IntentLink } from '@/components/ui/intent-link';
 import { useRouter } from 'next/navigation';
-import type { FacetOption } from '@/lib/db/trajectories/trajectory-queries';
+import type { FacetOption } from '@/lib/trajectories/queries/trajectory-queries';
 import { filterKeys, hasFilters, listHref, type ListFilterValues } from './list-url';
 
 const fieldBase =

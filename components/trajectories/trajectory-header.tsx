@@ -1,4 +1,4 @@
-import type { TrajectoryDetail } from '@/lib/db/trajectories/trajectory-queries';
+import type { TrajectoryDetail } from '@/lib/trajectories/queries/trajectory-queries';
 import { Badge } from '../ui/badge';
 import { SplitBadge } from './badges';
 import { formatDateTime, formatReward, rewardTone } from '../ui/format';

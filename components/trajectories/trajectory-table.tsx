@@ -1,5 +1,5 @@
 import { IntentLink } from '@/components/ui/intent-link';
-import type { JudgeSummary, TrajectoryRow } from '@/lib/db/trajectories/trajectory-queries';
+import type { JudgeSummary, TrajectoryRow } from '@/lib/trajectories/queries/trajectory-queries';
 import { RewardBadge, SplitBadge } from './badges';
 import { formatDateTime, formatReward } from '../ui/format';
 import { formatCount } from '../../lib/video/text';

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
+import type { TrajectoryStep } from '@/lib/trajectories/queries/trajectory-queries';
 import { PAGE_TEXT_MAX_CHARS, Transcript } from './transcript';
 
 /* Issue 39, row 5: the trajectory page caps what it embeds of a step's text (a 50 MB step sent 50 MB of HTML). */

@@ -1,4 +1,4 @@
-import type { TrajectoryStep } from '@/lib/db/trajectories/trajectory-queries';
+import type { TrajectoryStep } from '@/lib/trajectories/queries/trajectory-queries';
 import { ExpandableText } from './expandable-text';
 import { ReasoningDetails } from './reasoning-details';
 import { TypesetExpandableText } from './typeset-expandable-text';

@@ -121,7 +121,7 @@ export const TrajectoryPlayer = forwardRef<
     /** false: stay on the closing card when the video ends (review pages) */
     rewindAtEnd?: boolean;
     /**
-     * `video` is a head (lib/video-renders/video-pieces.ts): the scenes are loaded from these
+     * `video` is a head (lib/video/video-pieces.ts): the scenes are loaded from these
      * URLs as the playhead needs them, and playback waits while the part it reaches loads
      */
     parts?: VideoParts;

@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import { mergeVideoParts, partAt } from '@/lib/video-renders/merge-video-parts';
-import type { VideoHead, VideoPart } from '@/lib/video-renders/video-pieces';
+import { mergeVideoParts, partAt } from '@/lib/video/merge-video-parts';
+import type { VideoHead, VideoPart } from '@/lib/video/video-pieces';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 
 /** Where the Player loads a video's parts from: the head it starts with, and each part's URL. */
@@ -40,7 +40,7 @@ const LOOKAHEAD_SECONDS = 20;
 
 /**
  * The props the Player draws, built up from a head as the parts it needs arrive (see
- * lib/video-renders/video-pieces.ts): the first part at once, then the part under the playhead
+ * lib/video/video-pieces.ts): the first part at once, then the part under the playhead
  * and the one after it. `ready(frame)` says whether the frame can be drawn as the MP4 would
  * (false while its part is loading); `need(frame)` asks for its part. `failed`: a part could not
  * be loaded (the message says which and why).

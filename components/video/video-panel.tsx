@@ -5,7 +5,7 @@ import { IntentLink } from '../ui/intent-link';
 import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
 import { preload } from 'react-dom';
 import { z } from 'zod';
-import type { VideoHead } from '@/lib/video-renders/video-pieces';
+import type { VideoHead } from '@/lib/video/video-pieces';
 import { TrajectoryPlayer, type PlayerHandle } from './trajectory-player';
 import type { ActionResult } from '@/lib/action-result';
 import type { Pacing } from '@/lib/video/pacing';
@@ -52,7 +52,7 @@ export function VideoPanel({
   pacing,
   pacingHrefs,
 }: {
-  /** the stored props' head (lib/video-renders/video-pieces.ts) when the page has it; null: asked of `videoUrl` (202 while a worker prepares them) */
+  /** the stored props' head (lib/video/video-pieces.ts) when the page has it; null: asked of `videoUrl` (202 while a worker prepares them) */
   head: VideoHead | null;
   /** GET: the head (202 while preparing); with `&part=N&rev=R` a part */
   videoUrl: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findAdjudicationTarget, writeAdjudication } from '../db/agreement/adjudications';
+import { findAdjudicationTarget, writeAdjudication } from './queries/adjudications';
 import { AppError } from '../errors';
 import { parseCriteria } from '../formats/criteria';
 import { parseInput } from '../parse-input';
@@ -23,7 +23,7 @@ export type RecordAdjudicationInput = z.input<typeof recordAdjudicationInput>;
 
 /**
  * Records a lead's final label for a campaign item, kept apart from the raw reviews. A changed
- * decision is a new revision, by the same rule as reviews (lib/db/review/revisions.ts): earlier
+ * decision is a new revision, by the same rule as reviews (lib/review/queries/revisions.ts): earlier
  * ones stay (isCurrent=false). Single mode: the answers must fit the rubric (any subset of its
  * questions, at least one); pairwise: a preference. Concurrent saves of one item are serialised:
  * the same decision as the current one answers it (`duplicate`, nothing new is written); a

@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { baseUrl, env, trustedOrigins } from '../env';
-import { db } from '../db/infra/client';
+import { db } from '../db/client';
 
 /**
  * better-auth: email + password sign-in, sessions stored in Postgres (the `session` table),

@@ -1,4 +1,4 @@
-import { activeAdminExists } from '../db/auth/users';
+import { activeAdminExists } from './queries/users';
 import { noAdminYet } from './member-commands';
 
 /**

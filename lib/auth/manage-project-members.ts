@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listProjectMembers, removeProjectMember, setProjectMember, type ProjectMembers } from '../db/auth/memberships';
-import { findUserByEmail } from '../db/auth/users';
-import { projectBySlug, projectSlugSchema } from '../db/trajectories/projects';
+import { listProjectMembers, removeProjectMember, setProjectMember, type ProjectMembers } from './queries/memberships';
+import { findUserByEmail } from './queries/users';
+import { projectBySlug, projectSlugSchema } from '../trajectories/queries/projects';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
 import { memberAddCommand, userCreateCommand } from './member-commands';

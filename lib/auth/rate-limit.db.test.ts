@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../db/infra/client';
-import { countAttempt } from '../db/auth/rate-limits';
-import { recentSignInAlerts } from '../db/auth/sign-in-alerts';
-import { createUser } from '../db/auth/users';
+import { db } from '../db/client';
+import { countAttempt } from './queries/rate-limits';
+import { recentSignInAlerts } from './queries/sign-in-alerts';
+import { createUser } from './queries/users';
 import { resetDatabase } from '../db/test/reset';
 import { limits, signInBackoff, spendLimit } from './rate-limit';
 import { signIn } from './sign-in';

@@ -1,5 +1,5 @@
-import { giveBackAttempt, takeBackoffAttempt, type BackoffRule } from '../db/auth/backoff-attempts';
-import { clearAttempts, countAttempt } from '../db/auth/rate-limits';
+import { giveBackAttempt, takeBackoffAttempt, type BackoffRule } from './queries/backoff-attempts';
+import { clearAttempts, countAttempt } from './queries/rate-limits';
 import { AppError } from '../errors';
 
 /**

@@ -1,4 +1,4 @@
-import { projectIdOf, type ProjectScopedKind } from '../db/auth/memberships';
+import { projectIdOf, type ProjectScopedKind } from './queries/memberships';
 import { requireProjectRole, type ProjectRole } from './project-access';
 import type { SessionUser } from './session-user';
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { countSessionsForUser, findSessionUser } from '../db/auth/sessions';
-import { createUser } from '../db/auth/users';
+import { countSessionsForUser, findSessionUser } from './queries/sessions';
+import { createUser } from './queries/users';
 import { resetDatabase } from '../db/test/reset';
-import { db } from '../db/infra/client';
+import { db } from '../db/client';
 import { auth, SESSION_EXPIRES_IN_S } from './better-auth';
 import { sessionUserFromHeaders, signIn, signOut, signedSessionToken } from './sign-in';
 
@@ -40,7 +40,7 @@ describe('sign-in with better-auth sessions in Postgres', () => {
   });
 
   it('stores a slow KDF hash, never the password', async () => {
-    const { db } = await import('../db/infra/client');
+    const { db } = await import('../db/client');
     const user = await createUser({ email: 'c@example.com', name: 'C', role: 'admin', password: 'another long password' });
     const account = await db().account.findFirstOrThrow({ where: { userId: user.id }, select: { password: true } });
     expect(account.password).not.toContain('another long password');

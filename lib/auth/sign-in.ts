@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { recordAudit } from '../db/auth/audit';
-import { recordSignInAlert } from '../db/auth/sign-in-alerts';
-import { findActiveUser, findUserByEmail } from '../db/auth/users';
+import { recordAudit } from './queries/audit';
+import { recordSignInAlert } from './queries/sign-in-alerts';
+import { findActiveUser, findUserByEmail } from './queries/users';
 import { clearBackoff, clientAddress, countFailure, giveBackBackoff, limits, signInBackoff, takeBackoff } from './rate-limit';
 import type { SessionUser, UserRecord } from './session-user';
-import { sessionUserFor } from '../db/auth/memberships';
+import { sessionUserFor } from './queries/memberships';
 import { auth, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S, sessionCookieName } from './better-auth';
-import { findSessionUser } from '../db/auth/sessions';
+import { findSessionUser } from './queries/sessions';
 import { env } from '../env';
 import { projectAccess } from './project-access';
 import { parseInput } from '../parse-input';
@@ -28,7 +28,7 @@ export const signInInput = z.object({
  * saying when to try again, before the password is even checked. The owner of an account signs
  * in from their own address whatever others guessed elsewhere. An account failing
  * limits.signInAccountAlert.max times in its window raises a `sign_in.failures` audit entry,
- * which the Admin page lists (lib/db/auth/sign-in-alerts.ts).
+ * which the Admin page lists (lib/auth/queries/sign-in-alerts.ts).
  */
 export async function signIn(
   input: unknown,

@@ -1,4 +1,4 @@
-import { findSnapshot, labelClock, sameClock, type StoredSnapshot } from '../db/campaigns/campaign-snapshots';
+import { findSnapshot, labelClock, sameClock, type StoredSnapshot } from './queries/campaign-snapshots';
 import { refreshCampaignSnapshots } from './refresh-campaign-snapshots';
 import { requestCampaignSnapshot } from './request-campaign-snapshot';
 import { variantKey, type SnapshotVariant } from './snapshot-variant';

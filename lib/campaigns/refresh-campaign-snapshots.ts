@@ -1,7 +1,7 @@
 import { agreementDashboard, type AgreementDashboard } from '../agreement/dashboard';
 import type { Disagreement } from '../agreement/disagreements';
-import { loadAgreementData } from '../db/agreement/agreement-data';
-import { campaignPlanFacts } from '../db/campaigns/campaign-sampling-data';
+import { loadAgreementData } from '../agreement/queries/agreement-data';
+import { campaignPlanFacts } from './queries/campaign-sampling-data';
 import {
   findSnapshotClock,
   inConsistentRead,
@@ -9,9 +9,9 @@ import {
   sameClock,
   storeSnapshot,
   type LabelClock,
-} from '../db/campaigns/campaign-snapshots';
+} from './queries/campaign-snapshots';
 import { AppError } from '../errors';
-import { planCampaignReview } from '../review/plan-campaign-review';
+import { planCampaignReview } from './plan-campaign-review';
 import { defaultVariants, variantKey, type SnapshotVariant } from './snapshot-variant';
 
 /** What an `agreement` snapshot holds: the dashboard as the page shows it and the queue's length (its rows are a `disagreements` snapshot). */

@@ -1,4 +1,4 @@
-import { campaignsWithStaleSnapshots } from '../db/campaigns/campaign-snapshots';
+import { campaignsWithStaleSnapshots } from './queries/campaign-snapshots';
 import { requestCampaignSnapshot } from './request-campaign-snapshot';
 
 /**

@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../cli/command';
 import { main } from '../../cli/main';
-import { db } from '../db/infra/client';
+import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
-import { labelRecords, resolveDatasetScope } from '../db/datasets/dataset-items';
+import { labelRecords, resolveDatasetScope } from './queries/dataset-items';
 import { exportDataset } from './export-dataset';
 import { datasetFormats } from './formats';
 

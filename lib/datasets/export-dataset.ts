@@ -9,7 +9,7 @@ import {
   itemLabelPages,
   labelRecords,
   resolveDatasetScope,
-} from '../db/datasets/dataset-items';
+} from './queries/dataset-items';
 import { AppError } from '../errors';
 import { type AgreementReport, computeAgreement } from '../stats/compute-agreement';
 import type { Annotation } from '../stats/dawid-skene';

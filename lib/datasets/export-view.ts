@@ -1,4 +1,4 @@
-import type { ExportRecord } from '../db/datasets/exports';
+import type { ExportRecord } from './queries/exports';
 
 /** An Export row as the page and the polling route show it (JSON-safe). */
 export interface ExportView {

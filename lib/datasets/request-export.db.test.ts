@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../db/infra/client';
+import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
 import { env } from '../env';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { datasetExportJob } from '../queue/jobs/dataset-export';
-import { findEvalItems, resolveDatasetScope } from '../db/datasets/dataset-items';
-import { createExport } from '../db/datasets/exports';
+import { findEvalItems, resolveDatasetScope } from './queries/dataset-items';
+import { createExport } from './queries/exports';
 import { stableStringify } from '../ingest/stable-json';
 import { pendingJobLimits, pendingLimitError } from '../pending-job-limits';
 import { sendJob } from '../queue/boss';

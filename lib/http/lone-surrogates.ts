@@ -8,7 +8,7 @@
  * writes U+FFFD instead).
  *
  * Replaced rather than refused: that is what the importers already do with trajectory files
- * (lib/db/trajectories/storable-trajectory.ts's storableText; an agent's output cut between the
+ * (lib/ingest/queries/storable-trajectory.ts's storableText; an agent's output cut between the
  * halves of an emoji is common and no reason to refuse a run), what a browser's UTF-8 encoding
  * does to a form, and what a text column did anyway; so one string reads the same whichever
  * column it lands in. Text that arrives as bytes (URLs, form posts, files, the command line) is

@@ -3,15 +3,15 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { db } from '../db/infra/client';
+import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
-import { ensureProject } from '../db/trajectories/projects';
+import { ensureProject } from '../trajectories/queries/projects';
 import { collectInputs } from './collect-inputs';
 import { importTrajectories, type ImportReport } from './import-trajectories';
 import { ParsePool } from './parse-pool';
 import { decompressRawSourcePrefix, RAW_SOURCE_ENCODING, rawSourceEncoding } from './raw-source-codec';
 import { ReadAheadPool } from './read-ahead-pool';
-import { insightRefreshRunning } from '../db/insight/insight-refresh';
+import { insightRefreshRunning } from '../insight/queries/insight-refresh';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile as readFileCallbackStyle } from 'node:fs';
 import { setImmediate as ioTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { toStorable, type RawSource, type StorableTrajectory } from '../db/trajectories/storable-trajectory';
-import { storeTrajectoryBatch } from '../db/trajectories/store-trajectory-batch';
-import { markSourcesComplete, unchangedSources, type UnchangedSource } from '../db/trajectories/unchanged-sources';
+import { toStorable, type RawSource, type StorableTrajectory } from './queries/storable-trajectory';
+import { storeTrajectoryBatch } from './queries/store-trajectory-batch';
+import { markSourcesComplete, unchangedSources, type UnchangedSource } from './queries/unchanged-sources';
 import { AppError } from '../errors';
 import { detectFormat } from '../formats/detect';
 import { PROBE_BYTES, type ImportInput, type SourceFile } from '../formats/importer';
@@ -162,7 +162,7 @@ type Entry = { slot: Slot; file: FileTrack } | { unchanged: ImportedTrajectory[]
  * source records how many it holds (`markSourcesComplete`). Directories are always parsed.
  *
  * Throughput: parsed trajectories are shaped into rows and stored in batches (BATCH_ITEMS or
- * BATCH_BYTES) by lib/db/trajectories/store-trajectory-batch.ts, one transaction a batch, each trajectory still
+ * BATCH_BYTES) by lib/ingest/queries/store-trajectory-batch.ts, one transaction a batch, each trajectory still
  * all-or-nothing (a failing batch is split until only the bad item fails; see that file). While
  * a batch is written, the next one is parsed; at most two batches are held, so memory stays
  * bounded whatever the number of files. Small files are read once (hashing, detection, the raw

@@ -1,4 +1,4 @@
-import type { EnvironmentInsightData, FlaggedMoment } from '../db/insight/insight-environments';
+import type { EnvironmentInsightData, FlaggedMoment } from './queries/insight-environments';
 import { binaryAlpha, verifierKappa } from './agreement';
 import { rankEnvironments, type EnvironmentSignals, type RankedEnvironment } from './environment-ranking';
 import { wilson } from './intervals';

@@ -1,7 +1,7 @@
 import { judgePass, judgeScale } from '../agreement/audit';
-import type { EstimateRow, PairEstimateRow, PickedCampaign } from '../db/insight/insight-estimate-rows';
+import type { EstimateRow, PairEstimateRow, PickedCampaign } from './queries/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
-import type { GroupMoments } from '../db/insight/insight-estimate-stats';
+import type { GroupMoments } from './queries/insight-estimate-stats';
 import {
   addMoments,
   estimatePpiMean,
@@ -16,7 +16,7 @@ import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
 
 /**
  * The prediction-powered figures of the insight pages (lib/stats/ppi.ts does the statistics):
- * for each rate reported from reviews, over a group's sampling frame (lib/db/insight-estimate-rows.ts),
+ * for each rate reported from reviews, over a group's sampling frame (lib/insight/queries/insight-estimate-rows.ts),
  * the human-only estimate and the PPI++ estimate, each with its 95% interval, the effective number
  * of human reviews, and which predictor was used.
  *
@@ -242,8 +242,8 @@ function toGroupEstimate(
 }
 
 /**
- * groupEstimates from the groups' sums (lib/db/insight/insight-estimate-stats.ts) instead of
- * their rows: the same figures (to rounding; lib/db/insight/insight-estimates.db.test.ts), in
+ * groupEstimates from the groups' sums (lib/insight/queries/insight-estimate-stats.ts) instead of
+ * their rows: the same figures (to rounding; lib/insight/queries/insight-estimates.db.test.ts), in
  * O(groups). Only for groups no LLM judge scored (`judged` false): their predictor is the
  * verifier (filled with its mean where a trajectory has no reward) or none, a fixed function of
  * each row; a judged group's predictor may be the cross-fitted combination, which needs its rows
@@ -353,7 +353,7 @@ type PairRow = PairEstimateRow;
 
 /**
  * The checkpoint comparison's win rate of B over A, human-only and prediction-powered, over the
- * pairwise items that pair the two policies' runs (lib/db/insight-estimate-rows.ts
+ * pairwise items that pair the two policies' runs (lib/insight/queries/insight-estimate-rows.ts
  * pairEstimateRows). An item's label is B's share of its current comparisons (a tie half); a
  * source's prediction is (1 + score of B's run - score of A's run) / 2 (the scores as in
  * sourceScores); the same fixed predictor rule and the same weighting by the recorded

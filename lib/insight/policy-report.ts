@@ -1,4 +1,4 @@
-import type { CriterionRow, OutcomeRow, PolicyRow, PolicyStatsRow } from '../db/insight/insight-policies';
+import type { CriterionRow, OutcomeRow, PolicyRow, PolicyStatsRow } from './queries/insight-policies';
 import { checkpointSeries, type CheckpointOf } from './checkpoints';
 import { excludes, meanInterval, newcombeDifference, wilson, type MeanEstimate, type Proportion } from './intervals';
 import { leaderboard } from './leaderboard';

@@ -1,6 +1,6 @@
 /**
  * How the insight pages read a single-mode review's answers (Review.answers, keyed by rubric
- * question id). The database queries compute the same in SQL (lib/db/insight/insight-sql.ts); the db
+ * question id). The database queries compute the same in SQL (lib/insight/queries/insight-sql.ts); the db
  * tests check both agree. Keys come from the review's rubric version:
  *
  * - Criteria: the `criteria` question's answer, {criterionKey: "pass" | "fail"}. A reviewer

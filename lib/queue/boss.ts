@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { JobContract, JobPayload } from './job-contract';
-import { moveNewerQueueSchemaAside } from '../db/infra/newer-queue-schema';
+import { moveNewerQueueSchemaAside } from '../db/newer-queue-schema';
 import { QUEUE_SCHEMA, queueOptions } from './queue-schema';
 import { parseInput } from '../parse-input';
 
@@ -32,7 +32,7 @@ export function createBoss(databaseUrl: string, role: 'producer' | 'worker' | 'i
 /**
  * Installs or upgrades the queue's schema and creates every queue (idempotent; `witness migrate`
  * and start run it). A schema a newer pg-boss wrote is first moved aside, its unfinished jobs
- * copied over (lib/db/infra/newer-queue-schema.ts).
+ * copied over (lib/db/newer-queue-schema.ts).
  */
 export async function installQueue(
   databaseUrl: string,

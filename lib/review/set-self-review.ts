@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
-import { updateProjectSettings } from '../db/trajectories/projects';
+import { updateProjectSettings } from '../trajectories/queries/projects';
 import { parseInput } from '../parse-input';
 
 export const setSelfReviewInput = z.object({
@@ -11,7 +11,7 @@ export const setSelfReviewInput = z.object({
 
 /**
  * A lead of the project (or an admin) switches whether its people may review the items whose
- * trajectories they uploaded (lib/db/trajectories/projects.ts `allowSelfReview`; the claim and
+ * trajectories they uploaded (lib/trajectories/queries/projects.ts `allowSelfReview`; the claim and
  * the submit apply it). The change is audited (`project.settings`). A project the caller does
  * not lead: NOT_FOUND where they are not a member, FORBIDDEN where they review in it.
  */

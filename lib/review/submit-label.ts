@@ -1,8 +1,8 @@
-import { writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from '../db/review/label-submits';
+import { writeSubmit, type LabelKind, type SubmitRow, type SubmitTarget } from './queries/label-submits';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
-import { blindSettings } from '../db/review/assignment-view';
-import { storedMeasureOf, videoMeasureFor } from '../video-renders/video-props-for';
+import { blindSettings } from './queries/assignment-view';
+import { storedMeasureOf, videoMeasureFor } from '../video/video-props-for';
 import type { CoverageMeasure } from './coverage';
 
 /** What a video's coverage is measured against: its frames, chapters and steps (a bare frame count measures the video alone). */
@@ -42,7 +42,7 @@ export interface LabelSpec<I> {
  * a label elsewhere is a conflict), not an item whose trajectory the reviewer uploaded unless
  * the project allows self-review (then audited as one), the campaign's mode and open status, what each video is
  * covered against (looked up here unless the caller passes it: seeds and tests), the per-kind
- * payload step, all inside the one transaction (lib/db/review/label-submits.ts writeSubmit) that
+ * payload step, all inside the one transaction (lib/review/queries/label-submits.ts writeSubmit) that
  * reads the target, settles the claim, keeps the revision, writes the label event and queues the
  * insight summaries. The assignment, its campaign, the membership and the key are one statement.
  *

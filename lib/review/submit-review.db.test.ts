@@ -3,14 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
-import { claimNextItem } from '../db/review/assignments';
-import { createCampaign } from '../db/campaigns/campaigns';
-import { db } from '../db/infra/client';
-import { ensureProject } from '../db/trajectories/projects';
+import { claimNextItem } from './queries/assignments';
+import { createCampaign } from '../campaigns/queries/campaigns';
+import { db } from '../db/client';
+import { ensureProject } from '../trajectories/queries/projects';
 import { submitReview } from './submit-review';
-import { saveRubricVersion } from '../db/campaigns/rubrics';
+import { saveRubricVersion } from '../campaigns/queries/rubrics';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../db/trajectories/trajectories';
+import { storeTrajectory } from '../trajectories/queries/trajectories';
 
 const criteria = [
   { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },

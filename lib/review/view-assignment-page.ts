@@ -1,11 +1,11 @@
-import { assignmentView, type AssignmentView } from '../db/review/assignment-view';
-import type { VideoHead } from '../video-renders/video-pieces';
-import { trajectoryVideoHead } from '../video-renders/video-props-for';
+import { assignmentView, type AssignmentView } from './queries/assignment-view';
+import type { VideoHead } from '../video/video-pieces';
+import { trajectoryVideoHead } from '../video/video-props-for';
 
 /**
  * The reviewer's blind view of their own assignment for the review and compare pages: as
  * viewAssignment (lib/review/view-assignment.ts), but each video is the head of its stored props
- * (lib/video-renders/video-pieces.ts: title card, chapters, stub scenes), which the page's Player
+ * (lib/video/video-pieces.ts: title card, chapters, stub scenes), which the page's Player
  * completes part by part from GET /api/v1/assignments/ID/video under the same blind mask.
  * `videos[i]` is `heads[i].props`. NOT_FOUND when the assignment is not theirs.
  */

@@ -193,7 +193,7 @@ export function estimatePpiMeanColumns(columns: PpiColumns, options: PpiOptions 
 
 /**
  * The sufficient statistics of the estimate: plain sums over the items, what a database computes
- * with `count` and `sum` per group (lib/db/insight/insight-estimate-stats.ts) so that a million
+ * with `count` and `sum` per group (lib/insight/queries/insight-estimate-stats.ts) so that a million
  * items never leave it. f the prediction, y the label, w = 1 / probability (1 for every item
  * when no probabilities are given). `N`, `sumF`, `sumFF` run over every item; every other sum
  * over the labelled items only.

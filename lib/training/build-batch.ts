@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LabelTrajectory } from '../datasets/labels';
-import { finalSiblingItemIds, itemLabelsForIds, resolveDatasetScope } from '../db/datasets/dataset-items';
-import { readLabelEvents } from '../db/review/label-events';
-import type { SinkRow } from '../db/training/training-sinks';
+import { finalSiblingItemIds, itemLabelsForIds, resolveDatasetScope } from '../datasets/queries/dataset-items';
+import { readLabelEvents } from '../review/queries/label-events';
+import type { SinkRow } from './queries/training-sinks';
 import { type DatasetRow, type Excluded, deriveRows } from '../datasets/derive';
 import { datasetFormatSchema, formatKind, jsonlLine } from '../datasets/formats';
 import { assertRowPurpose } from '../datasets/guard';
@@ -10,7 +10,7 @@ import { parseSinkConfig, parseSinkFilter, type SinkKind } from './sink-config';
 
 /**
  * The next batch of a sink: the label events after its cursor (a gap-free prefix, see
- * lib/db/review/label-events.ts), their items' current labels, rows derived with lib/datasets in the
+ * lib/review/queries/label-events.ts), their items' current labels, rows derived with lib/datasets in the
  * sink's format, filtered by the sink's filter, and the eval guard: the scope is the train split
  * (eval items never load), and every row is checked again (assertRowPurpose) before it is
  * written. Consensus is per batch (majority; adjudications first): Dawid-Skene needs the whole

@@ -9,7 +9,7 @@ import {
   storeDelivery,
   type OpenDelivery,
   type SinkRow,
-} from '../db/training/training-sinks';
+} from './queries/training-sinks';
 import type { LabelTrajectory } from '../datasets/labels';
 import { backoffMs } from './backoff';
 import { buildBatch } from './build-batch';

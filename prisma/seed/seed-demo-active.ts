@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem } from '../../lib/db/review/assignments';
-import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
-import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
-import { createCampaign } from '../../lib/db/campaigns/campaigns';
+import { claimNextItem } from '../../lib/review/queries/assignments';
+import { campaignItemTrajectories } from '../../lib/campaigns/queries/campaign-detail';
+import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
+import { createCampaign } from '../../lib/campaigns/queries/campaigns';
 import { submitReview } from '../../lib/review/submit-review';
-import { toStorable } from '../../lib/db/trajectories/storable-trajectory';
-import { storeTrajectoryBatch } from '../../lib/db/trajectories/store-trajectory-batch';
+import { toStorable } from '../../lib/ingest/queries/storable-trajectory';
+import { storeTrajectoryBatch } from '../../lib/ingest/queries/store-trajectory-batch';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import type { Criterion } from '../../lib/formats/trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
-import { planSample } from '../../lib/review/create-campaign-from-request';
-import { videoPropsFor } from '../../lib/video-renders/video-props-for';
+import { planSample } from '../../lib/campaigns/create-campaign-from-request';
+import { videoPropsFor } from '../../lib/video/video-props-for';
 import { SWEEP_CHECKPOINTS, SWEEP_MODEL, type SweepCheckpoint } from './demo-sweep';
 
 /**

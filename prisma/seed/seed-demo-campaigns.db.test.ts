@@ -2,21 +2,21 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getCampaignDetail } from '../../lib/db/campaigns/campaign-detail';
-import { listCampaigns } from '../../lib/db/campaigns/campaign-list';
-import { db } from '../../lib/db/infra/client';
+import { getCampaignDetail } from '../../lib/campaigns/queries/campaign-detail';
+import { listCampaigns } from '../../lib/campaigns/queries/campaign-list';
+import { db } from '../../lib/db/client';
 import { exportDataset } from '../../lib/datasets/export-dataset';
 import { datasetFormats } from '../../lib/datasets/formats';
-import { reviewerQueues } from '../../lib/db/review/review-queue';
+import { reviewerQueues } from '../../lib/review/queries/review-queue';
 import { resetDatabase } from '../../lib/db/test/reset';
-import { findUserByEmail } from '../../lib/db/auth/users';
-import { sessionUserFor } from '../../lib/db/auth/memberships';
+import { findUserByEmail } from '../../lib/auth/queries/users';
+import { sessionUserFor } from '../../lib/auth/queries/memberships';
 import { visibleProjectIds } from '../../lib/auth/project-access';
 import type { UserRecord } from '../../lib/auth/session-user';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
 import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
-import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/db/insight/insight-load';
+import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/insight/queries/insight-load';
 import { seedDemo, type SeedReport } from './seed-demo';
 
 /** A demo user's queues as the review page builds them: scoped to the projects they belong to. */

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem, skipAssignment } from '../../lib/db/review/assignments';
-import { campaignItemTrajectories } from '../../lib/db/campaigns/campaign-detail';
-import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
-import { createCampaign, type CreateCampaignInput } from '../../lib/db/campaigns/campaigns';
+import { claimNextItem, skipAssignment } from '../../lib/review/queries/assignments';
+import { campaignItemTrajectories } from '../../lib/campaigns/queries/campaign-detail';
+import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
+import { createCampaign, type CreateCampaignInput } from '../../lib/campaigns/queries/campaigns';
 import { submitComparison } from '../../lib/review/submit-comparison';
 import { submitReview } from '../../lib/review/submit-review';
-import { latestRubricVersion } from '../../lib/db/campaigns/rubric-list';
-import { saveRubricVersion } from '../../lib/db/campaigns/rubrics';
-import { storeTrajectoryBatch } from '../../lib/db/trajectories/store-trajectory-batch';
-import { toStorable } from '../../lib/db/trajectories/storable-trajectory';
+import { latestRubricVersion } from '../../lib/campaigns/queries/rubric-list';
+import { saveRubricVersion } from '../../lib/campaigns/queries/rubrics';
+import { storeTrajectoryBatch } from '../../lib/ingest/queries/store-trajectory-batch';
+import { toStorable } from '../../lib/ingest/queries/storable-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { defaultReviewRubric } from '../../lib/review/default-rubric';
 import type { EvidenceNote } from '../../lib/review/evidence';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
-import { videoPropsFor } from '../../lib/video-renders/video-props-for';
+import { videoPropsFor } from '../../lib/video/video-props-for';
 import { SWEEP_TASKS, sweepTrajectories, type RunTruth } from './demo-sweep';
 import { seedDemoActiveCampaign } from './seed-demo-active';
 

@@ -1,8 +1,8 @@
-import { findCampaignIdByName } from '../../lib/db/campaigns/campaign-list';
-import { createCampaign } from '../../lib/db/campaigns/campaigns';
-import { latestRubricVersion } from '../../lib/db/campaigns/rubric-list';
-import { saveRubricVersion } from '../../lib/db/campaigns/rubrics';
-import { ensureEnvironment, ensureProject } from '../../lib/db/trajectories/projects';
+import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
+import { createCampaign } from '../../lib/campaigns/queries/campaigns';
+import { latestRubricVersion } from '../../lib/campaigns/queries/rubric-list';
+import { saveRubricVersion } from '../../lib/campaigns/queries/rubrics';
+import { ensureEnvironment, ensureProject } from '../../lib/trajectories/queries/projects';
 import { memorySource } from '../../lib/formats/source';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
 import { defaultReviewRubric } from '../../lib/review/default-rubric';

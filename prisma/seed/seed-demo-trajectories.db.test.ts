@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../lib/db/infra/client';
+import { db } from '../../lib/db/client';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { seedDemo, type SeedReport } from './seed-demo';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS } from './demo-sweep';
@@ -8,8 +8,8 @@ import { ACTIVE_TASKS } from './seed-demo-active';
 import { DEMO_DIR, DEMO_GROUPS } from './seed-demo-trajectories';
 import { DEMO_SUPPORT_CAMPAIGN, DEMO_SUPPORT_TRAJECTORIES } from './seed-demo-support';
 import { demoUsers } from './demo-users';
-import { sessionUserFor } from '../../lib/db/auth/memberships';
-import { findUserByEmail } from '../../lib/db/auth/users';
+import { sessionUserFor } from '../../lib/auth/queries/memberships';
+import { findUserByEmail } from '../../lib/auth/queries/users';
 import { visibleProjectIds } from '../../lib/auth/project-access';
 
 const expectedTrajectories = DEMO_GROUPS.reduce((n, g) => n + g.trajectories, 0);

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureEnvironment } from '../../lib/db/trajectories/projects';
+import { ensureEnvironment } from '../../lib/trajectories/queries/projects';
 import type { Split } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories, type ImportError } from '../../lib/ingest/import-trajectories';

@@ -1,7 +1,7 @@
-import { ensureEnvironment, ensureProject } from '../../lib/db/trajectories/projects';
-import { ensureUser } from '../../lib/db/auth/users';
+import { ensureEnvironment, ensureProject } from '../../lib/trajectories/queries/projects';
+import { ensureUser } from '../../lib/auth/queries/users';
 import { demoUsers, type DemoProject } from './demo-users';
-import { ensureFirstMemberships } from '../../lib/db/auth/memberships';
+import { ensureFirstMemberships } from '../../lib/auth/queries/memberships';
 import { seedDemoSupport } from './seed-demo-support';
 import { seedDemoCampaigns, type DemoCampaignsReport } from './seed-demo-campaigns';
 import { seedDemoTrajectories } from './seed-demo-trajectories';

@@ -26,8 +26,8 @@ import path from 'node:path';
 import { exportCommand } from '../../cli/commands/export';
 import { openDatabase } from '../../cli/database';
 import { datasetFormats } from '../../lib/datasets/formats';
-import { disconnectDb } from '../../lib/db/infra/client';
-import { portInUse } from '../../lib/db/infra/embedded-postgres';
+import { disconnectDb } from '../../lib/db/client';
+import { portInUse } from '../../lib/db/embedded-postgres';
 import { setEnv } from '../../lib/env';
 import { seedDemo } from '../../prisma/seed/seed-demo';
 

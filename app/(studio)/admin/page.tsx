@@ -1,15 +1,15 @@
 import { AutoRenderToggle } from '@/components/admin/auto-render-toggle';
 import { ProjectMembers } from '@/components/admin/project-members';
-import { listProjectMembers } from '@/lib/db/auth/memberships';
+import { listProjectMembers } from '@/lib/auth/queries/memberships';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { DataTable } from '@/components/ui/table';
 import { roleLabel } from '@/lib/auth/roles';
-import { listOpenInvites } from '@/lib/db/auth/invites';
-import { listProjectSettings } from '@/lib/db/trajectories/projects';
-import { listUsers } from '@/lib/db/auth/users';
-import { recentSignInAlerts } from '@/lib/db/auth/sign-in-alerts';
-import { liveWorkers } from '@/lib/db/infra/worker-heartbeats';
+import { listOpenInvites } from '@/lib/auth/queries/invites';
+import { listProjectSettings } from '@/lib/trajectories/queries/projects';
+import { listUsers } from '@/lib/auth/queries/users';
+import { recentSignInAlerts } from '@/lib/auth/queries/sign-in-alerts';
+import { liveWorkers } from '@/lib/db/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
 import { inviteUserAction, removeProjectMemberAction, setAutoRenderAction, setProjectMemberAction } from './actions';
 

@@ -7,8 +7,8 @@ import { projectsQueryKey } from '@/components/projects/projects-query';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
-import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { listCampaigns } from '@/lib/campaigns/queries/campaign-list';
+import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
 import { requirePageUser } from '../../_server/current-user';
 import { serverQueryClient } from '../../_server/query-client';
 

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { claimNextItem, skipAssignment } from '@/lib/db/review/assignments';
+import { claimNextItem, skipAssignment } from '@/lib/review/queries/assignments';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { submitReview, submitReviewInput } from '@/lib/review/submit-review';
 import { AppError } from '@/lib/errors';

@@ -3,8 +3,8 @@ import { NextItemButton } from '@/components/review/next-item-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { reviewerQueues } from '@/lib/db/review/review-queue';
-import { myRecentWork } from '@/lib/db/review/review-list';
+import { reviewerQueues } from '@/lib/review/queries/review-queue';
+import { myRecentWork } from '@/lib/review/queries/review-list';
 import { requirePageUser } from '../../_server/current-user';
 import { claimNextAction } from './actions';
 

@@ -6,7 +6,7 @@ import { TrajectoryTable } from '@/components/trajectories/trajectory-table';
 import { hasFilters } from '@/components/trajectories/list-url';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listTrajectories } from '@/lib/db/trajectories/trajectory-queries';
+import { listTrajectories } from '@/lib/trajectories/queries/trajectory-queries';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../_server/current-user';

@@ -1,5 +1,5 @@
-import { databaseHealth, queueHealth } from '@/lib/db/infra/health';
-import { pendingSteps } from '@/lib/db/infra/readiness';
+import { databaseHealth, queueHealth } from '@/lib/db/health';
+import { pendingSteps } from '@/lib/db/readiness';
 
 export const dynamic = 'force-dynamic';
 

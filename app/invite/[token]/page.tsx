@@ -1,6 +1,6 @@
 import { AcceptInviteForm } from '@/components/auth/accept-invite-form';
 import { roleLabel } from '@/lib/auth/roles';
-import { findOpenInvite } from '@/lib/db/auth/invites';
+import { findOpenInvite } from '@/lib/auth/queries/invites';
 import { acceptInviteAction } from './actions';
 
 export const metadata = { title: 'Accept invitation' };

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { portInUse, startEmbeddedPostgres, type RunningPostgres } from '../infra/embedded-postgres';
-import { migrate } from '../infra/migrate';
+import { portInUse, startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres';
+import { migrateDatabase } from '../../migrate-database';
 
 /**
  * Database tests run against a real embedded PostgreSQL on its own port and data dir
@@ -28,7 +28,7 @@ export async function setup(project: TestProject): Promise<void> {
     running = await startEmbeddedPostgres({ dataDir, port });
     url = running.url;
   }
-  await migrate(url);
+  await migrateDatabase(url);
   project.provide('databaseUrl', url);
 }
 

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { standardFlags } from '../../review/rubric';
-import { claimNextItem } from '../review/assignments';
-import { createCampaign } from '../campaigns/campaigns';
-import { db } from '../infra/client';
+import { claimNextItem } from '../../review/queries/assignments';
+import { createCampaign } from '../../campaigns/queries/campaigns';
+import { db } from '../client';
 import { submitComparison } from '../../review/submit-comparison';
-import { ensureProject } from '../trajectories/projects';
+import { ensureProject } from '../../trajectories/queries/projects';
 import { submitReview } from '../../review/submit-review';
-import { saveRubricVersion } from '../campaigns/rubrics';
-import { storeTrajectory } from '../trajectories/trajectories';
+import { saveRubricVersion } from '../../campaigns/queries/rubrics';
+import { storeTrajectory } from '../../trajectories/queries/trajectories';
 
 /**
  * A small project with known answers for the insight pages, built through the real claim /

@@ -1,5 +1,5 @@
-import { db } from '../infra/client';
-import { insightRefreshRunning } from '../insight/insight-refresh';
+import { db } from '../client';
+import { insightRefreshRunning } from '../../insight/queries/insight-refresh';
 
 /** Empties every table (but the migrations ledger) so each db test file starts clean. */
 export async function resetDatabase(): Promise<void> {

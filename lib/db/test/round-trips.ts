@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { sql } from '../infra/sql';
+import { sql } from '../sql';
 
 /**
- * Round trips on the hot-path pool (lib/db/infra/sql.ts), for tests of what a request path costs
+ * Round trips on the hot-path pool (lib/db/sql.ts), for tests of what a request path costs
  * in them (issue 17: each one costs the web process a database backend's wake-up and a turn of
  * its event loop). Counted on each checkout's socket: a run of writes with no answer read between
  * them is one round trip. `checkouts()` gives one count per checkout since the last `reset()`,

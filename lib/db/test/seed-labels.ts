@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
-import { claimNextItem } from '../review/assignments';
-import { createCampaign } from '../campaigns/campaigns';
-import { db } from '../infra/client';
+import { claimNextItem } from '../../review/queries/assignments';
+import { createCampaign } from '../../campaigns/queries/campaigns';
+import { db } from '../client';
 import { submitComparison } from '../../review/submit-comparison';
-import { ensureProject } from '../trajectories/projects';
+import { ensureProject } from '../../trajectories/queries/projects';
 import { submitReview } from '../../review/submit-review';
-import { saveRubricVersion } from '../campaigns/rubrics';
-import { storeTrajectory } from '../trajectories/trajectories';
+import { saveRubricVersion } from '../../campaigns/queries/rubrics';
+import { storeTrajectory } from '../../trajectories/queries/trajectories';
 
 /**
  * Seeds labelled data through the same lib/db functions the studio uses: a project with train

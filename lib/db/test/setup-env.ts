@@ -9,8 +9,8 @@ process.env.WITNESS_DEMO = '0';
 process.env.WITNESS_SINK_ALLOW = '127.0.0.1,localhost,::1';
 process.env.WITNESS_SINK_DIR_ROOT = tmpdir();
 
-// a submit's background summary refresh (lib/db/insight/insight-refresh.ts) ends with its file, not inside the next file's reset
+// a submit's background summary refresh (lib/insight/queries/insight-refresh.ts) ends with its file, not inside the next file's reset
 afterAll(async () => {
-  const { insightRefreshRunning } = await import('../insight/insight-refresh');
+  const { insightRefreshRunning } = await import('../../insight/queries/insight-refresh');
   await insightRefreshRunning();
 });

@@ -3,7 +3,7 @@ import { defineJob } from '../job-contract';
 
 /**
  * Derives and stores the blind video props of every selected item of a campaign, under its
- * pacing and blind mask (lib/video-renders/prepare-campaign-video-props.ts), queued when the
+ * pacing and blind mask (lib/video/prepare-campaign-video-props.ts), queued when the
  * campaign is created. A claim then reads its item's props from video_props instead of deriving
  * them while the reviewer waits (a claim derives on a miss: before this job has reached the item).
  * Idempotent: props stored and current are skipped.

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { refreshCampaignSnapshots } from '../../../lib/campaigns/refresh-campaign-snapshots';
 import type { SnapshotVariant } from '../../../lib/campaigns/snapshot-variant';
-import { labelClock } from '../../../lib/db/campaigns/campaign-snapshots';
+import { labelClock } from '../../../lib/campaigns/queries/campaign-snapshots';
 import { isAppError } from '../../../lib/errors';
 import { sweepCampaignSnapshots } from '../../../lib/campaigns/sweep-campaign-snapshots';
 import { campaignSnapshotJob } from '../../../lib/queue/jobs/campaign-snapshot';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../lib/db/campaigns/campaigns';
-import { saveRubricVersion } from '../../../lib/db/campaigns/rubrics';
-import { db } from '../../../lib/db/infra/client';
-import { claimNextItem } from '../../../lib/db/review/assignments';
+import { createCampaign } from '../../../lib/campaigns/queries/campaigns';
+import { saveRubricVersion } from '../../../lib/campaigns/queries/rubrics';
+import { db } from '../../../lib/db/client';
+import { claimNextItem } from '../../../lib/review/queries/assignments';
 import { resetDatabase } from '../../../lib/db/test/reset';
-import { ensureProject } from '../../../lib/db/trajectories/projects';
-import { storeTrajectory } from '../../../lib/db/trajectories/trajectories';
+import { ensureProject } from '../../../lib/trajectories/queries/projects';
+import { storeTrajectory } from '../../../lib/trajectories/queries/trajectories';
 import { buildTrajectory } from '../../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
 import { viewAssignment } from '../../../lib/review/view-assignment';

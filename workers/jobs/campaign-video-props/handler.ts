@@ -1,6 +1,6 @@
 import { isAppError } from '../../../lib/errors';
 import { campaignVideoPropsJob } from '../../../lib/queue/jobs/campaign-video-props';
-import { prepareCampaignVideoProps } from '../../../lib/video-renders/prepare-campaign-video-props';
+import { prepareCampaignVideoProps } from '../../../lib/video/prepare-campaign-video-props';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 
 /** Idempotent: the props already stored and current are skipped (a retry resumes). */

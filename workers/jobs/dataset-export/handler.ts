@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { exportDataset, exportRequestSchema } from '../../../lib/datasets/export-dataset';
-import { failExport, findExport, finishExport, setExportProgress, startExport } from '../../../lib/db/datasets/exports';
+import { failExport, findExport, finishExport, setExportProgress, startExport } from '../../../lib/datasets/queries/exports';
 import { isAppError } from '../../../lib/errors';
 import { openStore } from '../../../lib/storage/open-store';
 import { PermanentJobError, type JobHandler } from '../../job-handler';

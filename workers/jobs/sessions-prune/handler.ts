@@ -1,4 +1,4 @@
-import { pruneExpiredSessions } from '../../../lib/db/auth/sessions';
+import { pruneExpiredSessions } from '../../../lib/auth/queries/sessions';
 import type { JobHandler } from '../../job-handler';
 import { sessionsPruneJob } from '../../../lib/queue/jobs/sessions-prune';
 

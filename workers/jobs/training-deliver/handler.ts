@@ -1,5 +1,5 @@
 import { env } from '../../../lib/env';
-import { enabledSinkIds } from '../../../lib/db/training/training-sinks';
+import { enabledSinkIds } from '../../../lib/training/queries/training-sinks';
 import { sendJob } from '../../../lib/queue/boss';
 import { deliverSink } from '../../../lib/training/deliver-sink';
 import type { JobHandler } from '../../job-handler';

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { failVideo, findVideo, finishVideo, listVideoChunks } from '../../../lib/db/videos/videos';
+import { failVideo, findVideo, finishVideo, listVideoChunks } from '../../../lib/video/queries/videos';
 import { openStore } from '../../../lib/storage/open-store';
 import { VIDEO_FPS } from '../../../lib/video/schema';
 import { combineVideoChunks } from '../../../render/server/render-video';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
-import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
+import { failureText, videoStorageKey } from '../../../lib/video/video-files';
 import { videoCombineJob } from '../../../lib/queue/jobs/video-combine';
 
 /** Downloads the chunks, joins them (no re-encode), stores the MP4, marks the video done. */

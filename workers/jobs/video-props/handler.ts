@@ -1,6 +1,6 @@
 import { AppError } from '../../../lib/errors';
 import { videoPropsJob } from '../../../lib/queue/jobs/video-props';
-import { prepareVideoProps } from '../../../lib/video-renders/video-props-for';
+import { prepareVideoProps } from '../../../lib/video/video-props-for';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 
 /** Idempotent: props already stored and current are not derived again. */

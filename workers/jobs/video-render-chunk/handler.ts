@@ -10,15 +10,15 @@ import {
   listVideoChunks,
   setChunkProgress,
   startChunkRender,
-} from '../../../lib/db/videos/videos';
+} from '../../../lib/video/queries/videos';
 import { sendJob } from '../../../lib/queue/boss';
 import { openStore } from '../../../lib/storage/open-store';
-import { videoPropsFor } from '../../../lib/video-renders/video-props-for';
+import { videoPropsFor } from '../../../lib/video/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { chromiumMissing } from '../../../render/server/chromium-launcher';
 import { PermanentJobError, type JobHandler } from '../../job-handler';
 import { videoCombineJob } from '../../../lib/queue/jobs/video-combine';
-import { failureText } from '../../../lib/video-renders/video-files';
+import { failureText } from '../../../lib/video/video-files';
 import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk';
 
 export function chunkStorageKey(videoId: string, index: number): string {

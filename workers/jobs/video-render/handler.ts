@@ -11,13 +11,13 @@ import {
   resumeVideoRender,
   setVideoProgress,
   startVideoRender,
-} from '../../../lib/db/videos/videos';
+} from '../../../lib/video/queries/videos';
 import { sendJob } from '../../../lib/queue/boss';
-import { liveWorkers } from '../../../lib/db/infra/worker-heartbeats';
+import { liveWorkers } from '../../../lib/db/worker-heartbeats';
 import { openStore } from '../../../lib/storage/open-store';
 import { planChunks } from '../../../lib/video/chunks';
-import { failureText, videoStorageKey } from '../../../lib/video-renders/video-files';
-import { freshVideoPropsFor } from '../../../lib/video-renders/video-props-for';
+import { failureText, videoStorageKey } from '../../../lib/video/video-files';
+import { freshVideoPropsFor } from '../../../lib/video/video-props-for';
 import { bundleOnce, renderTrajectoryVideo } from '../../../render/server/render-video';
 import { chromiumMissing } from '../../../render/server/chromium-launcher';
 import { PermanentJobError, type JobHandler } from '../../job-handler';

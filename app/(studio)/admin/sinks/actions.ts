@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { datasetFormatSchema } from '@/lib/datasets/formats';
-import { createSink, retryDeadDelivery, setSinkEnabled } from '@/lib/db/training/training-sinks';
+import { createSink, retryDeadDelivery, setSinkEnabled } from '@/lib/training/queries/training-sinks';
 import { env } from '@/lib/env';
 import { kickDelivery } from '@/lib/training/kick-delivery';
 import { sinkKinds } from '@/lib/training/sink-config';

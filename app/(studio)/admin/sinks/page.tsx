@@ -5,9 +5,9 @@ import { PageHeader } from '@/components/ui/page-header';
 import { DataTable } from '@/components/ui/table';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns } from '@/lib/db/datasets/exports';
-import { listProjectSummaries } from '@/lib/db/trajectories/projects';
-import { listDeliveries, listSinks } from '@/lib/db/training/training-sinks';
+import { listExportableCampaigns } from '@/lib/datasets/queries/exports';
+import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
+import { listDeliveries, listSinks } from '@/lib/training/queries/training-sinks';
 import { requirePageUser } from '../../../_server/current-user';
 import { createSinkAction, deliverNowAction, retryDeliveryAction, setSinkEnabledAction } from './actions';
 

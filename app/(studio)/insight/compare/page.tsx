@@ -8,7 +8,7 @@ import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';

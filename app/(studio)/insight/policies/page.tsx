@@ -10,7 +10,7 @@ import { TrendChart } from '@/components/insight/trend-chart';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../../_server/current-user';

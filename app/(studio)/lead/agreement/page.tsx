@@ -3,7 +3,7 @@ import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listAgreementCampaigns } from '@/lib/db/agreement/agreement-data';
+import { listAgreementCampaigns } from '@/lib/agreement/queries/agreement-data';
 import { requirePageUser } from '../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 

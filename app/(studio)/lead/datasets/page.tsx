@@ -8,8 +8,8 @@ import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { exportView } from '@/lib/datasets/export-view';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns, listExports } from '@/lib/db/datasets/exports';
-import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { listExportableCampaigns, listExports } from '@/lib/datasets/queries/exports';
+import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestExportAction } from './actions';
 

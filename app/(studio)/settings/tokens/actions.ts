@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { limits, spendLimit } from '@/lib/auth/rate-limit';
-import { createApiToken, revokeApiToken } from '@/lib/db/auth/api-tokens';
+import { createApiToken, revokeApiToken } from '@/lib/auth/queries/api-tokens';
 import { defineAction } from '../../../_server/action';
 
 export const createTokenAction = defineAction(

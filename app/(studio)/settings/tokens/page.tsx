@@ -1,8 +1,8 @@
 import { TokenManager } from '@/components/settings/token-manager';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listApiTokens } from '@/lib/db/auth/api-tokens';
-import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { listApiTokens } from '@/lib/auth/queries/api-tokens';
+import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
 import { requirePageUser } from '../../../_server/current-user';
 import { createTokenAction, revokeTokenAction } from './actions';
 

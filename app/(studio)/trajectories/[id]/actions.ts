@@ -3,11 +3,11 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/db/trajectories/tasks';
-import { findVideo } from '@/lib/db/videos/videos';
+import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/trajectories/queries/tasks';
+import { findVideo } from '@/lib/video/queries/videos';
 import { env } from '@/lib/env';
 import { pacingSchema } from '@/lib/video/pacing';
-import { requestRender } from '@/lib/video-renders/request-render';
+import { requestRender } from '@/lib/video/request-render';
 import { defineAction } from '../../../_server/action';
 
 /** Leads and admins replace a task's acceptance criteria (validated and audited in lib/db/tasks). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listCampaigns } from '@/lib/db/campaigns/campaign-list';
-import { findProjectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
-import { createCampaignFromRequest } from '@/lib/review/create-campaign-from-request';
-import { requestCampaignVideoProps } from '@/lib/video-renders/request-campaign-video-props';
+import { listCampaigns } from '@/lib/campaigns/queries/campaign-list';
+import { findProjectBySlug, projectSlugSchema } from '@/lib/trajectories/queries/projects';
+import { createCampaignFromRequest } from '@/lib/campaigns/create-campaign-from-request';
+import { requestCampaignVideoProps } from '@/lib/video/request-campaign-video-props';
 import { readJsonBody } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';

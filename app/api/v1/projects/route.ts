@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { projectRoleSchema, roleInProject, visibleProjectIds } from '@/lib/auth/project-access';
-import { listProjectSummaries } from '@/lib/db/trajectories/projects';
+import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
 import { parseInput } from '@/lib/parse-input';
 import { apiRoute } from '../../../_server/api-route';
 

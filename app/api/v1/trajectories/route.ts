@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { requireProjectRole } from '@/lib/auth/project-access';
-import { addCreatorAsLead } from '@/lib/db/auth/memberships';
-import { createProjectIfAbsent, projectBySlug, projectSlugSchema } from '@/lib/db/trajectories/projects';
+import { addCreatorAsLead } from '@/lib/auth/queries/memberships';
+import { createProjectIfAbsent, projectBySlug, projectSlugSchema } from '@/lib/trajectories/queries/projects';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import { bodyInputs } from '@/lib/ingest/body-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { parseLargeOnThread } from '@/lib/ingest/body-parse-thread';
-import { renderAfterImport } from '@/lib/video-renders/render-after-import';
+import { renderAfterImport } from '@/lib/video/render-after-import';
 import { readBodyBytes } from '../../../_server/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';

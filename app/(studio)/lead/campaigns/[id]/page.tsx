@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { PlanSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { PLAN_VARIANT } from '@/lib/campaigns/snapshot-variant';
-import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
+import { getCampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
 import { orNotFound } from '../../../../_server/or-not-found';
 import { requirePageProjectRole, requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';

@@ -3,7 +3,7 @@ import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { campaignFormOptions } from '@/lib/db/campaigns/campaign-form-options';
+import { campaignFormOptions } from '@/lib/campaigns/queries/campaign-form-options';
 import { defaultReviewRubric } from '@/lib/review/default-rubric';
 import { requirePageUser } from '../../../../_server/current-user';
 import { createCampaignAction, planCampaignAction, previewCampaignAction } from '../actions';

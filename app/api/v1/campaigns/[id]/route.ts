@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { getCampaignDetail } from '@/lib/db/campaigns/campaign-detail';
+import { getCampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
 import { parseInput } from '@/lib/parse-input';
 import { apiRoute } from '../../../../_server/api-route';
 

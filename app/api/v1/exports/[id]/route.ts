@@ -1,6 +1,6 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { exportView } from '@/lib/datasets/export-view';
-import { findExport } from '@/lib/db/datasets/exports';
+import { findExport } from '@/lib/datasets/queries/exports';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
 

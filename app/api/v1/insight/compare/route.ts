@@ -1,7 +1,7 @@
 import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/db/insight/insight-load';
+import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';

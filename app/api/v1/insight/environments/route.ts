@@ -7,7 +7,7 @@ import {
   loadEstimateInputs,
   parseInsightQuery,
   resolveInsightProject,
-} from '@/lib/db/insight/insight-load';
+} from '@/lib/insight/queries/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';

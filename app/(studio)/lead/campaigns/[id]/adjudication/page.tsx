@@ -12,8 +12,8 @@ import type { Split } from '@/lib/agreement/disagreements';
 import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { DisagreementsSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { disagreementsVariant } from '@/lib/campaigns/snapshot-variant';
-import { adjudicatedInQueue, disagreementPage, snapshotCampaign } from '@/lib/db/campaigns/campaign-snapshots';
-import { reopenedItems } from '@/lib/db/agreement/adjudications';
+import { adjudicatedInQueue, disagreementPage, snapshotCampaign } from '@/lib/campaigns/queries/campaign-snapshots';
+import { reopenedItems } from '@/lib/agreement/queries/adjudications';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 

@@ -15,7 +15,7 @@ import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { AgreementSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { agreementVariant } from '@/lib/campaigns/snapshot-variant';
-import { snapshotCampaign } from '@/lib/db/campaigns/campaign-snapshots';
+import { snapshotCampaign } from '@/lib/campaigns/queries/campaign-snapshots';
 import { notFound } from 'next/navigation';
 import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';

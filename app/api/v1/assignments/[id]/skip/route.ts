@@ -1,6 +1,6 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { z } from 'zod';
-import { skipAssignment } from '@/lib/db/review/assignments';
+import { skipAssignment } from '@/lib/review/queries/assignments';
 import { parseInput } from '@/lib/parse-input';
 import { readJsonBody } from '../../../../../_server/read-body';
 import { apiRoute } from '../../../../../_server/api-route';

@@ -1,6 +1,6 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { parseInput } from '@/lib/parse-input';
-import { assignmentVideoPart } from '@/lib/video-renders/assignment-video-part';
+import { assignmentVideoPart } from '@/lib/video/assignment-video-part';
 import { z } from 'zod';
 import { apiRoute } from '../../../../../_server/api-route';
 import { videoPartQuery, videoPartResponse } from '../../../../../_server/video-part';
@@ -13,7 +13,7 @@ const query = videoPartQuery.extend({ side: z.coerce.number().int().min(0).max(1
  * GET /api/v1/assignments/ID/video?side=0|1&part=N&rev=R: a video of the caller's own
  * assignment as the review page's Player loads it (see /api/v1/trajectories/ID/video), side =
  * its place on screen (pairwise: 0 left, 1 right), always under the campaign's blind mask and
- * pacing (lib/video-renders/assignment-video-part.ts): a hidden field is never in it. 404 for
+ * pacing (lib/video/assignment-video-part.ts): a hidden field is never in it. 404 for
  * anyone else's assignment, 409 for a part of an older split (reload the page).
  */
 export const GET = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {

@@ -1,5 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { campaignStatusInput, setCampaignStatus } from '@/lib/db/campaigns/campaign-status';
+import { campaignStatusInput, setCampaignStatus } from '@/lib/campaigns/queries/campaign-status';
 import { AppError } from '@/lib/errors';
 import { readJsonBody } from '../../../../../_server/read-body';
 import { apiRoute } from '../../../../../_server/api-route';

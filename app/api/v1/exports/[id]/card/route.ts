@@ -1,5 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { findExport } from '@/lib/db/datasets/exports';
+import { findExport } from '@/lib/datasets/queries/exports';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../_server/api-route';
 

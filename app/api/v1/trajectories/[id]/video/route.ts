@@ -2,8 +2,8 @@ import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { env } from '@/lib/env';
 import { parseInput } from '@/lib/parse-input';
 import { pacingSchema } from '@/lib/video/pacing';
-import { requestVideoProps } from '@/lib/video-renders/request-video-props';
-import { storedVideoPart } from '@/lib/video-renders/video-props-for';
+import { requestVideoProps } from '@/lib/video/request-video-props';
+import { storedVideoPart } from '@/lib/video/video-props-for';
 import { apiRoute } from '../../../../../_server/api-route';
 import { videoPartQuery, videoPartResponse } from '../../../../../_server/video-part';
 
@@ -13,7 +13,7 @@ const query = videoPartQuery.extend({ pacing: pacingSchema.default('skim') });
 
 /**
  * GET /api/v1/trajectories/ID/video?pacing=read|skim&part=N&rev=R: the trajectory's video props
- * as the Player loads them (lib/video-renders/video-pieces.ts): part 0 the head (title card,
+ * as the Player loads them (lib/video/video-pieces.ts): part 0 the head (title card,
  * chapters, stub scenes, the list of parts), parts 1.. the scenes it plays next, named by the
  * head's `rev` (409 when the props were derived again since). Read from the store, never derived
  * here: while they are not stored a worker is asked to derive them and the answer is 202

@@ -1,5 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { findVideo } from '@/lib/db/videos/videos';
+import { findVideo } from '@/lib/video/queries/videos';
 import { AppError } from '@/lib/errors';
 import { openStore } from '@/lib/storage/open-store';
 import { parseRange } from '@/lib/storage/parse-range';

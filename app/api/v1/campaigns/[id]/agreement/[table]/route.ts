@@ -3,7 +3,7 @@ import { safeFileName, toCsv } from '@/lib/csv';
 import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { agreementTable, agreementTables, type AgreementTable, tablePart } from '@/lib/agreement/tables';
-import { loadAgreementData } from '@/lib/db/agreement/agreement-data';
+import { loadAgreementData } from '@/lib/agreement/queries/agreement-data';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../../_server/api-route';
 

@@ -1,0 +1,21 @@
+import type { PreparedTrajectory } from '../../ingest/prepare-trajectory';
+import { toStorable, type StoreOptions, type StoreResult } from '../../ingest/queries/storable-trajectory';
+import { storeTrajectoryBatch } from '../../ingest/queries/store-trajectory-batch';
+
+export type { RawSource, StoreOptions, StoreResult } from '../../ingest/queries/storable-trajectory';
+
+/**
+ * Stores one trajectory in one transaction: its environment, task and policy (found or created
+ * by name), the trajectory, steps, judge scores, terminal recording and raw source. The same
+ * content (hash) in the same project creates nothing. A failure rolls everything back and is
+ * thrown (an AppError for a refused split, else the database error).
+ *
+ * It is the batch writer (lib/ingest/queries/store-trajectory-batch.ts) with a batch of one, so both paths store
+ * exactly the same rows; imports of many trajectories use the batch writer directly.
+ */
+export async function storeTrajectory(projectId: string, prepared: PreparedTrajectory, options: StoreOptions): Promise<StoreResult> {
+  const [outcome] = await storeTrajectoryBatch(projectId, [await toStorable(prepared, options)]);
+  if (!outcome) throw new Error('not stored');
+  if (!outcome.ok) throw outcome.error;
+  return { id: outcome.id, created: outcome.created };
+}
