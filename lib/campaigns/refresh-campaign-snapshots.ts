@@ -2,14 +2,7 @@ import { agreementDashboard, type AgreementDashboard } from '../agreement/dashbo
 import type { Disagreement } from '../agreement/disagreements';
 import { loadAgreementData } from '../agreement/queries/agreement-data';
 import { campaignPlanFacts } from './queries/campaign-sampling-data';
-import {
-  findSnapshotClock,
-  inConsistentRead,
-  labelClock,
-  sameClock,
-  storeSnapshot,
-  type LabelClock,
-} from './queries/campaign-snapshots';
+import { findSnapshotClock, inConsistentRead, labelClock, sameClock, storeSnapshot, type LabelClock } from './queries/campaign-snapshots';
 import { AppError } from '../errors';
 import { planCampaignReview } from './plan-campaign-review';
 import { defaultVariants, variantKey, type SnapshotVariant } from './snapshot-variant';
