@@ -7,9 +7,7 @@ import { backfillTrajectoryInsightOnce } from './insight/queries/insight-summary
  * (lib/insight/queries/insight-summary.ts: computed in TypeScript, so no migration can write them).
  * Every process that migrates calls this one, so none forgets the derived data.
  */
-export async function migrateDatabase(
-  databaseUrl: string,
-): Promise<{
+export async function migrateDatabase(databaseUrl: string): Promise<{
   applied: string[];
   alreadyApplied: number;
   /** trajectories whose insight summary was refreshed */ insightRefreshed: number;

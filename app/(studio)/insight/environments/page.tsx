@@ -9,7 +9,12 @@ import { IntervalChart } from '@/components/insight/interval-chart';
 import { inert } from '@/components/ui/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadEnvironmentEstimates, loadEnvironmentInsight, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
+import {
+  loadEnvironmentEstimates,
+  loadEnvironmentInsight,
+  parseInsightQuery,
+  resolveInsightProject,
+} from '@/lib/insight/queries/insight-load';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import type { Proportion } from '@/lib/insight/intervals';

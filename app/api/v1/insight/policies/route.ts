@@ -1,7 +1,12 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadEstimateInputs, loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
+import {
+  loadEstimateInputs,
+  loadPolicyInsightAndEstimates,
+  parseInsightQuery,
+  resolveInsightProject,
+} from '@/lib/insight/queries/insight-load';
 import { estimateRowsJson } from '@/lib/insight/estimates';
 import { apiRoute } from '../../../../_server/api-route';
 import { insightResponse } from '../../../../_server/insight-response';
