@@ -54,13 +54,30 @@ const dbIsInfrastructure = [
   },
 ];
 // edges parse, check access and call a use-case (lib/<domain>/<verb-noun>.ts), which calls its queries
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- turned on for the edges once they call use-cases
 const noQueries = {
   group: ['**/lib/*/queries/*', '@/lib/*/queries/*'],
   allowTypeImports: true,
   message:
     'Edges call a use-case (lib/<domain>/<verb-noun>.ts), never a queries/ module: the use-case decides, audits and requests its follow-up jobs, and every transport (pages, API, CLI, MCP, jobs) gets the same behaviour.',
 };
+// queries are plain, scoped reads and writes: the use-case beside them parses, refuses and audits
+const plainQueries = [
+  { group: ['zod'], message: 'Queries take parsed input: the zod schema lives in the use-case (or a pure schema module it shares).' },
+  {
+    group: ['**/errors', '@/lib/errors'],
+    allowTypeImports: true,
+    message: 'Queries refuse nothing: return null, false or a result, and let the use-case throw the AppError.',
+  },
+  {
+    group: ['**/queries/audit', './audit'],
+    allowTypeImports: true,
+    message: 'Queries write no audit rows: take an AuditStep callback (lib/auth/queries/audit.ts) that the use-case fills.',
+  },
+];
+const noApp = (who) => ({
+  group: ['@/app/*', '**/app/**'],
+  message: `${who} imports nothing from app/ (what both need lives in lib/, e.g. lib/http/ for the API edge).`,
+});
 const processEnv = {
   selector: "MemberExpression[object.name='process'][property.name='env']",
   message: 'Read configuration through lib/env.ts (env()), the one place that parses process.env.',
@@ -136,7 +153,10 @@ export default tseslint.config(
   {
     files: ['lib/*/queries/**/*.ts'],
     ignores: tests,
-    rules: { 'no-restricted-imports': ['error', { patterns: frameworkImports }], 'no-restricted-syntax': ['error', processEnv, zodByHand] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...frameworkImports, ...plainQueries] }],
+      'no-restricted-syntax': ['error', processEnv, zodByHand],
+    },
   },
   {
     files: ['lib/db/**/*.ts'],
@@ -193,10 +213,15 @@ export default tseslint.config(
   {
     files: ['app/**/*.{ts,tsx}', 'workers/**/*.ts'],
     ignores: tests,
-    rules: { 'no-restricted-imports': ['error', { patterns: [...noPrisma, ...noDbClient] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noPrisma, ...noDbClient, noQueries] }] },
   },
   {
-    files: ['cli/**/*.ts', 'workers/**/*.test.ts', 'workers/test/**'],
+    files: ['cli/**/*.ts'],
+    ignores: tests,
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noPrisma, noQueries, noApp('cli/')] }] },
+  },
+  {
+    files: ['cli/**/*.test.ts', 'workers/**/*.test.ts', 'workers/test/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: noPrisma }] },
   },
   {
@@ -212,7 +237,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...noPrisma, { group: ['@/app/*', '**/app/**'], message: 'Compositions import nothing from app/.' }] },
+        {
+          patterns: [
+            ...noPrisma,
+            { group: ['@/app/*', '**/app/**'], message: 'Compositions import nothing from app/.' },
+            {
+              regex: '^(@/|(\\.\\./)+)components/',
+              message:
+                'render/ imports nothing from components/: the Player imports the composition; UI primitives shared with the pages live in render/ui/.',
+            },
+          ],
+        },
       ],
       'no-restricted-syntax': ['error', processEnv],
     },

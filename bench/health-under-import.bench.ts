@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createApiToken } from '../lib/auth/queries/api-tokens';
+import { createApiToken } from '../lib/auth/create-api-token';
 import { ensureFirstMemberships } from '../lib/auth/queries/memberships';
-import { ensureUser } from '../lib/auth/queries/users';
+import { ensureUser } from '../lib/auth/create-user';
 import { disconnectDb } from '../lib/db/client';
 import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { migrateDatabase } from '../lib/migrate-database';

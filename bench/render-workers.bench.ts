@@ -6,7 +6,7 @@ import { disconnectDb } from '../lib/db/client';
 import { portInUse, startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { migrateDatabase } from '../lib/migrate-database';
 import { ensureProject } from '../lib/trajectories/queries/projects';
-import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '../lib/ingest/store-trajectory';
 import { findVideo } from '../lib/video/queries/videos';
 import { childEnv, setEnv } from '../lib/env';
 import { buildTrajectory } from '../lib/formats/build-trajectory';

@@ -7,23 +7,23 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { recordAdjudication } from '../lib/agreement/record-adjudication';
 import { adjudicationsOf, getAdjudicationView } from '../lib/agreement/queries/adjudications';
-import { createApiToken } from '../lib/auth/queries/api-tokens';
-import { listReviews } from '../lib/review/queries/review-list';
+import { createApiToken } from '../lib/auth/create-api-token';
+import { listReviews } from '../lib/review/list-reviews';
 import { trajectoryVideo } from '../lib/video/video-props-for';
 import { prepareCampaignVideoProps } from '../lib/video/prepare-campaign-video-props';
 import { disconnectDb } from '../lib/db/client';
-import { createCampaign } from '../lib/campaigns/queries/campaigns';
+import { createCampaign } from '../lib/campaigns/create-campaign';
 import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { freePort } from './free-port';
 import { migrateDatabase } from '../lib/migrate-database';
 import { ensureProject } from '../lib/trajectories/queries/projects';
 import { campaignIntegrity } from '../lib/campaigns/queries/campaign-integrity';
 import { insightGroupStatsDrift, type GroupStatsDrift } from '../lib/insight/queries/insight-group-stats';
-import { saveRubricVersion } from '../lib/campaigns/queries/rubrics';
+import { saveRubricVersion } from '../lib/campaigns/save-rubric-version';
 import { storeTrajectoryBatch } from '../lib/ingest/queries/store-trajectory-batch';
 import { toStorable } from '../lib/ingest/queries/storable-trajectory';
 import { ensureFirstMemberships } from '../lib/auth/queries/memberships';
-import { ensureUser } from '../lib/auth/queries/users';
+import { ensureUser } from '../lib/auth/create-user';
 import { env, setEnv } from '../lib/env';
 import { SQL_POOL_APPLICATION } from '../lib/db/sql';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
@@ -639,7 +639,7 @@ async function runSoak(base: string, campaignId: string, projectId: string, toke
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
-      const view = await getAdjudicationView(campaignId, itemId);
+      const view = (await getAdjudicationView(campaignId, itemId))!;
       const basedOnRevision = view.adjudications.find((a) => a.isCurrent)?.revision ?? null;
       adjudicationRounds++;
       const outcomes = await Promise.allSettled(

@@ -7,7 +7,7 @@ import { startReceiver } from '../examples/receiver/receiver.mjs';
 import { disconnectDb } from '../lib/db/client';
 import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { migrateDatabase } from '../lib/migrate-database';
-import { createSink } from '../lib/training/queries/training-sinks';
+import { createTrainingSink } from '../lib/training/create-training-sink';
 import { rawEnv, setEnv } from '../lib/env';
 import { deliverSink } from '../lib/training/deliver-sink';
 import type { BenchFigure } from './figure';
@@ -61,7 +61,7 @@ export async function run(): Promise<BenchFigure[]> {
     const s0 = performance.now();
     await seed(client);
     log(`seeded ${N} finalised pairwise items in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
-    const sink = await createSink('bp', {
+    const sink = await createTrainingSink('bp', {
       name: 'bench',
       kind: 'webhook',
       format: 'trl-dpo',

@@ -31,9 +31,9 @@ const rubric = {
  */
 async function seedCampaign(reviewers: SeededUser[]) {
   const { ensureProject } = await import('../lib/trajectories/queries/projects');
-  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
-  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
-  const { claimNextItem } = await import('../lib/review/queries/assignments');
+  const { saveRubricVersion } = await import('../lib/campaigns/save-rubric-version');
+  const { createCampaign } = await import('../lib/campaigns/create-campaign');
+  const { claimNextItem } = await import('../lib/review/claim-next-item');
   const { submitReview } = await import('../lib/review/submit-review');
   const { db } = await import('../lib/db/client');
   const slug = uniqueName('agree');
@@ -188,9 +188,9 @@ test('a pairwise campaign: agreement on the preference and per-side criteria; th
 }) => {
   test.setTimeout(120_000);
   const { ensureProject } = await import('../lib/trajectories/queries/projects');
-  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
-  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
-  const { claimNextItem } = await import('../lib/review/queries/assignments');
+  const { saveRubricVersion } = await import('../lib/campaigns/save-rubric-version');
+  const { createCampaign } = await import('../lib/campaigns/create-campaign');
+  const { claimNextItem } = await import('../lib/review/claim-next-item');
   const { submitComparison } = await import('../lib/review/submit-comparison');
   const slug = uniqueName('pairs');
   const project = await ensureProject({ slug, name: slug });

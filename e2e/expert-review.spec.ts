@@ -16,8 +16,8 @@ async function campaignWith(options: {
   runs: Array<Array<{ source: 'user' | 'agent'; text: string }>>;
 }) {
   const { ensureProject } = await import('../lib/trajectories/queries/projects');
-  const { saveRubricVersion } = await import('../lib/campaigns/queries/rubrics');
-  const { createCampaign } = await import('../lib/campaigns/queries/campaigns');
+  const { saveRubricVersion } = await import('../lib/campaigns/save-rubric-version');
+  const { createCampaign } = await import('../lib/campaigns/create-campaign');
   const slug = uniqueName('e2e-expert');
   const task = uniqueName('pendulum');
   for (const [i, steps] of options.runs.entries()) {

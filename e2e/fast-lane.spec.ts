@@ -7,7 +7,7 @@ import { apiTokenFor } from './fixtures/trajectories';
 
 /**
  * `witness start` (the e2e webServer) serves the claim and the submits itself, before Next
- * (app/_server/fast-lane.ts); a path whose id is percent-encoded is left to Next, whose route
+ * (lib/http/fast-lane.ts); a path whose id is percent-encoded is left to Next, whose route
  * decodes it to the same id. So each request below goes once through the fast lane and once
  * through Next's route, on the same server, and both answers must be the same: status, body and
  * every header but the transport's own (date, connection, keep-alive, length or chunking).

@@ -35,7 +35,7 @@ test.beforeAll(async () => {
   const leadAUser = await memberUser('lead', [], admin.id);
   A = await seedMatrixProject('a', leadAUser.id);
   const B = await seedMatrixProject('b', leadAUser.id);
-  const { setProjectMember } = await import('../lib/auth/queries/memberships');
+  const { setProjectMember } = await import('../lib/auth/manage-project-members');
   await setProjectMember(admin.id, { projectId: A.id, userId: leadAUser.id, role: 'lead' });
   const reviewerA = await memberUser('reviewer', [{ projectId: A.id, role: 'reviewer' }], admin.id);
   const leadB = await memberUser('lead', [{ projectId: B.id, role: 'lead' }], admin.id);

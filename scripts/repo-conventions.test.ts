@@ -14,6 +14,25 @@ const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--excl
   .filter((f) => /^(app|components|lib|workers|render|cli|bench|e2e|scripts|prisma\/seed)\//.test(f) && /\.(ts|tsx|mjs)$/.test(f))
   .filter((f) => !f.includes('/fixtures/'));
 
+// the modules a file imports by value: `import type` and imports whose every name is `type X` are erased
+const resolve = (from: string, spec: string): string | null => {
+  const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(from), spec) : null;
+  if (base === null) return null; // a package
+  for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`])
+    if (/\.(ts|tsx)$/.test(f) && existsSync(path.join(root, f))) return f;
+  return null; // a stylesheet, a JSON file
+};
+const importsOf = (file: string): string[] => {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:([^'";]*?)\sfrom\s+)?['"]([^'"]+)['"]/gm)]
+    .filter(([, clause]) => {
+      const names = /^\{([^}]*)\}$/.exec(clause?.trim() ?? '')?.[1];
+      return !names?.trim() || !names.split(',').every((n) => !n.trim() || /^type\s/.test(n.trim()));
+    })
+    .map((m) => m[2]!);
+  return specs.map((spec) => resolve(file, spec)).filter((f): f is string => f !== null);
+};
+
 describe('repository conventions', () => {
   it('source files and their folders are kebab-case (Next route segments like [id] and (studio) aside)', () => {
     const offenders = sources.filter((f) =>
@@ -44,23 +63,12 @@ describe('repository conventions', () => {
     // props' zod schemas cost the trajectory page 40 ms of its load (lib/video/merge-video-parts.ts)
     const forbidden = [
       /^lib\/db\//,
+      /^lib\/[a-z-]+\/queries\//,
       /^lib\/video\/props\.ts$/,
       /^lib\/video\/terminal\.ts$/,
       /^lib\/video\/schema\.ts$/,
       /^lib\/video\/transcript\.ts$/,
     ];
-    const resolve = (from: string, spec: string): string | null => {
-      const base = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.join(path.dirname(from), spec) : null;
-      if (base === null) return null; // a package
-      for (const f of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`])
-        if (/\.(ts|tsx)$/.test(f) && existsSync(path.join(root, f))) return f;
-      return null; // a stylesheet, a JSON file
-    };
-    const importsOf = (file: string): string[] => {
-      const text = readFileSync(path.join(root, file), 'utf8');
-      const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-      return specs.map((spec) => resolve(file, spec)).filter((f): f is string => f !== null);
-    };
     const clientFiles = sources.filter(
       (f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && /^\s*['"]use client['"]/.test(readFileSync(path.join(root, f), 'utf8')),
     );
@@ -77,5 +85,55 @@ describe('repository conventions', () => {
     }
     const chain = (f: string): string => (via.get(f) === f ? f : `${chain(via.get(f)!)} -> ${f}`);
     expect([...via.keys()].filter((f) => forbidden.some((re) => re.test(f))).map(chain)).toEqual([]);
+  });
+
+  it('has no import cycles by value across app, components, lib, workers, render and cli (arrows point down)', () => {
+    const code = sources.filter(
+      (f) => /^(app|components|lib|workers|render|cli)\//.test(f) && /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f),
+    );
+    const graph = new Map(code.map((f) => [f, importsOf(f)]));
+    // Tarjan's strongly connected components: each component of more than one file is a cycle
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    };
+    for (const f of code) if (!index.has(f)) visit(f);
+    expect(code.length).toBeGreaterThan(300);
+    expect(cycles).toEqual([]);
+  });
+
+  it('lib/db/ is infrastructure: none of its modules imports a domain room', () => {
+    const db = sources.filter((f) => /^lib\/db\/[^/]+\.ts$/.test(f) && !f.endsWith('.test.ts'));
+    expect(db.length).toBeGreaterThan(5);
+    const upward = db.flatMap((f) =>
+      importsOf(f)
+        .filter((dep) => /^lib\//.test(dep) && !/^lib\/(db\/|env\.ts$|errors\.ts$|queue\/(boss|queue-schema|job-contract)\.ts$)/.test(dep))
+        .map((dep) => `${f} -> ${dep}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

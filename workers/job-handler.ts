@@ -1,3 +1,4 @@
+import { isAppError } from '../lib/errors';
 import type { JobContract, JobPayload } from '../lib/queue/job-contract';
 
 export interface JobContext {
@@ -31,5 +32,18 @@ export class PermanentJobError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PermanentJobError';
+  }
+}
+
+/**
+ * Runs a handler's work; a NOT_FOUND AppError (the row it works on is gone) becomes a PermanentJobError
+ * (no retry) with this message, or the error's own; any other failure is thrown as it is.
+ */
+export async function goneIsPermanent<T>(work: () => Promise<T>, message?: string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isAppError(error) && error.code === 'NOT_FOUND') throw new PermanentJobError(message ?? error.message);
+    throw error;
   }
 }

@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from '../examples/receiver/receiver.mjs'
 import { db } from '../lib/db/client';
 import { resetDatabase } from '../lib/db/test/reset';
 import { seedLabelledProject } from '../lib/db/test/seed-labels';
-import { createSink } from '../lib/training/queries/training-sinks';
+import { createTrainingSink } from '../lib/training/create-training-sink';
 import { env } from '../lib/env';
 import { installQueue, sendJob, stopQueueClient } from '../lib/queue/boss';
 import { jobContracts } from '../lib/queue/job-list';
@@ -45,7 +45,7 @@ describe('a delivery worker killed mid-batch', () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
     const out = path.join(dataDir, 'received.jsonl');
     receiver = await startReceiver({ secret: SECRET, out });
-    const sink = await createSink(seeded.projectId, {
+    const sink = await createTrainingSink(seeded.projectId, {
       name: 'crashy',
       kind: 'webhook',
       format: 'trl-dpo',

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureProject } from '../lib/trajectories/queries/projects';
-import { storeTrajectory } from '../lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '../lib/ingest/store-trajectory';
 import { findVideo } from '../lib/video/queries/videos';
 import { resetDatabase } from '../lib/db/test/reset';
 import { env } from '../lib/env';

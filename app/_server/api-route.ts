@@ -1,8 +1,16 @@
 import 'server-only';
 import type { Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
-import { admitCaller, authenticateCall, errorAnswer, jsonAnswerOf, type ApiAnswer, type ApiHandler, type ApiRequest } from './api-edge';
-import { readBodyBytes } from './read-body';
+import {
+  admitCaller,
+  authenticateCall,
+  errorAnswer,
+  jsonAnswerOf,
+  type ApiAnswer,
+  type ApiHandler,
+  type ApiRequest,
+} from '@/lib/http/api-edge';
+import { readBodyBytes } from '@/lib/http/read-body';
 
 /**
  * Wraps a public API route handler: authenticates by `Authorization: Bearer wit_…` (API token)
@@ -22,7 +30,7 @@ export function apiRoute<Ctx>(area: Area, handler: (request: Request, user: Sess
 
 /**
  * A framework-free handler (api-edge.ts) as a Next route: the handlers `witness start` also
- * serves itself, before Next (app/_server/fast-lane.ts), are exported by their route.ts this way,
+ * serves itself, before Next (lib/http/fast-lane.ts), are exported by their route.ts this way,
  * so both servers run the same code. `next start` and `next dev` serve them through here alone.
  */
 export function nextRoute<P>(handler: ApiHandler<P>) {

@@ -5,19 +5,19 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nextConfig from '@/next.config';
 import { signIn } from '@/lib/auth/sign-in';
-import { createApiToken } from '@/lib/auth/queries/api-tokens';
-import { createUser } from '@/lib/auth/queries/users';
-import { createCampaign } from '@/lib/campaigns/queries/campaigns';
-import { saveRubricVersion } from '@/lib/campaigns/queries/rubrics';
+import { createApiToken } from '@/lib/auth/create-api-token';
+import { createUser } from '@/lib/auth/create-user';
+import { createCampaign } from '@/lib/campaigns/create-campaign';
+import { saveRubricVersion } from '@/lib/campaigns/save-rubric-version';
 import { db } from '@/lib/db/client';
 import { resetDatabase } from '@/lib/db/test/reset';
 import { ensureProject } from '@/lib/trajectories/queries/projects';
-import { storeTrajectory } from '@/lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '@/lib/ingest/store-trajectory';
 import { buildTrajectory } from '@/lib/formats/build-trajectory';
 import { prepareTrajectory } from '@/lib/ingest/prepare-trajectory';
 import { POST as claimRoute } from '@/app/api/v1/campaigns/[id]/assignments/route';
 import { POST as reviewsRoute } from '@/app/api/v1/assignments/[id]/reviews/route';
-import { acceptsGzip, serveFastLane } from './fast-lane';
+import { acceptsGzip, serveFastLane } from '@/lib/http/fast-lane';
 
 /**
  * `witness start` serves the review loop's hot routes itself, before Next (fast-lane.ts). Each

@@ -1,7 +1,10 @@
 import 'server-only';
+import { visibleProjectIds } from '@/lib/auth/project-access';
 import { AppError } from '@/lib/errors';
+import type { InsightQuery } from '@/lib/insight/parse-insight-query';
 import { rowsToCsv } from '@/lib/insight/environment-report';
 import { estimateInputCsv, type EstimateInputRow } from '@/lib/insight/estimates';
+import { apiRoute } from './api-route';
 
 const download = (body: string, filename: string) =>
   new Response(body, {
@@ -31,4 +34,19 @@ export function insightResponse(
     return download(estimateInputCsv(estimate.rows), `${name}-${estimate.figure}-estimate.csv`);
   }
   return Response.json(json, { headers: { 'cache-control': 'no-store' } });
+}
+
+/**
+ * GET of an insight route (leads and admins): the page's use-case (`view`) on the URL's query
+ * parameters among the caller's visible projects, 404 without a project yet, then `answer`.
+ */
+export function insightRoute<D>(
+  view: (params: Record<string, string>, projectIds: string[] | null) => Promise<{ query: InsightQuery; data: D | null }>,
+  answer: (query: InsightQuery, data: D) => Response,
+) {
+  return apiRoute('lead', async (request, user) => {
+    const { query, data } = await view(Object.fromEntries(new URL(request.url).searchParams), visibleProjectIds(user.access, 'lead'));
+    if (!data) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
+    return answer(query, data);
+  });
 }

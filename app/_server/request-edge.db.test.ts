@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '@/lib/auth/sign-in';
-import { createApiToken } from '@/lib/auth/queries/api-tokens';
-import { createUser } from '@/lib/auth/queries/users';
+import { createApiToken } from '@/lib/auth/create-api-token';
+import { createUser } from '@/lib/auth/create-user';
 import { db } from '@/lib/db/client';
 import { resetDatabase } from '@/lib/db/test/reset';
 import { ensureProject } from '@/lib/trajectories/queries/projects';
-import { storeTrajectory } from '@/lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '@/lib/ingest/store-trajectory';
 import { buildTrajectory } from '@/lib/formats/build-trajectory';
 import { prepareTrajectory } from '@/lib/ingest/prepare-trajectory';
 import { AppError } from '@/lib/errors';
@@ -17,8 +17,8 @@ import { POST as statusRoute } from '@/app/api/v1/campaigns/[id]/status/route';
 import { POST as claimRoute } from '@/app/api/v1/campaigns/[id]/assignments/route';
 import { POST as reviewsRoute } from '@/app/api/v1/assignments/[id]/reviews/route';
 import { POST as trajectoriesRoute } from '@/app/api/v1/trajectories/route';
-import { errorAnswer } from './api-edge';
-import { studioRequestListener } from './studio-server';
+import { errorAnswer } from '@/lib/http/api-edge';
+import { studioRequestListener } from '@/lib/http/studio-server';
 
 /**
  * Issue 39 rows 2, 3 and 13, against the real route handlers (Next's, and `witness start`'s

@@ -44,7 +44,7 @@ describe('the route table (membership matrix)', () => {
 
   it("marks exactly the routes witness start's fast lane serves, and each exports the one shared handler through nextRoute", async () => {
     const { readFile } = await import('node:fs/promises');
-    const { fastLaneFiles } = await import('./fast-lane');
+    const { fastLaneFiles } = await import('@/lib/http/fast-lane');
     const marked = routeTable.filter((r) => r.fastLane).map((r) => `${r.method} ${r.file}`);
     expect([...fastLaneFiles].sort()).toEqual(marked.sort());
     for (const row of routeTable.filter((r) => r.fastLane)) {

@@ -37,7 +37,7 @@ export interface RouteRow {
   /** a member's answer names project A (a list that shows A's things to members) */
   showsProject?: boolean;
   /**
-   * `witness start` serves it itself, before Next's request layer (app/_server/fast-lane.ts), with
+   * `witness start` serves it itself, before Next's request layer (lib/http/fast-lane.ts), with
    * the handler its route.ts exports: the review loop's per-review routes, where Next's
    * per-request machinery was a quarter of a review's CPU. `next start`/`next dev` serve it through Next.
    */

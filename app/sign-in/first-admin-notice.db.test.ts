@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { noAdminYet } from '@/lib/auth/member-commands';
-import { createUser } from '@/lib/auth/queries/users';
+import { createUser } from '@/lib/auth/create-user';
 import { db } from '@/lib/db/client';
 import { resetDatabase } from '@/lib/db/test/reset';
 import { FirstAdminNotice } from './first-admin-notice';

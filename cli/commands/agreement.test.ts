@@ -1,33 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../command';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { commandInTempDir } from '../io-testing';
 import { agreementCommand } from './agreement';
 
-let dir = '';
-function fakeIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => '',
-    cwd: dir,
-  };
-  return { io, out: () => out.join(''), err: () => err.join('') };
-}
-async function run(...argv: string[]) {
-  const f = fakeIo();
-  const code = await agreementCommand.run(argv, f.io);
-  return { code, stdout: f.out(), stderr: f.err() };
-}
+const { write, run } = commandInTempDir('witness-agreement-', (argv, io) => agreementCommand.run(argv, io));
 
 // Krippendorff (2011): 4 coders x 12 units, '.' = missing.
 const paperRows = ['1 2 3 3 2 1 4 1 2 . . .', '1 2 3 3 2 2 4 1 2 5 . 3', '. 3 3 3 2 3 4 2 2 5 1 .', '1 2 3 3 2 4 4 1 2 5 1 .'];
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-agreement-'));
   const csv = ['unit,rater,value'];
   const jsonl: string[] = [];
   paperRows.forEach((row, r) =>
@@ -36,16 +16,13 @@ beforeAll(async () => {
       jsonl.push(JSON.stringify({ unit: u + 1, rater: 'ABCD'[r], value: v === '.' ? null : Number(v) }));
     }),
   );
-  await writeFile(path.join(dir, 'paper.csv'), `${csv.join('\n')}\n`);
-  await writeFile(path.join(dir, 'paper.jsonl'), `${jsonl.join('\n')}\n`);
+  await write('paper.csv', `${csv.join('\n')}\n`);
+  await write('paper.jsonl', `${jsonl.join('\n')}\n`);
   const two: string[] = ['unit,rater,value'];
   for (let u = 0; u < 40; u++) two.push(`${u},x,${u % 3}`, `${u},y,${u % 5 === 0 ? (u + 1) % 3 : u % 3}`);
-  await writeFile(path.join(dir, 'two.csv'), `${two.join('\n')}\n`);
-  await writeFile(path.join(dir, 'words.jsonl'), '{"unit":1,"rater":"a","value":"yes"}\n{"unit":1,"rater":"b","value":"no"}\n');
-  await writeFile(path.join(dir, 'broken.jsonl'), '{"unit":1,"rater":"a","value":1}\n{"unit":1,\n');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await write('two.csv', `${two.join('\n')}\n`);
+  await write('words.jsonl', '{"unit":1,"rater":"a","value":"yes"}\n{"unit":1,"rater":"b","value":"no"}\n');
+  await write('broken.jsonl', '{"unit":1,"rater":"a","value":1}\n{"unit":1,\n');
 });
 
 describe('witness agreement', () => {

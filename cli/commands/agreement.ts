@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type AgreementMetric,
   agreementMetrics,
@@ -10,7 +8,8 @@ import {
 import { type MeasurementLevel, measurementLevels } from '../../lib/stats/ratings';
 import { readRatingsFile } from '../../lib/stats/read-ratings-file';
 import { type WeightScheme, weightSchemes } from '../../lib/stats/weights';
-import { type CliCommand, CliError, failCommand } from '../command';
+import { CliError } from '../command';
+import { bootstrapFlags, bootstrapOptions, fileCommand, oneOfFlag } from '../file-command';
 
 const help = `witness agreement --input FILE [options]
 
@@ -32,73 +31,17 @@ Options:
 
 Exit codes: 0 ok, 1 the data does not meet the metric's preconditions or cannot be read, 2 usage.`;
 
-interface Options {
-  input: string;
-  metric: AgreementMetric;
-  level: MeasurementLevel | undefined;
-  weights: WeightScheme | undefined;
-  bootstrap: number;
-  seed: number;
-  json: boolean;
-  help: boolean;
-}
+const flags = { metric: { type: 'string' }, level: { type: 'string' }, weights: { type: 'string' }, ...bootstrapFlags } as const;
 
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new CliError(`--${flag} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`, 2);
-  }
-  return value as T;
-}
-
-function integer(flag: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new CliError(`--${flag} must be an integer >= ${min}; got ${JSON.stringify(value)}`, 2);
-  }
-  return Number(value);
-}
-
-function parse(argv: string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        input: { type: 'string', short: 'i' },
-        metric: { type: 'string' },
-        level: { type: 'string' },
-        weights: { type: 'string' },
-        bootstrap: { type: 'string' },
-        seed: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new CliError((error as Error).message, 2);
-  }
-  if (values.help) return { help: true } as Options;
-  if (!values.input) throw new CliError('--input FILE is required (see witness agreement --help)', 2);
-  const metric = oneOf('metric', values.metric, agreementMetrics) ?? 'alpha';
-  const level = oneOf('level', values.level, measurementLevels);
-  const weights = oneOf('weights', values.weights, weightSchemes);
+function options(values: { metric?: string; level?: string; weights?: string; bootstrap?: string; seed?: string }) {
+  const metric: AgreementMetric = oneOfFlag('metric', values.metric, agreementMetrics) ?? 'alpha';
+  const level: MeasurementLevel | undefined = oneOfFlag('level', values.level, measurementLevels);
+  const weights: WeightScheme | undefined = oneOfFlag('weights', values.weights, weightSchemes);
   if (level !== undefined && metric !== 'alpha') throw new CliError(`--level applies to --metric alpha only, not ${metric}`, 2);
   if (weights !== undefined && weights !== 'none' && metric !== 'cohen' && metric !== 'gwet') {
     throw new CliError(`--weights applies to --metric cohen and gwet only, not ${metric}`, 2);
   }
-  return {
-    input: values.input,
-    metric,
-    level,
-    weights,
-    bootstrap: integer('bootstrap', values.bootstrap, 1000, 0),
-    seed: integer('seed', values.seed, 1, -(2 ** 31)),
-    json: values.json ?? false,
-    help: false,
-  };
+  return { metric, level, weights, ...bootstrapOptions(values) };
 }
 
 function title(report: AgreementReport): string {
@@ -142,46 +85,37 @@ function human(report: AgreementReport, seed: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Prints `error: …` and returns the exit code (2 for usage, 1 otherwise). */
-
-export const agreementCommand: CliCommand = {
+export const agreementCommand = fileCommand({
   name: 'agreement',
   summary: "Inter-rater agreement of a ratings file (Krippendorff's alpha, Cohen, Fleiss, Gwet) with bootstrap CI",
   help,
-  async run(argv, io) {
-    try {
-      const options = parse(argv);
-      if (options.help) {
-        io.stdout(`${help}\n`);
-        return 0;
-      }
-      const ratings = await readRatingsFile(path.resolve(io.cwd, options.input), options.input);
-      const report = computeAgreement(ratings, {
-        metric: options.metric,
-        level: options.level,
-        weights: options.weights,
-        bootstrap: options.bootstrap,
-        seed: options.seed,
-      });
-      if (options.json) {
-        io.stdout(
-          `${JSON.stringify({
-            metric: report.metric,
-            level: report.level,
-            weights: report.weights ?? 'none',
-            value: Number.isNaN(report.value) ? null : report.value,
-            n_units: report.nUnits,
-            n_raters: report.nRaters,
-            n_ratings: report.nRatings,
-            ci: report.ci,
-          })}\n`,
-        );
-      } else {
-        io.stdout(human(report, options.seed));
-      }
-      return 0;
-    } catch (error) {
-      return failCommand(io, error);
+  flags,
+  options,
+  read: readRatingsFile,
+  run(ratings, options, io) {
+    const report = computeAgreement(ratings, {
+      metric: options.metric,
+      level: options.level,
+      weights: options.weights,
+      bootstrap: options.bootstrap,
+      seed: options.seed,
+    });
+    if (options.json) {
+      io.stdout(
+        `${JSON.stringify({
+          metric: report.metric,
+          level: report.level,
+          weights: report.weights ?? 'none',
+          value: Number.isNaN(report.value) ? null : report.value,
+          n_units: report.nUnits,
+          n_raters: report.nRaters,
+          n_ratings: report.nRatings,
+          ci: report.ci,
+        })}\n`,
+      );
+    } else {
+      io.stdout(human(report, options.seed));
     }
+    return 0;
   },
-};
+});

@@ -1,19 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { estimatePpiMean } from '../../lib/stats/ppi';
-import type { CliIo } from '../command';
+import { commandInTempDir } from '../io-testing';
 import { main } from '../main';
 
-let dir = '';
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', cwd: dir };
-  const code = await main(['estimate', ...argv], io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const { write, run } = commandInTempDir('witness-estimate-', (argv, io) => main(['estimate', ...argv], io));
 
 // Two groups: "small" is the hand-computed example of lib/stats/ppi.test.ts; "weighted" carries probabilities.
 const small = [
@@ -27,19 +17,15 @@ const small = [
 const probabilities = [0.5, 0.9, 0.25, 0.5, 0.4, 0.8];
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-estimate-'));
   const csv = ['item,prediction,label,probability,group'];
   // "small" has no probability: those cells are empty for the whole group
   for (const [item, p, y] of small) csv.push(`${item},${p},${y},,small`);
   small.forEach(([item, p, y], i) => csv.push(`${item},${p},${y},${probabilities[i]},weighted`));
-  await writeFile(path.join(dir, 'items.csv'), `${csv.join('\n')}\n`);
+  await write('items.csv', `${csv.join('\n')}\n`);
   const jsonl = small.map(([item, p, y]) => JSON.stringify({ item, prediction: p, label: y === '' ? null : y }));
-  await writeFile(path.join(dir, 'items.jsonl'), `${jsonl.join('\n')}\n`);
-  await writeFile(path.join(dir, 'unlabelled.jsonl'), '{"item": "x", "prediction": 0.4}\n');
-  await writeFile(path.join(dir, 'bad.csv'), 'item,prediction,label\na,0.5,1\nb,0.5,2\n');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await write('items.jsonl', `${jsonl.join('\n')}\n`);
+  await write('unlabelled.jsonl', '{"item": "x", "prediction": 0.4}\n');
+  await write('bad.csv', 'item,prediction,label\na,0.5,1\nb,0.5,2\n');
 });
 
 describe('witness estimate', () => {

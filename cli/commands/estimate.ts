@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { estimatePpiMeanColumns, type Interval, type PpiMeanResult } from '../../lib/stats/ppi';
 import { readEstimateFile } from '../../lib/stats/read-estimate-file';
-import { type CliCommand, CliError, failCommand } from '../command';
+import { CliError } from '../command';
+import { fileCommand } from '../file-command';
 
 const help = `witness estimate --input FILE [options]
 
@@ -35,33 +34,13 @@ the human-only one; 1: fully).
 
 Exit codes: 0 ok, 1 the file cannot be read or is invalid, 2 usage.`;
 
-function parse(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        input: { type: 'string', short: 'i' },
-        alpha: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new CliError((error as Error).message, 2);
+function alphaOf(value: string | undefined): number {
+  if (value === undefined) return 0.05;
+  const alpha = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || !(alpha > 0 && alpha < 1)) {
+    throw new CliError(`--alpha must be a number between 0 and 1 (exclusive); got ${JSON.stringify(value)}`, 2);
   }
-  if (values.help) return null;
-  if (!values.input) throw new CliError('--input FILE is required (see witness estimate --help)', 2);
-  let alpha = 0.05;
-  if (values.alpha !== undefined) {
-    alpha = Number(values.alpha);
-    if (!/^\d*\.?\d+$/.test(values.alpha) || !(alpha > 0 && alpha < 1)) {
-      throw new CliError(`--alpha must be a number between 0 and 1 (exclusive); got ${JSON.stringify(values.alpha)}`, 2);
-    }
-  }
-  return { input: values.input, alpha, json: values.json ?? false };
+  return alpha;
 }
 
 interface GroupEstimate {
@@ -119,46 +98,39 @@ function table(groups: GroupEstimate[], alpha: number): string {
   return `${out.join('\n')}\n`;
 }
 
-export const estimateCommand: CliCommand = {
+export const estimateCommand = fileCommand({
   name: 'estimate',
   summary: 'prediction-powered (PPI++) estimates of rates: judge scores on every item corrected by the human labels',
   help,
-  async run(argv, io) {
-    try {
-      const options = parse(argv);
-      if (options === null) {
-        io.stdout(`${help}\n`);
-        return 0;
-      }
-      const columns = await readEstimateFile(path.resolve(io.cwd, options.input), options.input);
-      const groups: GroupEstimate[] = columns.map((c) => ({
-        group: c.group,
-        result: estimatePpiMeanColumns(c, { alpha: options.alpha }),
-        weighted: c.probability !== null,
-      }));
-      if (options.json) {
-        const doc = {
-          groups: groups.map(({ group, result: r }) => ({
-            group,
-            labeled: r.labeled,
-            unlabeled: r.unlabeled,
-            human: r.human && { estimate: r.human.estimate, low: r.human.low, high: r.human.high },
-            ppi: r.ppi && { estimate: r.ppi.estimate, low: r.ppi.low, high: r.ppi.high, lambda: r.ppi.lambda },
-            effective_labels: r.effectiveLabels,
-          })),
-        };
-        io.stdout(`${JSON.stringify(doc)}\n`);
-      } else {
-        io.stdout(table(groups, options.alpha));
-      }
-      // printed all the same (the document keeps its shape), but nothing estimated is not a success
-      if (groups.every((g) => g.result.labeled === 0)) {
-        io.stderr(`error: no item in ${options.input} has a label: nothing was estimated (give the human verdicts in "label")\n`);
-        return 1;
-      }
-      return 0;
-    } catch (error) {
-      return failCommand(io, error);
+  flags: { alpha: { type: 'string' } },
+  options: (values) => ({ alpha: alphaOf(values.alpha) }),
+  read: readEstimateFile,
+  run(columns, options, io) {
+    const groups: GroupEstimate[] = columns.map((c) => ({
+      group: c.group,
+      result: estimatePpiMeanColumns(c, { alpha: options.alpha }),
+      weighted: c.probability !== null,
+    }));
+    if (options.json) {
+      const doc = {
+        groups: groups.map(({ group, result: r }) => ({
+          group,
+          labeled: r.labeled,
+          unlabeled: r.unlabeled,
+          human: r.human && { estimate: r.human.estimate, low: r.human.low, high: r.human.high },
+          ppi: r.ppi && { estimate: r.ppi.estimate, low: r.ppi.low, high: r.ppi.high, lambda: r.ppi.lambda },
+          effective_labels: r.effectiveLabels,
+        })),
+      };
+      io.stdout(`${JSON.stringify(doc)}\n`);
+    } else {
+      io.stdout(table(groups, options.alpha));
     }
+    // printed all the same (the document keeps its shape), but nothing estimated is not a success
+    if (groups.every((g) => g.result.labeled === 0)) {
+      io.stderr(`error: no item in ${options.input} has a label: nothing was estimated (give the human verdicts in "label")\n`);
+      return 1;
+    }
+    return 0;
   },
-};
+});

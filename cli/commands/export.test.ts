@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../command';
 import { main } from '../main';
-
-function fakeIo(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => '',
-    cwd: process.cwd(),
-  };
-  return io;
-}
+import { fakeIo } from '../io-testing';
 
 describe('witness export usage (no database needed)', () => {
   it.each([

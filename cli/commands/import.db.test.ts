@@ -1,20 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatNames } from '../../lib/formats/trajectory';
 import { resetDatabase } from '../../lib/db/test/reset';
-import type { CliIo } from '../command';
 import { main } from '../main';
-
-function fakeIo(stdin = ''): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => stdin,
-    cwd: process.cwd(),
-  };
-  return io;
-}
+import { fakeIo } from '../io-testing';
 
 const fixtures = 'lib/formats/fixtures';
 

@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
-import { makeProjectLead, userWhoCanLead, type MemberChange } from '../../lib/auth/manage-project-members';
+import { makeProjectLead, projectHasNoMembers, userWhoCanLead, type MemberChange } from '../../lib/auth/manage-project-members';
 import { memberAddCommand } from '../../lib/auth/member-commands';
-import { listProjectMembers } from '../../lib/auth/queries/memberships';
 import { disconnectDb } from '../../lib/db/client';
-import { ensureProject, projectBySlug, projectSlugSchema } from '../../lib/trajectories/queries/projects';
+import { projectSlugSchema } from '../../lib/trajectories/project-schemas';
 import { env } from '../../lib/env';
 import { formatNames, splitSchema, type FormatName } from '../../lib/formats/trajectory';
 import { collectInputs } from '../../lib/ingest/collect-inputs';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';
+import { importProjectNamed } from '../../lib/ingest/resolve-import-project';
+import { findProjectNamed } from '../../lib/trajectories/find-project-by-slug';
 import { defaultParseWorkers, ParsePool } from '../../lib/ingest/parse-pool';
 import { defaultReadAhead, ReadAheadPool } from '../../lib/ingest/read-ahead-pool';
 import { stopQueueClient } from '../../lib/queue/boss';
-import { renderAfterImport } from '../../lib/video/render-after-import';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';
 
@@ -76,14 +76,14 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
     try {
       // refused before anything is imported: an unknown email, or a user who may not lead
       const lead = values.lead === undefined ? null : await userWhoCanLead(values.lead);
-      let projectId: string | null = null;
+      const target = importProjectNamed(slug.data);
       const report = await importTrajectories(
         collectInputs(positionals, { format, maxBytes: env().WITNESS_IMPORT_MAX_MB * 1024 * 1024, readStdin: io.readStdin }),
         {
-          // created with the first stored trajectory: a failed import leaves no project behind
-          projectId: async () => (projectId = (await ensureProject({ slug: slug.data, name: slug.data })).id),
-          // files imported completely into it before are skipped unparsed
-          existingProjectId: async () => (await projectBySlug(slug.data))?.id ?? null,
+          // created with the first stored trajectory: a failed import leaves no project behind; files imported
+          // completely into it before are skipped unparsed
+          projectId: target.projectId,
+          existingProjectId: target.existingProjectId,
           format,
           environment: values.environment ?? null,
           policy: values.policy ?? null,
@@ -93,6 +93,8 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
           parsePool,
           // or, on two cores, read, hash and compress on the other one while this thread parses (lib/ingest/read-ahead-pool.ts)
           readAhead,
+          // a video render for each new trajectory, when the project renders automatically
+          followUps: { databaseUrl: database.url },
           onItem: values.json
             ? undefined
             : (item) => {
@@ -105,14 +107,9 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
               },
         },
       );
-      if (projectId)
-        await renderAfterImport(
-          database.url,
-          projectId,
-          report.trajectories.filter((t) => t.created).map((t) => t.id),
-        );
+      const projectId = target.resolvedId();
       // the project exists when something was stored now or before (a re-import of unchanged files stores nothing)
-      const project = lead ? await projectBySlug(slug.data) : null;
+      const project = lead ? await findProjectNamed(slug.data) : null;
       const leadReport = lead
         ? leadMembership(lead.email, slug.data, project ? await makeProjectLead(project, lead, 'witness import --lead') : undefined)
         : null;
@@ -130,7 +127,7 @@ Exit status: 0 when nothing failed, 1 when any item failed, 2 for usage errors.`
         );
       } else {
         if (leadReport) io.stdout(`${leadReport.text}\n`);
-        else if (projectId && (await listProjectMembers(projectId))[0]?.members.length === 0)
+        else if (projectId && (await projectHasNoMembers(projectId)))
           io.stdout(
             `project ${slug.data} has no members yet: only admins reach it. Add its lead on the Admin page or with  ${memberAddCommand({ project: slug.data, role: 'lead' })}\n`,
           );

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { visibleProjectIds } from '../../lib/auth/project-access';
 import { sessionUserFor } from '../../lib/auth/queries/memberships';
-import { createUser } from '../../lib/auth/queries/users';
+import { createUser } from '../../lib/auth/create-user';
 import { db } from '../../lib/db/client';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { listProjectSummaries } from '../../lib/trajectories/queries/projects';

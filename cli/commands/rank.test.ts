@@ -1,21 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../command';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { commandInTempDir } from '../io-testing';
 import { rankCommand } from './rank';
 
-let dir = '';
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: async () => '', cwd: dir };
-  const code = await rankCommand.run(argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const { write, run } = commandInTempDir('witness-rank-', (argv, io) => rankCommand.run(argv, io));
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-rank-'));
   const lines: string[] = [];
   // A beats B 3:1; B and C split evenly; A and C tie twice.
   const add = (a: string, b: string, winner: string, n: number) => {
@@ -29,12 +18,9 @@ beforeAll(async () => {
   add('C', 'A', 'tie (bothbad)', 10);
   add('A', 'C', 'model_a', 5);
   add('A', 'C', 'model_b', 3);
-  await writeFile(path.join(dir, 'battles.jsonl'), `${lines.join('\n')}\n`);
-  await writeFile(path.join(dir, 'battles.csv'), 'model_a,model_b,winner\nA,B,model_a\nB,A,model_a\nB,A,tie\n');
-  await writeFile(path.join(dir, 'bad.csv'), 'model_a,model_b,winner\nA,B,model_a\nA,B,draw\n');
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await write('battles.jsonl', `${lines.join('\n')}\n`);
+  await write('battles.csv', 'model_a,model_b,winner\nA,B,model_a\nB,A,model_a\nB,A,tie\n');
+  await write('bad.csv', 'model_a,model_b,winner\nA,B,model_a\nA,B,draw\n');
 });
 
 describe('witness rank', () => {

@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bradleyTerryRatings, type BradleyTerryResult } from '../../lib/stats/bradley-terry';
 import { readBattlesFile } from '../../lib/stats/read-battles-file';
-import { type CliCommand, CliError, failCommand } from '../command';
+import { bootstrapFlags, bootstrapOptions, fileCommand } from '../file-command';
 
 const help = `witness rank --input FILE [options]
 
@@ -20,42 +18,6 @@ Options:
   --json              print {"ratings": [{"model","rating","ci","battles"}]}, best first
 
 Exit codes: 0 ok, 1 the file cannot be read or is invalid, 2 usage.`;
-
-function integer(flag: string, value: string | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new CliError(`--${flag} must be an integer >= ${min}; got ${JSON.stringify(value)}`, 2);
-  }
-  return Number(value);
-}
-
-function parse(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        input: { type: 'string', short: 'i' },
-        bootstrap: { type: 'string' },
-        seed: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new CliError((error as Error).message, 2);
-  }
-  if (values.help) return null;
-  if (!values.input) throw new CliError('--input FILE is required (see witness rank --help)', 2);
-  return {
-    input: values.input,
-    bootstrap: integer('bootstrap', values.bootstrap, 1000, 0),
-    seed: integer('seed', values.seed, 1, -(2 ** 31)),
-    json: values.json ?? false,
-  };
-}
 
 function table(result: BradleyTerryResult, rounds: number, seed: number): string {
   const rows = result.ratings.map((r, i) => [
@@ -87,28 +49,21 @@ function table(result: BradleyTerryResult, rounds: number, seed: number): string
   return `${out.join('\n')}\n`;
 }
 
-export const rankCommand: CliCommand = {
+export const rankCommand = fileCommand({
   name: 'rank',
   summary: 'Bradley-Terry (LMArena-style Elo) ratings from pairwise battles, with bootstrap CI',
   help,
-  async run(argv, io) {
-    try {
-      const options = parse(argv);
-      if (options === null) {
-        io.stdout(`${help}\n`);
-        return 0;
-      }
-      const battles = await readBattlesFile(path.resolve(io.cwd, options.input), options.input);
-      const result = bradleyTerryRatings(battles, { bootstrap: options.bootstrap, seed: options.seed });
-      if (options.json) {
-        const ratings = result.ratings.map((r) => ({ model: r.model, rating: r.rating, ci: r.ci, battles: r.battles }));
-        io.stdout(`${JSON.stringify({ ratings })}\n`);
-      } else {
-        io.stdout(table(result, options.bootstrap, options.seed));
-      }
-      return 0;
-    } catch (error) {
-      return failCommand(io, error);
+  flags: bootstrapFlags,
+  options: bootstrapOptions,
+  read: readBattlesFile,
+  run(battles, options, io) {
+    const result = bradleyTerryRatings(battles, { bootstrap: options.bootstrap, seed: options.seed });
+    if (options.json) {
+      const ratings = result.ratings.map((r) => ({ model: r.model, rating: r.rating, ci: r.ci, battles: r.battles }));
+      io.stdout(`${JSON.stringify({ ratings })}\n`);
+    } else {
+      io.stdout(table(result, options.bootstrap, options.seed));
     }
+    return 0;
   },
-};
+});

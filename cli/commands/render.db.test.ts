@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureProject } from '../../lib/trajectories/queries/projects';
 import { resetDatabase } from '../../lib/db/test/reset';
-import { storeTrajectory } from '../../lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '../../lib/ingest/store-trajectory';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { videoPropsFor } from '../../lib/video/video-props-for';

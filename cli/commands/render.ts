@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/client';
-import { pacingOfTrajectory } from '../../lib/video/queries/videos';
+import { choosePacing } from '../../lib/video/choose-pacing';
 import { pacingSchema } from '../../lib/video/pacing';
 import { freshVideoPropsFor } from '../../lib/video/video-props-for';
 import { CliError, type CliCommand } from '../command';
@@ -37,7 +37,7 @@ in this process and writes an h264 MP4 atomically (a partial file is renamed whe
     const videos = [];
     try {
       for (const id of positionals) {
-        const pacing = pacingArg?.data ?? (await pacingOfTrajectory(id));
+        const pacing = await choosePacing(id, pacingArg?.data);
         const props = await freshVideoPropsFor(id, pacing);
         const outPath = path.resolve(io.cwd, values.out ?? `witness-${id}.mp4`);
         if (!values.json) io.stderr(`rendering ${id} (${props.durationInFrames} frames, ${pacing} pacing)...\n`);

@@ -12,7 +12,7 @@ import { baseUrl, dataDir, env, setEnv } from '../../lib/env';
 import { stopQueueClient } from '../../lib/queue/boss';
 import { demoUsers } from '../../prisma/seed/demo-users';
 import { seedDemo } from '../../prisma/seed/seed-demo';
-import { trajectoryIdsOfProject } from '../../lib/trajectories/queries/trajectory-queries';
+import { listProjectTrajectoryIds } from '../../lib/trajectories/list-project-trajectories';
 import { requestRender } from '../../lib/video/request-render';
 import { CliError, type CliCommand, type CliIo } from '../command';
 import { openDatabase } from '../database';
@@ -131,7 +131,7 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       const seeding = demo
         ? seedDemo().then(async (report) => {
             // every demo trajectory gets its MP4 (rendered in the background by the worker; done ones are skipped)
-            const ids = e.WITNESS_AUTO_RENDER === '1' ? await trajectoryIdsOfProject(report.projectId) : [];
+            const ids = e.WITNESS_AUTO_RENDER === '1' ? await listProjectTrajectoryIds(report.projectId) : [];
             for (const id of ids) await requestRender(database.url, id);
             log(
               `demo data: ready${report.usersCreated ? ` (${report.usersCreated} users created)` : ''}; ${ids.length} trajectories, videos queued`,
@@ -196,9 +196,9 @@ async function startWeb(port: number, hostname: string): Promise<http.Server> {
   const app = next({ dev: false, dir: root, hostname, port, quiet: true });
   await app.prepare();
   const handle = app.getRequestHandler();
-  // the review loop's hot API routes, served here before Next's request layer with the same handlers (app/_server/fast-lane.ts)
-  // the client's address, HSTS on https, then the fast lane (app/_server/fast-lane.ts) or Next (app/_server/studio-server.ts)
-  const { studioRequestListener } = await import('../../app/_server/studio-server');
+  // the review loop's hot API routes, served here before Next's request layer with the same handlers (lib/http/fast-lane.ts)
+  // the client's address, HSTS on https, then the fast lane (lib/http/fast-lane.ts) or Next (lib/http/studio-server.ts)
+  const { studioRequestListener } = await import('../../lib/http/studio-server');
   const server = http.createServer(
     studioRequestListener({ next: handle, trustedProxies: env().WITNESS_TRUSTED_PROXIES, baseUrl: baseUrl() }),
   );

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { disconnectDb } from '../../lib/db/client';
-import { createUser } from '../../lib/auth/queries/users';
+import { createUser } from '../../lib/auth/create-user';
 import { roles } from '../../lib/auth/roles';
 import { CliError, type CliCommand } from '../command';
 import { openDatabase } from '../database';

@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from 'react';
 import type { ActionResult } from '@/lib/action-result';
+import { PendingButton } from '@/components/ui/pending-button';
 
 export function InviteForm({
   invite,
@@ -37,13 +38,12 @@ export function InviteForm({
         <span className="font-medium text-zinc-700">Expertise tags</span>
         <input name="expertise" placeholder="physics, software" className="mt-1 block w-full rounded-md border border-zinc-300 px-3 py-2" />
       </label>
-      <button
-        type="submit"
-        disabled={pending}
+      <PendingButton
+        pending={pending}
+        label="Invite"
+        pendingLabel="Inviting…"
         className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white disabled:opacity-60"
-      >
-        {pending ? 'Inviting…' : 'Invite'}
-      </button>
+      />
       {result ? (
         result.ok ? (
           <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm sm:col-span-4">

@@ -4,6 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { ActionResult } from '@/lib/action-result';
 import { DataTable } from '@/components/ui/table';
+import { ErrorLine } from '@/components/ui/error-line';
+import { PendingButton } from '@/components/ui/pending-button';
+import { Options } from '@/components/ui/options';
 
 type ProjectRole = 'lead' | 'reviewer';
 type GlobalRole = 'admin' | 'lead' | 'reviewer';
@@ -124,21 +127,13 @@ export function ProjectMembers({
           <label>
             <span className="block text-xs text-zinc-600">Add to project</span>
             <select name="projectId" aria-label="Project to add to" className={selectClass}>
-              {projects.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.slug}
-                </option>
-              ))}
+              <Options options={projects.map((p) => ({ value: p.id, label: p.slug }))} />
             </select>
           </label>
           <label>
             <span className="block text-xs text-zinc-600">person</span>
             <select name="userId" aria-label="User to add" className={selectClass}>
-              {addable.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.email}
-                </option>
-              ))}
+              <Options options={addable.map((c) => ({ value: c.id, label: c.email }))} />
             </select>
           </label>
           <label>
@@ -148,21 +143,15 @@ export function ProjectMembers({
               <option value="lead">lead</option>
             </select>
           </label>
-          <button
-            type="submit"
-            disabled={pending}
+          <PendingButton
+            pending={pending}
+            label="Add member"
             className="rounded-md bg-indigo-600 px-3 py-1 font-semibold text-white disabled:opacity-60"
-          >
-            Add member
-          </button>
+          />
           <span className="text-xs text-zinc-500">Adding someone who is already a member changes their part.</span>
         </form>
       ) : null}
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </div>
   );
 }

@@ -1,12 +1,51 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState, useTransition, type ReactNode } from 'react';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import type { ActionResult } from '@/lib/action-result';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
+import { PendingButton } from '@/components/ui/pending-button';
+import { ErrorLine } from '@/components/ui/error-line';
+import { Options } from '@/components/ui/options';
 
 const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
+
+/** A select of a question's choices whose empty choice leaves the answer not settled. */
+function UnsettledSelect({
+  value,
+  onChange,
+  options,
+  ...attrs
+}: {
+  id?: string;
+  'aria-label'?: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly { value: string; label: string }[];
+}) {
+  return (
+    <select {...attrs} className={input} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">not settled</option>
+      <Options options={options} />
+    </select>
+  );
+}
+
+const VERDICTS = [
+  { value: 'pass', label: 'pass' },
+  { value: 'fail', label: 'fail' },
+] as const;
+
+/** One question on one row: its prompt, then its field (`id`). */
+function QuestionRow({ id, prompt, children }: { id: string; prompt: string; children: ReactNode }) {
+  return (
+    <label htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
+      <span className="text-zinc-800">{prompt}</span>
+      {children}
+    </label>
+  );
+}
 
 /**
  * The lead's final label. Single mode: one field per rubric question (prefilled with the
@@ -43,6 +82,9 @@ export function AdjudicationForm({
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const set = (id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value }));
+  /** a number answer as its field shows it, and a field's text as the answer ('' leaves it not settled) */
+  const numberText = (id: string) => (answers[id] === undefined ? '' : String(answers[id]));
+  const setNumber = (id: string, text: string) => set(id, text === '' ? undefined : Number(text));
 
   return (
     <form
@@ -104,55 +146,40 @@ export function AdjudicationForm({
           switch (q.type) {
             case 'likert':
               return (
-                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
-                  <span className="text-zinc-800">{q.prompt}</span>
-                  <select
+                <QuestionRow key={q.id} id={id} prompt={q.prompt}>
+                  <UnsettledSelect
                     id={id}
-                    className={input}
-                    value={answers[q.id] === undefined ? '' : String(answers[q.id])}
-                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}
-                  >
-                    <option value="">not settled</option>
-                    {Array.from({ length: q.points }, (_, i) => i + 1).map((p) => (
-                      <option key={p} value={p}>
-                        {p}
-                        {q.anchors[String(p)] ? ` · ${q.anchors[String(p)]}` : ''}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                    value={numberText(q.id)}
+                    onChange={(v) => setNumber(q.id, v)}
+                    options={Array.from({ length: q.points }, (_, i) => String(i + 1)).map((p) => ({
+                      value: p,
+                      label: q.anchors[p] ? `${p} · ${q.anchors[p]}` : p,
+                    }))}
+                  />
+                </QuestionRow>
               );
             case 'single':
               return (
-                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
-                  <span className="text-zinc-800">{q.prompt}</span>
-                  <select
+                <QuestionRow key={q.id} id={id} prompt={q.prompt}>
+                  <UnsettledSelect
                     id={id}
-                    className={input}
                     value={(answers[q.id] as string | undefined) ?? ''}
-                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : e.target.value)}
-                  >
-                    <option value="">not settled</option>
-                    {q.options.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                    onChange={(v) => set(q.id, v === '' ? undefined : v)}
+                    options={q.options}
+                  />
+                </QuestionRow>
               );
             case 'number':
               return (
-                <label key={q.id} htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
-                  <span className="text-zinc-800">{q.prompt}</span>
+                <QuestionRow key={q.id} id={id} prompt={q.prompt}>
                   <input
                     id={id}
                     type="number"
                     className={`${input} w-28`}
-                    value={answers[q.id] === undefined ? '' : String(answers[q.id])}
-                    onChange={(e) => set(q.id, e.target.value === '' ? undefined : Number(e.target.value))}
+                    value={numberText(q.id)}
+                    onChange={(e) => setNumber(q.id, e.target.value)}
                   />
-                </label>
+                </QuestionRow>
               );
             case 'multi': {
               const chosen = Array.isArray(answers[q.id]) ? (answers[q.id] as string[]) : [];
@@ -185,21 +212,17 @@ export function AdjudicationForm({
                         <span className="min-w-0 truncate text-zinc-700" title={c.text}>
                           <RichText text={c.text} inline />
                         </span>
-                        <select
+                        <UnsettledSelect
                           aria-label={`Final verdict: ${c.text}`}
-                          className={input}
                           value={verdicts[c.key] ?? ''}
-                          onChange={(e) => {
+                          onChange={(v) => {
                             const next = { ...verdicts };
-                            if (e.target.value === '') delete next[c.key];
-                            else next[c.key] = e.target.value;
+                            if (v === '') delete next[c.key];
+                            else next[c.key] = v;
                             set(q.id, next);
                           }}
-                        >
-                          <option value="">not settled</option>
-                          <option value="pass">pass</option>
-                          <option value="fail">fail</option>
-                        </select>
+                          options={VERDICTS}
+                        />
                       </label>
                     ))}
                   </div>
@@ -233,18 +256,13 @@ export function AdjudicationForm({
         />
       </label>
       <div className="flex items-center gap-3">
-        <button
-          type="submit"
-          disabled={pending}
+        <PendingButton
+          pending={pending}
+          label="Record final label"
+          pendingLabel="Saving…"
           className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-700 disabled:opacity-60"
-        >
-          {pending ? 'Saving…' : 'Record final label'}
-        </button>
-        {error ? (
-          <p role="alert" className="text-sm text-rose-700">
-            {error}
-          </p>
-        ) : null}
+        />
+        <ErrorLine error={error} className="text-sm text-rose-700" />
         {notice ? (
           <p role="status" className="text-sm text-emerald-700">
             {notice}

@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { type PlayerHandle, TrajectoryPlayer } from '@/components/video/trajectory-player';
 import { stepNumber } from '../ui/format';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 export interface EvidenceEntry {
   reviewer: string;

@@ -1,6 +1,6 @@
 import type { PairMatrix } from '@/lib/agreement/pair-matrix';
 import { cellFor } from '@/lib/agreement/pair-matrix';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { formatAlpha, formatShare } from './format';
 
 function heat(alpha: number | null): string {

@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 import type { ActionResult } from '@/lib/action-result';
+import { SubmitWithError } from './submit-with-error';
 
 type Accept = (state: ActionResult<null> | null, form: FormData) => Promise<ActionResult<null> | null>;
 
@@ -23,18 +24,7 @@ export function AcceptInviteForm({ token, action }: { token: string; action: Acc
         <span className="font-medium text-zinc-700">Password again</span>
         <input name="confirm" type="password" autoComplete="new-password" required minLength={10} className={input} />
       </label>
-      {state?.ok === false ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error.message}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-60"
-      >
-        Create my account
-      </button>
+      <SubmitWithError state={state} pending={pending} label="Create my account" />
     </form>
   );
 }

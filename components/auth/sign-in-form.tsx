@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import type { ActionResult } from '@/lib/action-result';
+import { SubmitWithError } from './submit-with-error';
 
 type SignIn = (state: ActionResult<null> | null, form: FormData) => Promise<ActionResult<null> | null>;
 
@@ -34,18 +35,7 @@ export function SignInForm({ action }: { action: SignIn }) {
           className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-indigo-500"
         />
       </label>
-      {state?.ok === false ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error.message}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
-      >
-        {pending ? 'Signing in…' : 'Sign in'}
-      </button>
+      <SubmitWithError state={state} pending={pending} label="Sign in" pendingLabel="Signing in…" />
     </form>
   );
 }

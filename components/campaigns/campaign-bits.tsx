@@ -1,27 +1,25 @@
 import { IntentLink } from '@/components/ui/intent-link';
-import { Badge } from '@/components/ui/badge';
+import { ValueBadge } from '@/components/ui/badge';
 
 /** Shared pieces of the lead's campaign pages (no data fetching). */
 
+const STATUSES = {
+  open: { tone: 'bg-emerald-50 text-emerald-800 ring-emerald-200' },
+  closed: { tone: 'bg-zinc-100 text-zinc-600 ring-zinc-200' },
+  draft: { tone: 'bg-amber-50 text-amber-800 ring-amber-200' },
+};
+
 export function StatusBadge({ status }: { status: 'draft' | 'open' | 'closed' }) {
-  const tone = {
-    open: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
-    closed: 'bg-zinc-100 text-zinc-600 ring-zinc-200',
-    draft: 'bg-amber-50 text-amber-800 ring-amber-200',
-  }[status];
-  return <Badge className={tone}>{status}</Badge>;
+  return <ValueBadge value={status} tones={STATUSES} />;
 }
 
+const MODES = {
+  pairwise: { tone: 'bg-violet-50 text-violet-800 ring-violet-200', title: 'Two runs of the same task side by side' },
+  single: { tone: 'bg-sky-50 text-sky-800 ring-sky-200', title: 'One run graded with the rubric' },
+};
+
 export function ModeBadge({ mode }: { mode: 'single' | 'pairwise' }) {
-  return mode === 'pairwise' ? (
-    <Badge className="bg-violet-50 text-violet-800 ring-violet-200" title="Two runs of the same task side by side">
-      pairwise
-    </Badge>
-  ) : (
-    <Badge className="bg-sky-50 text-sky-800 ring-sky-200" title="One run graded with the rubric">
-      single
-    </Badge>
-  );
+  return <ValueBadge value={mode} tones={MODES} />;
 }
 
 /** done of target as a bar with the numbers beside it. */

@@ -8,7 +8,7 @@ import { Facts, Panel } from '@/components/trajectories/panel';
 import type { ReviewPlan } from '@/lib/campaigns/review-plan';
 import { ProgressBar } from './campaign-bits';
 import { ReviewPlanPanel } from './review-plan-panel';
-import { DataTable } from '@/components/ui/table';
+import { center, DataTable, right } from '@/components/ui/table';
 
 const samplingText: Record<string, string> = {
   all: 'Every item (each item’s chance of review: 1)',
@@ -160,15 +160,8 @@ export function CampaignDetailView({
           <DataTable
             frame="none"
             className="-mx-4 -my-3"
-            columns={[
-              { label: 'Reviewer', className: 'px-4 py-2' },
-              { label: 'Claimed', className: 'px-3 py-2 text-right' },
-              { label: 'Submitted', className: 'px-3 py-2 text-right' },
-              { label: 'Skipped', className: 'px-3 py-2 text-right' },
-              { label: 'Expired', className: 'px-3 py-2 text-right' },
-              { label: 'Gold score', className: 'px-3 py-2 text-right' },
-              { label: 'Last activity', className: 'px-4 py-2' },
-            ]}
+            edges
+            columns={['Reviewer', ...['Claimed', 'Submitted', 'Skipped', 'Expired', 'Gold score'].map(right), 'Last activity']}
           >
             {c.reviewers.map((r) => (
               <tr key={r.reviewerId} data-testid="reviewer-row">
@@ -200,21 +193,17 @@ export function CampaignDetailView({
         <DataTable
           frame="none"
           className="-mx-4 -my-3"
+          edges
           columns={[
-            { label: 'Task', className: 'px-4 py-2' },
+            'Task',
             c.mode === 'pairwise' ? 'Policy A' : 'Policy',
             ...(c.mode === 'pairwise' ? ['Policy B'] : []),
-            { label: 'Reward', className: 'px-3 py-2 text-center' },
+            center('Reward'),
             'Reviews',
             ...(c.sampling === 'random' || c.sampling === 'active'
-              ? [
-                  {
-                    label: <span title="the probability the item had of being drawn for review">Chance</span>,
-                    className: 'px-3 py-2 text-right',
-                  },
-                ]
+              ? [right(<span title="the probability the item had of being drawn for review">Chance</span>)]
               : []),
-            { label: 'In progress', className: 'px-4 py-2 text-right' },
+            right('In progress'),
           ]}
         >
           {c.items.map((i) => (

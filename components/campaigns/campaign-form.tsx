@@ -11,10 +11,15 @@ import { rubricIssues } from '@/lib/review/rubric-issues';
 import { ReviewPlanPanel } from './review-plan-panel';
 import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
 import type { ActionResult } from '@/lib/action-result';
+import { PendingButton } from '@/components/ui/pending-button';
 
 const input =
   'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
 const NEW_RUBRIC = 'new';
+const SPLITS = [
+  ['train', 'Train'],
+  ['eval', 'Eval'],
+] as const;
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
@@ -40,6 +45,72 @@ function Field({ label, hint, error, children }: { label: string; hint?: string;
         </span>
       ) : null}
     </label>
+  );
+}
+
+/** A Field holding a select of `options` after a first choice, `any` (the empty value: no filter); its accessible name is the label. */
+function FilterField({
+  label,
+  error,
+  any,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  error?: string[];
+  any: string;
+  options: readonly (readonly [value: string, text: string])[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={label} error={error}>
+      <select className={input} value={value} onChange={(e) => onChange(e.target.value)} aria-label={label}>
+        <option value="">{any}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** A Field holding one number input (the form keeps its text as typed); its accessible name is the label unless `ariaLabel` says otherwise. */
+function NumberField({
+  value,
+  onChange,
+  ariaLabel,
+  min,
+  max,
+  step,
+  ...field
+}: {
+  label: string;
+  hint?: string;
+  error?: string[];
+  value: string;
+  onChange: (value: string) => void;
+  ariaLabel?: string;
+  min?: number;
+  max?: number;
+  step?: 'any';
+}) {
+  return (
+    <Field {...field}>
+      <input
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        className={input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-label={ariaLabel ?? field.label}
+      />
+    </Field>
   );
 }
 
@@ -289,53 +360,32 @@ export function CampaignForm({
 
       <Section title="Trajectories" description="Which runs become items. Leave a filter empty to include everything.">
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="Environment" error={errorAt('filter.environment')}>
-            <select className={input} value={environment} onChange={(e) => setEnvironment(e.target.value)} aria-label="Environment">
-              <option value="">Any environment</option>
-              {project?.environments.map((e) => (
-                <option key={e} value={e}>
-                  {e}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Policy" error={errorAt('filter.policy')}>
-            <select className={input} value={policy} onChange={(e) => setPolicy(e.target.value)} aria-label="Policy">
-              <option value="">Any policy</option>
-              {project?.policies.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Split" error={errorAt('filter.split')}>
-            <select className={input} value={split} onChange={(e) => setSplit(e.target.value)} aria-label="Split">
-              <option value="">Train and eval</option>
-              <option value="train">Train</option>
-              <option value="eval">Eval</option>
-            </select>
-          </Field>
-          <Field label="Reward at least" error={errorAt('filter.minReward')}>
-            <input
-              type="number"
-              step="any"
-              className={input}
-              value={minReward}
-              onChange={(e) => setMinReward(e.target.value)}
-              aria-label="Reward at least"
-            />
-          </Field>
-          <Field label="Reward at most" error={errorAt('filter.maxReward')}>
-            <input
-              type="number"
-              step="any"
-              className={input}
-              value={maxReward}
-              onChange={(e) => setMaxReward(e.target.value)}
-              aria-label="Reward at most"
-            />
-          </Field>
+          <FilterField
+            label="Environment"
+            error={errorAt('filter.environment')}
+            any="Any environment"
+            options={(project?.environments ?? []).map((e) => [e, e] as const)}
+            value={environment}
+            onChange={setEnvironment}
+          />
+          <FilterField
+            label="Policy"
+            error={errorAt('filter.policy')}
+            any="Any policy"
+            options={(project?.policies ?? []).map((p) => [p, p] as const)}
+            value={policy}
+            onChange={setPolicy}
+          />
+          <FilterField
+            label="Split"
+            error={errorAt('filter.split')}
+            any="Train and eval"
+            options={SPLITS}
+            value={split}
+            onChange={setSplit}
+          />
+          <NumberField label="Reward at least" error={errorAt('filter.minReward')} step="any" value={minReward} onChange={setMinReward} />
+          <NumberField label="Reward at most" error={errorAt('filter.maxReward')} step="any" value={maxReward} onChange={setMaxReward} />
         </div>
         <p
           className={`rounded-md px-3 py-2 text-sm ${matches && 'items' in matches && matches.items === 0 ? 'bg-amber-50 text-amber-800' : 'bg-zinc-50 text-zinc-700'}`}
@@ -378,7 +428,7 @@ export function CampaignForm({
         </fieldset>
         {sampling !== 'all' ? (
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field
+            <NumberField
               label="Review budget"
               hint={
                 budgetUnit === 'hours' && shownPlan && !('error' in shownPlan)
@@ -390,16 +440,10 @@ export function CampaignForm({
                 ...(errorAt('sampling.budget.items') ?? []),
                 ...(errorAt('sampling.budget.hours') ?? []),
               ]}
-            >
-              <input
-                type="number"
-                min={0}
-                className={input}
-                value={budgetValue}
-                onChange={(e) => setBudgetValue(e.target.value)}
-                aria-label="Review budget"
-              />
-            </Field>
+              min={0}
+              value={budgetValue}
+              onChange={setBudgetValue}
+            />
             <Field label="Budget in">
               <select
                 className={input}
@@ -430,17 +474,15 @@ export function CampaignForm({
 
       <Section title="Reviewers" description="How many independent reviews each item gets, who may take it, and what they must see.">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Field label="Overlap k" hint="independent reviewers per item" error={errorAt('overlap')}>
-            <input
-              type="number"
-              min={1}
-              max={20}
-              className={input}
-              value={overlap}
-              onChange={(e) => setOverlap(e.target.value)}
-              aria-label="Overlap k"
-            />
-          </Field>
+          <NumberField
+            label="Overlap k"
+            hint="independent reviewers per item"
+            error={errorAt('overlap')}
+            min={1}
+            max={20}
+            value={overlap}
+            onChange={setOverlap}
+          />
           <Field
             label="Required expertise"
             hint="tags, comma separated, e.g. physics"
@@ -457,17 +499,16 @@ export function CampaignForm({
               aria-label="Required expertise"
             />
           </Field>
-          <Field label="Minimum watch coverage (%)" hint="share seen before submit" error={errorAt('minCoverage')}>
-            <input
-              type="number"
-              min={0}
-              max={100}
-              className={input}
-              value={coverage}
-              onChange={(e) => setCoverage(e.target.value)}
-              aria-label="Minimum watch coverage"
-            />
-          </Field>
+          <NumberField
+            label="Minimum watch coverage (%)"
+            hint="share seen before submit"
+            error={errorAt('minCoverage')}
+            min={0}
+            max={100}
+            value={coverage}
+            onChange={setCoverage}
+            ariaLabel="Minimum watch coverage"
+          />
           <Field
             label="Video pacing"
             hint="read: every card held long enough to read at 1x; skim: a ~90 s overview"
@@ -579,13 +620,12 @@ export function CampaignForm({
             {formError}
           </p>
         ) : null}
-        <button
-          type="submit"
-          disabled={pending}
+        <PendingButton
+          pending={pending}
+          label="Create campaign"
+          pendingLabel="Creating…"
           className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50"
-        >
-          {pending ? 'Creating…' : 'Create campaign'}
-        </button>
+        />
       </div>
     </form>
   );

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { ActionResult } from '@/lib/action-result';
+import { ErrorLine } from '@/components/ui/error-line';
 
 /** Opens or closes a campaign; closing asks first (reviewers can no longer submit or revise). */
 export function CampaignStatusButton({
@@ -20,11 +21,7 @@ export function CampaignStatusButton({
   const next = status === 'open' ? 'closed' : 'open';
   return (
     <div className="flex items-center gap-2">
-      {error ? (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} className="text-xs text-rose-700" />
       <button
         type="button"
         disabled={pending}

@@ -2,23 +2,12 @@ import { IntentLink } from '@/components/ui/intent-link';
 import type { CampaignListRow } from '@/lib/campaigns/queries/campaign-list';
 import { formatDateTime } from '@/components/ui/format';
 import { ModeBadge, ProgressBar, StatusBadge } from './campaign-bits';
-import { DataTable } from '@/components/ui/table';
+import { DataTable, right } from '@/components/ui/table';
 
 /** The lead's campaigns: name (links to the detail page), project, mode, status, items, reviews done of items × k, created. */
 export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
   return (
-    <DataTable
-      columns={[
-        { label: 'Campaign', className: 'px-4 py-2' },
-        'Project',
-        'Mode',
-        'Status',
-        { label: 'Items', className: 'px-3 py-2 text-right' },
-        { label: 'k', className: 'px-3 py-2 text-right' },
-        'Reviews done',
-        { label: 'Created', className: 'px-4 py-2' },
-      ]}
-    >
+    <DataTable edges columns={['Campaign', 'Project', 'Mode', 'Status', right('Items'), right('k'), 'Reviews done', 'Created']}>
       {rows.map((c) => (
         <tr key={c.id} className="group hover:bg-indigo-50/40" data-testid="campaign-row">
           <td className="max-w-sm px-4 py-2">

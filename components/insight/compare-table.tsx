@@ -1,5 +1,5 @@
 import type { CompareReport } from '@/lib/insight/policy-report';
-import { RateFigure } from './figures';
+import { RateCell } from './figures';
 import { DataTable } from '@/components/ui/table';
 
 const pp = (x: number) => `${x > 0 ? '+' : ''}${Math.round(x * 100)} pp`;
@@ -11,12 +11,8 @@ export function CompareTable({ report }: { report: CompareReport }) {
       {report.rows.map((r) => (
         <tr key={r.label} data-testid="compare-row">
           <td className="px-3 py-2 text-zinc-900">{r.label}</td>
-          <td className="px-3 py-2 text-xs">
-            <RateFigure p={r.a} />
-          </td>
-          <td className="px-3 py-2 text-xs">
-            <RateFigure p={r.b} />
-          </td>
+          <RateCell p={r.a} />
+          <RateCell p={r.b} />
           <td className="px-3 py-2 font-mono text-xs tabular-nums text-zinc-700">
             {r.difference ? (
               <>

@@ -1,8 +1,8 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import type { EnvironmentReport } from '@/lib/insight/environment-report';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { DataTable } from '@/components/ui/table';
-import { AgreementFigure, RateFigure, SeverityBadge } from './figures';
+import { AgreementCell, RateCell, RateFigure, SeverityBadge } from './figures';
 
 /** The ranked environment table: every rate with its 95% interval and n, and the reasons for each rank. */
 export function EnvironmentTable({ report, project }: { report: EnvironmentReport; project: string }) {
@@ -37,24 +37,12 @@ export function EnvironmentTable({ report, project }: { report: EnvironmentRepor
             <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-600">
               {e.tasks} / {e.trajectories}
             </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={e.verifierPass} />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={e.reviewerPass} />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <AgreementFigure a={e.verifierAgreement} symbol="κ" />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <AgreementFigure a={e.reviewerAgreement} symbol="α" />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={e.rewardHacking} />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={e.answerLeakage} />
-            </td>
+            <RateCell p={e.verifierPass} />
+            <RateCell p={e.reviewerPass} />
+            <AgreementCell a={e.verifierAgreement} symbol="κ" />
+            <AgreementCell a={e.reviewerAgreement} symbol="α" />
+            <RateCell p={e.rewardHacking} />
+            <RateCell p={e.answerLeakage} />
             <td className="px-3 py-2 text-xs">
               <RateFigure p={e.teachability.teachable} />
               <div className="mt-0.5 text-[11px] text-zinc-400">

@@ -1,5 +1,5 @@
 import { FIGURE_LABELS, type GroupEstimate } from '@/lib/insight/estimates';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { DataTable } from '@/components/ui/table';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -73,6 +73,30 @@ export function MeanFigure({ m }: { m: MeanEstimate }) {
   );
 }
 
+/** The table cell of one figure: a rate, an agreement or a mean (as RateFigure, AgreementFigure, MeanFigure). */
+const figureCell = 'px-3 py-2 text-xs';
+export function RateCell(props: { p: Proportion }) {
+  return (
+    <td className={figureCell}>
+      <RateFigure {...props} />
+    </td>
+  );
+}
+export function AgreementCell(props: { a: AgreementEstimate; symbol: string }) {
+  return (
+    <td className={figureCell}>
+      <AgreementFigure {...props} />
+    </td>
+  );
+}
+export function MeanCell(props: { m: MeanEstimate }) {
+  return (
+    <td className={figureCell}>
+      <MeanFigure {...props} />
+    </td>
+  );
+}
+
 export function SeverityBadge({ severity }: { severity: 'blocker' | 'warning' | 'info' | 'good' }) {
   const style = {
     blocker: 'bg-red-50 text-red-700 ring-red-200',
@@ -109,5 +133,15 @@ export function CsvLink({ href, label = 'Download CSV' }: { href: string; label?
     >
       {label}
     </a>
+  );
+}
+
+/** The "How these figures are computed" notes at the foot of an insight page; the children are its items (`<li>`). */
+export function MethodNotes({ children }: { children: React.ReactNode }) {
+  return (
+    <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
+      <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
+      <ul className="mt-3 list-disc space-y-1.5 pl-5">{children}</ul>
+    </details>
   );
 }

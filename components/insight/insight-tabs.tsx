@@ -2,6 +2,7 @@
 
 import { IntentLink } from '@/components/ui/intent-link';
 import { usePathname } from 'next/navigation';
+import { Options } from '@/components/ui/options';
 
 const tabs = [
   { href: '/insight/environments', label: 'Environments' },
@@ -38,11 +39,7 @@ export function InsightTabs({ projects, project }: { projects: { slug: string; n
             defaultValue={project ?? ''}
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm"
           >
-            {projects.map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name}
-              </option>
-            ))}
+            <Options options={projects.map((p) => ({ value: p.slug, label: p.name }))} />
           </select>
           <button
             type="submit"

@@ -1,7 +1,7 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import type { PolicyFigures } from '@/lib/insight/policy-report';
-import { inert } from '@/components/ui/inert-text';
-import { MeanFigure, RateFigure } from './figures';
+import { inert } from '@/lib/rich-text/inert-text';
+import { MeanCell, RateCell } from './figures';
 import { DataTable } from '@/components/ui/table';
 
 export function PolicyTable({ policies, compareHref }: { policies: PolicyFigures[]; compareHref: (name: string) => string | null }) {
@@ -32,15 +32,9 @@ export function PolicyTable({ policies, compareHref }: { policies: PolicyFigures
                 </span>
               )}
             </td>
-            <td className="px-3 py-2 text-xs">
-              <MeanFigure m={p.rubricScore} />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={p.verifierPass} />
-            </td>
-            <td className="px-3 py-2 text-xs">
-              <RateFigure p={p.reviewerPass} />
-            </td>
+            <MeanCell m={p.rubricScore} />
+            <RateCell p={p.verifierPass} />
+            <RateCell p={p.reviewerPass} />
             <td className="px-3 py-2 text-right text-xs">
               {href ? (
                 <IntentLink href={href} className="text-indigo-700 hover:underline">

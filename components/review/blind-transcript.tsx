@@ -4,8 +4,8 @@ import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
 import { stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
-import { RichText } from '../ui/rich-text';
-import { inert } from '../ui/inert-text';
+import { RichText } from '@/render/ui/rich-text';
+import { inert } from '@/lib/rich-text/inert-text';
 
 const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string }> = {
   system: { rule: 'border-l-zinc-400', chip: 'bg-zinc-100 text-zinc-700' },

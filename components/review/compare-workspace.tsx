@@ -1,36 +1,30 @@
 'use client';
 
-import { useCallback, useMemo, useRef, useState, useTransition } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
-import type { EvidenceNote } from '@/lib/review/evidence';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
-import { measureCoverage, type CoverageMeasure } from '@/lib/review/coverage';
-import { ReadingTracker } from '@/lib/review/transcript-reading';
-import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
-import { chapterAt, frameForStep } from '@/lib/video/chapters';
+import type { StoredCoverage } from '@/lib/review/coverage';
+import { coverageShortfall } from '@/lib/review/watch-tracker';
+import { frameForStep } from '@/lib/video/chapters';
 import { firstDivergentStep } from '@/lib/video/first-divergent-step';
-import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import type { PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
 import type { VideoHead } from '@/lib/video/video-pieces';
 import { BlindTranscript } from './blind-transcript';
-import { EvidenceNotes, type PendingPin } from './evidence-notes';
+import { EvidenceNotes } from './evidence-notes';
 import { shortfallVerb } from './review-workspace';
-import { ShortcutOverlay } from './shortcut-overlay';
-import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
-import type { ActionResult } from '@/lib/action-result';
+import { REVIEW_SPEEDS, useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
-import { RichText } from '../ui/rich-text';
+import { useRunTracking } from './use-run-tracking';
+import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
+import { RichText } from '@/render/ui/rich-text';
 import { DataTable } from '../ui/table';
 
 type Side = 'left' | 'right';
 
-export interface CompareActions {
-  submit: (input: unknown) => Promise<ActionResult<{ comparison: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<ActionResult<Next>>;
-}
+export type CompareActions = AssignmentActions<{ comparison: { id: string; revision: number; duplicate: boolean } }>;
 
 const PREFERENCES = [
   { value: -2, label: 'Left much better' },
@@ -43,6 +37,10 @@ const PREFERENCES = [
 const SIDE_LABELS = { a: 'left', b: 'right' } as const;
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/** re-render when the share the submit button counts changes, or the whole percent watched a side shows */
+const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
+  old.share === next.share && Math.floor(old.videoShare * 100) === Math.floor(next.videoShare * 100);
 
 /**
  * The pairwise page: the two runs side by side (sides as the server randomised them), one
@@ -57,30 +55,19 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     () => ({ left: assignmentVideoParts(view.assignment.id, heads[0]!, 0), right: assignmentVideoParts(view.assignment.id, heads[1]!, 1) }),
     [view.assignment.id, heads],
   );
-  // one object for the component's life, so callbacks that use the players stay stable
-  const leftPlayer = useRef<PlayerHandle>(null);
-  const rightPlayer = useRef<PlayerHandle>(null);
-  const players = useMemo(() => ({ left: leftPlayer, right: rightPlayer }), []);
-  const trackers = useRef({ left: new WatchTracker(leftVideo.durationInFrames), right: new WatchTracker(rightVideo.durationInFrames) });
   const transcripts = useMemo(() => ({ left: view.transcripts[0] ?? [], right: view.transcripts[1] ?? [] }), [view.transcripts]);
-  const readers = useRef({ left: new ReadingTracker(transcripts.left), right: new ReadingTracker(transcripts.right) });
-  const measures = useMemo<Record<Side, CoverageMeasure>>(() => {
-    const m = (v: typeof leftVideo, t: readonly { index: number }[]) => ({
-      totalFrames: v.durationInFrames,
-      chapters: v.chapters,
-      steps: t.map((s) => s.index),
-    });
-    return { left: m(leftVideo, transcripts.left), right: m(rightVideo, transcripts.right) };
-  }, [leftVideo, rightVideo, transcripts]);
-  const divergent = useMemo(() => firstDivergentStep(view.transcripts[0] ?? [], view.transcripts[1] ?? []), [view.transcripts]);
-  const [readSteps, setReadSteps] = useState<Record<Side, ReadonlySet<number>>>({ left: new Set(), right: new Set() });
-  const [activeSteps, setActiveSteps] = useState<Record<Side, number | null>>({ left: null, right: null });
   const basis = view.campaign.coverageBasis;
-  const coverageOf = useCallback(
-    (side: Side) =>
-      measureCoverage({ ...trackers.current[side].report(), transcriptSteps: readers.current[side].read() }, measures[side], basis),
-    [measures, basis],
-  );
+  // one object for the component's life, so callbacks that use the players stay stable
+  const leftPlayerRef = useRef<PlayerHandle>(null);
+  const rightPlayerRef = useRef<PlayerHandle>(null);
+  const players = useMemo(() => ({ left: leftPlayerRef, right: rightPlayerRef }), []);
+  // each run's proof of reading: what the submit button and the server count, kept in state as the trackers change
+  const left = useRunTracking({ playerRef: leftPlayerRef, video: leftVideo, transcript: transcripts.left, basis, same: sameToShow });
+  const right = useRunTracking({ playerRef: rightPlayerRef, video: rightVideo, transcript: transcripts.right, basis, same: sameToShow });
+  const runs = { left, right };
+  const { coverage: coverageLeft, report: reportLeft } = left;
+  const { coverage: coverageRight, report: reportRight } = right;
+  const divergent = useMemo(() => firstDivergentStep(view.transcripts[0] ?? [], view.transcripts[1] ?? []), [view.transcripts]);
   const revision = (view.myComparison?.revision ?? 0) + 1;
   const criteria = view.task.criteria;
   const fps = leftVideo.fps;
@@ -93,83 +80,28 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     view.myComparison?.criteria ?? { left: {}, right: {} },
   );
   const [cell, setCell] = useState(0);
-  const [notes, setNotes] = useState<EvidenceNote[]>(view.myComparison?.evidence ?? []);
-  const [pin, setPin] = useState<PendingPin | null>(null);
-  const [shares, setShares] = useState({ left: 0, right: 0 });
   const [time, setTime] = useState(0);
   const [rate, setRate] = useState(1);
-  const [help, setHelp] = useState(false);
-  const [skipping, setSkipping] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, start] = useTransition();
-  const closed = view.campaign.status !== 'open';
+  const flow = useAssignmentFlow({ view, revision, actions, notes: view.myComparison?.evidence ?? [], sortNotes: false });
+  const { pending, closed, setError, setPin, send } = flow;
+  const notes = flow.evidence.notes;
 
-  const { submitKey, submitted, skip } = useAssignmentFlow({
-    assignmentId: view.assignment.id,
-    campaignId: view.campaign.id,
-    revision,
-    skipAction: actions.skip,
-    start,
-    setError,
-  });
-
-  // what the submit button and the server count, kept in state as the trackers change (render reads no ref)
-  const [coverShares, setCoverShares] = useState<Record<Side, number>>({ left: 0, right: 0 });
-  const refreshCoverage = useCallback(
-    (side: Side) => {
-      const share = coverageOf(side).share;
-      setCoverShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
-    },
-    [coverageOf],
-  );
-  const played = useCallback(
-    (side: Side, r: PlayedRange) => {
-      trackers.current[side].played(r.from, r.to, r.rate);
-      const share = Math.floor(trackers.current[side].share() * 100);
-      setShares((s) => (s[side] === share ? s : { ...s, [side]: share }));
-      refreshCoverage(side);
-    },
-    [refreshCoverage],
-  );
   // stable callbacks: the player re-subscribes when they change
-  const onPlayedLeft = useCallback((r: PlayedRange) => played('left', r), [played]);
-  const onPlayedRight = useCallback((r: PlayedRange) => played('right', r), [played]);
-  const onSeekLeft = useCallback(() => trackers.current.left.seeked(), []);
-  const onSeekRight = useCallback(() => trackers.current.right.seeked(), []);
-  const follow = useCallback(
-    (side: Side, f: number) => {
-      const step = chapterAt((side === 'left' ? leftVideo : rightVideo).chapters, f)?.step ?? null;
-      setActiveSteps((s) => (s[side] === step ? s : { ...s, [side]: step }));
-    },
-    [leftVideo, rightVideo],
-  );
+  const onFrameLeftRun = left.playerProps.onFrame;
   const onFrameLeft = useCallback(
     (f: number) => {
       setTime((t) => (Math.floor(t) === Math.floor(f / fps) ? t : f / fps));
-      follow('left', f);
+      onFrameLeftRun(f);
     },
-    [fps, follow],
+    [fps, onFrameLeftRun],
   );
-  const onFrameRight = useCallback((f: number) => follow('right', f), [follow]);
-  const reading = useCallback(
-    (side: Side, inView: number[], seconds: number) => {
-      if (!readers.current[side].tick(inView, seconds)) return;
-      setReadSteps((r) => ({ ...r, [side]: new Set(readers.current[side].read()) }));
-      refreshCoverage(side);
-    },
-    [refreshCoverage],
-  );
-  const onReadingLeft = useCallback((inView: number[], seconds: number) => reading('left', inView, seconds), [reading]);
-  const onReadingRight = useCallback((inView: number[], seconds: number) => reading('right', inView, seconds), [reading]);
-  const seekStepLeft = useCallback((step: number) => leftPlayer.current?.seekToStep(step), []);
-  const seekStepRight = useCallback((step: number) => rightPlayer.current?.seekToStep(step), []);
   const pinStep = useCallback(
     (side: Side, step: number) => {
       for (const ref of [players.left, players.right]) ref.current?.pause();
       const video = side === 'left' ? leftVideo : rightVideo;
       setPin({ frame: frameForStep(video.chapters, step) ?? 0, stepIndex: step, side: side === 'left' ? 'a' : 'b' });
     },
-    [leftVideo, players, rightVideo],
+    [leftVideo, players, rightVideo, setPin],
   );
   const pinStepLeft = useCallback((step: number) => pinStep('left', step), [pinStep]);
   const pinStepRight = useCallback((step: number) => pinStep('right', step), [pinStep]);
@@ -181,7 +113,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     [players],
   );
   const togglePlay = useCallback(() => {
-    const playing = leftPlayer.current?.isPlaying() || rightPlayer.current?.isPlaying();
+    const playing = leftPlayerRef.current?.isPlaying() || rightPlayerRef.current?.isPlaying();
     both((p) => (playing ? p.pause() : p.play()));
   }, [both]);
   const seekSeconds = useCallback((seconds: number) => both((p) => p.seekToFrame(seconds * fps)), [both, fps]);
@@ -193,16 +125,17 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     [both],
   );
 
+  const momentLeft = left.momentAt;
+  const momentRight = right.momentAt;
   const pinNote = useCallback(
     (side: Side) => {
       const p = players[side].current;
       if (!p) return;
       both((x) => x.pause());
-      const frame = p.currentFrame();
-      const video = side === 'left' ? leftVideo : rightVideo;
-      setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null, side: side === 'left' ? 'a' : 'b' });
+      const moment = (side === 'left' ? momentLeft : momentRight)(p.currentFrame());
+      setPin({ ...moment, side: side === 'left' ? 'a' : 'b' });
     },
-    [both, leftVideo, players, rightVideo],
+    [both, momentLeft, momentRight, players, setPin],
   );
 
   const cells = criteria.flatMap((c) => [
@@ -217,36 +150,39 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     for (const side of ['left', 'right'] as const) {
       const missing = criteria.filter((c) => !verdicts[side][c.key]);
       if (missing.length) return setError(`Give a pass/fail for “${missing[0]!.text}” on the ${side}.`);
-      const short = coverageShortfall(coverageOf(side).share, view.campaign.minCoverage);
+      const short = coverageShortfall((side === 'left' ? coverageLeft : coverageRight)().share, view.campaign.minCoverage);
       if (short !== null) return setError(`${shortfallVerb(basis)} ${short}% more of the ${side} run before submitting.`);
     }
-    setError(null);
-    start(async () => {
-      const result = await actions.submit({
-        assignmentId: view.assignment.id,
-        campaignId: view.campaign.id,
-        idempotencyKey: submitKey(),
-        preference,
-        bothBad,
-        rationale,
-        criteria: verdicts,
-        evidence: notes,
-        coverage: {
-          left: { ...trackers.current.left.report(), transcriptSteps: readers.current.left.read() },
-          right: { ...trackers.current.right.report(), transcriptSteps: readers.current.right.read() },
-        },
-      });
-      if (!result.ok) return setError(result.error.message);
-      submitted(result.data.next);
+    send({
+      preference,
+      bothBad,
+      rationale,
+      criteria: verdicts,
+      evidence: notes,
+      coverage: { left: reportLeft(), right: reportRight() },
     });
-  }, [pending, closed, preference, rationale, criteria, verdicts, view, actions, bothBad, notes, submitKey, submitted, basis, coverageOf]);
+  }, [
+    pending,
+    closed,
+    preference,
+    rationale,
+    criteria,
+    verdicts,
+    view,
+    setError,
+    bothBad,
+    notes,
+    send,
+    basis,
+    coverageLeft,
+    coverageRight,
+    reportLeft,
+    reportRight,
+  ]);
 
   // one key handler for the page (use-review-shortcuts.ts); the players' own keys are off
   useReviewShortcuts({
-    skipping,
-    help,
-    setSkipping,
-    setHelp,
+    ...flow.dialogs,
     submit,
     handle: (action) => {
       let handled = true;
@@ -296,8 +232,8 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
   });
 
   const shortfalls = {
-    left: coverageShortfall(coverShares.left, view.campaign.minCoverage),
-    right: coverageShortfall(coverShares.right, view.campaign.minCoverage),
+    left: coverageShortfall(left.covered?.share ?? 0, view.campaign.minCoverage),
+    right: coverageShortfall(right.covered?.share ?? 0, view.campaign.minCoverage),
   };
   const watchMore = [
     shortfalls.left !== null ? `${shortfalls.left}% more of the left` : null,
@@ -364,9 +300,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">
-          <kbd className="rounded border border-zinc-300 px-1 font-mono">?</kbd> shortcuts
-        </button>
+        <ShortcutsButton flow={flow} />
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         {(['left', 'right'] as const).map((side) => (
@@ -374,31 +308,21 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             <div className="mb-1 flex items-baseline justify-between">
               <h2 className="text-sm font-semibold text-zinc-900">{side === 'left' ? 'Left run' : 'Right run'}</h2>
               <span className="text-xs text-zinc-500" data-testid={`coverage-${side}`}>
-                watched {shares[side]}%{basis !== 'video' ? ` · read ${readSteps[side].size}/${transcripts[side].length} steps` : ''}
+                watched {Math.floor((runs[side].covered?.videoShare ?? 0) * 100)}%
+                {basis !== 'video' ? ` · read ${runs[side].transcriptProps.readSteps.size}/${transcripts[side].length} steps` : ''}
               </span>
             </div>
-            <TrajectoryPlayer
-              ref={players[side]}
-              video={side === 'left' ? leftVideo : rightVideo}
+            <ReviewPlayer
+              {...runs[side].playerProps}
               parts={parts[side]}
-              onPlayed={side === 'left' ? onPlayedLeft : onPlayedRight}
-              onSeek={side === 'left' ? onSeekLeft : onSeekRight}
-              onFrame={side === 'left' ? onFrameLeft : onFrameRight}
-              keyboard={false}
-              rewindAtEnd={false}
-              compact
-              speeds={REVIEW_SPEEDS}
+              onFrame={side === 'left' ? onFrameLeft : runs.right.playerProps.onFrame}
             />
             <div className="mt-3">
               <BlindTranscript
-                steps={transcripts[side]}
+                {...runs[side].transcriptProps}
                 label={side === 'left' ? 'Left transcript' : 'Right transcript'}
-                activeStep={activeSteps[side]}
-                readSteps={readSteps[side]}
                 divergentStep={divergent}
-                onSeekStep={side === 'left' ? seekStepLeft : seekStepRight}
                 onPinStep={side === 'left' ? pinStepLeft : pinStepRight}
-                onReading={side === 'left' ? onReadingLeft : onReadingRight}
               />
             </div>
           </section>
@@ -407,17 +331,10 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <div className="space-y-4">
           <EvidenceNotes
-            notes={notes}
-            pending={pin}
+            {...flow.evidence}
             fps={fps}
             sideLabels={SIDE_LABELS}
-            onSave={(n) => {
-              setNotes((list) => [...list, n]);
-              setPin(null);
-            }}
-            onCancel={() => setPin(null)}
             onSeek={(n) => players[n.side === 'b' ? 'right' : 'left'].current?.seekToFrame(n.frame)}
-            onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
           />
           {criteria.length > 0 ? (
             <section aria-labelledby="criteria-title" className="rounded-lg border border-zinc-200 bg-white p-3">
@@ -427,11 +344,8 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
               <DataTable
                 frame="none"
                 label="Acceptance criteria, left and right"
-                columns={[
-                  { label: 'criterion', className: 'py-1' },
-                  { label: 'left', className: 'py-1' },
-                  { label: 'right', className: 'py-1' },
-                ]}
+                columnClassName="py-1"
+                columns={['criterion', 'left', 'right']}
               >
                 {criteria.map((c, ci) => (
                   <tr key={c.key}>
@@ -511,29 +425,15 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
               />
             </label>
           </fieldset>
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
           <SubmitBar
-            label={
-              closed
-                ? 'Campaign closed'
-                : pending
-                  ? 'Submitting…'
-                  : watchMore
-                    ? `${shortfallVerb(basis)} ${watchMore} to submit`
-                    : 'Submit (Ctrl+Enter)'
-            }
-            disabled={pending || closed || watchMore !== ''}
+            flow={flow}
+            blocked={watchMore ? `${shortfallVerb(basis)} ${watchMore} to submit` : null}
+            ready="Submit (Ctrl+Enter)"
             onSubmit={submit}
-            onSkip={view.assignment.status === 'claimed' ? () => setSkipping(true) : null}
           />
         </aside>
       </div>
-      {help ? <ShortcutOverlay page="compare" onClose={() => setHelp(false)} /> : null}
-      {skipping ? <SkipDialog pending={pending} error={error} onSkip={skip} onClose={() => setSkipping(false)} /> : null}
+      <WorkspaceDialogs flow={flow} page="compare" />
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { stepNumber } from '../ui/format';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 export interface PendingPin {
   frame: number;

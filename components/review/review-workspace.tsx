@@ -1,32 +1,32 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
-import type { EvidenceNote } from '@/lib/review/evidence';
 import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';
-import { measureCoverage, type StoredCoverage } from '@/lib/review/coverage';
-import { ReadingTracker } from '@/lib/review/transcript-reading';
-import { coverageShortfall, WatchTracker } from '@/lib/review/watch-tracker';
-import { chapterAt, frameForStep } from '@/lib/video/chapters';
-import { TrajectoryPlayer, type PlayedRange, type PlayerHandle } from '../video/trajectory-player';
+import type { StoredCoverage } from '@/lib/review/coverage';
+import { coverageShortfall } from '@/lib/review/watch-tracker';
+import { frameForStep } from '@/lib/video/chapters';
+import type { PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
 import type { VideoHead } from '@/lib/video/video-pieces';
 import { BlindTranscript } from './blind-transcript';
-import { EvidenceNotes, type PendingPin } from './evidence-notes';
+import { EvidenceNotes } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
-import { ShortcutOverlay } from './shortcut-overlay';
-import { SkipDialog } from './skip-dialog';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
-import { REVIEW_SPEEDS, useAssignmentFlow, type Next } from './use-assignment-flow';
-import type { ActionResult } from '@/lib/action-result';
+import { useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
+import { useRunTracking } from './use-run-tracking';
+import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
 
-export interface ReviewActions {
-  submit: (input: unknown) => Promise<ActionResult<{ review: { id: string; revision: number; duplicate: boolean }; next: Next }>>;
-  skip: (input: unknown) => Promise<ActionResult<Next>>;
-}
+export type ReviewActions = AssignmentActions<{ review: { id: string; revision: number; duplicate: boolean } }>;
+
+/** re-render on a whole percent or a newly read step, not on every reported range */
+const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
+  Math.floor(old.share * 100) === Math.floor(next.share * 100) &&
+  Math.floor(old.videoShare * 100) === Math.floor(next.videoShare * 100) &&
+  old.transcriptSteps.length === next.transcriptSteps.length;
 
 /**
  * The single-item review page: the blind video with its chapters, the rubric beside it,
@@ -39,97 +39,37 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
   const parts = useMemo(() => assignmentVideoParts(view.assignment.id, heads[0]!, 0), [view.assignment.id, heads]);
   const rubric = view.rubric.definition;
   const criteriaKeys = useMemo(() => view.task.criteria.map((c) => c.key), [view.task.criteria]);
-  const player = useRef<PlayerHandle>(null);
   const transcript = useMemo(() => view.transcripts[0] ?? [], [view.transcripts]);
-  const tracker = useRef(new WatchTracker(video.durationInFrames));
-  const reading = useRef(new ReadingTracker(transcript));
-  const measure = useMemo(
-    () => ({ totalFrames: video.durationInFrames, chapters: video.chapters, steps: transcript.map((s) => s.index) }),
-    [video, transcript],
-  );
-  const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(() => new Set());
-  const [activeStep, setActiveStep] = useState<number | null>(null);
-  // when the reviewer opened the item (set once mounted: render stays pure)
-  const started = useRef(0);
-  useEffect(() => {
-    started.current = Date.now();
-  }, []);
+  const basis = view.campaign.coverageBasis;
+  // the share the submit button and the server count, kept in state as the trackers change
+  const playerRef = useRef<PlayerHandle>(null);
+  const run = useRunTracking({ playerRef, video, transcript, basis, same: sameToShow });
+  const { coverage, report, momentAt } = run;
   const revision = (view.myReview?.revision ?? 0) + 1;
 
   const [answers, setAnswers] = useState<Answers>(() => initialAnswers(rubric, view.myReview?.answers ?? null));
-  const [notes, setNotes] = useState<EvidenceNote[]>(view.myReview?.evidence ?? []);
-  const [pin, setPin] = useState<PendingPin | null>(null);
   const [focused, setFocused] = useState(0);
   const [cursor, setCursor] = useState(0);
-  const [help, setHelp] = useState(false);
-  const [skipping, setSkipping] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, start] = useTransition();
-  const closed = view.campaign.status !== 'open';
+  const flow = useAssignmentFlow({ view, revision, actions, notes: view.myReview?.evidence ?? [], sortNotes: true });
+  const { pending, closed, setError, setPin, send, elapsedSec } = flow;
+  const notes = flow.evidence.notes;
 
-  const { submitKey, submitted, skip } = useAssignmentFlow({
-    assignmentId: view.assignment.id,
-    campaignId: view.campaign.id,
-    revision,
-    skipAction: actions.skip,
-    start,
-    setError,
-  });
-
-  const basis = view.campaign.coverageBasis;
-  const coverageNow = useCallback(
-    () => measureCoverage({ ...tracker.current.report(), transcriptSteps: reading.current.read() }, measure, basis),
-    [measure, basis],
-  );
-  // the share the submit button and the server count, kept in state as the trackers change (render reads no ref)
-  const [covered, setCovered] = useState<StoredCoverage | null>(null);
-  const refreshCoverage = useCallback(() => {
-    const next = coverageNow();
-    // re-render on a whole percent or a newly read step, not on every reported range
-    setCovered((old) =>
-      old &&
-      Math.floor(old.share * 100) === Math.floor(next.share * 100) &&
-      Math.floor(old.videoShare * 100) === Math.floor(next.videoShare * 100) &&
-      old.transcriptSteps.length === next.transcriptSteps.length
-        ? old
-        : next,
-    );
-  }, [coverageNow]);
-  const onPlayed = useCallback(
-    (r: PlayedRange) => {
-      tracker.current.played(r.from, r.to, r.rate);
-      refreshCoverage();
-    },
-    [refreshCoverage],
-  );
-  const onSeek = useCallback(() => tracker.current.seeked(), []);
-  const onFrame = useCallback((f: number) => setActiveStep(chapterAt(video.chapters, f)?.step ?? null), [video.chapters]);
-  const onReading = useCallback(
-    (inView: number[], seconds: number) => {
-      if (!reading.current.tick(inView, seconds)) return;
-      setReadSteps(new Set(reading.current.read()));
-      refreshCoverage();
-    },
-    [refreshCoverage],
-  );
-  const seekStep = useCallback((step: number) => player.current?.seekToStep(step), []);
   const pinStep = useCallback(
     (step: number) => {
-      player.current?.pause();
-      setPin({ frame: frameForStep(video.chapters, step) ?? player.current?.currentFrame() ?? 0, stepIndex: step });
+      playerRef.current?.pause();
+      setPin({ frame: frameForStep(video.chapters, step) ?? playerRef.current?.currentFrame() ?? 0, stepIndex: step });
     },
-    [video.chapters],
+    [playerRef, setPin, video.chapters],
   );
 
   const setAnswer = useCallback((id: string, value: unknown) => setAnswers((a) => ({ ...a, [id]: value })), []);
 
   const pinNote = useCallback(() => {
-    const p = player.current;
+    const p = playerRef.current;
     if (!p) return;
     p.pause();
-    const frame = p.currentFrame();
-    setPin({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null });
-  }, [video.chapters]);
+    setPin(momentAt(p.currentFrame()));
+  }, [playerRef, setPin, momentAt]);
 
   const submit = useCallback(() => {
     if (pending || closed) return;
@@ -144,39 +84,20 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
       if (q) setFocused(rubric.questions.indexOf(q));
       return;
     }
-    const short = coverageShortfall(coverageNow().share, view.campaign.minCoverage);
+    const short = coverageShortfall(coverage().share, view.campaign.minCoverage);
     if (short !== null) {
       setError(`${shortfallVerb(view.campaign.coverageBasis)} ${short}% more before submitting.`);
       return;
     }
-    setError(null);
-    start(async () => {
-      const result = await actions.submit({
-        assignmentId: view.assignment.id,
-        campaignId: view.campaign.id,
-        idempotencyKey: submitKey(),
-        answers: cleaned,
-        evidence: notes,
-        coverage: { ...tracker.current.report(), transcriptSteps: reading.current.read() },
-        durationSec: Math.round((Date.now() - started.current) / 1000),
-      });
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      submitted(result.data.next);
-    });
-  }, [pending, closed, rubric, answers, criteriaKeys, view, actions, notes, submitKey, submitted, coverageNow]);
+    send({ answers: cleaned, evidence: notes, coverage: report(), durationSec: elapsedSec() });
+  }, [pending, closed, rubric, answers, criteriaKeys, view, setError, coverage, send, notes, report, elapsedSec]);
 
   // one key handler for the page (use-review-shortcuts.ts); the player's own keys are off
   useReviewShortcuts({
-    skipping,
-    help,
-    setSkipping,
-    setHelp,
+    ...flow.dialogs,
     submit,
     handle: (action) => {
-      const p = player.current;
+      const p = playerRef.current;
       const q = rubric.questions[focused];
       let handled = true;
       switch (action.kind) {
@@ -248,44 +169,16 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
     if (q) document.querySelector(`[data-question="${q.id}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [focused, rubric.questions]);
 
+  const covered = run.covered;
   const share = covered?.share ?? 0;
   const shortfall = coverageShortfall(share, view.campaign.minCoverage);
   return (
     <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="min-w-0 space-y-4">
         <TaskPanel view={view} />
-        <TrajectoryPlayer
-          ref={player}
-          video={video}
-          parts={parts}
-          onPlayed={onPlayed}
-          onSeek={onSeek}
-          onFrame={onFrame}
-          keyboard={false}
-          rewindAtEnd={false}
-          compact
-          speeds={REVIEW_SPEEDS}
-        />
-        <BlindTranscript
-          steps={transcript}
-          activeStep={activeStep}
-          readSteps={readSteps}
-          onSeekStep={seekStep}
-          onPinStep={pinStep}
-          onReading={onReading}
-        />
-        <EvidenceNotes
-          notes={notes}
-          pending={pin}
-          fps={video.fps}
-          onSave={(n) => {
-            setNotes((list) => [...list, n].sort((a, b) => a.frame - b.frame));
-            setPin(null);
-          }}
-          onCancel={() => setPin(null)}
-          onSeek={(n) => player.current?.seekToFrame(n.frame)}
-          onRemove={(i) => setNotes((list) => list.filter((_, k) => k !== i))}
-        />
+        <ReviewPlayer {...run.playerProps} parts={parts} />
+        <BlindTranscript {...run.transcriptProps} onPinStep={pinStep} />
+        <EvidenceNotes {...flow.evidence} fps={video.fps} onSeek={(n) => playerRef.current?.seekToFrame(n.frame)} />
       </div>
       <aside
         className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto"
@@ -293,9 +186,7 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
       >
         <div className="flex items-baseline justify-between">
           <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
-          <button type="button" onClick={() => setHelp(true)} className="text-xs text-zinc-500 hover:text-zinc-900">
-            <kbd className="rounded border border-zinc-300 px-1 font-mono">?</kbd> shortcuts
-          </button>
+          <ShortcutsButton flow={flow} />
         </div>
         {rubric.instructions ? <p className="whitespace-pre-wrap text-xs text-zinc-600">{rubric.instructions}</p> : null}
         {view.myReview ? (
@@ -332,31 +223,15 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
               style={{ width: `${Math.min(100, share * 100)}%` }}
             />
           </div>
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
           <SubmitBar
-            label={
-              closed
-                ? 'Campaign closed'
-                : pending
-                  ? 'Submitting…'
-                  : shortfall !== null
-                    ? `${shortfallVerb(view.campaign.coverageBasis)} ${shortfall}% more to submit`
-                    : view.myReview
-                      ? 'Submit revision (Ctrl+Enter)'
-                      : 'Submit (Ctrl+Enter)'
-            }
-            disabled={pending || closed || shortfall !== null}
+            flow={flow}
+            blocked={shortfall !== null ? `${shortfallVerb(view.campaign.coverageBasis)} ${shortfall}% more to submit` : null}
+            ready={view.myReview ? 'Submit revision (Ctrl+Enter)' : 'Submit (Ctrl+Enter)'}
             onSubmit={submit}
-            onSkip={view.assignment.status === 'claimed' ? () => setSkipping(true) : null}
           />
         </div>
       </aside>
-      {help ? <ShortcutOverlay page="review" onClose={() => setHelp(false)} /> : null}
-      {skipping ? <SkipDialog pending={pending} error={error} onSkip={skip} onClose={() => setSkipping(false)} /> : null}
+      <WorkspaceDialogs flow={flow} page="review" />
     </div>
   );
 }

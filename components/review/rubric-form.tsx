@@ -1,7 +1,7 @@
 'use client';
 
 import type { RubricDefinition, RubricQuestion } from '@/lib/review/rubric';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 export type Answers = Record<string, unknown>;
 
@@ -160,24 +160,18 @@ function QuestionInput({
               data-criterion={c.key}
             >
               <RichText text={c.text} inline className="min-w-0 flex-1 text-xs text-zinc-800" />
-              <button
-                type="button"
-                aria-pressed={v[c.key] === 'pass'}
-                aria-label={`Pass: ${c.text}`}
-                className={chip(v[c.key] === 'pass', 'emerald')}
-                onClick={() => onChange({ ...v, [c.key]: 'pass' })}
-              >
-                pass
-              </button>
-              <button
-                type="button"
-                aria-pressed={v[c.key] === 'fail'}
-                aria-label={`Fail: ${c.text}`}
-                className={chip(v[c.key] === 'fail', 'red')}
-                onClick={() => onChange({ ...v, [c.key]: 'fail' })}
-              >
-                fail
-              </button>
+              {(['pass', 'fail'] as const).map((verdict) => (
+                <button
+                  key={verdict}
+                  type="button"
+                  aria-pressed={v[c.key] === verdict}
+                  aria-label={`${verdict === 'pass' ? 'Pass' : 'Fail'}: ${c.text}`}
+                  className={chip(v[c.key] === verdict, verdict === 'pass' ? 'emerald' : 'red')}
+                  onClick={() => onChange({ ...v, [c.key]: verdict })}
+                >
+                  {verdict}
+                </button>
+              ))}
             </li>
           ))}
         </ul>

@@ -1,6 +1,9 @@
 'use client';
 
 import { useState } from 'react';
+import { ErrorLine } from '../ui/error-line';
+import { Modal } from './modal';
+import { PendingButton } from '@/components/ui/pending-button';
 
 /** Asks why the reviewer skips (the reason is kept with the assignment). */
 export function SkipDialog({
@@ -16,57 +19,49 @@ export function SkipDialog({
 }) {
   const [reason, setReason] = useState('');
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/40 p-4" onClick={onClose}>
-      <form
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="skip-title"
-        className="w-full max-w-md rounded-xl bg-white p-5 shadow-xl"
-        onClick={(e) => e.stopPropagation()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          onSkip(reason);
-        }}
-      >
-        <h2 id="skip-title" className="mb-2 text-base font-semibold">
-          Skip this item
-        </h2>
-        <label className="block text-sm text-zinc-700">
-          Why?
-          <textarea
-            autoFocus
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            rows={3}
-            maxLength={500}
-            placeholder="e.g. outside my expertise, the video is broken"
-            className="mt-1 w-full rounded border border-zinc-300 px-2 py-1 text-sm"
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.stopPropagation();
-                onClose();
-              }
-            }}
-          />
-        </label>
-        {error ? (
-          <p role="alert" className="mt-1 text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <button type="button" onClick={onClose} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm">
-            Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={pending || reason.trim().length < 3}
-            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
-          >
-            {pending ? 'Skipping…' : 'Skip item'}
-          </button>
-        </div>
-      </form>
-    </div>
+    <Modal
+      labelledBy="skip-title"
+      width="max-w-md"
+      onClose={onClose}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSkip(reason);
+      }}
+    >
+      <h2 id="skip-title" className="mb-2 text-base font-semibold">
+        Skip this item
+      </h2>
+      <label className="block text-sm text-zinc-700">
+        Why?
+        <textarea
+          autoFocus
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          rows={3}
+          maxLength={500}
+          placeholder="e.g. outside my expertise, the video is broken"
+          className="mt-1 w-full rounded border border-zinc-300 px-2 py-1 text-sm"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              onClose();
+            }
+          }}
+        />
+      </label>
+      <ErrorLine error={error} className="mt-1 text-sm text-red-700" />
+      <div className="mt-3 flex justify-end gap-2">
+        <button type="button" onClick={onClose} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm">
+          Cancel
+        </button>
+        <PendingButton
+          pending={pending}
+          disabled={pending || reason.trim().length < 3}
+          label="Skip item"
+          pendingLabel="Skipping…"
+          className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
+        />
+      </div>
+    </Modal>
   );
 }

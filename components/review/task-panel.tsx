@@ -2,8 +2,8 @@
 
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
-import { inert } from '../ui/inert-text';
-import { RichText } from '../ui/rich-text';
+import { inert } from '@/lib/rich-text/inert-text';
+import { RichText } from '@/render/ui/rich-text';
 
 /** The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what blind review hides. */
 export function TaskPanel({ view }: { view: AssignmentView }) {

@@ -3,6 +3,8 @@
 import { useState, useTransition } from 'react';
 import { DataTable } from '@/components/ui/table';
 import type { ActionResult } from '@/lib/action-result';
+import { ErrorLine } from '@/components/ui/error-line';
+import { PendingButton } from '@/components/ui/pending-button';
 
 interface TokenRow {
   id: string;
@@ -68,19 +70,13 @@ export function TokenManager({
             ))}
           </select>
         </label>
-        <button
-          type="submit"
-          disabled={pending}
+        <PendingButton
+          pending={pending}
+          label="Create token"
           className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-60"
-        >
-          Create token
-        </button>
+        />
       </form>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {shown ? (
         <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm">
           Copy this token now; it is shown once and stored only as a hash:

@@ -1,17 +1,14 @@
-import { Badge } from '../ui/badge';
+import { ValueBadge } from '../ui/badge';
 import { formatReward, rewardTone } from '../ui/format';
+
+const SPLITS = {
+  eval: { tone: 'bg-amber-50 text-amber-800 ring-amber-200', title: 'Evaluation split: never in a training export' },
+  train: { tone: 'bg-sky-50 text-sky-800 ring-sky-200', title: 'Training split' },
+};
 
 /** Eval items are measurement only: never in a training export. */
 export function SplitBadge({ split }: { split: 'train' | 'eval' }) {
-  return split === 'eval' ? (
-    <Badge className="bg-amber-50 text-amber-800 ring-amber-200" title="Evaluation split: never in a training export">
-      eval
-    </Badge>
-  ) : (
-    <Badge className="bg-sky-50 text-sky-800 ring-sky-200" title="Training split">
-      train
-    </Badge>
-  );
+  return <ValueBadge value={split} tones={SPLITS} />;
 }
 
 export function RewardBadge({ value }: { value: number | null }) {

@@ -1,5 +1,5 @@
 import type { Criterion } from '@/lib/formats/trajectory';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 function Verdict({ verdict }: { verdict: boolean | null }) {
   if (verdict === true)

@@ -3,8 +3,10 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition } from 'react';
 import type { Criterion } from '@/lib/formats/trajectory';
+import { ErrorLine } from '../ui/error-line';
 import { CriteriaChecklist } from './criteria-checklist';
 import type { ActionResult } from '@/lib/action-result';
+import { PendingButton } from '@/components/ui/pending-button';
 
 type Saved = { criteria: Criterion[]; updatedAt: string };
 interface Draft {
@@ -125,19 +127,14 @@ export function CriteriaEditor({
       <button type="button" onClick={add} className="text-xs font-medium text-indigo-700 hover:underline">
         + Add criterion
       </button>
-      {error ? (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} className="text-xs text-rose-700" />
       <div className="flex items-center gap-2 pt-1">
-        <button
-          type="submit"
-          disabled={pending}
+        <PendingButton
+          pending={pending}
+          label="Save criteria"
+          pendingLabel="Saving…"
           className="rounded-md bg-indigo-600 px-3 py-1 text-xs font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-60"
-        >
-          {pending ? 'Saving…' : 'Save criteria'}
-        </button>
+        />
         <button type="button" onClick={() => setDrafts(null)} className="rounded-md px-3 py-1 text-xs text-zinc-600 hover:bg-zinc-100">
           Cancel
         </button>

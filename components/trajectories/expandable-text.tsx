@@ -2,8 +2,8 @@
 
 import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatCount } from '../../lib/video/text';
-import { inert } from '../ui/inert-text';
-import { RichText } from '../ui/rich-text';
+import { inert } from '@/lib/rich-text/inert-text';
+import { RichText } from '@/render/ui/rich-text';
 import { COLLAPSED_CHARS, COLLAPSED_LINES, collapsedText } from './collapsed-text';
 import { MarkedText } from './marked-text';
 

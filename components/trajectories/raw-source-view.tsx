@@ -1,6 +1,6 @@
 import type { RawSourceText } from '@/lib/trajectories/queries/trajectory-queries';
 import { formatBytes } from '../ui/format';
-import { inert } from '../ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { MarkedText } from './marked-text';
 
 /** The stored import source, as text (never interpreted). */

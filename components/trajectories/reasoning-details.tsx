@@ -2,8 +2,8 @@
 
 import { useState } from 'react';
 import { formatCount } from '../../lib/video/text';
-import { inert } from '../ui/inert-text';
-import { RichText } from '../ui/rich-text';
+import { inert } from '@/lib/rich-text/inert-text';
+import { RichText } from '@/render/ui/rich-text';
 import { MarkedText } from './marked-text';
 
 /**

@@ -1,4 +1,4 @@
-import { inert } from '../ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 
 function lineClass(line: string): string {
   if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index '))

@@ -4,11 +4,62 @@ import { IntentLink } from '@/components/ui/intent-link';
 import { useRouter } from 'next/navigation';
 import type { FacetOption } from '@/lib/trajectories/queries/trajectory-queries';
 import { filterKeys, hasFilters, listHref, type ListFilterValues } from './list-url';
+import { Options } from '@/components/ui/options';
 
 const fieldBase =
   'mt-1 block rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
 const field = `${fieldBase} w-full`;
 const labelText = 'text-xs font-medium text-zinc-600';
+/** A fixed filter's options, each `[value, label]`. */
+const choices = (...pairs: [string, string][]) => pairs.map(([value, label]) => ({ value, label }));
+/** The filters whose options never change, in their order after the facets. */
+const fixedFilters = [
+  { label: 'Split', name: 'split', options: choices(['', 'Train and eval'], ['train', 'Train'], ['eval', 'Eval']) },
+  { label: 'Review', name: 'review', options: choices(['', 'Any'], ['unreviewed', 'Unreviewed'], ['reviewed', 'Reviewed']) },
+  { label: 'Verifier reward', name: 'reward', options: choices(['', 'Any'], ['scored', 'Has a reward'], ['none', 'No reward']) },
+] as const;
+
+/** One filter's select under its label; the first option is "no filter" (value ''). */
+function FilterSelect({
+  label,
+  name,
+  values,
+  options,
+}: {
+  label: string;
+  name: 'project' | 'environment' | 'policy' | 'split' | 'review' | 'reward';
+  values: ListFilterValues;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <label>
+      <span className={labelText}>{label}</span>
+      <select name={name} defaultValue={values[name] ?? ''} className={field}>
+        <Options options={options} />
+      </select>
+    </label>
+  );
+}
+
+/** One end of the reward range. */
+function RewardBound({
+  label,
+  name,
+  values,
+  placeholder,
+}: {
+  label: string;
+  name: 'rewardMin' | 'rewardMax';
+  values: ListFilterValues;
+  placeholder: string;
+}) {
+  return (
+    <label>
+      <span className={labelText}>{label}</span>
+      <input type="number" step="any" name={name} defaultValue={values[name]} placeholder={placeholder} className={`${fieldBase} w-28`} />
+    </label>
+  );
+}
 
 /**
  * The list's filters: a GET form (works without JavaScript; with it, empty fields are left out
@@ -53,87 +104,34 @@ export function TrajectoryFilters({
           <span className={labelText}>Task name</span>
           <input type="search" name="q" defaultValue={values.q} placeholder="Search tasks…" className={field} />
         </label>
-        <label>
-          <span className={labelText}>Project</span>
-          <select name="project" defaultValue={values.project ?? ''} className={field}>
-            <option value="">All projects</option>
-            {projects.map((p) => (
-              <option key={p.id} value={p.slug}>
-                {p.name === p.slug ? p.slug : `${p.name} (${p.slug})`}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={labelText}>Environment</span>
-          <select name="environment" defaultValue={values.environment ?? ''} className={field}>
-            <option value="">Any</option>
-            {environments.map((e) => (
-              <option key={e.id} value={e.id}>
-                {label(e)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={labelText}>Policy</span>
-          <select name="policy" defaultValue={values.policy ?? ''} className={field}>
-            <option value="">Any</option>
-            {policies.map((p) => (
-              <option key={p.id} value={p.id}>
-                {label(p)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className={labelText}>Split</span>
-          <select name="split" defaultValue={values.split ?? ''} className={field}>
-            <option value="">Train and eval</option>
-            <option value="train">Train</option>
-            <option value="eval">Eval</option>
-          </select>
-        </label>
-        <label>
-          <span className={labelText}>Review</span>
-          <select name="review" defaultValue={values.review ?? ''} className={field}>
-            <option value="">Any</option>
-            <option value="unreviewed">Unreviewed</option>
-            <option value="reviewed">Reviewed</option>
-          </select>
-        </label>
-        <label>
-          <span className={labelText}>Verifier reward</span>
-          <select name="reward" defaultValue={values.reward ?? ''} className={field}>
-            <option value="">Any</option>
-            <option value="scored">Has a reward</option>
-            <option value="none">No reward</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Project"
+          name="project"
+          values={values}
+          options={[
+            { value: '', label: 'All projects' },
+            ...projects.map((p) => ({ value: p.slug, label: p.name === p.slug ? p.slug : `${p.name} (${p.slug})` })),
+          ]}
+        />
+        <FilterSelect
+          label="Environment"
+          name="environment"
+          values={values}
+          options={[{ value: '', label: 'Any' }, ...environments.map((e) => ({ value: e.id, label: label(e) }))]}
+        />
+        <FilterSelect
+          label="Policy"
+          name="policy"
+          values={values}
+          options={[{ value: '', label: 'Any' }, ...policies.map((p) => ({ value: p.id, label: label(p) }))]}
+        />
+        {fixedFilters.map((f) => (
+          <FilterSelect key={f.name} {...f} values={values} />
+        ))}
       </div>
       <div className="mt-3 flex flex-wrap items-end gap-3">
-        <label>
-          <span className={labelText}>Reward from</span>
-          <input
-            type="number"
-            step="any"
-            name="rewardMin"
-            defaultValue={values.rewardMin}
-            placeholder="min"
-            className={`${fieldBase} w-28`}
-          />
-        </label>
-        <label>
-          <span className={labelText}>Reward to</span>
-          <input
-            type="number"
-            step="any"
-            name="rewardMax"
-            defaultValue={values.rewardMax}
-            placeholder="max"
-            className={`${fieldBase} w-28`}
-          />
-        </label>
+        <RewardBound label="Reward from" name="rewardMin" values={values} placeholder="min" />
+        <RewardBound label="Reward to" name="rewardMax" values={values} placeholder="max" />
         <div className="ml-auto flex items-center gap-2">
           {hasFilters(values) ? (
             <IntentLink href="/trajectories" className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900">

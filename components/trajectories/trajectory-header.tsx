@@ -3,7 +3,7 @@ import { Badge } from '../ui/badge';
 import { SplitBadge } from './badges';
 import { formatDateTime, formatReward, rewardTone } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
-import { inert } from '../ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { IntentLink } from '../ui/intent-link';
 
 /** Breadcrumb, task name, what ran it, and the scores at a glance. */

@@ -3,8 +3,8 @@ import type { JudgeSummary, TrajectoryRow } from '@/lib/trajectories/queries/tra
 import { RewardBadge, SplitBadge } from './badges';
 import { formatDateTime, formatReward } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
-import { inert } from '../ui/inert-text';
-import { DataTable } from '@/components/ui/table';
+import { inert } from '@/lib/rich-text/inert-text';
+import { center, DataTable, right } from '@/components/ui/table';
 
 function JudgeCell({ judge }: { judge: JudgeSummary }) {
   if (judge.count === 0) return <span className="text-zinc-400">—</span>;
@@ -24,18 +24,8 @@ function JudgeCell({ judge }: { judge: JudgeSummary }) {
 export function TrajectoryTable({ rows, showProject }: { rows: TrajectoryRow[]; showProject: boolean }) {
   return (
     <DataTable
-      columns={[
-        { label: 'Task', className: 'px-4 py-2' },
-        'Environment',
-        'Policy',
-        'Split',
-        { label: 'Steps', className: 'px-3 py-2 text-right' },
-        { label: 'Reward', className: 'px-3 py-2 text-center' },
-        'Judges',
-        'Reviews',
-        'Format',
-        { label: 'Imported', className: 'px-4 py-2' },
-      ]}
+      edges
+      columns={['Task', 'Environment', 'Policy', 'Split', right('Steps'), center('Reward'), 'Judges', 'Reviews', 'Format', 'Imported']}
     >
       {rows.map((r) => (
         <tr key={r.id} className="group hover:bg-indigo-50/40" data-testid="trajectory-row">

@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { makeStep } from '@/lib/formats/chat-messages';
 import type { TrajectoryStep } from '@/lib/trajectories/queries/trajectory-queries';
 import { PAGE_TEXT_MAX_CHARS, Transcript } from './transcript';
 
@@ -9,18 +10,7 @@ import { PAGE_TEXT_MAX_CHARS, Transcript } from './transcript';
 const fifty = 'x'.repeat(50 * 1024 * 1024);
 
 function step(over: Partial<TrajectoryStep>): TrajectoryStep {
-  return {
-    index: 0,
-    source: 'agent',
-    text: '',
-    reasoning: null,
-    toolCalls: [],
-    observations: [],
-    timestamp: null,
-    castTime: null,
-    usage: null,
-    ...over,
-  };
+  return { index: 0, ...makeStep('agent'), ...over };
 }
 
 describe('Transcript on the trajectory page (issue 39, row 5)', () => {

@@ -4,7 +4,7 @@ import { ReasoningDetails } from './reasoning-details';
 import { TypesetExpandableText } from './typeset-expandable-text';
 import { formatTime, stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
-import { inert, prettyJson } from '../ui/inert-text';
+import { inert, prettyJson } from '@/lib/rich-text/inert-text';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {

@@ -1,4 +1,4 @@
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 import { COLLAPSED_CHARS, COLLAPSED_LINES, collapsedText } from './collapsed-text';
 import { ExpandableText } from './expandable-text';
 

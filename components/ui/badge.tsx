@@ -19,3 +19,13 @@ export function Badge({
     </span>
   );
 }
+
+/** A value's badge from a table of its tones (and titles), the value itself as the text: a status, a mode, a split. */
+export function ValueBadge<V extends string>({ value, tones }: { value: V; tones: Record<V, { tone: string; title?: string }> }) {
+  const { tone, title } = tones[value];
+  return (
+    <Badge className={tone} title={title}>
+      {value}
+    </Badge>
+  );
+}

@@ -7,7 +7,7 @@ import { chapterAt } from '@/lib/video/chapters';
 import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
 import { stepNumber } from '../ui/format';
-import { RichText } from '../ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 import { OmittedSteps } from './omitted-steps';
 import { useVideoParts, type VideoParts } from './use-video-parts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findAdjudicationTarget, writeAdjudication } from './queries/adjudications';
+import { writeAudit } from '../auth/queries/audit';
 import { AppError } from '../errors';
 import { parseCriteria } from '../formats/criteria';
 import { parseInput } from '../parse-input';
@@ -45,8 +46,9 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
     if (Object.keys(cleaned).length === 0) throw new AppError('BAD_INPUT', 'answers: give at least one final answer');
     answers = parseInput(answersSchema(rubric, keys).partial(), cleaned, '', { under: 'answers' }) as Record<string, unknown>;
   }
-  return writeAdjudication(
-    { adjudicatorId, campaignItemId: item.id, projectId: item.campaign.projectId },
+  const projectId = item.campaign.projectId;
+  const written = await writeAdjudication(
+    { adjudicatorId, campaignItemId: item.id, projectId },
     {
       answers,
       preference: pairwise ? input.preference : null,
@@ -54,5 +56,20 @@ export async function recordAdjudication(adjudicatorId: string, raw: RecordAdjud
       rationale: input.rationale,
     },
     input.basedOnRevision,
+    (tx, row) =>
+      writeAudit(tx, {
+        actorId: adjudicatorId,
+        action: 'item.adjudicate',
+        targetType: 'campaign_item',
+        targetId: item.id,
+        projectId,
+        data: { revision: row.revision },
+      }),
   );
+  if ('conflict' in written)
+    throw new AppError(
+      'CONFLICT',
+      `Another decision on this item was saved meanwhile (revision ${written.conflict ?? 'none'}): reload to see it before deciding again`,
+    );
+  return written;
 }

@@ -1,12 +1,92 @@
 import { z } from 'zod';
-import { listProjectMembers, removeProjectMember, setProjectMember, type ProjectMembers } from './queries/memberships';
-import { findUserByEmail } from './queries/users';
-import { projectBySlug, projectSlugSchema } from '../trajectories/queries/projects';
+import { writeAudit } from './queries/audit';
+import {
+  addLeadUnlessMember,
+  deleteProjectMember,
+  listProjectMembers,
+  projectExists,
+  saveProjectMember,
+  type ProjectMembers,
+} from './queries/memberships';
+import { findUserByEmail, findUserById } from './queries/users';
+import { projectBySlug } from '../trajectories/queries/projects';
+import { projectSlugSchema } from '../trajectories/project-schemas';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
 import { memberAddCommand, userCreateCommand } from './member-commands';
 import { projectRoleSchema, type ProjectRole } from './project-access';
 import type { UserRecord } from './session-user';
+
+export const membershipInput = z.object({
+  projectId: z.string().trim().min(1, 'pick a project').max(64),
+  userId: z.string().trim().min(1, 'pick a user').max(64),
+  role: projectRoleSchema,
+});
+export const removeMembershipInput = membershipInput.omit({ role: true });
+
+/**
+ * Adds a member or changes their role (admin only; audited with the project). A global
+ * reviewer can only review in a project: only global leads may lead one. Admins need no
+ * membership (they reach every project). Idempotent: the same role again changes and audits
+ * nothing. `actorId` null: the command line (`witness member add`, `witness import --lead`),
+ * whose `reason` goes into the audit entry.
+ */
+export async function setProjectMember(
+  actorId: string | null,
+  raw: z.input<typeof membershipInput>,
+  reason?: string,
+): Promise<{ role: ProjectRole; previous: ProjectRole | null }> {
+  const input = parseInput(membershipInput, raw, '');
+  const [project, user] = await Promise.all([projectExists(input.projectId), findUserById(input.userId)]);
+  if (!project) throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
+  if (!user) throw new AppError('NOT_FOUND', 'No such user', { details: { field: 'userId' } });
+  if (user.role === 'admin')
+    throw new AppError('BAD_INPUT', `${user.email} is an admin and reaches every project already`, { details: { field: 'userId' } });
+  if (input.role === 'lead' && user.role !== 'lead')
+    throw new AppError('BAD_INPUT', `${user.email} is a reviewer: only users with the lead role can lead a project`, {
+      details: { field: 'role' },
+    });
+  return saveProjectMember(input, (tx, { previous }) =>
+    writeAudit(tx, {
+      actorId,
+      action: previous ? 'project_member.role' : 'project_member.add',
+      targetType: 'user',
+      targetId: input.userId,
+      projectId: input.projectId,
+      data: { role: input.role, ...(previous ? { previous } : {}), ...(reason ? { reason } : {}) },
+    }),
+  );
+}
+
+/** Removes a member from a project (admin only; audited). Their claims there stop at once: every edge checks membership. */
+export async function removeProjectMember(actorId: string | null, raw: z.input<typeof removeMembershipInput>): Promise<void> {
+  const input = parseInput(removeMembershipInput, raw, '');
+  const removed = await deleteProjectMember(input.projectId, input.userId, (tx) =>
+    writeAudit(tx, {
+      actorId,
+      action: 'project_member.remove',
+      targetType: 'user',
+      targetId: input.userId,
+      projectId: input.projectId,
+    }),
+  );
+  if (!removed) throw new AppError('NOT_FOUND', 'This user is not a member of this project');
+}
+
+/** Makes the user who created a project its lead (an import that created it); admins need no row. */
+export async function addCreatorAsLead(projectId: string, user: UserRecord): Promise<void> {
+  if (user.role === 'admin') return;
+  await addLeadUnlessMember(projectId, user.id, (tx) =>
+    writeAudit(tx, {
+      actorId: user.id,
+      action: 'project_member.add',
+      targetType: 'user',
+      targetId: user.id,
+      projectId,
+      data: { role: 'lead', reason: 'created the project' },
+    }),
+  );
+}
 
 /**
  * Project membership by name, from a terminal (`witness member add|list|remove`, `witness import
@@ -105,4 +185,9 @@ export async function makeProjectLead(
   if (user.role === 'admin') return null;
   const saved = await setProjectMember(null, { projectId: project.id, userId: user.id, role: 'lead' }, reason);
   return { project: project.slug, user: user.email, ...saved };
+}
+
+/** Whether the project exists and nobody is a member of it yet (only admins reach it): `witness import` says how to add its lead. */
+export async function projectHasNoMembers(projectId: string): Promise<boolean> {
+  return (await listProjectMembers(projectId))[0]?.members.length === 0;
 }

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../db/client';
 import { countAttempt } from './queries/rate-limits';
 import { recentSignInAlerts } from './queries/sign-in-alerts';
-import { createUser } from './queries/users';
+import { createUser } from './create-user';
 import { resetDatabase } from '../db/test/reset';
 import { limits, signInBackoff, spendLimit } from './rate-limit';
 import { signIn } from './sign-in';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { countSessionsForUser, findSessionUser } from './queries/sessions';
-import { createUser } from './queries/users';
+import { createUser } from './create-user';
 import { resetDatabase } from '../db/test/reset';
 import { db } from '../db/client';
 import { auth, SESSION_EXPIRES_IN_S } from './better-auth';

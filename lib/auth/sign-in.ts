@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { recordAudit } from './queries/audit';
-import { recordSignInAlert } from './queries/sign-in-alerts';
+import { SIGN_IN_ALERT_ACTION } from './queries/sign-in-alerts';
 import { findActiveUser, findUserByEmail } from './queries/users';
 import { clearBackoff, clientAddress, countFailure, giveBackBackoff, limits, signInBackoff, takeBackoff } from './rate-limit';
 import type { SessionUser, UserRecord } from './session-user';
@@ -77,12 +77,12 @@ async function alertOnRepeatedFailures(account: string, client: string, now: Dat
   if ((await countFailure(rule, account, now)) !== rule.max) return;
   const user = await findUserByEmail(account);
   if (!user) return; // guesses at addresses that are no account: the per-address delay is their answer
-  await recordSignInAlert({
-    userId: user.id,
-    email: account,
-    failures: rule.max,
-    windowMinutes: rule.windowMs / 60_000,
-    lastAddress: client,
+  await recordAudit({
+    actorId: null,
+    action: SIGN_IN_ALERT_ACTION,
+    targetType: 'user',
+    targetId: user.id,
+    data: { email: account, failures: rule.max, windowMinutes: rule.windowMs / 60_000, lastAddress: client },
   });
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
-import { trajectoryFilterSchema } from './queries/campaigns';
-import { projectSlugSchema } from '../trajectories/queries/projects';
+import { campaignBlindSchema, trajectoryFilterSchema } from './campaign-settings';
+import { projectSlugSchema } from '../trajectories/project-schemas';
 import { pacingSchema } from '../video/pacing';
 import { samplingInput } from './campaign-sampling';
 import { coverageBasisSchema } from '../review/coverage';
@@ -38,9 +38,7 @@ export const campaignRequest = z.object({
   minCoverage: z.number().min(0, 'coverage is a share between 0 and 1').max(1, 'coverage is a share between 0 and 1').default(0),
   /** what meets minCoverage: the video played, the transcript read, or either */
   coverageBasis: coverageBasisSchema.default('video'),
-  blind: z
-    .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
-    .default({ hidePolicy: true, hideReward: true }),
+  blind: campaignBlindSchema.default({ hidePolicy: true, hideReward: true }),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
   /** the video's pacing for reviewers: read (every card readable at 1x) or skim; default read when an expertise is required */
   pacing: pacingSchema.optional(),

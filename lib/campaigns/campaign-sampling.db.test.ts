@@ -1,28 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../cli/command';
 import { main } from '../../cli/main';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { claimNextItem } from '../review/queries/assignments';
+import { claimNextItem } from '../review/claim-next-item';
 import { getCampaignDetail } from './queries/campaign-detail';
 import { listCampaigns } from './queries/campaign-list';
 import { db } from '../db/client';
 import { estimateRows } from '../insight/queries/insight-estimate-rows';
-import { loadEnvironmentEstimates, loadEstimateInputs } from '../insight/queries/insight-load';
+import { loadEnvironmentEstimates, loadEstimateInputs } from '../insight/load-insight-estimates';
 import { ensureProject } from '../trajectories/queries/projects';
 import { reviewerQueues } from '../review/queries/review-queue';
 import { submitReview } from '../review/submit-review';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
-import { AppError } from '../errors';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { estimateInputCsv } from '../insight/estimates';
 import { createCampaignFromRequest } from './create-campaign-from-request';
-import { defaultReviewRubric } from '../review/default-rubric';
 import { planCampaignFromRequest, planCampaignReview } from './plan-campaign-review';
+import { campaignRequest, refusal, user } from '../db/test/campaign-request';
 
 const criteria = [{ key: 'works', text: 'It works', origin: 'task' as const, verdict: null }];
 
@@ -41,29 +39,7 @@ async function store(projectId: string, env: string, i: number, judge: number, r
   return (await storeTrajectory(projectId, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null })).id;
 }
 
-async function user(role: 'lead' | 'reviewer', expertise: string[] = []) {
-  const id = randomUUID();
-  await db().user.create({ data: { id, email: `${id}@x.test`, name: `${role} ${id.slice(0, 4)}`, role, expertise } });
-  return { id, expertise };
-}
-
-const base = {
-  project: 'p',
-  name: 'Sample',
-  mode: 'single' as const,
-  overlap: 2,
-  rubric: { name: 'Agent run review', definition: defaultReviewRubric() },
-};
-
-async function refusal(promise: Promise<unknown>): Promise<{ message: string; field: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return { message: (error as AppError).message, field: ((error as AppError).details as { field?: string } | undefined)?.field };
-  }
-  throw new Error('expected a refusal');
-}
+const base = campaignRequest('Sample');
 
 const items = (campaignId: string) =>
   db().campaignItem.findMany({
@@ -187,7 +163,7 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     expect(Math.min(...rows.map((i) => i.probability))).toBeGreaterThanOrEqual(0.05 - 1e-12);
     expect(p.get(goldId)).toMatchObject({ isGold: true, probability: 1, selected: true });
     // the budget is the expected number drawn: the probabilities (before forcing the gold item) sum to it
-    const detail = await getCampaignDetail(c.id, new Date());
+    const detail = (await getCampaignDetail(c.id, new Date()))!;
     expect(detail).toMatchObject({ sampling: 'active', budget: { items: 15 }, progress: { population: 60, items: c.selected } });
     expect(detail.items.every((i) => i.probability > 0)).toBe(true);
   });

@@ -1,22 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { claimNextItem, skipAssignment } from '../review/queries/assignments';
+import { claimNextItem } from '../review/claim-next-item';
+import { skipAssignment } from '../review/skip-assignment';
 import { getCampaignDetail } from './queries/campaign-detail';
 import { campaignFormOptions } from './queries/campaign-form-options';
 import { findCampaignIdByName, listCampaigns } from './queries/campaign-list';
 import { previewCampaign } from './queries/campaign-preview';
-import { setCampaignStatus } from './queries/campaign-status';
+import { setCampaignStatus } from './set-campaign-status';
 import { db } from '../db/client';
 import { ensureProject } from '../trajectories/queries/projects';
 import { submitReview } from '../review/submit-review';
 import { listLatestRubrics } from './queries/rubric-list';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
-import { AppError } from '../errors';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { createCampaignFromRequest } from './create-campaign-from-request';
 import { defaultReviewRubric } from '../review/default-rubric';
+import { campaignRequest, refusal, user } from '../db/test/campaign-request';
 
 const criteria = [
   { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
@@ -46,29 +46,7 @@ async function store(
   return (await storeTrajectory(projectId, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null })).id;
 }
 
-async function user(role: 'lead' | 'reviewer', expertise: string[] = []) {
-  const id = randomUUID();
-  await db().user.create({ data: { id, email: `${id}@x.test`, name: `${role} ${id.slice(0, 4)}`, role, expertise } });
-  return { id, expertise };
-}
-
-const base = {
-  project: 'p',
-  name: 'Sweep',
-  mode: 'single' as const,
-  overlap: 2,
-  rubric: { name: 'Agent run review', definition: defaultReviewRubric() },
-};
-
-async function refusal(promise: Promise<unknown>): Promise<{ message: string; field: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return { message: (error as AppError).message, field: ((error as AppError).details as { field?: string } | undefined)?.field };
-  }
-  throw new Error('expected a refusal');
-}
+const base = campaignRequest('Sweep');
 
 describe('campaigns for leads: create from a request, preview, list, detail, status', () => {
   let projectId: string;
@@ -121,8 +99,8 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     // by version id; the first campaign keeps the version it was created with
     const byId = await createCampaignFromRequest({ ...base, name: 'By id', rubric: { versionId: first.rubricVersionId } }, lead.id, null);
     expect(byId.rubricVersionId).toBe(first.rubricVersionId);
-    expect((await getCampaignDetail(first.id, new Date())).rubric).toMatchObject({ version: 1, name: 'Agent run review' });
-    expect((await getCampaignDetail(third.id, new Date())).rubric).toMatchObject({ version: 2 });
+    expect((await getCampaignDetail(first.id, new Date()))!.rubric).toMatchObject({ version: 1, name: 'Agent run review' });
+    expect((await getCampaignDetail(third.id, new Date()))!.rubric).toMatchObject({ version: 2 });
     const latest = await listLatestRubrics(projectId);
     expect(latest).toEqual([expect.objectContaining({ name: 'Agent run review', version: 2, campaigns: 4 })]);
     expect((await campaignFormOptions(null))[0]).toMatchObject({
@@ -259,7 +237,7 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect(await listCampaigns({ projectIds: null, projectId: 'other' })).toEqual([]);
     expect(await findCampaignIdByName(projectId, 'Pairs')).toBe(pair.id);
 
-    const detail = await getCampaignDetail(created.id, now);
+    const detail = (await getCampaignDetail(created.id, now))!;
     expect(detail.progress).toEqual({
       items: 3,
       population: 3,
@@ -277,18 +255,18 @@ describe('campaigns for leads: create from a request, preview, list, detail, sta
     expect(detail.items.every((i) => i.reviewCount === 1 && i.task === 'task-a')).toBe(true);
     expect(detail.items.filter((i) => i.isGold)).toHaveLength(1);
     expect(detail.filter).toEqual({ environment: 'terminal-bench', split: 'train' });
-    const pairDetail = await getCampaignDetail(pair.id, now);
+    const pairDetail = (await getCampaignDetail(pair.id, now))!;
     expect(pairDetail.items.every((i) => i.b !== null && i.a.policy !== i.b.policy)).toBe(true);
 
     expect(await setCampaignStatus(created.id, 'closed', lead.id, now)).toEqual({ id: created.id, status: 'closed', changed: true });
     expect(await setCampaignStatus(created.id, 'closed', lead.id, now)).toMatchObject({ changed: false });
-    expect((await getCampaignDetail(created.id, now)).closedAt).toBe(now.toISOString());
+    expect((await getCampaignDetail(created.id, now))!.closedAt).toBe(now.toISOString());
     const r3 = await user('reviewer');
     await expect(claimNextItem(created.id, r3, now)).rejects.toThrow(/not open/);
     await setCampaignStatus(created.id, 'open', lead.id, now);
     expect(await claimNextItem(created.id, r3, now)).not.toBeNull();
     await expect(setCampaignStatus('missing', 'open', null, now)).rejects.toThrow(/No such campaign/);
-    await expect(getCampaignDetail('missing', now)).rejects.toThrow(/No such campaign/);
+    expect(await getCampaignDetail('missing', now)).toBeNull();
     expect(await db().auditLog.count({ where: { action: { in: ['campaign.close', 'campaign.open'] } } })).toBe(2);
   });
 });

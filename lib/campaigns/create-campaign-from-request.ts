@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { previewCampaign, trajectoriesInFilter } from './queries/campaign-preview';
 import { randomInt } from 'node:crypto';
-import { campaignCandidates, createCampaign, type CandidateItem, type PlannedItem } from './queries/campaigns';
+import { campaignCandidates, type CandidateItem, type PlannedItem } from './queries/campaigns';
+import { createCampaign } from './create-campaign';
 import { medianReviewSeconds, policyPairCounts, trajectorySignals } from './queries/campaign-sampling-data';
-import { findProjectBySlug } from '../trajectories/queries/projects';
+import { findProjectBySlug } from '../trajectories/find-project-by-slug';
 import { latestRubricVersion, rubricVersionInProject } from './queries/rubric-list';
-import { saveRubricVersion } from './queries/rubrics';
+import { saveRubricVersion } from './save-rubric-version';
+import { requestCampaignVideoProps } from '../video/request-campaign-video-props';
 import { AppError } from '../errors';
 import { stableStringify } from '../ingest/stable-json';
 import { campaignRequest } from './campaign-request';
@@ -37,6 +39,9 @@ function badInput(field: string, message: string, extra: Record<string, unknown>
  * Sampling (lib/campaigns/campaign-sampling.ts): a random or active campaign draws its selected
  * items from the filter's candidates with recorded probabilities (gold items always selected);
  * a filter listing trajectory ids by hand makes the campaign "picked" (not a random sample).
+ *
+ * Once created, its items' blind video props are requested (campaign.video-props, derived by a
+ * worker before the reviewers' claims ask for them): the form and POST /api/v1/campaigns alike.
  */
 export async function createCampaignFromRequest(raw: unknown, actorId: string | null, projectIds: string[] | null) {
   const req = parseInput(campaignRequest, raw, '');
@@ -129,6 +134,7 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
     actorId,
     plan?.items,
   );
+  await requestCampaignVideoProps(campaign.id);
   return { ...campaign, project: project.slug, rubricVersionId: versionId, rubricVersionCreated: rubricCreated };
 }
 

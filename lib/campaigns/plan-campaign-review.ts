@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { campaignCandidates, trajectoryFilterSchema } from './queries/campaigns';
+import { campaignCandidates } from './queries/campaigns';
+import { trajectoryFilterSchema } from './campaign-settings';
 import { campaignPlanFacts, campaignTrajectoryIds, medianReviewSeconds } from './queries/campaign-sampling-data';
 import { estimateRows, trajectoryEstimateRows } from '../insight/queries/insight-estimate-rows';
-import { findProjectBySlug, projectSlugSchema } from '../trajectories/queries/projects';
+import { findProjectBySlug } from '../trajectories/find-project-by-slug';
+import { projectSlugSchema } from '../trajectories/project-schemas';
 import { budgetInput, budgetItems, DEFAULT_REVIEW_SECONDS } from './campaign-sampling';
 import { planReviews, type ReviewPlan } from './review-plan';
 import { parseInput } from '../parse-input';

@@ -91,6 +91,7 @@ export async function refreshCampaignSnapshots(
       const at = await labelClock(campaignId, run);
       return { at, data: await loadAgreementData(campaignId, run) };
     });
+    if (!data) throw new AppError('NOT_FOUND', 'No such campaign');
     const loadMs = performance.now() - t0;
     const reviews = data.reviews.length + data.comparisons.length;
     for (const v of fromData) {

@@ -122,17 +122,21 @@ function agreementWith(labels: readonly string[], label: string | null): number 
   return labels.filter((l) => l === label).length / labels.length;
 }
 
-export interface SingleConsensus {
-  /** pass/fail; null when no verdict can be read */
-  accepted: boolean | null;
-  score: number | null;
-  spread: number | null;
+/** What every item's consensus says of how it was reached: by whom, how much they agree, and by which method. */
+interface ConsensusBasis {
   reviewers: number;
   agreement: number | null;
   adjudicated: boolean;
   adjudicationId: string | null;
   method: ConsensusMethod;
   reviewIds: string[];
+}
+
+export interface SingleConsensus extends ConsensusBasis {
+  /** pass/fail; null when no verdict can be read */
+  accepted: boolean | null;
+  score: number | null;
+  spread: number | null;
 }
 
 export function singleConsensus(item: SingleItemLabels, model?: ConsensusModel): SingleConsensus {
@@ -167,16 +171,10 @@ export function singleConsensus(item: SingleItemLabels, model?: ConsensusModel):
   };
 }
 
-export interface PairConsensus {
+export interface PairConsensus extends ConsensusBasis {
   outcome: PairOutcome | null;
   /** mean |preference| / 2 of the reviewers who agree with the outcome (1 = all "much better"); adjudicated: |preference| / 2 */
   strength: number;
-  reviewers: number;
-  agreement: number | null;
-  adjudicated: boolean;
-  adjudicationId: string | null;
-  method: ConsensusMethod;
-  reviewIds: string[];
 }
 
 export function pairConsensus(item: PairwiseItemLabels, model?: ConsensusModel): PairConsensus {

@@ -244,27 +244,38 @@ export function scorePairs(items: readonly ScoredItem[], o: DeriveOptions, exclu
   return rows;
 }
 
+/**
+ * A single item's row, made by `row` from its trajectory's conversation, when its consensus
+ * passes the gate and `missing` (why the item cannot make this row) is null; else that reason is
+ * counted in `excluded` and there is none.
+ */
+function gatedRow<R>(
+  s: ScoredItem,
+  o: DeriveOptions,
+  excluded: Excluded,
+  missing: string | null,
+  row: (chat: ReturnType<typeof chatOf>) => R,
+): R | null {
+  const reason = gate(s.consensus, o) ?? missing;
+  if (reason) return (count(excluded, reason), null);
+  return row(chatOf(s.item.trajectory));
+}
+
 /** KTO: one unpaired row per single item with a consensus pass/fail verdict. */
 export function unpairedRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): UnpairedRow | null {
-  const reason = gate(s.consensus, o) ?? (s.consensus.accepted === null ? 'no_verdict' : null);
-  if (reason) return (count(excluded, reason), null);
-  const chat = chatOf(s.item.trajectory);
-  return {
+  return gatedRow(s, o, excluded, s.consensus.accepted === null ? 'no_verdict' : null, (chat) => ({
     kind: 'unpaired',
     prompt: chat.prompt,
     completion: chat.completion,
     tools: chat.tools,
     label: s.consensus.accepted!,
     provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
-  };
+  }));
 }
 
 /** Reward: the scalar consensus score (0..1) with its spread and reviewer count. */
 export function rewardRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): RewardRow | null {
-  const reason = gate(s.consensus, o) ?? (s.consensus.score === null ? 'no_score' : null);
-  if (reason) return (count(excluded, reason), null);
-  const chat = chatOf(s.item.trajectory);
-  return {
+  return gatedRow(s, o, excluded, s.consensus.score === null ? 'no_score' : null, (chat) => ({
     kind: 'reward',
     prompt: chat.prompt,
     completion: chat.completion,
@@ -274,20 +285,18 @@ export function rewardRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): 
     accepted: s.consensus.accepted,
     referenceAnswer: s.item.trajectory.referenceAnswer,
     provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
-  };
+  }));
 }
 
 /** SFT: the whole conversation of a trajectory accepted by consensus. */
 export function sftRow(s: ScoredItem, o: DeriveOptions, excluded: Excluded): SftRow | null {
-  const reason = gate(s.consensus, o) ?? (s.consensus.accepted === null ? 'no_verdict' : s.consensus.accepted ? null : 'not_accepted');
-  if (reason) return (count(excluded, reason), null);
-  const chat = chatOf(s.item.trajectory);
-  return {
+  const missing = s.consensus.accepted === null ? 'no_verdict' : s.consensus.accepted ? null : 'not_accepted';
+  return gatedRow(s, o, excluded, missing, (chat) => ({
     kind: 'sft',
     messages: [...chat.prompt, ...chat.completion],
     tools: chat.tools,
     provenance: provenanceOf(s.item, [s.item.trajectory], s.consensus),
-  };
+  }));
 }
 
 /**

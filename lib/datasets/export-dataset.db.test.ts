@@ -4,26 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../cli/command';
 import { main } from '../../cli/main';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
-import { labelRecords, resolveDatasetScope } from './queries/dataset-items';
+import { labelRecords } from './queries/dataset-items';
+import { resolveDatasetScope } from './resolve-dataset-scope';
 import { exportDataset } from './export-dataset';
 import { datasetFormats } from './formats';
-
-function fakeIo(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => '',
-    cwd: process.cwd(),
-  };
-  return io;
-}
+import { fakeIo } from '../../cli/io-testing';
 
 function lines(file: string) {
   return readFileSync(file, 'utf8')

@@ -2,14 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  countDatasetItems,
-  type DatasetScope,
-  findEvalItems,
-  itemLabelPages,
-  labelRecords,
-  resolveDatasetScope,
-} from './queries/dataset-items';
+import { countDatasetItems, type DatasetScope, findEvalItems, itemLabelPages, labelRecords } from './queries/dataset-items';
+import { resolveDatasetScope } from './resolve-dataset-scope';
 import { AppError } from '../errors';
 import { type AgreementReport, computeAgreement } from '../stats/compute-agreement';
 import type { Annotation } from '../stats/dawid-skene';
@@ -166,7 +160,7 @@ export async function exportDataset(raw: ExportRequest, outPath: string, options
   try {
     for (const campaign of scope.campaigns) {
       const model = await campaignModel(scope, campaign.id, ratings);
-      for await (const page of itemLabelPages(scope, campaign.id, { pageSize: options.pageSize })) {
+      for await (const page of itemLabelPages(scope, campaign, { pageSize: options.pageSize })) {
         if (options.signal?.aborted) throw new AppError('UNAVAILABLE', 'The export was cancelled');
         for (const row of deriveRows(kind, page, model, derive, excluded)) {
           assertRowPurpose(row, purpose);

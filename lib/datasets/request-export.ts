@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { writeAudit } from '../auth/queries/audit';
 import { datasetExportJob } from '../queue/jobs/dataset-export';
-import { findEvalItems, resolveDatasetScope } from './queries/dataset-items';
+import { findEvalItems } from './queries/dataset-items';
+import { resolveDatasetScope } from './resolve-dataset-scope';
 import { createExport } from './queries/exports';
 import { stableStringify } from '../ingest/stable-json';
 import { pendingJobLimits, pendingLimitError } from '../pending-job-limits';
@@ -36,6 +38,15 @@ export async function requestExport(
     dedupeKey,
     createdById: actorId,
     limit: pendingJobLimits.exports,
+    audit: (tx, created) =>
+      writeAudit(tx, {
+        actorId,
+        action: 'dataset.export',
+        targetType: 'export',
+        targetId: created.id,
+        projectId: projectId!,
+        data: { format },
+      }),
   });
   if (row.limited !== undefined) throw pendingLimitError('exports', row.limited);
   // a joined export's job was queued by its first request; sending again is harmless (the job's

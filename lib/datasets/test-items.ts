@@ -2,22 +2,12 @@ import { buildTrajectory } from '../formats/build-trajectory';
 import type { Step } from '../formats/trajectory';
 import { rubricDefinition } from '../review/rubric';
 import type { LabelTrajectory, PairwiseItemLabels, SingleItemLabels } from './labels';
+import { verdictQuestion } from '../review/rubric-testing';
 
 /** Small hand-built items for the derivation and format tests (TRL's documented sky example). */
 export const rubric = rubricDefinition.parse({
   title: 'r',
-  questions: [
-    { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-    {
-      id: 'verdict',
-      type: 'single',
-      prompt: 'verdict',
-      options: [
-        { value: 'accept', label: 'Accept' },
-        { value: 'reject', label: 'Reject' },
-      ],
-    },
-  ],
+  questions: [{ id: 'quality', type: 'likert', prompt: 'quality', points: 5 }, verdictQuestion('verdict')],
 });
 
 export function labelTrajectory(

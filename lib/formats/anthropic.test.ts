@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicImporter } from './anthropic';
-import { collect, errors, fixtureInput, memoryInput, only, probeOf, trajectories } from './chat-testing';
-import { trajectorySchema } from './trajectory';
+import { collect, errors, fixtureInput, fixtureProbe, headProbe, memoryInput, only, onlyNormalised, trajectories } from './chat-testing';
 
 describe('anthropicImporter', () => {
   it('detects content-block transcripts and JSONL batches', async () => {
-    expect(anthropicImporter.detect(await probeOf(await fixtureInput('anthropic/fix-test-conversation.json')))).toBe(true);
-    expect(anthropicImporter.detect(await probeOf(await fixtureInput('anthropic/batch.jsonl')))).toBe(true);
+    expect(anthropicImporter.detect(await fixtureProbe('anthropic/fix-test-conversation.json'))).toBe(true);
+    expect(anthropicImporter.detect(await fixtureProbe('anthropic/batch.jsonl'))).toBe(true);
     // a plain role/content transcript is left to the openai importer
     const plain = '[{"role": "user", "content": "hi"}]';
-    expect(anthropicImporter.detect({ kind: 'file', path: 'c.json', head: plain, headBytes: new TextEncoder().encode(plain) })).toBe(false);
+    expect(anthropicImporter.detect(headProbe('c.json', plain))).toBe(false);
   });
 
   it('maps thinking, tool use and tool results field by field', async () => {
-    const t = only(await collect(anthropicImporter, await fixtureInput('anthropic/fix-test-conversation.json')));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(anthropicImporter, await fixtureInput('anthropic/fix-test-conversation.json'));
     expect(t.format).toBe('anthropic');
     expect(t.externalId).toBeNull();
     expect(t.task.name).toBe('fix-failing-test');

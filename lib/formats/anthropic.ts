@@ -1,8 +1,8 @@
-import { fileHead, looksLikeAnthropic } from './chat-detect';
+import { looksLikeAnthropic } from './chat-detect';
 import { parseConversations } from './chat-conversations';
 import { describe, expectArray, expectRecord, fail, idString, makeStep, timestampOf, usageOf, type StepDraft } from './chat-messages';
+import { fileImporter } from './file-importer';
 import type { Importer } from './importer';
-import { errorItem } from './item';
 import { joinPointer } from './json-pointer';
 import { isRecord } from './parse-json';
 import type { Observation, ToolCall } from './trajectory';
@@ -16,20 +16,12 @@ import type { Observation, ToolCall } from './trajectory';
  * tool steps (one per result, paired by `tool_use_id`) before the user's own text.
  * File shapes: see chat-conversations.ts (array, object, batch, JSONL).
  */
-export const anthropicImporter: Importer = {
+export const anthropicImporter: Importer = fileImporter({
   format: 'anthropic',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeAnthropic(head);
-  },
-  async *parse(input) {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected an Anthropic messages .json / .jsonl file, found a directory');
-      return;
-    }
-    yield* parseConversations(input.file, 'anthropic', anthropicMessagesToSteps);
-  },
-};
+  fileLabel: 'an Anthropic messages .json / .jsonl file',
+  looksLike: looksLikeAnthropic,
+  parseFile: (file) => parseConversations(file, 'anthropic', anthropicMessagesToSteps),
+});
 
 function resultContent(value: unknown, pointer: string): string {
   if (value === undefined || value === null) return '';

@@ -1,3 +1,4 @@
+import { indexSteps, makeStep } from './chat-messages';
 import type { FormatName, PolicyRef, Step, TaskRef, Trajectory } from './trajectory';
 
 /**
@@ -16,16 +17,7 @@ export function buildTrajectory(input: {
     externalId: null,
     task: { instruction: '', acceptanceCriteria: [], environment: null, split: null, metadata: {}, ...input.task },
     policy: { model: null, checkpoint: null, agent: null, ...input.policy },
-    steps: (input.steps ?? []).map((s, index) => ({
-      index,
-      reasoning: null,
-      toolCalls: [],
-      observations: [],
-      timestamp: null,
-      castTime: null,
-      usage: null,
-      ...s,
-    })),
+    steps: indexSteps((input.steps ?? []).map((s) => makeStep(s.source, s))),
     verifier: null,
     judgeScores: [],
     usage: null,

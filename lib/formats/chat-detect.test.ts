@@ -2,9 +2,9 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropicImporter } from './anthropic';
-import { fixturesRoot, fixtureInput, probeOf } from './chat-testing';
+import { fixtureProbe, fixturesRoot, headProbe } from './chat-testing';
 import { detectFormat } from './detect';
-import type { Importer, Probe } from './importer';
+import type { Importer } from './importer';
 import { miniSweAgentImporter } from './mini-swe-agent';
 import { openaiImporter } from './openai';
 import { sweAgentImporter } from './swe-agent';
@@ -25,16 +25,12 @@ async function fixtureFiles(): Promise<{ rel: string; format: string }[]> {
   return out.sort((a, b) => a.rel.localeCompare(b.rel));
 }
 
-function headProbe(head: string): Probe {
-  return { kind: 'file', path: 'x.json', head, headBytes: new TextEncoder().encode(head) };
-}
-
 describe('chat-style detectors', () => {
   it('claim exactly their own fixtures, and nothing of the other formats', async () => {
     const files = await fixtureFiles();
     expect(files.filter((f) => mine.has(f.format)).length).toBeGreaterThanOrEqual(12);
     for (const { rel, format } of files) {
-      const probe = await probeOf(await fixtureInput(rel));
+      const probe = await fixtureProbe(rel);
       const claimed = importers.filter((i) => i.detect(probe)).map((i) => i.format);
       expect({ rel, claimed }).toEqual({ rel, claimed: mine.has(format) ? [format] : [] });
     }
@@ -42,13 +38,13 @@ describe('chat-style detectors', () => {
 
   it('resolve through the registry detection order to their own format', async () => {
     for (const { rel, format } of (await fixtureFiles()).filter((f) => mine.has(f.format))) {
-      expect({ rel, detected: detectFormat(await probeOf(await fixtureInput(rel))) }).toEqual({ rel, detected: format });
+      expect({ rel, detected: detectFormat(await fixtureProbe(rel)) }).toEqual({ rel, detected: format });
     }
-    expect(detectFormat(await probeOf(await fixtureInput('tau2/run-dir')))).toBe('tau2');
+    expect(detectFormat(await fixtureProbe('tau2/run-dir'))).toBe('tau2');
   });
 
   it('tau2 alone claims its run directory', async () => {
-    const probe = await probeOf(await fixtureInput('tau2/run-dir'));
+    const probe = await fixtureProbe('tau2/run-dir');
     expect(importers.filter((i) => i.detect(probe)).map((i) => i.format)).toEqual(['tau2']);
   });
 
@@ -90,7 +86,7 @@ describe('chat-style detectors', () => {
       ['plain text that mentions "role": "user"', []],
     ];
     for (const [head, expected] of cases) {
-      const claimed = importers.filter((i) => i.detect(headProbe(head))).map((i) => i.format);
+      const claimed = importers.filter((i) => i.detect(headProbe('x.json', head))).map((i) => i.format);
       expect({ head: head.slice(0, 60), claimed }).toEqual({ head: head.slice(0, 60), claimed: expected });
     }
   });

@@ -1,5 +1,5 @@
 import type { SourceFile } from './importer';
-import { parseJson } from './parse-json';
+import { isRecord, parseJson } from './parse-json';
 
 /**
  * Reading the JSON documents of a file for the chat-style importers: one JSON document, or
@@ -56,4 +56,32 @@ export async function* readJsonOrJsonl(file: SourceFile): AsyncIterable<JsonDocu
     if (parsed.ok) yield { ok: true, prefix: where, value: parsed.value };
     else yield { ok: false, where, message: parsed.message.replace(/at line 1, column (\d+)/, `at line ${i + 1}, column $1`) };
   }
+}
+
+/** One line of a JSONL log: its line number and the JSON object on it. */
+export interface ObjectLine {
+  line: number;
+  value: Record<string, unknown>;
+}
+
+/**
+ * A JSONL log whose every non-blank line is one JSON object (a coding agent's session file): its
+ * lines, else the first line that is not JSON or not an object, or the file being empty, as an error.
+ */
+export async function readObjectLines(
+  file: SourceFile,
+  messages: { notObject: string; empty: string },
+): Promise<{ ok: true; lines: ObjectLine[] } | { ok: false; where: string; message: string }> {
+  const lines: ObjectLine[] = [];
+  let n = 0;
+  for await (const raw of file.lines()) {
+    n++;
+    if (raw.trim() === '') continue;
+    const parsed = parseJson(raw);
+    if (!parsed.ok) return { ok: false, where: `line ${n}`, message: parsed.message.replace(/at line 1, column/, `at line ${n}, column`) };
+    if (!isRecord(parsed.value)) return { ok: false, where: `line ${n}`, message: messages.notObject };
+    lines.push({ line: n, value: parsed.value });
+  }
+  if (lines.length === 0) return { ok: false, where: 'line 1', message: messages.empty };
+  return { ok: true, lines };
 }

@@ -57,6 +57,17 @@ export function optionalString(value: unknown, pointer: string): string | null {
   return value;
 }
 
+/** A chat message's `role`, which must be a string. */
+export function roleOf(message: Record<string, unknown>, pointer: string): string {
+  const role = message.role;
+  if (typeof role !== 'string')
+    fail(
+      joinPointer(pointer, 'role'),
+      role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`,
+    );
+  return role;
+}
+
 /** A non-empty id-like value (string or number) as a string, else null. */
 export function idString(value: unknown): string | null {
   if (typeof value === 'string' && value !== '') return value;
@@ -236,12 +247,7 @@ const roleSources: Record<string, StepSource> = {
 /** One OpenAI-style chat message as a step draft. */
 export function openaiMessageToStep(raw: unknown, pointer: string, options: OpenaiStepOptions = {}): StepDraft {
   const message = expectRecord(raw, pointer, 'a message object');
-  const role = message.role;
-  if (typeof role !== 'string')
-    fail(
-      joinPointer(pointer, 'role'),
-      role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`,
-    );
+  const role = roleOf(message, pointer);
   const source = roleSources[role];
   if (!source)
     fail(joinPointer(pointer, 'role'), `expected role system, developer, user, assistant or tool, found ${JSON.stringify(role)}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicImporter } from './anthropic';
-import { collect, memoryInput } from './chat-testing';
+import { collect, headProbe, memoryInput } from './chat-testing';
 import type { Importer, Probe } from './importer';
 import { miniSweAgentImporter } from './mini-swe-agent';
 import { openaiImporter } from './openai';
@@ -66,7 +66,7 @@ describe('chat-style importers on odd input', () => {
       Array.from({ length: 2000 }, () => '{"system": "x", "role": "user", "content": "' + 'y'.repeat(20) + '"}').join(',');
     const head = big.slice(0, 64 * 1024);
     const probes: Probe[] = [
-      { kind: 'file', path: 'a', head, headBytes: new TextEncoder().encode(head) },
+      headProbe('a', head),
       { kind: 'file', path: 'b', head: '', headBytes: new Uint8Array() },
       { kind: 'file', path: 'c', head: '\u0000\u0001PK', headBytes: new Uint8Array([0, 1, 80, 75]) },
       { kind: 'dir', path: 'd', entries: [] },

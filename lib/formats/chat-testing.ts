@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { ImportInput, Importer, ParsedItem, Probe } from './importer';
 import { dirSource, fileSource, memorySource, probeDir, probeFile } from './source';
-import type { Trajectory } from './trajectory';
+import { trajectorySchema, type Trajectory } from './trajectory';
 
 /** Test helpers for the chat-style importers' tests (fixtures under lib/formats/fixtures). */
 
@@ -16,6 +17,16 @@ export async function fixtureInput(rel: string): Promise<ImportInput> {
 
 export async function probeOf(input: ImportInput): Promise<Probe> {
   return input.kind === 'dir' ? probeDir(input.dir) : probeFile(input.file);
+}
+
+/** What detection sees of a fixture. */
+export async function fixtureProbe(rel: string): Promise<Probe> {
+  return probeOf(await fixtureInput(rel));
+}
+
+/** What detection sees of a file from its head alone (a big file, cut mid-way). */
+export function headProbe(path: string, head: string): Probe {
+  return { kind: 'file', path, head, headBytes: new TextEncoder().encode(head) };
 }
 
 export function memoryInput(name: string, content: string): ImportInput {
@@ -43,6 +54,21 @@ export function only(items: ParsedItem[]): Trajectory {
   return t;
 }
 
+/** The one trajectory an input gives, checked to be the normalised model already (the schema changes nothing). */
+export async function onlyNormalised(importer: Importer, input: ImportInput): Promise<Trajectory> {
+  const t = only(await collect(importer, input));
+  expect(trajectorySchema.parse(t)).toEqual(t);
+  return t;
+}
+
 export function errors(items: ParsedItem[]): { where: string; message: string }[] {
   return items.flatMap((item) => (item.ok ? [] : [{ where: item.where, message: item.message }]));
+}
+
+/** The error an input whose JSON is cut short at `line N` gives, naming the column. */
+export function jsonCutAt(line: number): { where: string; message: unknown } {
+  return {
+    where: `line ${line}`,
+    message: expect.stringMatching(new RegExp(`^invalid JSON at line ${line}, column \\d+: unexpected end of input`)),
+  };
 }

@@ -1,11 +1,11 @@
 import { anthropicMessageToSteps } from './anthropic';
-import { fileHead } from './chat-detect';
+import { readObjectLines, type ObjectLine } from './chat-documents';
 import { promptTaskName } from './chat-conversations';
 import { compact } from './chat-fields';
 import { ItemError, indexSteps, makeStep, sumUsage, timestampOf, type StepDraft } from './chat-messages';
-import type { Importer, ParsedItem, SourceFile } from './importer';
-import { errorItem, trajectoryItem } from './item';
-import { isRecord, parseJson } from './parse-json';
+import { fileImporter, oneItemPerFile, wholeFileItem } from './file-importer';
+import type { Importer } from './importer';
+import { isRecord } from './parse-json';
 import { buildTrajectory } from './build-trajectory';
 
 /**
@@ -43,27 +43,6 @@ export function looksLikeClaudeCode(head: string): boolean {
 
 const COMMAND_TEXT = /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/;
 
-interface Event {
-  line: number;
-  value: Json;
-}
-
-async function readEvents(file: SourceFile): Promise<{ ok: true; events: Event[] } | { ok: false; where: string; message: string }> {
-  const events: Event[] = [];
-  let n = 0;
-  for await (const raw of file.lines()) {
-    n++;
-    if (raw.trim() === '') continue;
-    const parsed = parseJson(raw);
-    if (!parsed.ok) return { ok: false, where: `line ${n}`, message: parsed.message.replace(/at line 1, column/, `at line ${n}, column`) };
-    if (!isRecord(parsed.value))
-      return { ok: false, where: `line ${n}`, message: 'expected a JSON object (one Claude Code event per line)' };
-    events.push({ line: n, value: parsed.value });
-  }
-  if (events.length === 0) return { ok: false, where: 'line 1', message: 'empty file: expected Claude Code session events' };
-  return { ok: true, events };
-}
-
 function mergeInto(target: StepDraft, next: StepDraft): void {
   if (next.text !== '') target.text = target.text === '' ? next.text : `${target.text}\n${next.text}`;
   if (next.reasoning) target.reasoning = target.reasoning ? `${target.reasoning}\n\n${next.reasoning}` : next.reasoning;
@@ -72,7 +51,7 @@ function mergeInto(target: StepDraft, next: StepDraft): void {
   if (next.usage) target.usage = next.usage; // each streamed line repeats the message's usage so far
 }
 
-export function claudeCodeTrajectory(events: Event[], path: string) {
+export function claudeCodeTrajectory(events: ObjectLine[], path: string) {
   const steps: StepDraft[] = [];
   const seen = new Set<string>();
   const summaries: string[] = [];
@@ -177,27 +156,16 @@ export function claudeCodeTrajectory(events: Event[], path: string) {
   return { ...trajectory, steps: indexSteps(steps) };
 }
 
-export const claudeCodeImporter: Importer = {
+export const claudeCodeImporter: Importer = fileImporter({
   format: 'claude-code',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeClaudeCode(head);
-  },
-  async *parse(input): AsyncIterable<ParsedItem> {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a Claude Code session .jsonl file, found a directory');
-      return;
-    }
-    const read = await readEvents(input.file);
-    if (!read.ok) {
-      yield errorItem(read.where, read.message);
-      return;
-    }
-    try {
-      yield trajectoryItem(claudeCodeTrajectory(read.events, input.file.path), '/');
-    } catch (error) {
-      if (error instanceof ItemError) yield errorItem(error.pointer, error.message);
-      else throw error;
-    }
-  },
-};
+  fileLabel: 'a Claude Code session .jsonl file',
+  looksLike: looksLikeClaudeCode,
+  parseFile: oneItemPerFile(
+    (file) =>
+      readObjectLines(file, {
+        notObject: 'expected a JSON object (one Claude Code event per line)',
+        empty: 'empty file: expected Claude Code session events',
+      }),
+    (read, path) => wholeFileItem(() => claudeCodeTrajectory(read.lines, path)),
+  ),
+});

@@ -1,22 +1,10 @@
 import { buildTrajectory } from './build-trajectory';
-import { fileHead } from './chat-detect';
 import { readJsonDocument } from './chat-documents';
 import { promptTaskName } from './chat-conversations';
 import { compact } from './chat-fields';
-import {
-  describe,
-  expectRecord,
-  fail,
-  idString,
-  indexSteps,
-  ItemError,
-  makeStep,
-  sumUsage,
-  timestampOf,
-  type StepDraft,
-} from './chat-messages';
-import type { Importer, ParsedItem } from './importer';
-import { errorItem, trajectoryItem } from './item';
+import { describe, expectRecord, fail, idString, indexSteps, makeStep, sumUsage, timestampOf, type StepDraft } from './chat-messages';
+import { fileImporter, oneItemPerFile, wholeFileItem } from './file-importer';
+import type { Importer } from './importer';
 import { joinPointer } from './json-pointer';
 import { asCount, isRecord } from './parse-json';
 import type { ToolCall } from './trajectory';
@@ -285,27 +273,9 @@ export function clineTrajectory(value: unknown, path: string) {
   return { ...trajectory, steps: indexSteps(steps) };
 }
 
-export const clineImporter: Importer = {
+export const clineImporter: Importer = fileImporter({
   format: 'cline',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeCline(head);
-  },
-  async *parse(input): AsyncIterable<ParsedItem> {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a Cline api_conversation_history.json file, found a directory');
-      return;
-    }
-    const doc = await readJsonDocument(input.file);
-    if (!doc.ok) {
-      yield errorItem(doc.where, doc.message);
-      return;
-    }
-    try {
-      yield trajectoryItem(clineTrajectory(doc.value, input.file.path), '/');
-    } catch (error) {
-      if (error instanceof ItemError) yield errorItem(error.pointer, error.message);
-      else throw error;
-    }
-  },
-};
+  fileLabel: 'a Cline api_conversation_history.json file',
+  looksLike: looksLikeCline,
+  parseFile: oneItemPerFile(readJsonDocument, (doc, path) => wholeFileItem(() => clineTrajectory(doc.value, path))),
+});

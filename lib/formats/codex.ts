@@ -1,10 +1,11 @@
 import { buildTrajectory } from './build-trajectory';
-import { fileHead } from './chat-detect';
+import { readObjectLines } from './chat-documents';
 import { promptTaskName } from './chat-conversations';
 import { compact } from './chat-fields';
 import { indexSteps, makeStep, parseArguments, timestampOf, type StepDraft } from './chat-messages';
-import type { Importer, ParsedItem } from './importer';
-import { errorItem, trajectoryItem } from './item';
+import { fileImporter, oneItemPerFile } from './file-importer';
+import type { Importer } from './importer';
+import { trajectoryItem } from './item';
 import { asCount, isRecord, parseJson } from './parse-json';
 import type { Observation, ToolCall } from './trajectory';
 
@@ -236,37 +237,13 @@ export function codexTrajectory(lines: { line: number; value: Json }[], path: st
   return { ...trajectory, steps: indexSteps(steps) };
 }
 
-export const codexImporter: Importer = {
+export const codexImporter: Importer = fileImporter({
   format: 'codex',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeCodexRollout(head);
-  },
-  async *parse(input): AsyncIterable<ParsedItem> {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a Codex CLI rollout .jsonl file, found a directory');
-      return;
-    }
-    const lines: { line: number; value: Json }[] = [];
-    let n = 0;
-    for await (const raw of input.file.lines()) {
-      n++;
-      if (raw.trim() === '') continue;
-      const parsed = parseJson(raw);
-      if (!parsed.ok) {
-        yield errorItem(`line ${n}`, parsed.message.replace(/at line 1, column/, `at line ${n}, column`));
-        return;
-      }
-      if (!isRecord(parsed.value)) {
-        yield errorItem(`line ${n}`, 'expected a JSON object (one rollout line)');
-        return;
-      }
-      lines.push({ line: n, value: parsed.value });
-    }
-    if (lines.length === 0) {
-      yield errorItem('line 1', 'empty file: expected a Codex rollout');
-      return;
-    }
-    yield trajectoryItem(codexTrajectory(lines, input.file.path), '/');
-  },
-};
+  fileLabel: 'a Codex CLI rollout .jsonl file',
+  looksLike: looksLikeCodexRollout,
+  parseFile: oneItemPerFile(
+    (file) =>
+      readObjectLines(file, { notObject: 'expected a JSON object (one rollout line)', empty: 'empty file: expected a Codex rollout' }),
+    (read, path) => trajectoryItem(codexTrajectory(read.lines, path), '/'),
+  ),
+});

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { collect, errors, fixtureInput, memoryInput, only, probeOf } from './chat-testing';
+import { collect, errors, fixtureInput, fixtureProbe, memoryInput, only, onlyNormalised, probeOf } from './chat-testing';
 import { anthropicImporter } from './anthropic';
 import { claudeCodeImporter } from './claude-code';
 import { clineImporter, xmlToolCalls } from './cline';
 import { codexImporter } from './codex';
 import { detectFormat } from './detect';
 import { openaiImporter } from './openai';
-import { trajectorySchema } from './trajectory';
 
 /*
  * Fixtures written for these tests, reproducing the shapes the tools write:
@@ -28,12 +27,12 @@ const CLINE = 'coding-agents/cline-api_conversation_history.json';
 
 describe('coding-agent histories: detection', () => {
   it('claims each history for its own importer, never the generic chat importers', async () => {
-    expect(detectFormat(await probeOf(await fixtureInput(CLAUDE)))).toBe('claude-code');
-    expect(detectFormat(await probeOf(await fixtureInput(CODEX)))).toBe('codex');
-    expect(detectFormat(await probeOf(await fixtureInput(CODEX_LEGACY)))).toBe('codex');
-    expect(detectFormat(await probeOf(await fixtureInput(CLINE)))).toBe('cline');
+    expect(detectFormat(await fixtureProbe(CLAUDE))).toBe('claude-code');
+    expect(detectFormat(await fixtureProbe(CODEX))).toBe('codex');
+    expect(detectFormat(await fixtureProbe(CODEX_LEGACY))).toBe('codex');
+    expect(detectFormat(await fixtureProbe(CLINE))).toBe('cline');
     for (const rel of [CLAUDE, CODEX, CODEX_LEGACY, CLINE]) {
-      const probe = await probeOf(await fixtureInput(rel));
+      const probe = await fixtureProbe(rel);
       expect([openaiImporter, anthropicImporter].filter((i) => i.detect(probe))).toEqual([]);
       expect([claudeCodeImporter, codexImporter, clineImporter].filter((i) => i.detect(probe))).toHaveLength(1);
     }
@@ -57,8 +56,7 @@ describe('coding-agent histories: detection', () => {
 
 describe('Claude Code sessions', () => {
   it('merges streamed lines, links tool results, keeps the sub-agent sidechain and the model', async () => {
-    const t = only(await collect(claudeCodeImporter, await fixtureInput(CLAUDE)));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(claudeCodeImporter, await fixtureInput(CLAUDE));
     expect(t.format).toBe('claude-code');
     expect(t.externalId).toBe('2ff46cd5-f4e7-4724-bb20-579dae7956ea');
     expect(t.policy).toEqual({ model: 'claude-opus-4-6', checkpoint: null, agent: 'claude-code' });
@@ -159,8 +157,7 @@ describe('Claude Code sessions', () => {
 
 describe('Codex CLI rollouts', () => {
   it('reads response items, links call_id outputs, unwraps the exec envelope and keeps the model', async () => {
-    const t = only(await collect(codexImporter, await fixtureInput(CODEX)));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(codexImporter, await fixtureInput(CODEX));
     expect(t.externalId).toBe('0199a213-81c0-7800-8aa1-bbab2a035a53');
     expect(t.policy).toEqual({ model: 'gpt-5-codex', checkpoint: null, agent: 'codex' });
     expect(t.task.instruction).toBe('Make the date parser accept ISO week dates like 2025-W41-5.');
@@ -209,8 +206,7 @@ describe('Codex CLI rollouts', () => {
 describe('Cline / Roo task histories', () => {
   it('links [tool for x] Result: texts to the XML calls, drops environment_details, keeps modelInfo and the completion', async () => {
     const input = await fixtureInput(CLINE);
-    const t = only(await collect(clineImporter, input));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(clineImporter, input);
     expect(t.policy).toEqual({ model: 'claude-sonnet-4-20250514', checkpoint: null, agent: 'cline' });
     expect(t.task.instruction).toBe('Fix the off-by-one in src/pager.ts so the last page is shown.');
     expect(t.steps.map((s) => s.source)).toEqual(['user', 'agent', 'tool', 'agent', 'tool', 'agent', 'tool', 'agent']);

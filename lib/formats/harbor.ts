@@ -1,10 +1,11 @@
 import { atifInstruction, atifModel, atifSteps, atifUsage, criteriaFromMetadata, parseAtifText, type AtifDocument } from './atif';
 import { castSteps, parseCast, type CastHeader } from './asciinema';
+import { linkCastTimes } from './cast-times';
 import { uniqueKeys } from './criteria';
-import { findTbTrials, terminalBenchImporter } from './terminal-bench';
+import { findTbTrials, readJsonFile, terminalBenchImporter } from './terminal-bench';
 import type { ImportInput, Importer, ParsedItem, Probe, SourceDir } from './importer';
-import { baseName, errorItem, trajectoryItem, unixFromIso } from './item';
-import { asCount, asNumber, asString, isRecord, parseJson } from './parse-json';
+import { baseName, errorItem, trajectoryItem } from './item';
+import { asCount, asNumber, asString, isRecord } from './parse-json';
 import type { Criterion, JudgeScore, Step, TerminalRecording, Trajectory, Usage, Verifier } from './trajectory';
 
 /**
@@ -25,9 +26,7 @@ import type { Criterion, JudgeScore, Step, TerminalRecording, Trajectory, Usage,
  * Missing or unreadable optional parts (cast, rewards, test output) do not fail the trial:
  * they are listed in `metadata.warnings`. A broken agent/trajectory.json fails the trial.
  *
- * castTime: when the cast header has a `timestamp` and steps have timestamps, castTime =
- * step time - cast start (steps more than 1 s before the start get null). Otherwise, when the
- * cast has markers (`m` events), the i-th marker's time goes to the i-th agent step.
+ * castTime: linked by `linkCastTimes` (cast-times.ts).
  */
 
 type Json = Record<string, unknown>;
@@ -50,17 +49,6 @@ export function findTrials(entries: string[]): string[] {
     files.has(`${p}agent/trajectory.json`) || ((files.has(`${p}config.json`) || files.has(`${p}result.json`)) && withLogs.has(p));
   if (isTrial('')) return [''];
   return [...withLogs].filter((p) => p !== '' && isTrial(p)).sort();
-}
-
-type Read<T> = { ok: true; value: T } | { ok: false; message: string } | null;
-
-async function readJson(dir: SourceDir, rel: string): Promise<Read<unknown>> {
-  const file = await dir.file(rel);
-  if (!file) return null;
-  const text = await file.readText();
-  if (text.trim() === '') return { ok: false, message: `${rel}: empty file` };
-  const json = parseJson(text);
-  return json.ok ? { ok: true, value: json.value } : { ok: false, message: `${rel}: ${json.message}` };
 }
 
 /**
@@ -145,32 +133,6 @@ export function judgeScoresFromDetails(value: unknown): JudgeScore[] {
   return scores;
 }
 
-const MICRO = 1_000_000;
-
-/** Links steps to the recording (see the module comment); returns how it linked. */
-export function linkCastTimes(steps: Step[], header: CastHeader, recording: TerminalRecording): 'timestamps' | 'markers' | null {
-  if (header.timestamp !== null && steps.some((s) => s.timestamp !== null)) {
-    let linked = false;
-    for (const step of steps) {
-      const at = unixFromIso(step.timestamp);
-      if (at === null) continue;
-      const t = at - (header.timestamp as number);
-      if (t < -1) continue;
-      step.castTime = Math.max(0, Math.round(t * MICRO) / MICRO);
-      linked = true;
-    }
-    if (linked) return 'timestamps';
-  }
-  const markers = recording.events.filter((e) => e[1] === 'm');
-  const agentSteps = steps.filter((s) => s.source === 'agent');
-  if (markers.length === 0 || agentSteps.length === 0) return null;
-  agentSteps.forEach((step, i) => {
-    const marker = markers[i];
-    if (marker) step.castTime = marker[0];
-  });
-  return 'markers';
-}
-
 function pick(obj: unknown, ...path: string[]): unknown {
   let cur = obj;
   for (const key of path) {
@@ -194,7 +156,7 @@ async function parseTrial(dir: SourceDir, entries: string[], p: string): Promise
   const where = p === '' ? dir.path : p.slice(0, -1);
   const warnings: string[] = [];
   const optional = async (rel: string): Promise<unknown> => {
-    const r = await readJson(dir, `${p}${rel}`);
+    const r = await readJsonFile(dir, `${p}${rel}`);
     if (r === null) return undefined;
     if (!r.ok) {
       warnings.push(r.message);

@@ -1,8 +1,7 @@
 import { readJsonDocument } from './chat-documents';
-import { fileHead } from './chat-detect';
 import { convertItem } from './chat-messages';
+import { fileImporter, oneItemPerFile } from './file-importer';
 import type { Importer } from './importer';
-import { errorItem } from './item';
 import type { Trajectory } from './trajectory';
 
 /**
@@ -17,24 +16,10 @@ export function jsonFileImporter(spec: {
   looksLike: (head: string) => boolean;
   convert: (document: unknown, path: string) => Trajectory;
 }): Importer {
-  return {
+  return fileImporter({
     format: spec.format,
-    detect(probe) {
-      const head = fileHead(probe);
-      return head !== null && spec.looksLike(head);
-    },
-    async *parse(input) {
-      if (input.kind !== 'file') {
-        yield errorItem(input.dir.path, `expected ${spec.fileLabel}, found a directory`);
-        return;
-      }
-      const doc = await readJsonDocument(input.file);
-      if (!doc.ok) {
-        yield errorItem(doc.where, doc.message);
-        return;
-      }
-      const path = input.file.path;
-      yield convertItem('', '', () => spec.convert(doc.value, path));
-    },
-  };
+    fileLabel: spec.fileLabel,
+    looksLike: spec.looksLike,
+    parseFile: oneItemPerFile(readJsonDocument, (doc, path) => convertItem('', '', () => spec.convert(doc.value, path))),
+  });
 }

@@ -1,23 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { collect, errors, fixtureInput, memoryInput, only, probeOf } from './chat-testing';
+import { collect, errors, fixtureInput, fixtureProbe, headProbe, memoryInput, only, onlyNormalised } from './chat-testing';
 import { miniSweAgentImporter } from './mini-swe-agent';
-import { trajectorySchema } from './trajectory';
 
 const V1 = 'mini-swe-agent/sympy__sympy-20590.traj.json';
 const V2 = 'mini-swe-agent/hello-v2.traj.json';
 
 describe('miniSweAgentImporter', () => {
   it('detects v1 and v2 trajectories, and a big file whose trajectory_format is past the head', async () => {
-    expect(miniSweAgentImporter.detect(await probeOf(await fixtureInput(V1)))).toBe(true);
-    expect(miniSweAgentImporter.detect(await probeOf(await fixtureInput(V2)))).toBe(true);
+    expect(miniSweAgentImporter.detect(await fixtureProbe(V1))).toBe(true);
+    expect(miniSweAgentImporter.detect(await fixtureProbe(V2))).toBe(true);
     const head =
       '{\n  "info": {\n    "exit_status": "Submitted",\n    "submission": "diff",\n    "model_stats": {"instance_cost": 1.2, "api_calls": 40},\n    "mini_version": "1.14.2",\n    "config": {"agent": {"system_template": "You are';
-    expect(miniSweAgentImporter.detect({ kind: 'file', path: 'x.json', head, headBytes: new TextEncoder().encode(head) })).toBe(true);
+    expect(miniSweAgentImporter.detect(headProbe('x.json', head))).toBe(true);
   });
 
   it('maps a v1 text-based trajectory field by field', async () => {
-    const t = only(await collect(miniSweAgentImporter, await fixtureInput(V1)));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(miniSweAgentImporter, await fixtureInput(V1));
     expect(t.format).toBe('mini-swe-agent');
     expect(t.externalId).toBe('sympy__sympy-20590');
     expect(t.task.name).toBe('sympy__sympy-20590');

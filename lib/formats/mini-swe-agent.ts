@@ -2,14 +2,13 @@ import { looksLikeMiniSweAgent } from './chat-detect';
 import { asText, compact, dig, digString, emptyTrajectory, stringList } from './chat-fields';
 import {
   contentText,
-  describe,
   expectArray,
   expectRecord,
-  fail,
   idString,
   indexSteps,
   makeStep,
   reasoningOf,
+  roleOf,
   sumUsage,
   timestampOf,
   toolCallsOf,
@@ -77,12 +76,7 @@ export function convertMiniSweAgent(value: unknown, path: string): Trajectory {
   messages.forEach((raw, i) => {
     const at = joinPointer('/messages', i);
     const m = expectRecord(raw, at, 'a message object');
-    const role = m.role;
-    if (typeof role !== 'string')
-      fail(
-        joinPointer(at, 'role'),
-        role === undefined ? 'missing: expected a role string' : `expected a role string, found ${describe(role)}`,
-      );
+    const role = roleOf(m, at);
     const extra = isRecord(m.extra) ? m.extra : {};
     const text = contentText(m.content, joinPointer(at, 'content'));
     const timestamp = timestampOf(extra.timestamp ?? m.timestamp);

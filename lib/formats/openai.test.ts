@@ -1,21 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { collect, errors, fixtureInput, memoryInput, only, probeOf, trajectories } from './chat-testing';
+import { collect, errors, fixtureInput, fixtureProbe, headProbe, memoryInput, onlyNormalised, trajectories } from './chat-testing';
 import { openaiImporter } from './openai';
-import { trajectorySchema } from './trajectory';
 
 describe('openaiImporter', () => {
   it('detects conversation objects, message arrays and JSONL', async () => {
-    expect(openaiImporter.detect(await probeOf(await fixtureInput('openai/weather-conversation.json')))).toBe(true);
-    expect(openaiImporter.detect(await probeOf(await fixtureInput('openai/batch.jsonl')))).toBe(true);
+    expect(openaiImporter.detect(await fixtureProbe('openai/weather-conversation.json'))).toBe(true);
+    expect(openaiImporter.detect(await fixtureProbe('openai/batch.jsonl'))).toBe(true);
     const plain = '[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]';
-    expect(openaiImporter.detect({ kind: 'file', path: 'c.json', head: plain, headBytes: new TextEncoder().encode(plain) })).toBe(true);
+    expect(openaiImporter.detect(headProbe('c.json', plain))).toBe(true);
     const prose = 'role: user\ncontent: hi';
-    expect(openaiImporter.detect({ kind: 'file', path: 'c.txt', head: prose, headBytes: new TextEncoder().encode(prose) })).toBe(false);
+    expect(openaiImporter.detect(headProbe('c.txt', prose))).toBe(false);
   });
 
   it('maps a conversation with parallel tool calls field by field', async () => {
-    const t = only(await collect(openaiImporter, await fixtureInput('openai/weather-conversation.json')));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(openaiImporter, await fixtureInput('openai/weather-conversation.json'));
     expect(t.format).toBe('openai');
     expect(t.externalId).toBe('conv-2025-0042');
     expect(t.task).toEqual({

@@ -1,8 +1,8 @@
-import { fileHead, looksLikeOpenai } from './chat-detect';
+import { looksLikeOpenai } from './chat-detect';
 import { parseConversations } from './chat-conversations';
 import { openaiMessagesToSteps } from './chat-messages';
+import { fileImporter } from './file-importer';
 import type { Importer } from './importer';
-import { errorItem } from './item';
 
 /**
  * OpenAI chat transcripts: messages with role system/developer/user/assistant/tool, assistant
@@ -11,17 +11,9 @@ import { errorItem } from './item';
  * `tool_call_id`, content as a string or an array of parts, and `reasoning_content` when the
  * provider returns it. File shapes: see chat-conversations.ts (array, object, batch, JSONL).
  */
-export const openaiImporter: Importer = {
+export const openaiImporter: Importer = fileImporter({
   format: 'openai',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeOpenai(head);
-  },
-  async *parse(input) {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected an OpenAI chat .json / .jsonl file, found a directory');
-      return;
-    }
-    yield* parseConversations(input.file, 'openai', (messages, pointer) => openaiMessagesToSteps(messages, pointer));
-  },
-};
+  fileLabel: 'an OpenAI chat .json / .jsonl file',
+  looksLike: looksLikeOpenai,
+  parseFile: (file) => parseConversations(file, 'openai', (messages, pointer) => openaiMessagesToSteps(messages, pointer)),
+});

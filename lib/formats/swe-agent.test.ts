@@ -1,26 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { collect, errors, fixtureInput, memoryInput, only, probeOf } from './chat-testing';
+import { collect, errors, fixtureInput, fixtureProbe, headProbe, memoryInput, only, onlyNormalised, jsonCutAt } from './chat-testing';
 import { sweAgentImporter } from './swe-agent';
-import { trajectorySchema } from './trajectory';
 
 const TEXT_MODE = 'swe-agent/marshmallow-code__marshmallow-1867.traj';
 const FUNCTION_CALLING = 'swe-agent/django__django-11099.traj';
 
 describe('sweAgentImporter', () => {
   it('detects .traj content', async () => {
-    expect(sweAgentImporter.detect(await probeOf(await fixtureInput(TEXT_MODE)))).toBe(true);
-    expect(sweAgentImporter.detect(await probeOf(await fixtureInput(FUNCTION_CALLING)))).toBe(true);
+    expect(sweAgentImporter.detect(await fixtureProbe(TEXT_MODE))).toBe(true);
+    expect(sweAgentImporter.detect(await fixtureProbe(FUNCTION_CALLING))).toBe(true);
   });
 
   it('detects from a head cut mid-file (big trajectories)', () => {
     const head =
       '{\n  "trajectory": [\n    {\n      "action": "ls -F\\n",\n      "observation": "AUTHORS.rst\\n",\n      "response": "Let\'s list",\n      "thought": "Let\'s list",\n      "state": "{}",\n      "execution_time": 0.1,\n      "query": [{"role": "system", "content": "You are';
-    expect(sweAgentImporter.detect({ kind: 'file', path: 'x.traj', head, headBytes: new TextEncoder().encode(head) })).toBe(true);
+    expect(sweAgentImporter.detect(headProbe('x.traj', head))).toBe(true);
   });
 
   it('maps a text-mode trajectory field by field', async () => {
-    const t = only(await collect(sweAgentImporter, await fixtureInput(TEXT_MODE)));
-    expect(trajectorySchema.parse(t)).toEqual(t);
+    const t = await onlyNormalised(sweAgentImporter, await fixtureInput(TEXT_MODE));
     expect(t.format).toBe('swe-agent');
     expect(t.externalId).toBe('marshmallow-code__marshmallow-1867');
     expect(t.task.name).toBe('marshmallow-code__marshmallow-1867');
@@ -119,9 +117,7 @@ describe('sweAgentImporter', () => {
   it('reports truncated JSON with line and column', async () => {
     const text = '{\n  "trajectory": [\n    {"action": "ls", "observation": "a\\nb"';
     const items = await collect(sweAgentImporter, memoryInput('cut.traj', text));
-    expect(errors(items)).toEqual([
-      { where: 'line 3', message: expect.stringMatching(/^invalid JSON at line 3, column \d+: unexpected end of input/) },
-    ]);
+    expect(errors(items)).toEqual([jsonCutAt(3)]);
   });
 
   it('reports wrong types at a JSON pointer', async () => {

@@ -1,5 +1,5 @@
 import { readJsonDocument } from './chat-documents';
-import { fileHead, looksLikeTauBench } from './chat-detect';
+import { looksLikeTauBench } from './chat-detect';
 import { asText, compact, emptyTrajectory } from './chat-fields';
 import {
   convertItem,
@@ -14,6 +14,7 @@ import {
   sumUsage,
 } from './chat-messages';
 import { slugKey, uniqueKeys } from './criteria';
+import { fileImporter } from './file-importer';
 import type { Importer } from './importer';
 import { baseName, errorItem } from './item';
 import { joinPointer } from './json-pointer';
@@ -30,23 +31,17 @@ import type { Criterion, Trajectory } from './trajectory';
  * file name (`<strategy>-<model>-<temperature>_range_<a>-<b>_user-<user model>-<user strategy>_<time>.json`),
  * so they are read from there when it has that shape.
  */
-export const tauBenchImporter: Importer = {
+export const tauBenchImporter: Importer = fileImporter({
   format: 'tau-bench',
-  detect(probe) {
-    const head = fileHead(probe);
-    return head !== null && looksLikeTauBench(head);
-  },
-  async *parse(input) {
-    if (input.kind !== 'file') {
-      yield errorItem(input.dir.path, 'expected a tau-bench results .json file, found a directory');
-      return;
-    }
-    const doc = await readJsonDocument(input.file);
+  fileLabel: 'a tau-bench results .json file',
+  looksLike: looksLikeTauBench,
+  async *parseFile(file) {
+    const doc = await readJsonDocument(file);
     if (!doc.ok) {
       yield errorItem(doc.where, doc.message);
       return;
     }
-    const run = runFromFileName(input.file.path);
+    const run = runFromFileName(file.path);
     const value = doc.value;
     if (Array.isArray(value) && value.length === 0) {
       yield errorItem('/', 'expected at least one tau-bench result, found an empty list');
@@ -61,7 +56,7 @@ export const tauBenchImporter: Importer = {
       yield errorItem('/', `expected a JSON array of tau-bench results, found ${describe(value)}`);
     }
   },
-};
+});
 
 export interface TauBenchRun {
   agentStrategy: string | null;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectInputs, type CollectedInput } from '../ingest/collect-inputs';
-import { collect, errors, fixtureInput, memoryInput, probeOf, trajectories } from './chat-testing';
+import { collect, errors, fixtureInput, fixtureProbe, memoryInput, probeOf, trajectories } from './chat-testing';
 import { detectFormat } from './detect';
 import { harborImporter } from './harbor';
 import { memoryDir, probeFile, memorySource } from './source';
@@ -29,15 +29,15 @@ describe('terminal-bench detection', () => {
   it('claims a run, a task folder and a trial folder; its results files are claimed to be refused', async () => {
     const run = await fixtureInput(RUN);
     expect(detectFormat(await probeOf(run))).toBe('terminal-bench');
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/hello-world`)))).toBe('terminal-bench');
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/${HELLO}`)))).toBe('terminal-bench');
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/results.json`)))).toBe('terminal-bench');
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/${HELLO}/results.json`)))).toBe('terminal-bench');
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/run_metadata.json`)))).toBe('terminal-bench');
+    expect(detectFormat(await fixtureProbe(`${RUN}/hello-world`))).toBe('terminal-bench');
+    expect(detectFormat(await fixtureProbe(`${RUN}/${HELLO}`))).toBe('terminal-bench');
+    expect(detectFormat(await fixtureProbe(`${RUN}/results.json`))).toBe('terminal-bench');
+    expect(detectFormat(await fixtureProbe(`${RUN}/${HELLO}/results.json`))).toBe('terminal-bench');
+    expect(detectFormat(await fixtureProbe(`${RUN}/run_metadata.json`))).toBe('terminal-bench');
     // its casts alone are still asciinema, a Harbor trial is still Harbor
-    expect(detectFormat(await probeOf(await fixtureInput(`${RUN}/${HELLO}/sessions/agent.cast`)))).toBe('asciinema');
-    expect(detectFormat(await probeOf(await fixtureInput('harbor/trial-basic')))).toBe('harbor');
-    expect(terminalBenchImporter.detect(await probeOf(await fixtureInput('harbor/trial-basic')))).toBe(false);
+    expect(detectFormat(await fixtureProbe(`${RUN}/${HELLO}/sessions/agent.cast`))).toBe('asciinema');
+    expect(detectFormat(await fixtureProbe('harbor/trial-basic'))).toBe('harbor');
+    expect(terminalBenchImporter.detect(await fixtureProbe('harbor/trial-basic'))).toBe(false);
     // `--format harbor` reads a Terminal-Bench run too
     expect(harborImporter.detect(await probeOf(run))).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { castSteps, parseCast, type CastHeader } from './asciinema';
-import { linkCastTimes } from './harbor';
+import { linkCastTimes } from './cast-times';
+import { makeStep } from './chat-messages';
 import type { ImportInput, Importer, ParsedItem, Probe, SourceDir } from './importer';
 import { errorItem, isoFromUnix, trajectoryItem, unixFromIso } from './item';
 import { asCount, asString, isRecord, parseJson } from './parse-json';
@@ -209,7 +210,7 @@ function joinRecordings(
 // ------------------------------------------------------------------ steps
 
 function step(fields: Partial<Step> & Pick<Step, 'source' | 'text'>): Step {
-  return { index: 0, reasoning: null, toolCalls: [], observations: [], timestamp: null, castTime: null, usage: null, ...fields };
+  return { index: 0, ...makeStep(fields.source, fields) };
 }
 
 function keysCall(text: string): ToolCall {
@@ -266,7 +267,11 @@ interface RunContext {
   metadata: Json | null;
 }
 
-async function readJsonFile(dir: SourceDir, rel: string): Promise<{ ok: true; value: unknown } | { ok: false; message: string } | null> {
+/** A JSON file in a trial directory: null when absent; an empty or broken one as a message naming it. */
+export async function readJsonFile(
+  dir: SourceDir,
+  rel: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string } | null> {
   const file = await dir.file(rel);
   if (!file) return null;
   const text = await file.readText();

@@ -50,7 +50,7 @@ export const staticSecurityHeaders: { key: string; value: string }[] = [
  * Strict-Transport-Security (two years, subdomains too) when the studio's public URL
  * (WITNESS_BASE_URL) is https, else null: on http a browser ignores it, and a studio reached over
  * plain http must never tell a browser to refuse plain http. `witness start`'s server sets it on
- * every response, Next's and its fast lane's alike (app/_server/studio-server.ts), from the base
+ * every response, Next's and its fast lane's alike (lib/http/studio-server.ts), from the base
  * URL it runs with, not the one a build was made with.
  */
 export function strictTransportSecurity(base: string): string | null {

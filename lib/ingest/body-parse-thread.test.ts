@@ -2,7 +2,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memorySource } from '../formats/source';
 import { parseLargeOnThread, stopParseThread } from './body-parse-thread';
-import { parseCollected, type ParsedSlot } from './import-trajectories';
+import { parseCollected, type ParsedSlot } from './parse-collected';
 
 /* Issue 39, row 5: a large request body is parsed on the web process's parse thread, not on its event loop. */
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CollectedInput } from './collect-inputs';
-import type { ImportOptions, ParsedSlot, ReadAhead } from './import-trajectories';
+import type { ImportOptions } from './import-trajectories';
+import type { ParsedSlot, ReadAhead } from './parse-collected';
 import { rehydrate } from './rehydrate-slot';
 
 /** What the parse thread is sent: a body's bytes (moved, not copied) and the options that shape its trajectories. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memorySource } from '../formats/source';
 import { MAX_JSON_DEPTH, parseJson } from '../formats/parse-json';
+import { makeStep } from '../formats/chat-messages';
 import { MAX_STEPS, trajectoryItem } from '../formats/item';
 import type { Trajectory } from '../formats/trajectory';
-import { parseCollected, type ParsedSlot } from './import-trajectories';
+import { parseCollected, type ParsedSlot } from './parse-collected';
 
 /*
  * Issue 39, row 4: huge inputs are refused with where and what, never an "internal" stack
@@ -40,16 +41,7 @@ describe('huge inputs (issue 39, row 4)', () => {
   }, 30_000);
 
   it("refuses any importer's trajectory of more than MAX_STEPS steps at the last gate, naming /steps", () => {
-    const step = {
-      source: 'agent' as const,
-      text: 'x',
-      reasoning: null,
-      toolCalls: [],
-      observations: [],
-      timestamp: null,
-      castTime: null,
-      usage: null,
-    };
+    const step = makeStep('agent', { text: 'x' });
     const steps = Array.from({ length: MAX_STEPS + 1 }, (_, index) => ({ ...step, index }));
     const item = trajectoryItem({ steps } as unknown as Trajectory, '/');
     expect(item).toEqual({

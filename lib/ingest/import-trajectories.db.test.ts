@@ -41,6 +41,28 @@ async function stored(projectId: string) {
   return rows.map((r) => ({ ...r, source: r.source && { ...r.source, content: Buffer.from(r.source.content).toString('base64') } }));
 }
 
+/**
+ * The fixtures and the ATIF files imported inline into one project and with `via` (parse workers,
+ * a read-ahead worker) into another: both report and store the same, the items in input order.
+ */
+async function importBothWays(slugs: [string, string], via: Pick<Parameters<typeof importTrajectories>[1], 'parsePool' | 'readAhead'>) {
+  const a = await ensureProject({ slug: slugs[0], name: slugs[0] });
+  const b = await ensureProject({ slug: slugs[1], name: slugs[1] });
+  const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
+  const order: string[] = [];
+  const other = await importTrajectories(collect([fixtures, dir]), {
+    projectId: b.id,
+    format: 'auto',
+    importedById: null,
+    ...via,
+    onItem: (item) => order.push(item.ok ? item.trajectory.task : `fail ${item.error.path}`),
+  });
+  expect(shape(other)).toEqual(shape(inline));
+  expect(order.filter((o) => !o.startsWith('fail'))).toEqual(other.trajectories.map((t) => t.task));
+  expect(await stored(b.id)).toEqual(await stored(a.id));
+  return { inline, other, b };
+}
+
 let dir = '';
 const pool1 = new ParsePool(1);
 const pool2 = new ParsePool(2);
@@ -76,17 +98,7 @@ describe('importTrajectories on parse workers', () => {
   beforeEach(resetDatabase);
 
   it('reports and stores exactly what the inline import does (every fixture format, failures included), in input order', async () => {
-    const a = await ensureProject({ slug: 'inline', name: 'inline' });
-    const b = await ensureProject({ slug: 'workers', name: 'workers' });
-    const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
-    const order: string[] = [];
-    const pooled = await importTrajectories(collect([fixtures, dir]), {
-      projectId: b.id,
-      format: 'auto',
-      importedById: null,
-      parsePool: pool2,
-      onItem: (item) => order.push(item.ok ? `${item.trajectory.task}` : `fail ${item.error.path}`),
-    });
+    const { inline, other: pooled, b } = await importBothWays(['inline', 'workers'], { parsePool: pool2 });
     expect(inline.imported).toBeGreaterThan(40);
     expect(inline.errors).toContainEqual({
       path: path.join(dir, 'f17.json'),
@@ -94,9 +106,6 @@ describe('importTrajectories on parse workers', () => {
       message: expect.stringMatching(/^invalid JSON/),
     });
     expect(pool2.dispatched).toBeGreaterThan(10); // the workers did parse
-    expect(shape(pooled)).toEqual(shape(inline));
-    expect(order.filter((o) => !o.startsWith('fail'))).toEqual(pooled.trajectories.map((t) => t.task));
-    expect(await stored(b.id)).toEqual(await stored(a.id));
 
     // re-import through the workers: everything skipped, the files parsed on the workers (f00-f79 but the broken one) unparsed this time
     const dispatched = pool2.dispatched;
@@ -165,22 +174,9 @@ describe('importTrajectories with a read-ahead worker', () => {
   }
 
   it('reports and stores exactly what the inline import does; an unchanged file is read and hashed there but never compressed', async () => {
-    const a = await ensureProject({ slug: 'ra-inline', name: 'ra-inline' });
-    const b = await ensureProject({ slug: 'ra-worker', name: 'ra-worker' });
     const readAhead = new ReadAheadPool();
     try {
-      const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
-      const order: string[] = [];
-      const ahead = await importTrajectories(collect([fixtures, dir]), {
-        projectId: b.id,
-        format: 'auto',
-        importedById: null,
-        readAhead,
-        onItem: (item) => order.push(item.ok ? item.trajectory.task : `fail ${item.error.path}`),
-      });
-      expect(shape(ahead)).toEqual(shape(inline));
-      expect(order.filter((o) => !o.startsWith('fail'))).toEqual(ahead.trajectories.map((t) => t.task));
-      expect(await stored(b.id)).toEqual(await stored(a.id));
+      const { inline, b } = await importBothWays(['ra-inline', 'ra-worker'], { readAhead });
       await expectRawSources(b.id);
       // the worker read the small files and compressed the raw source of every one stored (the broken f17 stores none, but is read)
       expect(readAhead.filesRead).toBeGreaterThan(80);
@@ -203,8 +199,6 @@ describe('importTrajectories with a read-ahead worker', () => {
   }, 120_000);
 
   it('loses nothing when the worker stops after reading a chunk: that chunk is compressed inline, the next read on a new worker', async () => {
-    const a = await ensureProject({ slug: 'rd-inline', name: 'rd-inline' });
-    const b = await ensureProject({ slug: 'rd-worker', name: 'rd-worker' });
     const readAhead = new ReadAheadPool();
     const read = readAhead.read.bind(readAhead);
     let stopped = 0;
@@ -215,11 +209,8 @@ describe('importTrajectories with a read-ahead worker', () => {
       return chunk;
     };
     try {
-      const inline = await importTrajectories(collect([fixtures, dir]), { projectId: a.id, format: 'auto', importedById: null });
-      const ahead = await importTrajectories(collect([fixtures, dir]), { projectId: b.id, format: 'auto', importedById: null, readAhead });
+      const { b } = await importBothWays(['rd-inline', 'rd-worker'], { readAhead });
       expect(stopped).toBeGreaterThan(0);
-      expect(shape(ahead)).toEqual(shape(inline));
-      expect(await stored(b.id)).toEqual(await stored(a.id));
       await expectRawSources(b.id);
       expect(readAhead.sourcesCompressed).toBe(0); // every raw source was compressed inline
     } finally {

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { ImportOptions, ParsedSlot, PreparedInput } from './import-trajectories';
+import type { ImportOptions } from './import-trajectories';
+import type { ParsedSlot } from './parse-collected';
+import type { PreparedInput } from './prepare-inputs';
 import { movable, startTsxWorker } from './worker-thread';
 import { rehydrate } from './rehydrate-slot';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ImportInput } from '../formats/importer';
-import type { RawSource } from '../trajectories/queries/trajectories';
+import type { RawSource } from './store-trajectory';
 import { compressRawSource, RAW_SOURCE_ENCODING, rawSourceCompressor } from './raw-source-codec';
 
 /** Directory sources keep their text files up to this total; casts are kept as the terminal recording instead. */

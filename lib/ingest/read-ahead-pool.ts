@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { ReadAhead, ReadAheadChunk, ReadAheadService } from './import-trajectories';
+import type { ReadAheadChunk, ReadAheadService } from './import-trajectories';
+import type { ReadAhead } from './parse-collected';
 import { defaultParseWorkers } from './parse-pool';
 import { startTsxWorker } from './worker-thread';
 

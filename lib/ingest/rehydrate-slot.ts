@@ -1,4 +1,4 @@
-import type { ParsedSlot } from './import-trajectories';
+import type { ParsedSlot } from './parse-collected';
 
 /**
  * Buffers cross a thread as Uint8Arrays: the writer needs Buffers back (node-postgres sends a Buffer as

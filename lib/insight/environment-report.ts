@@ -1,10 +1,32 @@
-import type { EnvironmentInsightData, FlaggedMoment } from './queries/insight-environments';
+import { z } from 'zod';
+import type { EnvironmentInsightData, FlaggedMomentRow } from './queries/insight-environments';
+import { evidenceNote } from '../review/evidence';
 import { binaryAlpha, verifierKappa } from './agreement';
 import { rankEnvironments, type EnvironmentSignals, type RankedEnvironment } from './environment-ranking';
 import { wilson } from './intervals';
 import { teachability } from './teachability';
 import { toCsv } from '../csv';
 import { figureColumns, r4 } from './figure-columns';
+
+/** A flagged review in the "flagged moments" list: its first three well-formed evidence notes. */
+export interface FlaggedMoment extends Omit<FlaggedMomentRow, 'evidence'> {
+  notes: { frame: number; stepIndex: number | null; note: string }[];
+}
+
+const notes = z.array(z.unknown()).catch([]);
+
+function flaggedMoment({ evidence, ...row }: FlaggedMomentRow): FlaggedMoment {
+  return {
+    ...row,
+    notes: notes
+      .parse(evidence)
+      .flatMap((n) => {
+        const parsed = evidenceNote.safeParse(n);
+        return parsed.success ? [{ frame: parsed.data.frame, stepIndex: parsed.data.stepIndex, note: parsed.data.note }] : [];
+      })
+      .slice(0, 3),
+  };
+}
 
 /** One environment's figures (every rate with n and a 95% interval) plus its flagged moments. */
 export interface EnvironmentFigures extends EnvironmentSignals {
@@ -36,7 +58,7 @@ export function environmentReport(data: EnvironmentInsightData): EnvironmentRepo
       reviewerAgreement: binaryAlpha(data.itemVerdicts.filter((x) => x.environmentId === env.id)),
       teachability: teachability(tasks.map((t) => ({ attempts: t.scored, passes: t.passes }))),
       reviewedTrajectories: reviewed,
-      flagged: data.flagged.filter((f) => f.environmentId === env.id),
+      flagged: data.flagged.filter((f) => f.environmentId === env.id).map(flaggedMoment),
     };
   });
   return rankEnvironments(figures);

@@ -4,17 +4,18 @@ import { recordAdjudication } from '../agreement/record-adjudication';
 import { projectAccess } from '../auth/project-access';
 import type { SessionUser } from '../auth/session-user';
 import { getAdjudicationView, reopenedItems } from '../agreement/queries/adjudications';
-import { createUser } from '../auth/queries/users';
-import { createCampaign } from '../campaigns/queries/campaigns';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
-import { itemLabelsForIds, resolveDatasetScope } from '../datasets/queries/dataset-items';
+import { createUser } from '../auth/create-user';
+import { createCampaign } from '../campaigns/create-campaign';
+import { saveRubricVersion } from '../campaigns/save-rubric-version';
+import { itemLabelsForIds } from '../datasets/queries/dataset-items';
+import { resolveDatasetScope } from '../datasets/resolve-dataset-scope';
 import { db } from '../db/client';
-import { claimNextItem } from './queries/assignments';
+import { claimNextItem } from './claim-next-item';
 import { reviewerQueues } from './queries/review-queue';
 import { codeOf } from '../db/test/error-code';
 import { resetDatabase } from '../db/test/reset';
 import { ensureProject, projectSettings } from '../trajectories/queries/projects';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { setSelfReview } from './set-self-review';
@@ -220,7 +221,7 @@ describe('self-review (row 11)', () => {
       select: { actorId: true, targetId: true, projectId: true },
     });
     expect(audit).toEqual([{ actorId: lead.id, targetId: self.id, projectId: project.id }]);
-    const view = await getAdjudicationView(campaign.id, mine.campaignItemId);
+    const view = (await getAdjudicationView(campaign.id, mine.campaignItemId))!;
     expect(view.reviews.map((r) => [r.reviewerId, r.selfReview]).sort()).toEqual(
       [
         [lead.id, true],
@@ -236,14 +237,11 @@ describe('a revision after adjudication reopens the item (row 12)', () => {
   it("supersedes the decision, back in the lead's queue, consensus from the reviews, a `revised` event, until the lead decides again", async () => {
     const { project, lead, reviewer, campaign } = await setup();
     const claim = (await claimNextItem(campaign.id, reviewer, new Date()))!;
+    const decision = { campaignId: campaign.id, itemId: claim.campaignItemId };
+    const decide = (quality: number, rationale: string, basedOnRevision: number | null) =>
+      recordAdjudication(lead.id, { ...decision, answers: { quality }, rationale, basedOnRevision });
     await submitReview(reviewer, review(claim.assignmentId, { answers: { quality: 2 } }), FRAMES, new Date());
-    const decided = await recordAdjudication(lead.id, {
-      campaignId: campaign.id,
-      itemId: claim.campaignItemId,
-      answers: { quality: 5 },
-      rationale: 'the run is better than the review says',
-      basedOnRevision: null,
-    });
+    const decided = await decide(5, 'the run is better than the review says', null);
     const scope = await resolveDatasetScope({ projectId: project.id, campaignId: campaign.id });
     const labels = async () => (await itemLabelsForIds(scope, [claim.campaignItemId]))[0]!;
     expect((await labels()).adjudication).toMatchObject({ id: decided.id });
@@ -255,7 +253,7 @@ describe('a revision after adjudication reopens the item (row 12)', () => {
     ).toMatchObject({ isCurrent: false, supersededAt: expect.any(Date) });
     expect((await labels()).adjudication).toBeNull();
     expect(await reopenedItems(campaign.id)).toMatchObject([{ itemId: claim.campaignItemId, taskName: 't1', revision: 1 }]);
-    const view = await getAdjudicationView(campaign.id, claim.campaignItemId);
+    const view = (await getAdjudicationView(campaign.id, claim.campaignItemId))!;
     expect(view.adjudications).toMatchObject([{ revision: 1, isCurrent: false, supersededAt: expect.any(Date) }]);
     const events = await db().labelEvent.findMany({
       where: { campaignItemId: claim.campaignItemId },
@@ -274,24 +272,8 @@ describe('a revision after adjudication reopens the item (row 12)', () => {
     ]);
 
     // the lead's form showed the superseded decision as current: saving from it is refused until they reload
-    expect(
-      await codeOf(
-        recordAdjudication(lead.id, {
-          campaignId: campaign.id,
-          itemId: claim.campaignItemId,
-          answers: { quality: 5 },
-          rationale: 'still five, having read it',
-          basedOnRevision: 1,
-        }),
-      ),
-    ).toBe('CONFLICT');
-    const again = await recordAdjudication(lead.id, {
-      campaignId: campaign.id,
-      itemId: claim.campaignItemId,
-      answers: { quality: 4 },
-      rationale: 'four, having read the revised review',
-      basedOnRevision: null,
-    });
+    expect(await codeOf(decide(5, 'still five, having read it', 1))).toBe('CONFLICT');
+    const again = await decide(4, 'four, having read the revised review', null);
     expect(again.revision).toBe(2);
     expect((await labels()).adjudication).toMatchObject({ id: again.id });
     expect(await reopenedItems(campaign.id)).toEqual([]);

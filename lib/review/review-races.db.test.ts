@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { recordAdjudication } from '../agreement/record-adjudication';
-import { createCampaign } from '../campaigns/queries/campaigns';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
+import { createCampaign } from '../campaigns/create-campaign';
+import { saveRubricVersion } from '../campaigns/save-rubric-version';
 import { db } from '../db/client';
-import { claimNextItem } from './queries/assignments';
+import { claimNextItem } from './claim-next-item';
 import { resetDatabase } from '../db/test/reset';
 import { ensureProject } from '../trajectories/queries/projects';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
 import { submitReview } from './submit-review';
@@ -57,24 +57,35 @@ async function outcomes<T>(calls: Promise<T>[]) {
   };
 }
 
+/**
+ * One item of a fresh campaign and its lead, with eight different decisions on it sent at once
+ * (the i-th explained by `rationale(i)`, on `basis`), settled.
+ */
+async function eightDecisions(rationale: (i: number) => string, basis: { basedOnRevision?: null } = {}) {
+  const { campaign } = await setup(1);
+  const lead = await user('lead');
+  const item = await db().campaignItem.findFirstOrThrow({ select: { id: true } });
+  const settled = await outcomes(
+    Array.from({ length: 8 }, (_, i) =>
+      recordAdjudication(lead.id, {
+        campaignId: campaign.id,
+        itemId: item.id,
+        answers: { quality: 1 + (i % 5) },
+        rationale: rationale(i),
+        ...basis,
+      }),
+    ),
+  );
+  return { campaign, lead, item, ...settled };
+}
+
 describe('concurrent adjudications of one item (issue 14 item 4)', () => {
   beforeEach(resetDatabase);
 
   it('leads deciding from the same state: one wins, the others get CONFLICT, never an internal error', async () => {
-    const { campaign } = await setup(1);
-    const lead = await user('lead');
-    const item = await db().campaignItem.findFirstOrThrow({ select: { id: true } });
-    const { values, codes } = await outcomes(
-      Array.from({ length: 8 }, (_, i) =>
-        recordAdjudication(lead.id, {
-          campaignId: campaign.id,
-          itemId: item.id,
-          answers: { quality: 1 + (i % 5) },
-          rationale: `decision number ${i} of eight`,
-          basedOnRevision: null,
-        }),
-      ),
-    );
+    const { campaign, lead, item, values, codes } = await eightDecisions((i) => `decision number ${i} of eight`, { basedOnRevision: null });
+    const decide = (quality: number, rationale: string, basedOnRevision: number | null) =>
+      recordAdjudication(lead.id, { campaignId: campaign.id, itemId: item.id, answers: { quality }, rationale, basedOnRevision });
     expect(values).toHaveLength(1);
     expect(values[0]).toMatchObject({ revision: 1, duplicate: false });
     expect(codes).toEqual(Array(7).fill('CONFLICT'));
@@ -83,23 +94,12 @@ describe('concurrent adjudications of one item (issue 14 item 4)', () => {
     expect(await db().labelEvent.count({ where: { kind: 'adjudicated' } })).toBe(1);
 
     // deciding again from revision 1 is the next revision; from a stale state it is refused
-    const next = await recordAdjudication(lead.id, {
-      campaignId: campaign.id,
-      itemId: item.id,
-      answers: { quality: 3 },
-      rationale: 'on second look, middling',
-      basedOnRevision: 1,
-    });
+    const next = await decide(3, 'on second look, middling', 1);
     expect(next).toMatchObject({ revision: 2, duplicate: false });
-    await expect(
-      recordAdjudication(lead.id, {
-        campaignId: campaign.id,
-        itemId: item.id,
-        answers: { quality: 4 },
-        rationale: 'from a stale page',
-        basedOnRevision: 1,
-      }),
-    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('revision 2') });
+    await expect(decide(4, 'from a stale page', 1)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('revision 2'),
+    });
   });
 
   it('the same decision sent eight times at once (a double click, a retry) is stored once and answered with it', async () => {
@@ -115,19 +115,7 @@ describe('concurrent adjudications of one item (issue 14 item 4)', () => {
   });
 
   it('different decisions at once without a stated basis become successive revisions, exactly one current', async () => {
-    const { campaign } = await setup(1);
-    const lead = await user('lead');
-    const item = await db().campaignItem.findFirstOrThrow({ select: { id: true } });
-    const { values, codes } = await outcomes(
-      Array.from({ length: 8 }, (_, i) =>
-        recordAdjudication(lead.id, {
-          campaignId: campaign.id,
-          itemId: item.id,
-          answers: { quality: 1 + (i % 5) },
-          rationale: `decision ${i} of eight`,
-        }),
-      ),
-    );
+    const { values, codes } = await eightDecisions((i) => `decision ${i} of eight`);
     expect(codes).toEqual([]);
     expect(values.map((v) => v.revision).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await db().adjudication.count({ where: { isCurrent: true } })).toBe(1);

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
-import { claimNextItem } from './queries/assignments';
-import { createCampaign } from '../campaigns/queries/campaigns';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
+import { claimNextItem } from './claim-next-item';
+import { createCampaign } from '../campaigns/create-campaign';
+import { saveRubricVersion } from '../campaigns/save-rubric-version';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { watchSqlRoundTrips } from '../db/test/round-trips';
 import { ensureProject } from '../trajectories/queries/projects';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { submitReviewBody } from './submit-review';
 import { viewAssignment } from './view-assignment';
 

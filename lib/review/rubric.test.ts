@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answersSchema, rubricDefinition, standardFlags } from './rubric';
+import { verdictQuestion } from './rubric-testing';
 
 const rubric = rubricDefinition.parse({
   title: 'Terminal tasks v1',
@@ -7,15 +8,7 @@ const rubric = rubricDefinition.parse({
     { id: 'criteria', type: 'criteria', prompt: 'Does the work meet each acceptance criterion?' },
     { id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5, anchors: { '1': 'wrong', '5': 'flawless' } },
     { id: 'flags', type: 'multi', prompt: 'Flags', options: [...standardFlags] },
-    {
-      id: 'verdict',
-      type: 'single',
-      prompt: 'Verdict',
-      options: [
-        { value: 'accept', label: 'Accept' },
-        { value: 'reject', label: 'Reject' },
-      ],
-    },
+    verdictQuestion('Verdict'),
     { id: 'minutes', type: 'number', prompt: 'Minutes an expert would need', min: 0, max: 600, required: false },
     { id: 'notes', type: 'text', prompt: 'Notes', required: false },
   ],

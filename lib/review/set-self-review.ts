@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
-import { updateProjectSettings } from '../trajectories/queries/projects';
+import { updateProjectSettings } from '../trajectories/update-project-settings';
 import { parseInput } from '../parse-input';
 
 export const setSelfReviewInput = z.object({

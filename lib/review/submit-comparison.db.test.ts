@@ -3,14 +3,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
-import { claimNextItem } from './queries/assignments';
-import { createCampaign } from '../campaigns/queries/campaigns';
+import { claimNextItem } from './claim-next-item';
 import { db } from '../db/client';
 import { submitComparison, unrandomise } from './submit-comparison';
 import { ensureProject } from '../trajectories/queries/projects';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
+import { campaignOnRubric, notesRubric } from '../db/test/test-campaign';
 
 function trajectory(model: string): Trajectory {
   return buildTrajectory({
@@ -70,17 +69,7 @@ describe('pairwise comparisons', () => {
     const project = await ensureProject({ slug: 'p', name: 'p' });
     for (const m of ['m1', 'm2'])
       await storeTrajectory(project.id, prepareTrajectory(trajectory(m)), { source: null, sourceWhere: null, importedById: null });
-    const rubric = await saveRubricVersion(
-      project.id,
-      'r',
-      { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] },
-      null,
-    );
-    const campaign = await createCampaign(
-      project.id,
-      { name: 'c', mode: 'pairwise', rubricVersionId: rubric.versionId, overlap: 1, minCoverage: 0.5 },
-      null,
-    );
+    const campaign = await campaignOnRubric(project.id, notesRubric, { mode: 'pairwise', overlap: 1, minCoverage: 0.5 });
     const reviewer = randomUUID();
     await db().user.create({ data: { id: reviewer, email: `${reviewer}@x.test`, name: 'R', role: 'reviewer' } });
     const claim = (await claimNextItem(campaign.id, { id: reviewer, expertise: [] }, new Date()))!;

@@ -4,7 +4,8 @@ import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
 import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './coverage';
 import { checkEvidence, evidenceList } from './evidence';
-import { submitLabel, type LabelSpec, type Measure, type Submitter, type SubmitResult } from './submit-label';
+import type { ComparisonColumns, SubmitRow, SubmitTarget } from './queries/label-submits';
+import { submitLabel, type Measure, type Submitter, type SubmitResult } from './submit-steps';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
 
@@ -32,55 +33,60 @@ export function unrandomise(
     : { preference: input.preference, criteria: { a: input.criteria.left, b: input.criteria.right } };
 }
 
-const comparison: LabelSpec<z.infer<typeof submitComparisonInput>> = {
-  kind: 'comparison',
-  mode: 'pairwise',
-  wrongMode: 'This is a single-item campaign: submit a review',
-  row(input, target, [left = 0, right = 0]) {
-    const basis = target.item.campaign.coverageBasis;
-    const measured = {
-      left: measureCoverage(input.coverage.left, left, basis),
-      right: measureCoverage(input.coverage.right, right, basis),
-    };
-    const keys = parseCriteria(target.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
-    for (const side of ['left', 'right'] as const) {
-      const missing = keys.filter((k) => !input.criteria[side][k]);
-      if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
-      const unknown = Object.keys(input.criteria[side]).filter((k) => !keys.includes(k));
-      if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
-      const refusal = coverageRefusal(measured[side], target.item.campaign.minCoverage, `the ${side} run`);
-      if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
-    }
-    const swap = target.swapSides;
-    const steps = { a: target.item.trajectory.steps, b: target.item.trajectoryBSteps ?? 0 };
-    checkEvidence(input.evidence, [
-      { frames: measureOf(left).totalFrames, steps: swap ? steps.b : steps.a },
-      { frames: measureOf(right).totalFrames, steps: swap ? steps.a : steps.b },
-    ]);
-    const mapped = unrandomise(input, swap);
-    const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
-    const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
-    return {
-      kind: 'comparison',
-      data: {
-        preference: mapped.preference,
-        bothBad: input.bothBad,
-        rationale: input.rationale,
-        criteria: { ...mapped.criteria, evidence },
-        coverage,
-      },
-    };
-  },
-};
+type ComparisonInput = z.infer<typeof submitComparisonInput>;
+
+/**
+ * The comparison's own checks, against its target and what the two videos are covered against
+ * (screen order): a pass/fail for every criterion of the task on both sides and no other, both
+ * runs covered to the campaign's minimum on its basis, evidence notes inside the videos and their
+ * steps. Answers the row's columns in the item's A/B terms (un-randomised).
+ */
+function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left = 0, right = 0]: Measure[]): ComparisonColumns {
+  const basis = target.item.campaign.coverageBasis;
+  const measured = {
+    left: measureCoverage(input.coverage.left, left, basis),
+    right: measureCoverage(input.coverage.right, right, basis),
+  };
+  const keys = parseCriteria(target.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
+  for (const side of ['left', 'right'] as const) {
+    const missing = keys.filter((k) => !input.criteria[side][k]);
+    if (missing.length) throw new AppError('BAD_INPUT', `criteria.${side}: give a pass/fail for ${missing.join(', ')}`);
+    const unknown = Object.keys(input.criteria[side]).filter((k) => !keys.includes(k));
+    if (unknown.length) throw new AppError('BAD_INPUT', `criteria.${side}: unknown criteria ${unknown.join(', ')}`);
+    const refusal = coverageRefusal(measured[side], target.item.campaign.minCoverage, `the ${side} run`);
+    if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
+  }
+  const swap = target.swapSides;
+  const steps = { a: target.item.trajectory.steps, b: target.item.trajectoryBSteps ?? 0 };
+  checkEvidence(input.evidence, [
+    { frames: measureOf(left).totalFrames, steps: swap ? steps.b : steps.a },
+    { frames: measureOf(right).totalFrames, steps: swap ? steps.a : steps.b },
+  ]);
+  const mapped = unrandomise(input, swap);
+  const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
+  const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
+  return {
+    preference: mapped.preference,
+    bothBad: input.bothBad,
+    rationale: input.rationale,
+    criteria: { ...mapped.criteria, evidence },
+    coverage,
+  };
+}
+
+/** The row a comparison writes, from its own checks against the two videos' measures (submitLabel takes the other steps, the review's too). */
+function comparisonRow(input: ComparisonInput, target: SubmitTarget, measures: Measure[]): SubmitRow {
+  return { kind: 'comparison', data: comparisonColumns(input, target, measures) };
+}
 
 const comparisonBody = submitComparisonInput.omit({ assignmentId: true });
 const assignmentOf = submitComparisonInput.pick({ assignmentId: true });
 
 /**
- * Submits a pairwise comparison (the skeleton: lib/review/submit-label.ts; idempotent by key; a
- * later submit is a kept revision). Every criterion of the task needs a verdict on both sides;
- * both runs need the campaign's minimum coverage, on its basis. `frames` (what the two videos
- * are covered against, screen order) are looked up unless given (seeds and tests that know them).
+ * Submits (or revises) a pairwise comparison (idempotent by key; a later submit is a kept
+ * revision). Every criterion of the task needs a verdict on both sides; both runs need the
+ * campaign's minimum coverage, on its basis. `frames` (what the two videos are covered against,
+ * screen order) are looked up unless given (seeds and tests that know them).
  */
 export function submitComparison(submitter: Submitter, raw: SubmitComparisonInput, now: Date): Promise<SubmitResult>;
 export function submitComparison(
@@ -98,8 +104,8 @@ export function submitComparison(
   const { assignmentId } = parseInput(assignmentOf, raw, '');
   const parse = (r: unknown) => parseInput(submitComparisonInput, r, '');
   return framesOrNow instanceof Date
-    ? submitLabel(comparison, submitter, assignmentId, raw, parse, undefined, framesOrNow)
-    : submitLabel(comparison, submitter, assignmentId, raw, parse, [framesOrNow.left, framesOrNow.right], now!);
+    ? submitLabel('comparison', comparisonRow, submitter, assignmentId, raw, parse, undefined, framesOrNow)
+    : submitLabel('comparison', comparisonRow, submitter, assignmentId, raw, parse, [framesOrNow.left, framesOrNow.right], now!);
 }
 
 /**
@@ -108,13 +114,6 @@ export function submitComparison(
  * project they review in (else 404, whatever the body).
  */
 export function submitComparisonBody(submitter: Submitter, assignmentId: string, body: unknown, now: Date): Promise<SubmitResult> {
-  return submitLabel(
-    comparison,
-    submitter,
-    assignmentId,
-    body,
-    (r) => ({ ...parseInput(comparisonBody, r, 'body'), assignmentId }),
-    undefined,
-    now,
-  );
+  const parse = (r: unknown) => ({ ...parseInput(comparisonBody, r, 'body'), assignmentId });
+  return submitLabel('comparison', comparisonRow, submitter, assignmentId, body, parse, undefined, now);
 }

@@ -3,14 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
 import type { Trajectory } from '../formats/trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
-import { claimNextItem } from './queries/assignments';
-import { createCampaign } from '../campaigns/queries/campaigns';
+import { claimNextItem } from './claim-next-item';
 import { db } from '../db/client';
 import { ensureProject } from '../trajectories/queries/projects';
-import { submitReview } from './submit-review';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
+import { submitReview, type SubmitReviewInput } from './submit-review';
 import { resetDatabase } from '../db/test/reset';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
+import { verdictQuestion } from './rubric-testing';
+import { campaignOnRubric } from '../db/test/test-campaign';
 
 const criteria = [
   { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
@@ -31,19 +31,21 @@ const rubric = {
   questions: [
     { id: 'criteria', type: 'criteria', prompt: 'criteria' },
     { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-    {
-      id: 'verdict',
-      type: 'single',
-      prompt: 'verdict',
-      options: [
-        { value: 'accept', label: 'Accept' },
-        { value: 'reject', label: 'Reject' },
-      ],
-    },
+    verdictQuestion('verdict'),
   ],
 };
 const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 2, verdict: 'reject' };
 const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+
+/** A review of `claim` by `reviewerId` with a new key, over a 100-frame video: `answers`, covered as `watched`, unless `fields` says otherwise. */
+function submitWatched(reviewerId: string, claim: { assignmentId: string }, fields: Partial<SubmitReviewInput> = {}) {
+  return submitReview(
+    reviewerId,
+    { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched, ...fields },
+    100,
+    new Date(),
+  );
+}
 
 async function setup(options: { minCoverage?: number; gold?: boolean; coverageBasis?: 'video' | 'transcript' | 'either' } = {}) {
   const project = await ensureProject({ slug: 'p', name: 'p' });
@@ -52,22 +54,15 @@ async function setup(options: { minCoverage?: number; gold?: boolean; coverageBa
     sourceWhere: null,
     importedById: null,
   });
-  const version = await saveRubricVersion(project.id, 'r', rubric, null);
-  const campaign = await createCampaign(
-    project.id,
-    {
-      name: 'c',
-      mode: 'single',
-      rubricVersionId: version.versionId,
-      overlap: 2,
-      minCoverage: options.minCoverage ?? 0.8,
-      coverageBasis: options.coverageBasis ?? 'video',
-      gold: options.gold
-        ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }]
-        : [],
-    },
-    null,
-  );
+  const campaign = await campaignOnRubric(project.id, rubric, {
+    mode: 'single',
+    overlap: 2,
+    minCoverage: options.minCoverage ?? 0.8,
+    coverageBasis: options.coverageBasis ?? 'video',
+    gold: options.gold
+      ? [{ trajectoryId: stored.id, answers: { verdict: 'reject', criteria: { tests_pass: 'pass', no_test_edits: 'fail' } } }]
+      : [],
+  });
   const reviewer = { id: randomUUID(), expertise: [] as string[] };
   await db().user.create({ data: { id: reviewer.id, email: `${reviewer.id}@x.test`, name: 'R', role: 'reviewer' } });
   const claim = (await claimNextItem(campaign.id, reviewer, new Date()))!;
@@ -101,14 +96,7 @@ describe('submitting reviews', () => {
       speeds: [2],
       seeks: 3,
     };
-    await expect(
-      submitReview(
-        reviewer.id,
-        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: partial },
-        100,
-        new Date(),
-      ),
-    ).rejects.toMatchObject({
+    await expect(submitWatched(reviewer.id, claim, { coverage: partial })).rejects.toMatchObject({
       code: 'BAD_INPUT',
       message: 'Watch at least 80% of the video before submitting (so far 60%)',
     });
@@ -171,66 +159,34 @@ describe('submitting reviews', () => {
 
   it('refuses answers that do not fit the rubric, naming the question', async () => {
     const { reviewer, claim } = await setup();
-    await expect(
-      submitReview(
-        reviewer.id,
-        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 9 }, coverage: watched },
-        100,
-        new Date(),
-      ),
-    ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^quality: /) });
-    await expect(
-      submitReview(
-        reviewer.id,
-        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { quality: 3, verdict: 'accept' }, coverage: watched },
-        100,
-        new Date(),
-      ),
-    ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^criteria: /) });
+    await expect(submitWatched(reviewer.id, claim, { answers: { ...answers, quality: 9 } })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: expect.stringMatching(/^quality: /),
+    });
+    await expect(submitWatched(reviewer.id, claim, { answers: { quality: 3, verdict: 'accept' } })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: expect.stringMatching(/^criteria: /),
+    });
   });
 
   it('keeps every revision, counts the item once, and refuses changes after the campaign closes', async () => {
     const { campaign, reviewer, claim } = await setup();
-    const first = await submitReview(
-      reviewer.id,
-      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
-      100,
-      new Date(),
-    );
-    const second = await submitReview(
-      reviewer.id,
-      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, quality: 4 }, coverage: watched },
-      100,
-      new Date(),
-    );
+    const first = await submitWatched(reviewer.id, claim);
+    const second = await submitWatched(reviewer.id, claim, { answers: { ...answers, quality: 4 } });
     expect([first.revision, second.revision]).toEqual([1, 2]);
     const rows = await db().review.findMany({ orderBy: { revision: 'asc' }, select: { isCurrent: true, answers: true } });
     expect(rows.map((r) => r.isCurrent)).toEqual([false, true]);
     expect((await db().campaignItem.findFirstOrThrow({ select: { reviewCount: true } })).reviewCount).toBe(1);
     await db().campaign.update({ where: { id: campaign.id }, data: { status: 'closed' } });
-    await expect(
-      submitReview(
-        reviewer.id,
-        { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched },
-        100,
-        new Date(),
-      ),
-    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(submitWatched(reviewer.id, claim)).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('scores gold items against the known answers, and another reviewer cannot submit on your claim', async () => {
     const { reviewer, claim } = await setup({ gold: true });
     const other = randomUUID();
     await db().user.create({ data: { id: other, email: `${other}@x.test`, name: 'O', role: 'reviewer' } });
-    await expect(
-      submitReview(other, { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers, coverage: watched }, 100, new Date()),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await submitReview(
-      reviewer.id,
-      { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: { ...answers, verdict: 'accept' }, coverage: watched },
-      100,
-      new Date(),
-    );
+    await expect(submitWatched(other, claim)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await submitWatched(reviewer.id, claim, { answers: { ...answers, verdict: 'accept' } });
     expect((await db().review.findFirstOrThrow({ select: { goldScore: true } })).goldScore).toBeCloseTo(2 / 3);
   });
 });

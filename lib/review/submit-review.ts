@@ -6,7 +6,8 @@ import { checkEvidence, evidenceList } from './evidence';
 import { goldScore } from './gold';
 import { answersSchema, rubricDefinition } from './rubric';
 import { AppError } from '../errors';
-import { submitLabel, type LabelSpec, type Measure, type Submitter, type SubmitResult } from './submit-label';
+import type { ReviewColumns, SubmitRow, SubmitTarget } from './queries/label-submits';
+import { submitLabel, type Measure, type Submitter, type SubmitResult } from './submit-steps';
 
 export const submitReviewInput = z.object({
   assignmentId: z.string().min(1),
@@ -19,51 +20,56 @@ export const submitReviewInput = z.object({
 });
 export type SubmitReviewInput = z.input<typeof submitReviewInput>;
 
-const review: LabelSpec<z.infer<typeof submitReviewInput>> = {
-  kind: 'review',
-  mode: 'single',
-  wrongMode: 'This is a pairwise campaign: submit a comparison',
-  row(input, target, [video = 0]) {
-    const { item } = target;
-    const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
-    const criteria = parseCriteria(item.trajectory.task.acceptanceCriteria);
-    const answers = parseInput(
-      answersSchema(
-        rubric,
-        criteria.map((c) => c.key),
-      ),
-      input.answers,
-      '',
-    ) as Record<string, unknown>;
-    checkEvidence(input.evidence, [{ frames: measureOf(video).totalFrames, steps: item.trajectory.steps }]);
-    const coverage = measureCoverage(input.coverage, video, item.campaign.coverageBasis);
-    const refusal = coverageRefusal(coverage, item.campaign.minCoverage);
-    if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
-    const gold = item.isGold && item.goldAnswers ? goldScore(item.goldAnswers as Record<string, unknown>, answers) : null;
-    return {
-      kind: 'review',
-      data: {
-        rubricVersionId: item.campaign.rubricVersionId,
-        answers,
-        evidence: input.evidence,
-        coverage,
-        durationSec: input.durationSec,
-        goldScore: gold,
-      },
-    };
-  },
-};
+type ReviewInput = z.infer<typeof submitReviewInput>;
+
+/**
+ * The review's own checks, against its target and `video` (what it is covered against): the
+ * answers fit the rubric and the task's criteria, the evidence notes point inside the video and
+ * its steps, the coverage (recomputed on the campaign's basis) reaches the campaign's minimum;
+ * a gold item's answers are scored. Answers the row's columns.
+ */
+function reviewColumns(input: ReviewInput, target: SubmitTarget, video: Measure): ReviewColumns {
+  const { item } = target;
+  const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
+  const criteria = parseCriteria(item.trajectory.task.acceptanceCriteria);
+  const answers = parseInput(
+    answersSchema(
+      rubric,
+      criteria.map((c) => c.key),
+    ),
+    input.answers,
+    '',
+  ) as Record<string, unknown>;
+  checkEvidence(input.evidence, [{ frames: measureOf(video).totalFrames, steps: item.trajectory.steps }]);
+  const coverage = measureCoverage(input.coverage, video, item.campaign.coverageBasis);
+  const refusal = coverageRefusal(coverage, item.campaign.minCoverage);
+  if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
+  const gold = item.isGold && item.goldAnswers ? goldScore(item.goldAnswers as Record<string, unknown>, answers) : null;
+  return {
+    rubricVersionId: item.campaign.rubricVersionId,
+    answers,
+    evidence: input.evidence,
+    coverage,
+    durationSec: input.durationSec,
+    goldScore: gold,
+  };
+}
+
+/** The row a review writes, from its own checks against the one video's measure (submitLabel takes the other steps). */
+function reviewRow(input: ReviewInput, target: SubmitTarget, [video = 0]: Measure[]): SubmitRow {
+  return { kind: 'review', data: reviewColumns(input, target, video) };
+}
 
 const reviewBody = submitReviewInput.omit({ assignmentId: true });
 const assignmentOf = submitReviewInput.pick({ assignmentId: true });
 
 /**
- * Submits (or revises) a review (the skeleton: lib/review/submit-label.ts). Refused when the
- * campaign is not open, the answers do not fit the rubric, or the coverage (recomputed here on
- * the campaign's basis from the played ranges and the transcript steps read, over `video`: the
- * video's length, chapters and steps; a bare frame count measures the video alone) is below the
- * campaign's minimum. The stored coverage keeps its parts. A revision keeps every earlier one
- * (isCurrent=false). `video` is looked up unless given (seeds and tests that know it).
+ * Submits (or revises) a review. Refused when the campaign is not open, the answers do not fit
+ * the rubric, or the coverage (recomputed here on the campaign's basis from the played ranges and
+ * the transcript steps read, over `video`: the video's length, chapters and steps; a bare frame
+ * count measures the video alone) is below the campaign's minimum. The stored coverage keeps its
+ * parts. A revision keeps every earlier one (isCurrent=false). `video` is looked up unless given
+ * (seeds and tests that know it).
  */
 export function submitReview(submitter: Submitter, raw: SubmitReviewInput, now: Date): Promise<SubmitResult>;
 export function submitReview(submitter: Submitter, raw: SubmitReviewInput, video: Measure, now: Date): Promise<SubmitResult>;
@@ -71,8 +77,8 @@ export function submitReview(submitter: Submitter, raw: SubmitReviewInput, video
   const { assignmentId } = parseInput(assignmentOf, raw, '');
   const parse = (r: unknown) => parseInput(submitReviewInput, r, '');
   return videoOrNow instanceof Date
-    ? submitLabel(review, submitter, assignmentId, raw, parse, undefined, videoOrNow)
-    : submitLabel(review, submitter, assignmentId, raw, parse, [videoOrNow], now!);
+    ? submitLabel('review', reviewRow, submitter, assignmentId, raw, parse, undefined, videoOrNow)
+    : submitLabel('review', reviewRow, submitter, assignmentId, raw, parse, [videoOrNow], now!);
 }
 
 /**
@@ -81,13 +87,6 @@ export function submitReview(submitter: Submitter, raw: SubmitReviewInput, video
  * project they review in (else 404, whatever the body).
  */
 export function submitReviewBody(submitter: Submitter, assignmentId: string, body: unknown, now: Date): Promise<SubmitResult> {
-  return submitLabel(
-    review,
-    submitter,
-    assignmentId,
-    body,
-    (r) => ({ ...parseInput(reviewBody, r, 'body'), assignmentId }),
-    undefined,
-    now,
-  );
+  const parse = (r: unknown) => ({ ...parseInput(reviewBody, r, 'body'), assignmentId });
+  return submitLabel('review', reviewRow, submitter, assignmentId, body, parse, undefined, now);
 }

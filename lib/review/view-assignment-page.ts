@@ -1,4 +1,5 @@
-import { assignmentView, type AssignmentView } from './queries/assignment-view';
+import type { AssignmentView } from './queries/assignment-view';
+import { assignmentView } from './view-assignment';
 import type { VideoHead } from '../video/video-pieces';
 import { trajectoryVideoHead } from '../video/video-props-for';
 

@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { Coefficient } from './bootstrap';
 import { describeKey, type EncodedRatings } from './ratings';
-import { type CountTable, countTable, groupIdenticalRows } from './unit-counts';
+import { type CountTable, countCoefficient, countTable } from './unit-counts';
 
 /**
  * Fleiss' kappa (Fleiss 1971): every unit is rated by the same number m >= 2 of raters, not
@@ -25,14 +25,7 @@ export function fleissKappa(data: EncodedRatings): Coefficient {
     }
   }
   if (m < 2) throw new AppError('BAD_INPUT', "Fleiss' kappa needs at least two ratings per unit; every unit has one");
-  return {
-    value: fleissFromCounts(table, null),
-    nUnits: table.nRows,
-    resampling: () => {
-      const { groups, groupOf } = groupIdenticalRows(table);
-      return { groupOf, nGroups: groups.nRows, statistic: (w) => fleissFromCounts(groups, w) };
-    },
-  };
+  return countCoefficient(table, fleissFromCounts);
 }
 
 /** Fleiss' kappa from per-unit counts (all rows with the same total), rows weighted. */

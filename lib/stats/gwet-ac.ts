@@ -1,6 +1,6 @@
 import type { Coefficient } from './bootstrap';
 import { type EncodedRatings, requireNumeric } from './ratings';
-import { type CountTable, countTable, groupIdenticalRows } from './unit-counts';
+import { type CountTable, countCoefficient, countTable } from './unit-counts';
 import { agreementWeights, type WeightScheme } from './weights';
 
 /**
@@ -21,14 +21,7 @@ export function gwetAc(data: EncodedRatings, weights: WeightScheme = 'none'): Co
     weights === 'none' ? new Float64Array(data.categories.length) : requireNumeric(data, `Gwet's AC2 with ${weights} weights`);
   const w = agreementWeights(positions, weights);
   const table = countTable(data, 1);
-  return {
-    value: gwetFromCounts(table, null, w),
-    nUnits: table.nRows,
-    resampling: () => {
-      const { groups, groupOf } = groupIdenticalRows(table);
-      return { groupOf, nGroups: groups.nRows, statistic: (rw) => gwetFromCounts(groups, rw, w) };
-    },
-  };
+  return countCoefficient(table, (counts, rowWeights) => gwetFromCounts(counts, rowWeights, w));
 }
 
 /** AC1/AC2 from per-unit counts (all units with a rating), rows weighted, agreement weights w. */

@@ -1,6 +1,6 @@
 import type { Coefficient } from './bootstrap';
 import type { EncodedRatings } from './ratings';
-import { type CountTable, countTable, groupIdenticalRows } from './unit-counts';
+import { type CountTable, countCoefficient, countTable } from './unit-counts';
 
 /**
  * Percent agreement: for each unit with at least two ratings, the share of ordered rater pairs
@@ -8,15 +8,7 @@ import { type CountTable, countTable, groupIdenticalRows } from './unit-counts';
  * Not chance-corrected. NaN when no unit has two ratings.
  */
 export function percentAgreement(data: EncodedRatings): Coefficient {
-  const table = countTable(data, 2);
-  return {
-    value: percentFromCounts(table, null),
-    nUnits: table.nRows,
-    resampling: () => {
-      const { groups, groupOf } = groupIdenticalRows(table);
-      return { groupOf, nGroups: groups.nRows, statistic: (w) => percentFromCounts(groups, w) };
-    },
-  };
+  return countCoefficient(countTable(data, 2), percentFromCounts);
 }
 
 export function percentFromCounts(table: CountTable, weights: Float64Array | null): number {

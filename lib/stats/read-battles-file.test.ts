@@ -1,21 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFiles } from './test/temp-files';
 import { readBattlesFile } from './read-battles-file';
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-battles-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-async function file(name: string, text: string): Promise<string> {
-  const p = path.join(dir, name);
-  await writeFile(p, text);
-  return p;
-}
+const { file } = tempFiles('witness-battles-');
 
 describe('readBattlesFile', () => {
   it('reads JSONL (ignoring extra keys) and CSV', async () => {

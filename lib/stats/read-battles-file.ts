@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import { type Battle, type BattleWinner, battleWinners } from './battles';
-import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
+import { forEachRecord, lineFailer, readPlainCsv, scanCsvRows, stringInterner } from './read-records';
 
 /**
  * Reads pairwise battles from JSONL (`{"model_a": …, "model_b": …, "winner": …}` per line; other
@@ -9,16 +9,8 @@ import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
  */
 export async function readBattlesFile(filePath: string, label: string = filePath): Promise<Battle[]> {
   const battles: Battle[] = [];
-  const fail = (line: number, message: string): never => {
-    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
-  };
-  const names = new Map<string, string>();
-  const intern = (name: string) => {
-    const known = names.get(name);
-    if (known !== undefined) return known;
-    names.set(name, name);
-    return name;
-  };
+  const fail = lineFailer(label);
+  const intern = stringInterner();
   const visit = ({ line, fields }: { line: number; fields: Record<string, unknown> }) => {
     const a = typeof fields.model_a === 'string' ? fields.model_a.trim() : '';
     const b = typeof fields.model_b === 'string' ? fields.model_b.trim() : '';

@@ -1,23 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFiles } from './test/temp-files';
 import { mulberry32 } from './prng';
 import { parseDecimal, readEstimateFile } from './read-estimate-file';
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-estimate-file-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-async function file(name: string, text: string | Buffer): Promise<string> {
-  const p = path.join(dir, name);
-  await writeFile(p, text);
-  return p;
-}
+const { file, at } = tempFiles('witness-estimate-file-');
 const read = async (name: string, text: string | Buffer) => readEstimateFile(await file(name, text), name);
+/** Each file, read, fails with its message (which names the line). */
+async function expectErrors(cases: [name: string, text: string, message: string][]) {
+  for (const [name, text, message] of cases) await expect(read(name, text)).rejects.toThrow(message);
+}
 const plain = (groups: Awaited<ReturnType<typeof readEstimateFile>>) =>
   groups.map((g) => ({
     group: g.group,
@@ -43,29 +34,31 @@ describe('readEstimateFile: CSV', () => {
   });
 
   it('errors name the line and the problem', async () => {
-    await expect(read('c.csv', 'item,label\na,1\n')).rejects.toThrow('c.csv line 1: expected a CSV header with columns item, prediction');
-    await expect(read('d.csv', 'item,prediction,label\na,0.5,1\nb,1.5,0\n')).rejects.toThrow(
-      'd.csv line 3: expected "prediction" to be a number in [0, 1], got "1.5"',
-    );
-    await expect(read('e.csv', 'item,prediction,label\na,0.5,yes\n')).rejects.toThrow(
-      'e.csv line 2: expected "label" to be a number in [0, 1] (or empty when not reviewed), got "yes"',
-    );
-    await expect(read('f.csv', 'item,prediction,label\na,0.5,1\nb,0.5\n')).rejects.toThrow(
-      'f.csv line 3: expected 3 fields (item, prediction, label), got 2',
-    );
-    await expect(read('g.csv', 'item,prediction,group\na,0.5,x\nb,0.5,y\n\na,0.7,x\n')).rejects.toThrow(
-      'g.csv line 5: item "a" appears twice in group "x" (first on line 2)',
-    );
-    await expect(read('h.csv', 'item,prediction,probability\na,0.5,0.2\nb,0.5,\n')).rejects.toThrow(
-      'h.csv line 3: no probability here but the other items have one (give every item a probability or none)',
-    );
-    await expect(read('i.csv', 'item,prediction,probability\na,0.5,0\n')).rejects.toThrow(
-      'i.csv line 2: expected "probability" to be a number in (0, 1]',
-    );
-    await expect(read('j.csv', 'item,prediction\n,0.5\n')).rejects.toThrow('j.csv line 2: expected an item id, got an empty field');
-    await expect(read('k.csv', 'item,prediction\n"a,0.5\n')).rejects.toThrow('k.csv line 2: a quoted CSV field is never closed');
-    await expect(read('l.csv', 'item,prediction\n')).rejects.toThrow('l.csv: no items found');
-    await expect(readEstimateFile(path.join(dir, 'absent.csv'), 'absent.csv')).rejects.toThrow('Cannot read absent.csv: no such file');
+    await expectErrors([
+      ['c.csv', 'item,label\na,1\n', 'c.csv line 1: expected a CSV header with columns item, prediction'],
+      ['d.csv', 'item,prediction,label\na,0.5,1\nb,1.5,0\n', 'd.csv line 3: expected "prediction" to be a number in [0, 1], got "1.5"'],
+      [
+        'e.csv',
+        'item,prediction,label\na,0.5,yes\n',
+        'e.csv line 2: expected "label" to be a number in [0, 1] (or empty when not reviewed), got "yes"',
+      ],
+      ['f.csv', 'item,prediction,label\na,0.5,1\nb,0.5\n', 'f.csv line 3: expected 3 fields (item, prediction, label), got 2'],
+      [
+        'g.csv',
+        'item,prediction,group\na,0.5,x\nb,0.5,y\n\na,0.7,x\n',
+        'g.csv line 5: item "a" appears twice in group "x" (first on line 2)',
+      ],
+      [
+        'h.csv',
+        'item,prediction,probability\na,0.5,0.2\nb,0.5,\n',
+        'h.csv line 3: no probability here but the other items have one (give every item a probability or none)',
+      ],
+      ['i.csv', 'item,prediction,probability\na,0.5,0\n', 'i.csv line 2: expected "probability" to be a number in (0, 1]'],
+      ['j.csv', 'item,prediction\n,0.5\n', 'j.csv line 2: expected an item id, got an empty field'],
+      ['k.csv', 'item,prediction\n"a,0.5\n', 'k.csv line 2: a quoted CSV field is never closed'],
+      ['l.csv', 'item,prediction\n', 'l.csv: no items found'],
+    ]);
+    await expect(readEstimateFile(at('absent.csv'), 'absent.csv')).rejects.toThrow('Cannot read absent.csv: no such file');
   });
 
   it('the same id in two groups is two items', async () => {
@@ -89,18 +82,16 @@ describe('readEstimateFile: JSONL', () => {
   });
 
   it('errors name the line', async () => {
-    await expect(read('b.jsonl', '{"item": "a", "prediction": 0.5}\n{"item": "a", "prediction": 0.6}\n')).rejects.toThrow(
-      'b.jsonl line 2: item "a" appears twice (first on line 1)',
-    );
-    await expect(read('c.jsonl', '{"item": "a", "prediction": "0.5"}\n')).rejects.toThrow(
-      'c.jsonl line 1: expected "prediction" to be a number in [0, 1], got "0.5"',
-    );
-    await expect(read('d.jsonl', '{"item": "a", "prediction": 0.5\n')).rejects.toThrow(
-      'd.jsonl line 1: expected a JSON object with "item" and "prediction"',
-    );
-    await expect(read('e.jsonl', '{"item": "a", "prediction": 0.5, "label": 2}\n')).rejects.toThrow(
-      'e.jsonl line 1: expected "label" to be 0, 1',
-    );
+    await expectErrors([
+      [
+        'b.jsonl',
+        '{"item": "a", "prediction": 0.5}\n{"item": "a", "prediction": 0.6}\n',
+        'b.jsonl line 2: item "a" appears twice (first on line 1)',
+      ],
+      ['c.jsonl', '{"item": "a", "prediction": "0.5"}\n', 'c.jsonl line 1: expected "prediction" to be a number in [0, 1], got "0.5"'],
+      ['d.jsonl', '{"item": "a", "prediction": 0.5\n', 'd.jsonl line 1: expected a JSON object with "item" and "prediction"'],
+      ['e.jsonl', '{"item": "a", "prediction": 0.5, "label": 2}\n', 'e.jsonl line 1: expected "label" to be 0, 1'],
+    ]);
   });
 });
 

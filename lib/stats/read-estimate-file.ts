@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors';
-import { splitCsv } from './read-records';
+import { bomLength, fileSize, formatOfBytes, lineError, splitCsv } from './read-records';
 
 /**
  * Reads the input of `witness estimate`: one item per record, JSONL
@@ -20,6 +20,11 @@ import { splitCsv } from './read-records';
  * at most 15 digits divided or multiplied by an exact power of ten), anything else through
  * Number(). Quoted CSV fields take the general splitter. Duplicate items are found with a
  * hash table over the id bytes (no string per item). A million items read in well under a second.
+ *
+ * The reading goes through named states: the items collected so far (`EstimateItems`: rows,
+ * groups, ids), the CSV header (`csvHeader`), the CSV rows (`readCsvRows`; a quoted row
+ * `readQuotedRow`) or the JSONL lines (`readJsonlRows`), and the finish (`EstimateItems.finish`:
+ * the duplicate check `findRepeat`, then the columns per group).
  */
 export interface EstimateGroupColumns {
   /** null when the items have no group */
@@ -79,42 +84,30 @@ class Rows {
 }
 
 export async function readEstimateFile(filePath: string, label: string = filePath): Promise<EstimateGroupColumns[]> {
-  let size: number;
-  try {
-    const info = await stat(filePath);
-    if (!info.isFile()) throw new AppError('BAD_INPUT', `Cannot read ${label}: not a file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
-  }
+  const size = await fileSize(filePath, label);
   if (size > MAX_BYTES) throw new AppError('TOO_LARGE', `${label}: ${size} bytes; files up to 2 GiB are read (split it by group)`);
   const read = await readFile(filePath);
   // a final newline serves the CSV scanner as a sentinel
   const buf = read.length > 0 && read[read.length - 1] === 10 ? read : Buffer.concat([read, Buffer.from('\n')]);
-  const lower = filePath.toLowerCase();
-  const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  let format: 'csv' | 'jsonl' | null = lower.endsWith('.csv') ? 'csv' : /\.(jsonl|ndjson|json)$/.test(lower) ? 'jsonl' : null;
-  if (format === null) {
-    let i = start;
-    while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
-    format = buf[i] === 123 ? 'jsonl' : 'csv';
-  }
-  const reader = new Reader(buf, label);
-  if (format === 'csv') reader.csv(start);
-  else reader.jsonl(start);
-  return reader.finish();
+  const items = new EstimateItems(buf, label);
+  if (formatOfBytes(filePath, buf) === 'csv') readCsvRows(items, bomLength(buf));
+  else readJsonlRows(items, bomLength(buf));
+  return items.finish();
 }
 
-class Reader {
+/** The reading's first state and its last: the items collected so far (rows, groups, ids), and the finish. */
+class EstimateItems {
   readonly rows: Rows;
   readonly groupNames: (string | null)[] = [];
   private readonly groupIndex = new Map<string | null, number>();
   /** per group: 1 when its first item had a probability, 0 when not */
-  private readonly groupHasProbability: number[] = [];
+  readonly groupHasProbability: number[] = [];
+  /** Ids that are not bytes of the file (JSONL, quoted CSV) live in a growing id store. */
+  private ids: Buffer | null = null;
+  private idsUsed = 0;
 
   constructor(
-    private readonly buf: Buffer,
+    readonly buf: Buffer,
     private readonly label: string,
   ) {
     // capacity from the mean length of the first lines (the arrays and the table grow if short)
@@ -126,7 +119,7 @@ class Reader {
   }
 
   fail(line: number, message: string): never {
-    throw new AppError('BAD_INPUT', `${this.label} line ${line}: ${message}`, { details: { line } });
+    throw lineError(this.label, line, message);
   }
 
   groupOf(name: string | null): number {
@@ -159,10 +152,10 @@ class Reader {
 
   /** Records one row; the item id is itemLength bytes at itemStart (see Rows.itemStart). */
   add(line: number, group: number, prediction: number, label: number, probability: number, itemStart: number, itemLength: number): void {
-    const rows = this.rows;
-    if (rows.n === rows.group.length) rows.grow();
     const has = probability === probability ? 1 : 0;
     if (this.groupHasProbability[group] !== has) this.checkProbability(line, group, has);
+    const rows = this.rows;
+    if (rows.n === rows.group.length) rows.grow();
     const r = rows.n++;
     rows.group[r] = group;
     rows.prediction[r] = prediction;
@@ -175,74 +168,23 @@ class Reader {
       itemStart >= 0 ? hashBytes(this.buf, itemStart, itemLength, group) : hashBytes(this.ids!, -itemStart - 1, itemLength, group);
   }
 
-  /**
-   * Finds an item id given twice in one group, reporting the earliest repeat in file order.
-   * Cache-friendly: rows are partitioned by the top bits of their hash into buckets of ~2k rows
-   * (one sequential pass), then each bucket is checked with a small open-addressing table.
-   */
-  private checkUnique(): void {
-    const rows = this.rows;
-    const n = rows.n;
-    const hash = rows.hash;
-    let bits = 1;
-    while (bits < 16 && n >> bits > 2048) bits++;
-    const buckets = 1 << bits;
-    const shift = 32 - bits;
-    const starts = new Int32Array(buckets + 1);
-    for (let r = 0; r < n; r++) starts[(hash[r]! >>> shift) + 1]!++;
-    for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
-    const order = new Int32Array(n);
-    const orderedHash = new Int32Array(n); // the hashes in bucket order: the bucket pass reads them in sequence
-    const at = starts.slice(0, buckets);
-    for (let r = 0; r < n; r++) {
-      const h = hash[r]!;
-      const k = at[h >>> shift]!++;
-      order[k] = r;
-      orderedHash[k] = h;
+  /** Records a row whose item id is a string (JSONL, quoted CSV): the id is appended to the id store. */
+  addWithId(line: number, group: number, prediction: number, label: number, probability: number, id: string): void {
+    const bytes = Buffer.from(id, 'utf8');
+    if (this.ids === null || this.idsUsed + bytes.length > this.ids.length) {
+      const grown = Buffer.alloc(Math.max(1 << 16, 2 * (this.idsUsed + bytes.length)));
+      if (this.ids) this.ids.copy(grown, 0, 0, this.idsUsed);
+      this.ids = grown;
     }
-    let largest = 0;
-    for (let b = 0; b < buckets; b++) largest = Math.max(largest, starts[b + 1]! - starts[b]!);
-    let size = 16;
-    while (size < 1.5 * largest) size *= 2;
-    // slot -> position in bucket order, valid only where stamp[slot] is the current bucket + 1 (no clearing between buckets)
-    const table = new Int32Array(size);
-    const stamp = new Int32Array(size);
-    const mask = size - 1;
-    let repeat = -1;
-    let first = -1;
-    for (let b = 0; b < buckets; b++) {
-      const mark = b + 1;
-      for (let k = starts[b]!; k < starts[b + 1]!; k++) {
-        const h = orderedHash[k]!; // rows in file order within the bucket
-        let slot = h & mask;
-        for (;;) {
-          if (stamp[slot] !== mark) {
-            stamp[slot] = mark;
-            table[slot] = k;
-            break;
-          }
-          const j = table[slot]!;
-          if (orderedHash[j] === h && this.sameItem(order[j]!, order[k]!)) {
-            const r = order[k]!;
-            const o = order[j]!;
-            if (repeat < 0 || r < repeat) {
-              repeat = r;
-              first = o;
-            }
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
-      }
-    }
-    if (repeat >= 0) {
-      const [src, s] = this.idBytes(repeat);
-      const name = this.groupNames[rows.group[repeat]!];
-      this.fail(
-        rows.line[repeat]!,
-        `item ${JSON.stringify(src.toString('utf8', s, s + rows.itemLength[repeat]!))} appears twice${name === null ? '' : ` in group ${JSON.stringify(name)}`} (first on line ${rows.line[first]})`,
-      );
-    }
+    bytes.copy(this.ids, this.idsUsed);
+    const at = -this.idsUsed - 1;
+    this.idsUsed += bytes.length;
+    this.add(line, group, prediction, label, probability, at, bytes.length);
+  }
+
+  private idBytes(r: number): [Buffer, number] {
+    const s = this.rows.itemStart[r]!;
+    return s >= 0 ? [this.buf, s] : [this.ids!, -s - 1];
   }
 
   private sameItem(a: number, b: number): boolean {
@@ -254,286 +196,19 @@ class Reader {
     return sa.compare(sb, ob, ob + len, oa, oa + len) === 0;
   }
 
-  private idBytes(r: number): [Buffer, number] {
-    const s = this.rows.itemStart[r]!;
-    return s >= 0 ? [this.buf, s] : [this.ids!, -s - 1];
-  }
-
-  /** Ids that are not bytes of the file (JSONL, quoted CSV) live in a growing id store. */
-  private ids: Buffer | null = null;
-  private idsUsed = 0;
-  private storeId(id: string): [number, number] {
-    const bytes = Buffer.from(id, 'utf8');
-    if (this.ids === null || this.idsUsed + bytes.length > this.ids.length) {
-      const grown = Buffer.alloc(Math.max(1 << 16, 2 * (this.idsUsed + bytes.length)));
-      if (this.ids) this.ids.copy(grown, 0, 0, this.idsUsed);
-      this.ids = grown;
-    }
-    bytes.copy(this.ids, this.idsUsed);
-    const at = -this.idsUsed - 1;
-    this.idsUsed += bytes.length;
-    return [at, bytes.length];
-  }
-
-  csv(from: number): void {
-    const buf = this.buf;
-    const end = buf.length;
-    const rows = this.rows;
-    let line = 0;
-    let roles: Int8Array | null = null; // role of each header field, -1 ignored
-    let nFields = 0;
-    let header: string[] = [];
-    let hasGroup = false;
-    let pos = from;
-    // the last group seen (rows of one group usually come together)
-    let lastStart = -1;
-    let lastLength = -1;
-    let lastGroup = 0;
-    while (pos < end) {
-      line++;
-      const lineStart = pos;
-      // One pass over the line: the bounds of the fields by role (item 0, prediction 1, label 2,
-      // probability 3, group 4; -1 absent). The buffer ends with a newline (a sentinel), so the
-      // inner loop needs no bounds check; a quote sends the line to the general path.
-      let s0 = -1, e0 = -1, s1 = -1, e1 = -1, s2 = -1, e2 = -1, s3 = -1, e3 = -1, s4 = -1, e4 = -1; // prettier-ignore
-      let field = 0;
-      let i = pos;
-      let quote = false;
-      for (;;) {
-        const fieldStart = i;
-        let c = buf[i]!;
-        while (c !== 44 && c !== 10 && c !== 34) c = buf[++i]!;
-        if (c === 34) {
-          quote = true;
-          i = buf.indexOf(10, i);
-          break;
-        }
-        let fieldEnd = i;
-        if (c === 10 && fieldEnd > fieldStart && buf[fieldEnd - 1] === 13) fieldEnd--;
-        if (roles !== null && field < nFields) {
-          switch (roles[field]) {
-            case 0:
-              s0 = fieldStart;
-              e0 = fieldEnd;
-              break;
-            case 1:
-              s1 = fieldStart;
-              e1 = fieldEnd;
-              break;
-            case 2:
-              s2 = fieldStart;
-              e2 = fieldEnd;
-              break;
-            case 3:
-              s3 = fieldStart;
-              e3 = fieldEnd;
-              break;
-            case 4:
-              s4 = fieldStart;
-              e4 = fieldEnd;
-              break;
-          }
-        }
-        field++;
-        i++;
-        if (c === 10) {
-          i--;
-          break;
-        }
-      }
-      const nl = i; // the line's newline
-      const lineEnd = nl > lineStart && buf[nl - 1] === 13 ? nl - 1 : nl;
-      pos = nl + 1;
-      if (field === 1 && !quote && isBlank(buf, lineStart, lineEnd)) continue;
-      if (roles === null) {
-        header = buf
-          .toString('utf8', lineStart, lineEnd)
-          .split(',')
-          .map((h) =>
-            h
-              .trim()
-              .replace(/^"(.*)"$/, '$1')
-              .toLowerCase(),
-          );
-        nFields = header.length;
-        roles = new Int8Array(nFields).fill(-1);
-        header.forEach((h, k) => {
-          if ((COLUMNS as readonly string[]).includes(h)) roles![k] = ROLE[h as Column];
-        });
-        hasGroup = header.includes('group');
-        const missing = ['item', 'prediction'].filter((col) => !header.includes(col));
-        if (missing.length) {
-          this.fail(
-            line,
-            `expected a CSV header with columns item, prediction (label, probability, group optional); missing ${missing.join(', ')}`,
-          );
-        }
-        if (!hasGroup) this.groupOf(null);
-        continue;
-      }
-      if (quote) {
-        // general path: a quoted field (possibly spanning lines)
-        const startLine = line;
-        let text = buf.toString('utf8', lineStart, lineEnd);
-        let fields = splitCsv(text);
-        while (fields === null) {
-          if (pos >= end) this.fail(startLine, 'a quoted CSV field is never closed');
-          let next = buf.indexOf(10, pos);
-          if (next < 0) next = end;
-          line++;
-          const stop = next > pos && buf[next - 1] === 13 ? next - 1 : next;
-          text += `\n${buf.toString('utf8', pos, stop)}`;
-          pos = next + 1;
-          fields = splitCsv(text);
-        }
-        if (fields.length !== nFields) this.fail(startLine, `expected ${nFields} fields (${header.join(', ')}), got ${fields.length}`);
-        this.rowFromStrings(startLine, fields, roles);
-        lastLength = -1;
-        continue;
-      }
-      if (field !== nFields) this.fail(line, `expected ${nFields} fields (${header.join(', ')}), got ${field}`);
-      // item: trimmed, non-empty; hashed with its group below
-      while (s0 < e0 && (buf[s0] === 32 || buf[s0] === 9)) s0++;
-      while (e0 > s0 && (buf[e0 - 1] === 32 || buf[e0 - 1] === 9)) e0--;
-      if (s0 === e0) this.fail(line, 'expected an item id, got an empty field');
-      const prediction = parseDecimal(buf, s1, e1);
-      if (!(prediction >= 0 && prediction <= 1)) this.badNumber(line, 'prediction', buf.toString('utf8', s1, e1), false);
-      let label = Number.NaN;
-      if (s2 >= 0 && !isMissing(buf, s2, e2)) {
-        label = parseDecimal(buf, s2, e2);
-        if (!(label >= 0 && label <= 1)) this.badNumber(line, 'label', buf.toString('utf8', s2, e2), true);
-      }
-      let probability = Number.NaN;
-      if (s3 >= 0 && !isMissing(buf, s3, e3)) {
-        probability = parseDecimal(buf, s3, e3);
-        if (!(probability > 0 && probability <= 1)) this.badProbability(line, buf.toString('utf8', s3, e3));
-      }
-      let group = 0;
-      if (hasGroup) {
-        while (s4 < e4 && (buf[s4] === 32 || buf[s4] === 9)) s4++;
-        while (e4 > s4 && (buf[e4 - 1] === 32 || buf[e4 - 1] === 9)) e4--;
-        const len = e4 - s4;
-        if (len === lastLength && (len === 0 || buf.compare(buf, s4, e4, lastStart, lastStart + len) === 0)) group = lastGroup;
-        else {
-          group = this.groupOf(len === 0 ? null : buf.toString('utf8', s4, e4));
-          lastStart = s4;
-          lastLength = len;
-          lastGroup = group;
-        }
-      }
-      const has = probability === probability ? 1 : 0;
-      if (this.groupHasProbability[group] !== has) this.checkProbability(line, group, has);
-      if (rows.n === rows.group.length) rows.grow();
-      const r = rows.n++;
-      rows.group[r] = group;
-      rows.prediction[r] = prediction;
-      rows.label[r] = label;
-      rows.probability[r] = probability;
-      rows.itemStart[r] = s0;
-      rows.itemLength[r] = e0 - s0;
-      rows.line[r] = line;
-      rows.hash[r] = hashBytes(buf, s0, e0 - s0, group);
-    }
-    if (roles === null) this.fail(1, 'expected a CSV header with columns item, prediction (label, probability, group optional)');
-  }
-
-  /** A row whose fields are strings (quoted CSV, JSONL): the item id is appended to the id store. */
-  private rowFromStrings(line: number, fields: string[], roles: Int8Array): void {
-    const byRole: (string | undefined)[] = [];
-    roles.forEach((role, i) => {
-      if (role >= 0) byRole[role] = fields[i];
-    });
-    const item = (byRole[0] ?? '').trim();
-    if (item === '') this.fail(line, 'expected an item id, got an empty field');
-    const prediction = toNumber(byRole[1]);
-    if (!(prediction >= 0 && prediction <= 1)) this.badNumber(line, 'prediction', byRole[1] ?? '', false);
-    const rawLabel = (byRole[2] ?? '').trim();
-    let label = Number.NaN;
-    if (!MISSING.has(rawLabel)) {
-      label = toNumber(rawLabel);
-      if (!(label >= 0 && label <= 1)) this.badNumber(line, 'label', rawLabel, true);
-    }
-    const rawP = (byRole[3] ?? '').trim();
-    let probability = Number.NaN;
-    if (!MISSING.has(rawP)) {
-      probability = toNumber(rawP);
-      if (!(probability > 0 && probability <= 1)) this.badProbability(line, rawP);
-    }
-    const g = (byRole[4] ?? '').trim();
-    const group = this.groupOf(g === '' ? null : g);
-    const [s, len] = this.storeId(item);
-    this.add(line, group, prediction, label, probability, s, len);
-  }
-
-  private badNumber(line: number, column: string, raw: string, optional: boolean): never {
-    return this.fail(
-      line,
-      `expected "${column}" to be a number in [0, 1]${optional ? ' (or empty when not reviewed)' : ''}, got ${JSON.stringify(raw.trim())}`,
-    );
-  }
-
-  private badProbability(line: number, raw: string): never {
-    return this.fail(
-      line,
-      `expected "probability" to be a number in (0, 1] (an item that could not be chosen cannot be weighted), got ${JSON.stringify(raw.trim())}`,
-    );
-  }
-
-  jsonl(from: number): void {
-    const buf = this.buf;
-    const end = buf.length;
-    let line = 0;
-    let pos = from;
-    const expected = 'expected a JSON object with "item" and "prediction" (and optionally "label", "probability", "group")';
-    while (pos < end) {
-      let nl = buf.indexOf(10, pos);
-      if (nl < 0) nl = end;
-      line++;
-      const text = buf.toString('utf8', pos, nl);
-      pos = nl + 1;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        this.fail(line, `${expected}; the line is not valid JSON`);
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) this.fail(line, expected);
-      const o = value as Record<string, unknown>;
-      const item = typeof o.item === 'number' && Number.isFinite(o.item) ? String(o.item) : typeof o.item === 'string' ? o.item.trim() : '';
-      if (item === '') this.fail(line, 'expected "item" to be a non-empty string or a number');
-      const prediction = o.prediction;
-      if (typeof prediction !== 'number' || !(prediction >= 0 && prediction <= 1)) {
-        this.fail(line, `expected "prediction" to be a number in [0, 1], got ${JSON.stringify(prediction ?? null)}`);
-      }
-      let label = Number.NaN;
-      if (o.label !== undefined && o.label !== null) {
-        label = o.label === true ? 1 : o.label === false ? 0 : (o.label as number);
-        if (typeof label !== 'number' || !(label >= 0 && label <= 1)) {
-          this.fail(line, `expected "label" to be 0, 1 (a number in [0, 1]), a boolean or null, got ${JSON.stringify(o.label)}`);
-        }
-      }
-      let probability = Number.NaN;
-      if (o.probability !== undefined && o.probability !== null) {
-        probability = o.probability as number;
-        if (typeof probability !== 'number' || !(probability > 0 && probability <= 1)) {
-          this.fail(line, `expected "probability" to be a number in (0, 1] or null, got ${JSON.stringify(o.probability)}`);
-        }
-      }
-      const g = o.group;
-      if (g !== undefined && g !== null && typeof g !== 'string' && !(typeof g === 'number' && Number.isFinite(g))) {
-        this.fail(line, `expected "group" to be a string, a number or null, got ${JSON.stringify(g)}`);
-      }
-      const name = g === undefined || g === null || String(g).trim() === '' ? null : String(g).trim();
-      const [s, len] = this.storeId(item);
-      this.add(line, this.groupOf(name), prediction, label, probability, s, len);
-    }
-  }
-
+  /** The last state: no item given twice in a group, then the columns per group, groups by name (no group first). */
   finish(): EstimateGroupColumns[] {
     const rows = this.rows;
     if (rows.n === 0) throw new AppError('BAD_INPUT', `${this.label}: no items found`);
-    this.checkUnique();
+    const repeat = findRepeat(rows, (a, b) => this.sameItem(a, b));
+    if (repeat) {
+      const [src, s] = this.idBytes(repeat.row);
+      const name = this.groupNames[rows.group[repeat.row]!];
+      this.fail(
+        rows.line[repeat.row]!,
+        `item ${JSON.stringify(src.toString('utf8', s, s + rows.itemLength[repeat.row]!))} appears twice${name === null ? '' : ` in group ${JSON.stringify(name)}`} (first on line ${rows.line[repeat.first]})`,
+      );
+    }
     const nGroups = this.groupNames.length;
     const counts = new Int32Array(nGroups);
     for (let r = 0; r < rows.n; r++) counts[rows.group[r]!]!++;
@@ -560,6 +235,337 @@ class Reader {
       }
     }
     return out.sort((a, b) => (a.group === b.group ? 0 : a.group === null ? -1 : b.group === null ? 1 : a.group < b.group ? -1 : 1));
+  }
+}
+
+/**
+ * An item id given twice in one group: the earliest repeat in file order (`row`) and the row it
+ * repeats (`first`); null when none. Cache-friendly: rows are partitioned by the top bits of their
+ * hash into buckets of ~2k rows (one sequential pass), then each bucket is checked with a small
+ * open-addressing table.
+ */
+function findRepeat(rows: Rows, sameItem: (a: number, b: number) => boolean): { row: number; first: number } | null {
+  const n = rows.n;
+  const hash = rows.hash;
+  let bits = 1;
+  while (bits < 16 && n >> bits > 2048) bits++;
+  const buckets = 1 << bits;
+  const shift = 32 - bits;
+  const starts = new Int32Array(buckets + 1);
+  for (let r = 0; r < n; r++) starts[(hash[r]! >>> shift) + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  const order = new Int32Array(n);
+  const orderedHash = new Int32Array(n); // the hashes in bucket order: the bucket pass reads them in sequence
+  const at = starts.slice(0, buckets);
+  for (let r = 0; r < n; r++) {
+    const h = hash[r]!;
+    const k = at[h >>> shift]!++;
+    order[k] = r;
+    orderedHash[k] = h;
+  }
+  let largest = 0;
+  for (let b = 0; b < buckets; b++) largest = Math.max(largest, starts[b + 1]! - starts[b]!);
+  let size = 16;
+  while (size < 1.5 * largest) size *= 2;
+  // slot -> position in bucket order, valid only where stamp[slot] is the current bucket + 1 (no clearing between buckets)
+  const table = new Int32Array(size);
+  const stamp = new Int32Array(size);
+  const mask = size - 1;
+  let repeat = -1;
+  let first = -1;
+  for (let b = 0; b < buckets; b++) {
+    const mark = b + 1;
+    for (let k = starts[b]!; k < starts[b + 1]!; k++) {
+      const h = orderedHash[k]!; // rows in file order within the bucket
+      let slot = h & mask;
+      for (;;) {
+        if (stamp[slot] !== mark) {
+          stamp[slot] = mark;
+          table[slot] = k;
+          break;
+        }
+        const j = table[slot]!;
+        if (orderedHash[j] === h && sameItem(order[j]!, order[k]!)) {
+          const r = order[k]!;
+          const o = order[j]!;
+          if (repeat < 0 || r < repeat) {
+            repeat = r;
+            first = o;
+          }
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+  }
+  return repeat >= 0 ? { row: repeat, first } : null;
+}
+
+/** The CSV header's state: each field's role (item 0, prediction 1, label 2, probability 3, group 4; -1 ignored). */
+interface CsvHeader {
+  names: string[];
+  roles: Int8Array;
+  hasGroup: boolean;
+}
+
+function csvHeader(items: EstimateItems, line: number, text: string): CsvHeader {
+  const names = text.split(',').map((h) =>
+    h
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase(),
+  );
+  const roles = new Int8Array(names.length).fill(-1);
+  names.forEach((h, k) => {
+    if ((COLUMNS as readonly string[]).includes(h)) roles[k] = ROLE[h as Column];
+  });
+  const hasGroup = names.includes('group');
+  const missing = ['item', 'prediction'].filter((col) => !names.includes(col));
+  if (missing.length) {
+    items.fail(
+      line,
+      `expected a CSV header with columns item, prediction (label, probability, group optional); missing ${missing.join(', ')}`,
+    );
+  }
+  if (!hasGroup) items.groupOf(null);
+  return { names, roles, hasGroup };
+}
+
+/** The CSV rows' state: byte by byte from `from`, the header first; a line with a quote goes to readQuotedRow. */
+function readCsvRows(items: EstimateItems, from: number): void {
+  const buf = items.buf;
+  const end = buf.length;
+  let line = 0;
+  let header: CsvHeader | null = null;
+  let roles: Int8Array | null = null;
+  let nFields = 0;
+  let pos = from;
+  // the last group seen (rows of one group usually come together)
+  let lastStart = -1;
+  let lastLength = -1;
+  let lastGroup = 0;
+  while (pos < end) {
+    line++;
+    const lineStart = pos;
+    // One pass over the line: the bounds of the fields by role (item 0, prediction 1, label 2,
+    // probability 3, group 4; -1 absent). The buffer ends with a newline (a sentinel), so the
+    // inner loop needs no bounds check; a quote sends the line to the general path.
+    let s0 = -1, e0 = -1, s1 = -1, e1 = -1, s2 = -1, e2 = -1, s3 = -1, e3 = -1, s4 = -1, e4 = -1; // prettier-ignore
+    let field = 0;
+    let i = pos;
+    let quote = false;
+    for (;;) {
+      const fieldStart = i;
+      let c = buf[i]!;
+      while (c !== 44 && c !== 10 && c !== 34) c = buf[++i]!;
+      if (c === 34) {
+        quote = true;
+        i = buf.indexOf(10, i);
+        break;
+      }
+      let fieldEnd = i;
+      if (c === 10 && fieldEnd > fieldStart && buf[fieldEnd - 1] === 13) fieldEnd--;
+      if (roles !== null && field < nFields) {
+        switch (roles[field]) {
+          case 0:
+            s0 = fieldStart;
+            e0 = fieldEnd;
+            break;
+          case 1:
+            s1 = fieldStart;
+            e1 = fieldEnd;
+            break;
+          case 2:
+            s2 = fieldStart;
+            e2 = fieldEnd;
+            break;
+          case 3:
+            s3 = fieldStart;
+            e3 = fieldEnd;
+            break;
+          case 4:
+            s4 = fieldStart;
+            e4 = fieldEnd;
+            break;
+        }
+      }
+      field++;
+      i++;
+      if (c === 10) {
+        i--;
+        break;
+      }
+    }
+    const nl = i; // the line's newline
+    const lineEnd = nl > lineStart && buf[nl - 1] === 13 ? nl - 1 : nl;
+    pos = nl + 1;
+    if (field === 1 && !quote && isBlank(buf, lineStart, lineEnd)) continue;
+    if (header === null) {
+      header = csvHeader(items, line, buf.toString('utf8', lineStart, lineEnd));
+      roles = header.roles;
+      nFields = roles.length;
+      continue;
+    }
+    if (quote) {
+      const next = readQuotedRow(items, header, line, lineStart, lineEnd, pos);
+      line = next.line;
+      pos = next.pos;
+      lastLength = -1;
+      continue;
+    }
+    if (field !== nFields) items.fail(line, `expected ${nFields} fields (${header.names.join(', ')}), got ${field}`);
+    // item: trimmed, non-empty; hashed with its group below
+    while (s0 < e0 && (buf[s0] === 32 || buf[s0] === 9)) s0++;
+    while (e0 > s0 && (buf[e0 - 1] === 32 || buf[e0 - 1] === 9)) e0--;
+    if (s0 === e0) items.fail(line, 'expected an item id, got an empty field');
+    const prediction = parseDecimal(buf, s1, e1);
+    if (!(prediction >= 0 && prediction <= 1)) badNumber(items, line, 'prediction', buf.toString('utf8', s1, e1), false);
+    let label = Number.NaN;
+    if (s2 >= 0 && !isMissing(buf, s2, e2)) {
+      label = parseDecimal(buf, s2, e2);
+      if (!(label >= 0 && label <= 1)) badNumber(items, line, 'label', buf.toString('utf8', s2, e2), true);
+    }
+    let probability = Number.NaN;
+    if (s3 >= 0 && !isMissing(buf, s3, e3)) {
+      probability = parseDecimal(buf, s3, e3);
+      if (!(probability > 0 && probability <= 1)) badProbability(items, line, buf.toString('utf8', s3, e3));
+    }
+    let group = 0;
+    if (header.hasGroup) {
+      while (s4 < e4 && (buf[s4] === 32 || buf[s4] === 9)) s4++;
+      while (e4 > s4 && (buf[e4 - 1] === 32 || buf[e4 - 1] === 9)) e4--;
+      const len = e4 - s4;
+      if (len === lastLength && (len === 0 || buf.compare(buf, s4, e4, lastStart, lastStart + len) === 0)) group = lastGroup;
+      else {
+        group = items.groupOf(len === 0 ? null : buf.toString('utf8', s4, e4));
+        lastStart = s4;
+        lastLength = len;
+        lastGroup = group;
+      }
+    }
+    items.add(line, group, prediction, label, probability, s0, e0 - s0);
+  }
+  if (header === null) items.fail(1, 'expected a CSV header with columns item, prediction (label, probability, group optional)');
+}
+
+/**
+ * A CSV row with a quoted field (possibly spanning lines), through the general splitter: the row
+ * starts on `line` at [lineStart, lineEnd), the next line at `pos`. Gives the row's last line and
+ * where the next row starts.
+ */
+function readQuotedRow(
+  items: EstimateItems,
+  header: CsvHeader,
+  line: number,
+  lineStart: number,
+  lineEnd: number,
+  pos: number,
+): { line: number; pos: number } {
+  const buf = items.buf;
+  const end = buf.length;
+  const startLine = line;
+  let text = buf.toString('utf8', lineStart, lineEnd);
+  let fields = splitCsv(text);
+  while (fields === null) {
+    if (pos >= end) items.fail(startLine, 'a quoted CSV field is never closed');
+    let next = buf.indexOf(10, pos);
+    if (next < 0) next = end;
+    line++;
+    const stop = next > pos && buf[next - 1] === 13 ? next - 1 : next;
+    text += `\n${buf.toString('utf8', pos, stop)}`;
+    pos = next + 1;
+    fields = splitCsv(text);
+  }
+  if (fields.length !== header.roles.length) {
+    items.fail(startLine, `expected ${header.roles.length} fields (${header.names.join(', ')}), got ${fields.length}`);
+  }
+  const byRole: (string | undefined)[] = [];
+  header.roles.forEach((role, i) => {
+    if (role >= 0) byRole[role] = fields[i];
+  });
+  const item = (byRole[0] ?? '').trim();
+  if (item === '') items.fail(startLine, 'expected an item id, got an empty field');
+  const prediction = toNumber(byRole[1]);
+  if (!(prediction >= 0 && prediction <= 1)) badNumber(items, startLine, 'prediction', byRole[1] ?? '', false);
+  const rawLabel = (byRole[2] ?? '').trim();
+  let label = Number.NaN;
+  if (!MISSING.has(rawLabel)) {
+    label = toNumber(rawLabel);
+    if (!(label >= 0 && label <= 1)) badNumber(items, startLine, 'label', rawLabel, true);
+  }
+  const rawP = (byRole[3] ?? '').trim();
+  let probability = Number.NaN;
+  if (!MISSING.has(rawP)) {
+    probability = toNumber(rawP);
+    if (!(probability > 0 && probability <= 1)) badProbability(items, startLine, rawP);
+  }
+  const g = (byRole[4] ?? '').trim();
+  items.addWithId(startLine, items.groupOf(g === '' ? null : g), prediction, label, probability, item);
+  return { line, pos };
+}
+
+function badNumber(items: EstimateItems, line: number, column: string, raw: string, optional: boolean): never {
+  return items.fail(
+    line,
+    `expected "${column}" to be a number in [0, 1]${optional ? ' (or empty when not reviewed)' : ''}, got ${JSON.stringify(raw.trim())}`,
+  );
+}
+
+function badProbability(items: EstimateItems, line: number, raw: string): never {
+  return items.fail(
+    line,
+    `expected "probability" to be a number in (0, 1] (an item that could not be chosen cannot be weighted), got ${JSON.stringify(raw.trim())}`,
+  );
+}
+
+/** The JSONL lines' state: one object a line from `from`, blank lines skipped. */
+function readJsonlRows(items: EstimateItems, from: number): void {
+  const buf = items.buf;
+  const end = buf.length;
+  let line = 0;
+  let pos = from;
+  const expected = 'expected a JSON object with "item" and "prediction" (and optionally "label", "probability", "group")';
+  while (pos < end) {
+    let nl = buf.indexOf(10, pos);
+    if (nl < 0) nl = end;
+    line++;
+    const text = buf.toString('utf8', pos, nl);
+    pos = nl + 1;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      items.fail(line, `${expected}; the line is not valid JSON`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) items.fail(line, expected);
+    const o = value as Record<string, unknown>;
+    const item = typeof o.item === 'number' && Number.isFinite(o.item) ? String(o.item) : typeof o.item === 'string' ? o.item.trim() : '';
+    if (item === '') items.fail(line, 'expected "item" to be a non-empty string or a number');
+    const prediction = o.prediction;
+    if (typeof prediction !== 'number' || !(prediction >= 0 && prediction <= 1)) {
+      items.fail(line, `expected "prediction" to be a number in [0, 1], got ${JSON.stringify(prediction ?? null)}`);
+    }
+    let label = Number.NaN;
+    if (o.label !== undefined && o.label !== null) {
+      label = o.label === true ? 1 : o.label === false ? 0 : (o.label as number);
+      if (typeof label !== 'number' || !(label >= 0 && label <= 1)) {
+        items.fail(line, `expected "label" to be 0, 1 (a number in [0, 1]), a boolean or null, got ${JSON.stringify(o.label)}`);
+      }
+    }
+    let probability = Number.NaN;
+    if (o.probability !== undefined && o.probability !== null) {
+      probability = o.probability as number;
+      if (typeof probability !== 'number' || !(probability > 0 && probability <= 1)) {
+        items.fail(line, `expected "probability" to be a number in (0, 1] or null, got ${JSON.stringify(o.probability)}`);
+      }
+    }
+    const g = o.group;
+    if (g !== undefined && g !== null && typeof g !== 'string' && !(typeof g === 'number' && Number.isFinite(g))) {
+      items.fail(line, `expected "group" to be a string, a number or null, got ${JSON.stringify(g)}`);
+    }
+    const name = g === undefined || g === null || String(g).trim() === '' ? null : String(g).trim();
+    items.addWithId(line, items.groupOf(name), prediction, label, probability, item);
   }
 }
 

@@ -1,23 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempFiles } from './test/temp-files';
 import { readRatingsFile } from './read-ratings-file';
 import { ratingRows } from './ratings';
 import { splitCsv } from './read-records';
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'witness-ratings-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-async function file(name: string, text: string): Promise<string> {
-  const p = path.join(dir, name);
-  await writeFile(p, text);
-  return p;
-}
+const { file, at } = tempFiles('witness-ratings-');
 
 describe('readRatingsFile', () => {
   it('reads JSONL, keeping JSON types and skipping null values and blank lines', async () => {
@@ -108,7 +95,7 @@ describe('readRatingsFile', () => {
       /f\.csv line 2: a quoted CSV field is never closed/,
     );
     await expect(readRatingsFile(await file('g.csv', 'unit,rater,value\n'))).rejects.toThrow(/no ratings found/);
-    await expect(readRatingsFile(path.join(dir, 'absent.csv'))).rejects.toThrow(/Cannot read .*absent\.csv: no such file/);
+    await expect(readRatingsFile(at('absent.csv'))).rejects.toThrow(/Cannot read .*absent\.csv: no such file/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { AppError } from '../errors';
 import type { RatingColumns, RatingKey, RatingValue } from './ratings';
 import { parseDecimal } from './read-estimate-file';
-import { forEachRecord, readPlainCsv, scanCsvRows } from './read-records';
+import { forEachRecord, lineFailer, readPlainCsv, scanCsvRows, stringInterner } from './read-records';
 
 /**
  * Reads reliability data from JSONL (`{"unit": …, "rater": …, "value": …}` per line) or CSV with
@@ -31,17 +31,8 @@ export async function readRatingsFile(filePath: string, label: string = filePath
     columns.rater[n] = rater;
     columns.value[n++] = value;
   };
-  const fail = (line: number, message: string): never => {
-    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
-  };
-  // One shared string per distinct unit / rater: saves memory and makes later lookups cheap.
-  const keys = new Map<string, string>();
-  const intern = (key: string) => {
-    const known = keys.get(key);
-    if (known !== undefined) return known;
-    keys.set(key, key);
-    return key;
-  };
+  const fail = lineFailer(label);
+  const intern = stringInterner();
   const plain = await readPlainCsv(filePath, label);
   if (plain) {
     // at most a rating a line: the columns are allocated once and cut to length after (grown a value at a time, they

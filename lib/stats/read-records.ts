@@ -25,18 +25,10 @@ export async function forEachRecord(
   /** how messages name the file; default the path */
   label: string = filePath,
 ): Promise<void> {
-  try {
-    const info = await stat(filePath);
-    if (!info.isFile()) throw new AppError('BAD_INPUT', `Cannot read ${label}: not a file`);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
-  }
+  await fileSize(filePath, label);
   const lower = filePath.toLowerCase();
   let format: RecordFormat | null = lower.endsWith('.csv') ? 'csv' : /\.(jsonl|ndjson|json)$/.test(lower) ? 'jsonl' : null;
-  const fail = (line: number, message: string): never => {
-    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
-  };
+  const fail = lineFailer(label);
   const expectedObject = `expected a JSON object with ${columns.map((c) => `"${c}"`).join(', ')}`;
 
   let lineNo = 0;
@@ -139,6 +131,59 @@ export function splitCsv(text: string): string[] | null {
   return out;
 }
 
+/** A file's size; NOT_FOUND when there is none, BAD_INPUT when it is not a file (a folder). */
+export async function fileSize(filePath: string, label: string): Promise<number> {
+  try {
+    const info = await stat(filePath);
+    if (!info.isFile()) throw new AppError('BAD_INPUT', `Cannot read ${label}: not a file`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
+  }
+}
+
+/** The error for a line of a file: `ratings.csv line 7: expected 3 fields, got 2` (BAD_INPUT, details.line). */
+export function lineError(label: string, line: number, message: string): AppError {
+  return new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
+}
+
+/** Throws the lineError for a line of the file `label` names. */
+export function lineFailer(label: string): (line: number, message: string) => never {
+  return (line, message) => {
+    throw lineError(label, line, message);
+  };
+}
+
+/** One shared string per distinct text read (names, keys): saves memory and makes later lookups cheap. */
+export function stringInterner(): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    const shared = known.get(text);
+    if (shared !== undefined) return shared;
+    known.set(text, text);
+    return text;
+  };
+}
+
+/** Where the text of a file's bytes starts: after a UTF-8 byte order mark. */
+export function bomLength(buf: Buffer): number {
+  return buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+}
+
+/**
+ * A whole file's format: by its extension (.csv; .jsonl, .ndjson, .json), else by its first
+ * non-blank byte after a BOM (`{` is JSONL).
+ */
+export function formatOfBytes(filePath: string, buf: Buffer): RecordFormat {
+  const lower = filePath.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (/\.(jsonl|ndjson|json)$/.test(lower)) return 'jsonl';
+  let i = bomLength(buf);
+  while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
+  return buf[i] === 123 ? 'jsonl' : 'csv';
+}
+
 const MAX_WHOLE_FILE_BYTES = 2 ** 31 - 1;
 
 /**
@@ -147,26 +192,11 @@ const MAX_WHOLE_FILE_BYTES = 2 ** 31 - 1;
  * 2 GiB). The format is decided as `forEachRecord` decides it; the same errors for a missing file.
  */
 export async function readPlainCsv(filePath: string, label: string = filePath): Promise<Buffer | null> {
-  let size: number;
-  try {
-    const info = await stat(filePath);
-    if (!info.isFile()) throw new AppError('BAD_INPUT', `Cannot read ${label}: not a file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('NOT_FOUND', `Cannot read ${label}: no such file`, { cause: error });
-  }
-  const lower = filePath.toLowerCase();
-  if (/\.(jsonl|ndjson|json)$/.test(lower) || size > MAX_WHOLE_FILE_BYTES) return null;
+  const size = await fileSize(filePath, label);
+  if (/\.(jsonl|ndjson|json)$/.test(filePath.toLowerCase()) || size > MAX_WHOLE_FILE_BYTES) return null;
   const buf = await readFile(filePath);
   if (buf.indexOf(34) >= 0) return null; // a quote: the general splitter
-  if (!lower.endsWith('.csv')) {
-    // by content: the first non-blank character of the first non-blank line ('{' is JSONL)
-    let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-    while (i < buf.length && (buf[i] === 32 || buf[i] === 9 || buf[i] === 10 || buf[i] === 13)) i++;
-    if (buf[i] === 123) return null;
-  }
-  return buf;
+  return formatOfBytes(filePath, buf) === 'csv' ? buf : null;
 }
 
 /**
@@ -181,15 +211,13 @@ export function scanCsvRows(
   label: string,
   visit: (line: number, start: Int32Array, end: Int32Array) => void,
 ): void {
-  const fail = (line: number, message: string): never => {
-    throw new AppError('BAD_INPUT', `${label} line ${line}: ${message}`, { details: { line } });
-  };
+  const fail = lineFailer(label);
   const n = buf.length;
   const start = new Int32Array(columns.length);
   const end = new Int32Array(columns.length);
   let role = new Int32Array(0); // field index -> column index, or -1
   let header: string[] | null = null;
-  let pos = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let pos = bomLength(buf);
   let line = 0;
   while (pos < n) {
     line++;

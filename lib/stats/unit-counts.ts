@@ -1,3 +1,4 @@
+import type { Coefficient } from './bootstrap';
 import type { EncodedRatings } from './ratings';
 
 /**
@@ -102,6 +103,22 @@ export function groupIdenticalRows(table: CountTable): { groups: CountTable; gro
     rowStart[g + 1] = e;
   });
   return { groups: { nCategories: table.nCategories, nRows, rowStart, cat, count, total }, groupOf };
+}
+
+/**
+ * A coefficient that is a statistic of a count table with a weight per row: its value with every
+ * row weighted 1, and a bootstrap over the distinct count profiles (each weighted by how often it
+ * is drawn).
+ */
+export function countCoefficient(table: CountTable, statistic: (table: CountTable, weights: Float64Array | null) => number): Coefficient {
+  return {
+    value: statistic(table, null),
+    nUnits: table.nRows,
+    resampling: () => {
+      const { groups, groupOf } = groupIdenticalRows(table);
+      return { groupOf, nGroups: groups.nRows, statistic: (w) => statistic(groups, w) };
+    },
+  };
 }
 
 /** Multiplicity of each group (the weights that reproduce the ungrouped table). */

@@ -1,13 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { AwsClient } from 'aws4fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localStore } from './local-store';
 import type { ObjectStore } from './object-store';
 import { s3Store } from './s3-store';
+import { motoAvailable, motoCredentials, startMoto, type Moto } from './test/moto-server';
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -36,40 +34,18 @@ describe('local object store', () => {
   });
 });
 
-const motoAvailable = spawnSync('sh', ['-c', 'command -v moto_server']).status === 0;
-
 describe.skipIf(!motoAvailable)('S3 object store against moto_server', () => {
-  let moto: ChildProcess | undefined;
-  let endpoint = '';
-  const credentials = { accessKeyId: 'test', secretAccessKey: 'test', region: 'us-east-1' };
+  let moto: Moto | undefined;
 
   beforeAll(async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-    endpoint = `http://127.0.0.1:${port}`;
-    moto = spawn('moto_server', ['-p', String(port)], { stdio: 'ignore' });
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(endpoint);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const client = new AwsClient({ ...credentials, service: 's3' });
-    const created = await client.fetch(`${endpoint}/witness-test`, { method: 'PUT' });
-    expect(created.ok).toBe(true);
+    moto = await startMoto('witness-test');
   }, 30_000);
   afterAll(() => {
-    moto?.kill();
+    moto?.stop();
   });
 
   it('puts, stats, reads ranges and deletes through SigV4-signed requests', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'witness-s3-'));
-    await exercise(s3Store({ bucket: 'witness-test', prefix: 'studio', endpoint, ...credentials }), dir);
+    await exercise(s3Store({ bucket: 'witness-test', prefix: 'studio', endpoint: moto!.endpoint, ...motoCredentials }), dir);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LabelTrajectory } from '../datasets/labels';
-import { finalSiblingItemIds, itemLabelsForIds, resolveDatasetScope } from '../datasets/queries/dataset-items';
-import { readLabelEvents } from '../review/queries/label-events';
+import { finalSiblingItemIds, itemLabelsForIds } from '../datasets/queries/dataset-items';
+import { resolveDatasetScope } from '../datasets/resolve-dataset-scope';
+import { readLabelEvents } from '../review/read-label-events';
 import type { SinkRow } from './queries/training-sinks';
 import { type DatasetRow, type Excluded, deriveRows } from '../datasets/derive';
 import { datasetFormatSchema, formatKind, jsonlLine } from '../datasets/formats';

@@ -7,7 +7,9 @@ import { startReceiver, type Receiver } from '../../examples/receiver/receiver.m
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject, type SeededLabels } from '../db/test/seed-labels';
-import { createSink, listDeliveries, listSinks, retryDeadDelivery, type SinkRow } from './queries/training-sinks';
+import { listDeliveries, listSinks, type SinkRow } from './queries/training-sinks';
+import { createTrainingSink } from './create-training-sink';
+import { retryDeadDelivery } from './retry-dead-delivery';
 import { exportDataset } from '../datasets/export-dataset';
 import type { DatasetFormat } from '../datasets/formats';
 import { deliverSink } from './deliver-sink';
@@ -73,7 +75,7 @@ describe('training sink delivery to the example receiver', () => {
   });
 
   async function webhookSink(overrides: Record<string, unknown> = {}, format: DatasetFormat = 'trl-dpo'): Promise<SinkRow> {
-    return createSink(seeded.projectId, {
+    return createTrainingSink(seeded.projectId, {
       name: `hook-${format}`,
       kind: 'webhook',
       format,
@@ -125,7 +127,7 @@ describe('training sink delivery to the example receiver', () => {
   });
 
   it('a wrong secret is refused by the receiver (401) and retried, never stored', async () => {
-    const sink = await createSink(seeded.projectId, {
+    const sink = await createTrainingSink(seeded.projectId, {
       name: 'bad-secret',
       kind: 'webhook',
       format: 'trl-dpo',
@@ -243,7 +245,7 @@ describe('training sink delivery to the example receiver', () => {
         server.close(() => resolve(port));
       });
     });
-    const sink = await createSink(seeded.projectId, {
+    const sink = await createTrainingSink(seeded.projectId, {
       name: 'basic-auth',
       kind: 'webhook',
       format: 'trl-dpo',
@@ -278,7 +280,13 @@ describe('training sink delivery to the example receiver', () => {
       'http://[::ffff:169.254.169.254]/',
     ])
       await expect(
-        createSink(seeded.projectId, { name: `meta-${url.length}`, kind: 'webhook', format: 'trl-dpo', secret: SECRET, config: { url } }),
+        createTrainingSink(seeded.projectId, {
+          name: `meta-${url.length}`,
+          kind: 'webhook',
+          format: 'trl-dpo',
+          secret: SECRET,
+          config: { url },
+        }),
         url,
       ).rejects.toThrow(/^webhook sink config\.url: .* is refused: .*169\.254\.169\.254\)? is a metadata address/);
     expect(await db().trainingSink.count()).toBe(0);
@@ -292,7 +300,7 @@ describe('directory sink', () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
     const dir = mkdtempSync(path.join(tmpdir(), 'witness-dir-sink-'));
     const target = path.join(dir, 'labels');
-    const sink = await createSink(seeded.projectId, {
+    const sink = await createTrainingSink(seeded.projectId, {
       name: 'folder',
       kind: 'directory',
       format: 'trl-sft',

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
-import { createSink, retryDeadDelivery } from './queries/training-sinks';
+import { createTrainingSink } from './create-training-sink';
+import { retryDeadDelivery } from './retry-dead-delivery';
 import { setEnv } from '../env';
 import { deliverSink } from './deliver-sink';
 import type { Manifest } from './send-batch';
@@ -48,7 +49,7 @@ describe.skipIf(!motoAvailable)('S3 training sink against moto_server', () => {
 
   it('puts shards named by sequence and a manifest listing them; eval items never leave; a re-send changes nothing', async () => {
     const seeded = await seedLabelledProject({ tasks: 3, evalTasks: 1 });
-    const sink = await createSink(seeded.projectId, {
+    const sink = await createTrainingSink(seeded.projectId, {
       name: 's3',
       kind: 's3',
       format: 'trl-kto',

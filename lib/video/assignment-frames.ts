@@ -1,4 +1,4 @@
-import { assignmentTrajectoryIds } from '../review/queries/assignment-view';
+import { readAssignmentTrajectories } from '../review/read-assignment-trajectories';
 import type { CoverageMeasure } from '../review/coverage';
 import { videoMeasureFor } from './video-props-for';
 
@@ -10,6 +10,6 @@ export async function framesForAssignment(assignmentId: string, reviewerId: stri
 /** What each video of the reviewer's own assignment is covered against (frames, chapters, steps), in screen order, as they saw it. */
 export async function measuresForAssignment(assignmentId: string, reviewerId: string): Promise<CoverageMeasure[]> {
   // at the campaign's pacing and blind mask: the chapters the reviewer saw (the row their claim stored)
-  const { ids, pacing, blind } = await assignmentTrajectoryIds(assignmentId, reviewerId);
+  const { ids, pacing, blind } = await readAssignmentTrajectories(assignmentId, reviewerId);
   return Promise.all(ids.map((id) => videoMeasureFor(id, pacing, blind)));
 }

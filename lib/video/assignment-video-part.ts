@@ -1,4 +1,4 @@
-import { assignmentTrajectoryIds } from '../review/queries/assignment-view';
+import { readAssignmentTrajectories } from '../review/read-assignment-trajectories';
 import { AppError } from '../errors';
 import { storedVideoPart, trajectoryVideo } from './video-props-for';
 
@@ -17,7 +17,7 @@ export async function assignmentVideoPart(
   part: number,
   rev?: string,
 ): Promise<string> {
-  const { ids, pacing, blind } = await assignmentTrajectoryIds(assignmentId, reviewerId);
+  const { ids, pacing, blind } = await readAssignmentTrajectories(assignmentId, reviewerId);
   const trajectoryId = ids[side];
   if (!trajectoryId) throw new AppError('NOT_FOUND', `This assignment has no video on side ${side}.`);
   const options = { pacing, blind };

@@ -1,5 +1,5 @@
 import { campaignVideoTargets } from '../campaigns/queries/campaign-video-targets';
-import { blindSettings } from '../review/queries/assignment-view';
+import { blindSettings } from '../review/blind-settings';
 import { AppError, isAppError } from '../errors';
 import { prepareVideoProps } from './video-props-for';
 

@@ -1,4 +1,5 @@
 import { buildTrajectory } from '../formats/build-trajectory';
+import { makeStep } from '../formats/chat-messages';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harborImporter } from '../formats/harbor';
@@ -22,18 +23,7 @@ async function harbor(name: string): Promise<Trajectory> {
 }
 
 function step(index: number, over: Partial<Step> = {}): Step {
-  return {
-    index,
-    source: 'agent',
-    text: '',
-    reasoning: null,
-    toolCalls: [],
-    observations: [],
-    timestamp: null,
-    castTime: null,
-    usage: null,
-    ...over,
-  };
+  return { index, ...makeStep('agent', over) };
 }
 
 function trajectory(over: Partial<Trajectory> = {}): Trajectory {

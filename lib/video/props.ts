@@ -182,7 +182,36 @@ export function selectSteps(trajectory: Trajectory, count: number): Uint8Array {
 
 /** `only`: the steps to show (a mask by index; null: every step); the others are listed in `omittedSteps`. */
 function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Uint8Array | null): TrajectoryVideoProps {
-  const o: Resolved = {
+  const o = resolveOptions(options);
+  const pacing: Pacing = options.pacing ?? 'skim';
+  const criteria = options.criteria ?? trajectory.task.acceptanceCriteria;
+  const b = stepMaterial(trajectory, options, o, criteria, only);
+  const pace = paceOf(b, o);
+  const timeline: Timeline = { scenes: [], chapters: [], at: 0 };
+  const instruction = titleScenes(b, timeline);
+  stepScenes(b, pace, timeline);
+  const { submissionDiffs, closingFrom } = closingScenes(b, pace, timeline);
+  b.term?.dispose();
+  return {
+    version: VIDEO_PROPS_VERSION,
+    pacing,
+    fps: o.fps,
+    width: o.width,
+    height: o.height,
+    durationInFrames: timeline.at,
+    header: videoHeader(b, options, instruction),
+    scenes: timeline.scenes,
+    chapters: timeline.chapters,
+    criteria: videoCriteria(b, criteria, closingFrom),
+    terminal: b.term ? { styles: b.term.table.styles, lines: b.term.table.lines } : null,
+    ...(b.hidePolicy || b.hideReward ? { blind: { policy: b.hidePolicy, reward: b.hideReward } } : {}),
+    ...(only ? { omittedSteps: omittedRanges(only, timeline.chapters, closingFrom) } : {}),
+    outcome: videoOutcome(b, submissionDiffs),
+  };
+}
+
+function resolveOptions(options: VideoOptions): Resolved {
+  return {
     fps: options.fps ?? VIDEO_FPS,
     width: options.width ?? VIDEO_WIDTH,
     height: options.height ?? VIDEO_HEIGHT,
@@ -191,10 +220,43 @@ function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Ui
     maxTerminal: options.maxTerminalSceneSeconds ?? 8,
     target: options.targetSeconds ?? 90,
   };
+}
+
+/** What the scene builders share: the steps' cards, diffs and terminal slices, their grouping, the evidence marks so far. */
+interface StepMaterial {
+  trajectory: Trajectory;
+  read: boolean;
+  frames: (seconds: number) => number;
+  hidePolicy: boolean;
+  hideReward: boolean;
+  base: ReturnType<typeof timeBase>;
+  cards: StepCard[];
+  answer: FinalAnswer | null;
+  diffs: ReturnType<typeof stepDiffs>[];
+  windows: ReturnType<typeof castWindows>;
+  term: TerminalScenes | null;
+  /** each shown step alone, or a run of consecutive small ones */
+  groups: number[][];
+  marks: Map<string, CriterionMark[]>;
+  addEvidence: (text: string, frame: number, step: number | null) => void;
+}
+
+/** The scenes so far and the frame the next one starts at. */
+interface Timeline {
+  scenes: Scene[];
+  chapters: Chapter[];
+  at: number;
+}
+
+function stepMaterial(
+  trajectory: Trajectory,
+  options: VideoOptions,
+  o: Resolved,
+  criteria: Criterion[],
+  only: Uint8Array | null,
+): StepMaterial {
   const frames = (seconds: number) => Math.max(1, Math.round(seconds * o.fps));
-  const pacing: Pacing = options.pacing ?? 'skim';
-  const read = pacing === 'read';
-  const criteria = options.criteria ?? trajectory.task.acceptanceCriteria;
+  const read = (options.pacing ?? 'skim') === 'read';
   const matchers = testMatchers(criteria);
   const marks = new Map<string, CriterionMark[]>(criteria.map((c) => [c.key, []]));
   const addEvidence = (text: string, frame: number, step: number | null) => {
@@ -242,11 +304,15 @@ function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Ui
     groups.push(group);
     i += group.length;
   }
+  return { trajectory, read, frames, hidePolicy, hideReward, base, cards, answer, diffs, windows, term, groups, marks, addEvidence };
+}
 
-  // pacing: estimate the natural length, shrink everything in proportion when over the target
+/** How a run is paced: estimate its natural length, shrink everything in proportion when over the target. */
+function paceOf(b: StepMaterial, o: Resolved): Pace & { paced: (seconds: number, floor: number) => number } {
+  const { cards, answer, windows, term, diffs } = b;
   const natural = { max: o.maxTerminal, idle: o.idleMarker, hold: TERMINAL_HOLD_SECONDS };
   let body = 0;
-  for (const group of groups) {
+  for (const group of b.groups) {
     if (group.length > 1) body += group.reduce((n, k) => n + smallCardSeconds(cards[k]!), 0);
     else {
       const k = group[0]!;
@@ -259,179 +325,185 @@ function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Ui
   if (windows?.global && term) body += term.estimateSeconds(0, Infinity, natural.max, natural.idle, natural.hold);
   const fixed = TITLE_SECONDS + CLOSING_SECONDS;
   // read pacing has no length target: nothing is shrunk
-  const k = !read && body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
-  const pace: Pace = {
+  const k = !b.read && body > 0 && fixed + body > o.target ? Math.max(0, o.target - fixed) / body : 1;
+  return {
     k,
     maxTerminal: Math.max(1.5, o.maxTerminal * k),
     idleMarker: Math.max(0.5, o.idleMarker * k),
     hold: Math.max(0.4, TERMINAL_HOLD_SECONDS * k),
+    paced: (seconds: number, floor: number) => (k >= 1 ? seconds : Math.max(Math.min(seconds, floor), seconds * k)),
   };
-  const paced = (seconds: number, floor: number) => (k >= 1 ? seconds : Math.max(Math.min(seconds, floor), seconds * k));
+}
 
-  const scenes: Scene[] = [];
-  const chapters: Chapter[] = [];
-  let at = 0;
-  /** the terminal replay and the diffs of step k, from frame `from`; returns the frame after them */
-  const afterStep = (k: number, from: number): number => {
-    let t = from;
-    const w = windows?.perStep.get(k);
-    if (w && term) {
-      const scene = term.build(t, k, w[0], w[1], pace);
-      if (scene) {
-        scenes.push(scene);
-        t += scene.duration;
-      }
-    }
-    const d = diffs[k]!;
-    if (d.files.length > 0) {
-      const scene = diffScene(d.files, d.title, k, t, frames, read ? readDiffSeconds(d.files) : paced(diffSeconds(d.files), 1.5));
-      scenes.push(scene);
-      t += scene.duration;
-    }
-    return t;
-  };
-  const instructionText = clipChars(
-    plainText(trajectory.task.instruction)
+/** The title card (frame 0: the poster); answers the instruction it shows. */
+function titleScenes(b: StepMaterial, timeline: Timeline): { text: ReturnType<typeof clipChars>; rich: RichText } {
+  const text = clipChars(
+    plainText(b.trajectory.task.instruction)
       .replace(/\n{3,}/g, '\n\n')
       .trim(),
-    read ? 900 : 420,
+    b.read ? 900 : 420,
   );
-  const instructionRich = mathSegments(instructionText.text);
-  const titleFrames = frames(read ? Math.max(TITLE_SECONDS, readCardSeconds({ text: instructionRich }) + 1.5) : TITLE_SECONDS);
-  scenes.push({ kind: 'title', from: 0, duration: titleFrames });
-  at = titleFrames;
+  const rich = mathSegments(text.text);
+  const titleFrames = b.frames(b.read ? Math.max(TITLE_SECONDS, readCardSeconds({ text: rich }) + 1.5) : TITLE_SECONDS);
+  timeline.scenes.push({ kind: 'title', from: 0, duration: titleFrames });
+  timeline.at = titleFrames;
+  return { text, rich };
+}
 
-  for (const group of groups) {
-    const sceneFrom = at;
+/** The terminal replay and the diffs of step k, from the timeline's frame on. */
+function afterStepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, k: number, timeline: Timeline): void {
+  const w = b.windows?.perStep.get(k);
+  if (w && b.term) {
+    const scene = b.term.build(timeline.at, k, w[0], w[1], pace);
+    if (scene) {
+      timeline.scenes.push(scene);
+      timeline.at += scene.duration;
+    }
+  }
+  const d = b.diffs[k]!;
+  if (d.files.length > 0) {
+    const seconds = b.read ? readDiffSeconds(d.files) : pace.paced(diffSeconds(d.files), 1.5);
+    const scene = diffScene(d.files, d.title, k, timeline.at, b.frames, seconds);
+    timeline.scenes.push(scene);
+    timeline.at += scene.duration;
+  }
+}
+
+/** The answer's result card after its step, when step k holds the answer. */
+function resultScenes(b: StepMaterial, k: number, timeline: Timeline, seconds: (natural: number) => number): void {
+  if (b.answer?.step !== k) return;
+  const scene = resultScene(b.answer, b.trajectory, timeline.at, b.frames, seconds);
+  timeline.scenes.push(scene);
+  timeline.at += scene.duration;
+}
+
+/** Each group of steps: its cards (or, read alone, its derivation and pages), terminal replay, diffs and result card, with their chapters. */
+function stepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, timeline: Timeline): void {
+  const { trajectory, cards, read, frames } = b;
+  for (const group of b.groups) {
+    const sceneFrom = timeline.at;
     if (group.length === 1 && read) {
       // read pacing: a derivation scene for display maths, pages for long prose, then tools
       const k = group[0]!;
       const card = cards[k]!;
-      for (const scene of readScenes(card, at, frames, repeatsTask(trajectory.steps[k]!, trajectory))) {
-        scenes.push(scene);
+      for (const scene of readScenes(card, timeline.at, frames, repeatsTask(trajectory.steps[k]!, trajectory))) {
+        timeline.scenes.push(scene);
         if (scene.kind === 'step') {
           const entry = scene.cards[0]!;
           if (entry.card.observations.length > 0)
-            for (const ob of trajectory.steps[k]!.observations) addEvidence(plainText(ob.content), entry.revealFrame, k);
+            for (const ob of trajectory.steps[k]!.observations) b.addEvidence(plainText(ob.content), entry.revealFrame, k);
         }
-        at += scene.duration;
+        timeline.at += scene.duration;
       }
-      at = afterStep(k, at);
-      if (answer?.step === k) {
-        const scene = resultScene(answer, trajectory, at, frames, (seconds) => seconds);
-        scenes.push(scene);
-        at += scene.duration;
-      }
-      chapters.push(chapterOf(trajectory.steps[k]!, card, sceneFrom, at));
+      afterStepScenes(b, pace, k, timeline);
+      resultScenes(b, k, timeline, (seconds) => seconds);
+      timeline.chapters.push(chapterOf(trajectory.steps[k]!, card, sceneFrom, timeline.at));
       continue;
     }
     const entries: StepScene['cards'] = [];
     for (const k of group) {
       const card = cards[k]!;
       const duration = frames(
-        read ? readCardSeconds(cardContent(card)) : group.length > 1 ? paced(smallCardSeconds(card), 0.5) : paced(cardSeconds(card), 1),
+        read
+          ? readCardSeconds(cardContent(card))
+          : group.length > 1
+            ? pace.paced(smallCardSeconds(card), 0.5)
+            : pace.paced(cardSeconds(card), 1),
       );
-      const revealFrame = at + Math.min(Math.round(duration * 0.35), frames(0.8));
-      entries.push({ card, from: at, duration, revealFrame });
-      for (const ob of trajectory.steps[k]!.observations) addEvidence(plainText(ob.content), revealFrame, k);
-      at += duration;
+      const revealFrame = timeline.at + Math.min(Math.round(duration * 0.35), frames(0.8));
+      entries.push({ card, from: timeline.at, duration, revealFrame });
+      for (const ob of trajectory.steps[k]!.observations) b.addEvidence(plainText(ob.content), revealFrame, k);
+      timeline.at += duration;
     }
-    scenes.push({ kind: 'step', from: sceneFrom, duration: at - sceneFrom, cards: entries });
+    timeline.scenes.push({ kind: 'step', from: sceneFrom, duration: timeline.at - sceneFrom, cards: entries });
     if (group.length > 1) {
-      for (const e of entries) chapters.push(chapterOf(trajectory.steps[e.card.index]!, e.card, e.from, e.from + e.duration));
+      for (const e of entries) timeline.chapters.push(chapterOf(trajectory.steps[e.card.index]!, e.card, e.from, e.from + e.duration));
     } else {
       const k = group[0]!;
-      at = afterStep(k, at);
-      if (answer?.step === k) {
-        const scene = resultScene(answer, trajectory, at, frames, (seconds) => paced(Math.min(seconds, RESULT_SKIM_SECONDS), 2));
-        scenes.push(scene);
-        at += scene.duration;
-      }
-      chapters.push(chapterOf(trajectory.steps[k]!, cards[k]!, sceneFrom, at));
+      afterStepScenes(b, pace, k, timeline);
+      resultScenes(b, k, timeline, (seconds) => pace.paced(Math.min(seconds, RESULT_SKIM_SECONDS), 2));
+      timeline.chapters.push(chapterOf(trajectory.steps[k]!, cards[k]!, sceneFrom, timeline.at));
     }
   }
+}
 
-  if (windows?.global && term) {
-    const scene = term.build(at, null, 0, Infinity, pace);
+/** After the steps: the whole recording's replay (when no step owns it), the submission's diffs, the closing card. */
+function closingScenes(
+  b: StepMaterial,
+  pace: ReturnType<typeof paceOf>,
+  timeline: Timeline,
+): { submissionDiffs: ParsedDiffFile[]; closingFrom: number } {
+  const { trajectory, read, frames } = b;
+  if (b.windows?.global && b.term) {
+    const scene = b.term.build(timeline.at, null, 0, Infinity, pace);
     if (scene) {
-      scenes.push(scene);
-      at += scene.duration;
+      timeline.scenes.push(scene);
+      timeline.at += scene.duration;
     }
   }
   const submissionDiffs = trajectory.submission ? findUnifiedDiffs(trajectory.submission) : [];
   if (submissionDiffs.length > 0) {
-    const scene = diffScene(
-      submissionDiffs,
-      'submission',
-      null,
-      at,
-      frames,
-      read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs),
-    );
-    scenes.push(scene);
-    at += scene.duration;
+    const seconds = read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs);
+    const scene = diffScene(submissionDiffs, 'submission', null, timeline.at, frames, seconds);
+    timeline.scenes.push(scene);
+    timeline.at += scene.duration;
   }
   const closingFrames = frames(CLOSING_SECONDS + (trajectory.judgeScores.length > 0 ? 1 : 0));
-  scenes.push({ kind: 'closing', from: at, duration: closingFrames });
-  const closingFrom = at;
-  at += closingFrames;
-  term?.dispose();
+  timeline.scenes.push({ kind: 'closing', from: timeline.at, duration: closingFrames });
+  const closingFrom = timeline.at;
+  timeline.at += closingFrames;
+  return { submissionDiffs, closingFrom };
+}
 
-  const videoCriteria: VideoCriterion[] = criteria.map((c) => {
-    const list = marks.get(c.key)!;
-    if (c.verdict !== null && !hideReward)
+/** The criteria with their marks: the evidence seen on screen, then the verifier's verdict on the closing card (unless hidden). */
+function videoCriteria(b: StepMaterial, criteria: Criterion[], closingFrom: number): VideoCriterion[] {
+  return criteria.map((c) => {
+    const list = b.marks.get(c.key)!;
+    if (c.verdict !== null && !b.hideReward)
       list.push({ frame: closingFrom, state: c.verdict ? 'pass' : 'fail', source: 'verifier', step: null });
-    return { key: c.key, text: c.text, origin: c.origin, verdict: hideReward ? null : c.verdict, marks: settleMarks(list) };
+    return { key: c.key, text: c.text, origin: c.origin, verdict: b.hideReward ? null : c.verdict, marks: settleMarks(list) };
   });
+}
 
-  const t = trajectory;
+function videoHeader(b: StepMaterial, options: VideoOptions, instruction: ReturnType<typeof titleScenes>): TrajectoryVideoProps['header'] {
+  const { trajectory: t, hidePolicy } = b;
   return {
-    version: VIDEO_PROPS_VERSION,
-    pacing,
-    fps: o.fps,
-    width: o.width,
-    height: o.height,
-    durationInFrames: at,
-    header: {
-      task: options.labels?.task ?? t.task.name,
-      instruction: instructionRich,
-      instructionOmittedChars: instructionText.omitted,
-      environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
-      policy: hidePolicy
-        ? HIDDEN_POLICY_LABEL
-        : options.labels?.policy !== undefined
-          ? options.labels.policy
-          : (t.policy.model ?? t.policy.checkpoint),
-      agent: hidePolicy ? (t.policy.agent === null ? null : 'hidden') : t.policy.agent,
-      format: t.format,
-      externalId: hidePolicy ? null : t.externalId,
-      stepCount: t.steps.length,
-      realDurationSeconds: realDuration(t, base),
-    },
-    scenes,
-    chapters,
-    criteria: videoCriteria,
-    terminal: term ? { styles: term.table.styles, lines: term.table.lines } : null,
-    ...(hidePolicy || hideReward ? { blind: { policy: hidePolicy, reward: hideReward } } : {}),
-    ...(only ? { omittedSteps: omittedRanges(only, chapters, closingFrom) } : {}),
-    outcome: {
-      reward: hideReward ? null : (t.verifier?.reward ?? null),
-      components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
-      judges: (hideReward ? [] : t.judgeScores).map((j) => ({
-        judge: j.judge,
-        score: j.score,
-        label: j.label,
-        explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text,
-      })),
-      // the stated answer (boxed, ANSWER line, last equation) before the start of a long submission
-      answer: answer
-        ? answer.text
-        : t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
-          ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text)
-          : null,
-      exitStatus: t.exitStatus,
-      usage: hidePolicy ? null : t.usage,
-    },
+    task: options.labels?.task ?? t.task.name,
+    instruction: instruction.rich,
+    instructionOmittedChars: instruction.text.omitted,
+    environment: options.labels?.environment !== undefined ? options.labels.environment : t.task.environment,
+    policy: hidePolicy
+      ? HIDDEN_POLICY_LABEL
+      : options.labels?.policy !== undefined
+        ? options.labels.policy
+        : (t.policy.model ?? t.policy.checkpoint),
+    agent: hidePolicy ? (t.policy.agent === null ? null : 'hidden') : t.policy.agent,
+    format: t.format,
+    externalId: hidePolicy ? null : t.externalId,
+    stepCount: t.steps.length,
+    realDurationSeconds: realDuration(t, b.base),
+  };
+}
+
+function videoOutcome(b: StepMaterial, submissionDiffs: ParsedDiffFile[]): TrajectoryVideoProps['outcome'] {
+  const { trajectory: t, hideReward, hidePolicy, answer } = b;
+  return {
+    reward: hideReward ? null : (t.verifier?.reward ?? null),
+    components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
+    judges: (hideReward ? [] : t.judgeScores).map((j) => ({
+      judge: j.judge,
+      score: j.score,
+      label: j.label,
+      explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text,
+    })),
+    // the stated answer (boxed, ANSWER line, last equation) before the start of a long submission
+    answer: answer
+      ? answer.text
+      : t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
+        ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text)
+        : null,
+    exitStatus: t.exitStatus,
+    usage: hidePolicy ? null : t.usage,
   };
 }
 

@@ -5,7 +5,7 @@ import { env } from '../env';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { ensureProject } from '../trajectories/queries/projects';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
+import { storeTrajectory } from '../ingest/store-trajectory';
 import { isAppError } from '../errors';
 import { pendingJobLimits } from '../pending-job-limits';
 import { installQueue, stopQueueClient } from '../queue/boss';

@@ -1,4 +1,5 @@
-import { pacingOfTrajectory, requestVideo } from './queries/videos';
+import { requestVideo } from './queries/videos';
+import { choosePacing } from './choose-pacing';
 import { pendingJobLimits, pendingLimitError } from '../pending-job-limits';
 import { sendJob } from '../queue/boss';
 import { videoRenderJob } from '../queue/jobs/video-render';
@@ -21,7 +22,7 @@ export async function requestRender(
   pacing?: Pacing,
   requesterId?: string,
 ): Promise<{ videoId: string; status: string; pacing: Pacing; joined: boolean }> {
-  const chosen = pacing ?? (await pacingOfTrajectory(trajectoryId));
+  const chosen = await choosePacing(trajectoryId, pacing);
   const requester = requesterId ? { userId: requesterId, limit: pendingJobLimits.renders } : undefined;
   const video = await requestVideo(trajectoryId, COMPOSITION_VERSION, chosen, requester);
   if (video.limited !== undefined) throw pendingLimitError('renders', video.limited);

@@ -134,7 +134,7 @@ export function richTextLength(rt: RichText): number {
 
 /**
  * Rich text back to the Markdown-with-maths source the one renderer reads
- * (components/ui/rich-text.tsx): maths as `$…$` / `$$…$$`, a dollar in the text escaped as `\$`
+ * (render/ui/rich-text.tsx): maths as `$…$` / `$$…$$`, a dollar in the text escaped as `\$`
  * outside code spans and fences (so it stays a dollar), everything else as written. Scanning the
  * result again (lib/rich-text/math-spans.ts) finds exactly the same maths.
  */

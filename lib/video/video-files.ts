@@ -8,3 +8,8 @@ export function failureText(error: unknown): string {
   const message = (error as Error)?.message ?? String(error);
   return message.split('\n').slice(0, 3).join(' ').slice(0, 500);
 }
+
+/** Where one chunk of a long video is stored until the combine (MPEG-TS, so chunks concatenate seamlessly). */
+export function chunkStorageKey(videoId: string, index: number): string {
+  return `videos/${videoId}/chunk-${String(index).padStart(4, '0')}.ts`;
+}

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { claimNextItem } from '../review/queries/assignments';
-import { createCampaign } from '../campaigns/queries/campaigns';
-import { saveRubricVersion } from '../campaigns/queries/rubrics';
+import { claimNextItem } from '../review/claim-next-item';
+import { createCampaign } from '../campaigns/create-campaign';
+import { saveRubricVersion } from '../campaigns/save-rubric-version';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { ensureProject } from '../trajectories/queries/projects';
-import { storeTrajectory } from '../trajectories/queries/trajectories';
-import { updateTaskCriteria } from '../trajectories/queries/tasks';
+import { storeTrajectory } from '../ingest/store-trajectory';
+import { updateTaskCriteria } from '../trajectories/update-task-criteria';
 import { projectAccess } from '../auth/project-access';
 import { buildTrajectory } from '../formats/build-trajectory';
 import type { CastEvent, Step } from '../formats/trajectory';

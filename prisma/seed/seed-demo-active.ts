@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem } from '../../lib/review/queries/assignments';
+import { claimNextItem } from '../../lib/review/claim-next-item';
 import { campaignItemTrajectories } from '../../lib/campaigns/queries/campaign-detail';
 import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
-import { createCampaign } from '../../lib/campaigns/queries/campaigns';
+import { createCampaign } from '../../lib/campaigns/create-campaign';
 import { submitReview } from '../../lib/review/submit-review';
 import { toStorable } from '../../lib/ingest/queries/storable-trajectory';
 import { storeTrajectoryBatch } from '../../lib/ingest/queries/store-trajectory-batch';
+import { batchFailure } from '../../lib/ingest/store-trajectory';
 import { buildTrajectory } from '../../lib/formats/build-trajectory';
 import type { Criterion } from '../../lib/formats/trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
@@ -125,7 +126,7 @@ export async function seedDemoActiveCampaign(
   let trajectoriesCreated = 0;
   const truthById = new Map<string, ActiveTruth>();
   outcomes.forEach((o, i) => {
-    if (!o.ok) throw new Error(`demo batch: storing ${batch[i]!.trajectory.externalId} failed: ${String(o.error)}`);
+    if (!o.ok) throw new Error(`demo batch: storing ${batch[i]!.trajectory.externalId} failed: ${String(batchFailure(o))}`);
     if (o.created) trajectoriesCreated++;
     truthById.set(o.id, batch[i]!.truth);
   });
@@ -168,7 +169,7 @@ export async function seedDemoActiveCampaign(
     for (let n = 0; n < p.reviews; n++) {
       const claim = await claimNextItem(campaign.id, user, new Date((clock += 120_000)));
       if (!claim) break;
-      const item = await campaignItemTrajectories(claim.campaignItemId);
+      const item = (await campaignItemTrajectories(claim.campaignItemId))!;
       const truth = truthById.get(item.a)!;
       // keyed by the item only: whichever reviewer claims it, the verdict (right 19 times in 20) is the same on every fresh start
       const rand = prng(`active/review/${truth.key}`);

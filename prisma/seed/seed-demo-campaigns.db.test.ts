@@ -16,7 +16,8 @@ import type { UserRecord } from '../../lib/auth/session-user';
 import { SWEEP_CHECKPOINTS, SWEEP_TASKS, sweepPolicyName } from './demo-sweep';
 import { DEMO_CAMPAIGNS } from './seed-demo-campaigns';
 import { DEMO_ACTIVE_CAMPAIGN } from './seed-demo-active';
-import { loadCompareInsight, loadEnvironmentEstimates } from '../../lib/insight/queries/insight-load';
+import { loadEnvironmentEstimates } from '../../lib/insight/load-insight-estimates';
+import { loadCompareInsight } from '../../lib/insight/view-compare-insight';
 import { seedDemo, type SeedReport } from './seed-demo';
 
 /** A demo user's queues as the review page builds them: scoped to the projects they belong to. */
@@ -109,7 +110,7 @@ describe('demo campaigns (seedDemo)', () => {
     expect(reviews.every((r) => (r.coverage as { share: number }).share >= 0.5)).toBe(true);
     expect(reviews.some((r) => r.goldScore !== null)).toBe(true);
 
-    const detail = await getCampaignDetail(single.id, new Date());
+    const detail = (await getCampaignDetail(single.id, new Date()))!;
     expect(detail.progress.goldItems).toBe(2);
     expect(detail.reviewers.map((r) => r.email).sort()).toEqual([
       'kit@witness.local',

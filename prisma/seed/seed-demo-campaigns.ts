@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { claimNextItem, skipAssignment } from '../../lib/review/queries/assignments';
+import { claimNextItem } from '../../lib/review/claim-next-item';
+import { skipAssignment } from '../../lib/review/skip-assignment';
 import { campaignItemTrajectories } from '../../lib/campaigns/queries/campaign-detail';
 import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
-import { createCampaign, type CreateCampaignInput } from '../../lib/campaigns/queries/campaigns';
+import { createCampaign, type CreateCampaignInput } from '../../lib/campaigns/create-campaign';
 import { submitComparison } from '../../lib/review/submit-comparison';
 import { submitReview } from '../../lib/review/submit-review';
 import { latestRubricVersion } from '../../lib/campaigns/queries/rubric-list';
-import { saveRubricVersion } from '../../lib/campaigns/queries/rubrics';
+import { saveRubricVersion } from '../../lib/campaigns/save-rubric-version';
 import { storeTrajectoryBatch } from '../../lib/ingest/queries/store-trajectory-batch';
+import { batchFailure } from '../../lib/ingest/store-trajectory';
 import { toStorable } from '../../lib/ingest/queries/storable-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { defaultReviewRubric } from '../../lib/review/default-rubric';
@@ -98,7 +100,7 @@ export async function seedDemoCampaigns(
   const outcomes = await storeTrajectoryBatch(projectId, storables);
   const truthById = new Map<string, RunTruth & { key: string }>();
   outcomes.forEach((o, i) => {
-    if (!o.ok) throw new Error(`demo sweep: storing ${sweep[i]!.trajectory.externalId} failed: ${String(o.error)}`);
+    if (!o.ok) throw new Error(`demo sweep: storing ${sweep[i]!.trajectory.externalId} failed: ${String(batchFailure(o))}`);
     if (o.created) report.trajectoriesCreated++;
     truthById.set(o.id, { ...sweep[i]!.truth, key: sweep[i]!.trajectory.externalId! });
   });
@@ -159,7 +161,7 @@ export async function seedDemoCampaigns(
         for (let n = 0, done = 0; done < p.reviews; n++) {
           const claim = await claimNextItem(single.id, user, tick(2));
           if (!claim) return;
-          const item = await campaignItemTrajectories(claim.campaignItemId);
+          const item = (await campaignItemTrajectories(claim.campaignItemId))!;
           const truth = truthById.get(item.a)!;
           const rand = prng(`${DEMO_CAMPAIGNS.single}/${p.email}/${truth.key}`);
           // one skip, so the skipped column is not always zero
@@ -215,7 +217,7 @@ export async function seedDemoCampaigns(
         for (let n = 0; n < p.comparisons; n++) {
           const claim = await claimNextItem(pairwise.id, user, tick(2));
           if (!claim) return;
-          const item = await campaignItemTrajectories(claim.campaignItemId);
+          const item = (await campaignItemTrajectories(claim.campaignItemId))!;
           const a = truthById.get(item.a)!;
           const b = truthById.get(item.b!)!;
           const rand = prng(`${DEMO_CAMPAIGNS.pairwise}/${p.email}/${a.key}/${b.key}`);

@@ -1,7 +1,7 @@
 import { findCampaignIdByName } from '../../lib/campaigns/queries/campaign-list';
-import { createCampaign } from '../../lib/campaigns/queries/campaigns';
+import { createCampaign } from '../../lib/campaigns/create-campaign';
 import { latestRubricVersion } from '../../lib/campaigns/queries/rubric-list';
-import { saveRubricVersion } from '../../lib/campaigns/queries/rubrics';
+import { saveRubricVersion } from '../../lib/campaigns/save-rubric-version';
 import { ensureEnvironment, ensureProject } from '../../lib/trajectories/queries/projects';
 import { memorySource } from '../../lib/formats/source';
 import { importTrajectories } from '../../lib/ingest/import-trajectories';

@@ -1,5 +1,5 @@
 import { ensureEnvironment, ensureProject } from '../../lib/trajectories/queries/projects';
-import { ensureUser } from '../../lib/auth/queries/users';
+import { ensureUser } from '../../lib/auth/create-user';
 import { demoUsers, type DemoProject } from './demo-users';
 import { ensureFirstMemberships } from '../../lib/auth/queries/memberships';
 import { seedDemoSupport } from './seed-demo-support';

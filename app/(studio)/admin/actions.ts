@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { expertiseTagSchema, roleSchema } from '@/lib/auth/roles';
-import { createInvite } from '@/lib/auth/queries/invites';
-import { membershipInput, removeMembershipInput, removeProjectMember, setProjectMember } from '@/lib/auth/queries/memberships';
-import { updateProjectSettings } from '@/lib/trajectories/queries/projects';
+import { createInvite } from '@/lib/auth/create-invite';
+import { membershipInput, removeMembershipInput, removeProjectMember, setProjectMember } from '@/lib/auth/manage-project-members';
+import { updateProjectSettings } from '@/lib/trajectories/update-project-settings';
 import { baseUrl } from '@/lib/env';
 import { defineAction } from '../../_server/action';
 

@@ -1,14 +1,11 @@
 import { AutoRenderToggle } from '@/components/admin/auto-render-toggle';
 import { ProjectMembers } from '@/components/admin/project-members';
-import { listProjectMembers } from '@/lib/auth/queries/memberships';
 import { InviteForm } from '@/components/admin/invite-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { DataTable } from '@/components/ui/table';
 import { roleLabel } from '@/lib/auth/roles';
-import { listOpenInvites } from '@/lib/auth/queries/invites';
-import { listProjectSettings } from '@/lib/trajectories/queries/projects';
-import { listUsers } from '@/lib/auth/queries/users';
-import { recentSignInAlerts } from '@/lib/auth/queries/sign-in-alerts';
+import { listProjectSettingsFor } from '@/lib/trajectories/list-projects-for';
+import { listPeople } from '@/lib/auth/list-people';
 import { liveWorkers } from '@/lib/db/worker-heartbeats';
 import { requirePageUser } from '../../_server/current-user';
 import { inviteUserAction, removeProjectMemberAction, setAutoRenderAction, setProjectMemberAction } from './actions';
@@ -16,15 +13,12 @@ import { inviteUserAction, removeProjectMemberAction, setAutoRenderAction, setPr
 export const metadata = { title: 'Admin' };
 
 export default async function AdminHome() {
-  await requirePageUser('admin');
+  const user = await requirePageUser('admin');
   const now = new Date();
-  const [users, invites, workers, projects, members, signInAlerts] = await Promise.all([
-    listUsers(),
-    listOpenInvites(),
+  const [{ users, invites, members, signInAlerts }, workers, projects] = await Promise.all([
+    listPeople(user, now),
     liveWorkers(now),
-    listProjectSettings(),
-    listProjectMembers(),
-    recentSignInAlerts(new Date(now.getTime() - 7 * 86_400_000)),
+    listProjectSettingsFor(user.access),
   ]);
   const candidates = users.filter((u) => !u.disabledAt).map((u) => ({ id: u.id, email: u.email, globalRole: u.role }));
   return (

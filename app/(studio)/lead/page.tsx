@@ -6,9 +6,8 @@ import { ProjectCards } from '@/components/projects/project-cards';
 import { projectsQueryKey } from '@/components/projects/projects-query';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listCampaigns } from '@/lib/campaigns/queries/campaign-list';
-import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
+import { viewCampaignList } from '@/lib/campaigns/view-campaign-list';
+import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
 import { requirePageUser } from '../../_server/current-user';
 import { serverQueryClient } from '../../_server/query-client';
 
@@ -16,11 +15,10 @@ export const metadata = { title: 'Campaigns' };
 
 export default async function LeadHome() {
   const user = await requirePageUser('lead');
-  const projectIds = visibleProjectIds(user.access, 'lead');
   const queryClient = serverQueryClient();
   const [campaigns] = await Promise.all([
-    listCampaigns({ projectIds }),
-    queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: () => listProjectSummaries(projectIds) }),
+    viewCampaignList(user),
+    queryClient.prefetchQuery({ queryKey: projectsQueryKey, queryFn: () => listProjectsFor(user.access, 'lead') }),
   ]);
   return (
     <>

@@ -1,7 +1,8 @@
 'use server';
 
 import { z } from 'zod';
-import { claimNextItem, skipAssignment } from '@/lib/review/queries/assignments';
+import { claimNextItem } from '@/lib/review/claim-next-item';
+import { skipAssignment } from '@/lib/review/skip-assignment';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { submitReview, submitReviewInput } from '@/lib/review/submit-review';
 import { AppError } from '@/lib/errors';

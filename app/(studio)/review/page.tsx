@@ -3,8 +3,7 @@ import { NextItemButton } from '@/components/review/next-item-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { reviewerQueues } from '@/lib/review/queries/review-queue';
-import { myRecentWork } from '@/lib/review/queries/review-list';
+import { viewReviewerHome } from '@/lib/review/view-reviewer-home';
 import { requirePageUser } from '../../_server/current-user';
 import { claimNextAction } from './actions';
 
@@ -16,10 +15,7 @@ export default async function ReviewerHome({ searchParams }: Props) {
   const user = await requirePageUser('review');
   const now = new Date();
   const projectIds = visibleProjectIds(user.access, 'reviewer');
-  const [queues, recent] = await Promise.all([
-    reviewerQueues({ id: user.id, expertise: user.expertise, projectIds }, now),
-    myRecentWork(user.id, projectIds, 8),
-  ]);
+  const { queues, recent } = await viewReviewerHome({ id: user.id, expertise: user.expertise, projectIds }, now, 8);
   const done = (await searchParams).done;
   const finished = typeof done === 'string' ? queues.find((q) => q.id === done) : undefined;
   const reviewedToday = queues.reduce((n, q) => n + q.doneToday, 0);

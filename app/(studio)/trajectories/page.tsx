@@ -1,4 +1,3 @@
-import { notFound } from 'next/navigation';
 import { IntentLink } from '@/components/ui/intent-link';
 import { Pagination } from '@/components/trajectories/pagination';
 import { TrajectoryFilters } from '@/components/trajectories/trajectory-filters';
@@ -6,10 +5,10 @@ import { TrajectoryTable } from '@/components/trajectories/trajectory-table';
 import { hasFilters } from '@/components/trajectories/list-url';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { listTrajectories } from '@/lib/trajectories/queries/trajectory-queries';
-import { AppError } from '@/lib/errors';
+import { listTrajectories } from '@/lib/trajectories/list-trajectories';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requirePageUser } from '../../_server/current-user';
+import { orErrorPage } from '../../_server/or-not-found';
 import { readListParams } from './search-params';
 
 export const metadata = { title: 'Trajectories' };
@@ -18,24 +17,19 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
   const user = await requirePageUser('lead');
   const { params, values } = readListParams(await searchParams);
 
-  let list: Awaited<ReturnType<typeof listTrajectories>>;
-  try {
-    list = await listTrajectories(params, visibleProjectIds(user.access, 'lead'));
-  } catch (error) {
-    // a project the caller does not lead (or none by that name) is a 404, like any other project's id
-    if (error instanceof AppError && error.code === 'NOT_FOUND') notFound();
-    if (error instanceof AppError && error.code === 'BAD_INPUT') {
-      return (
-        <>
-          <PageHeader title="Trajectories" />
-          <EmptyState title="These filters do not make sense" action={<ClearLink />}>
-            {error.message}. Clear the filters, or pick others.
-          </EmptyState>
-        </>
-      );
-    }
-    throw error;
+  // a project the caller does not lead (or none by that name) is a 404, like any other project's id
+  const loaded = await orErrorPage(() => listTrajectories(params, visibleProjectIds(user.access, 'lead')), { show: ['BAD_INPUT'] });
+  if (loaded.error) {
+    return (
+      <>
+        <PageHeader title="Trajectories" />
+        <EmptyState title="These filters do not make sense" action={<ClearLink />}>
+          {loaded.error.message}. Clear the filters, or pick others.
+        </EmptyState>
+      </>
+    );
   }
+  const list = loaded.data;
 
   const filtered = hasFilters(values);
   const empty = list.total === 0;

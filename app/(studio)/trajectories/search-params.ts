@@ -1,5 +1,5 @@
 import type { ListFilterValues } from '@/components/trajectories/list-url';
-import { reviewStates, rewardStates, type TrajectoryListParams } from '@/lib/trajectories/queries/trajectory-queries';
+import { reviewStates, rewardStates, type TrajectoryListParams } from '@/lib/trajectories/trajectory-list-params';
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -6,7 +6,7 @@ import { redirect } from 'next/navigation';
 import { clientAddress, limits, spendLimit } from '@/lib/auth/rate-limit';
 import { roleHome } from '@/lib/auth/roles';
 import { signIn } from '@/lib/auth/sign-in';
-import { acceptInvite } from '@/lib/auth/queries/invites';
+import { acceptInvite } from '@/lib/auth/accept-invite';
 import type { ActionResult } from '@/lib/action-result';
 import { AppError } from '@/lib/errors';
 import { toActionError } from '../../_server/action';

@@ -1,13 +1,13 @@
 import { AcceptInviteForm } from '@/components/auth/accept-invite-form';
 import { roleLabel } from '@/lib/auth/roles';
-import { findOpenInvite } from '@/lib/auth/queries/invites';
+import { findInvitation } from '@/lib/auth/accept-invite';
 import { acceptInviteAction } from './actions';
 
 export const metadata = { title: 'Accept invitation' };
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const invite = await findOpenInvite(token);
+  const invite = await findInvitation(token);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">

@@ -3,8 +3,6 @@ import { parseCriteria } from '../../formats/criteria';
 import type { Criterion } from '../../formats/trajectory';
 import { stableStringify } from '../../ingest/stable-json';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
-import { AppError } from '../../errors';
-import { writeAudit } from '../../auth/queries/audit';
 import { recordLabelEvent } from '../../review/queries/label-events';
 import { db } from '../../db/client';
 import { prismaRun } from '../../db/sql';
@@ -32,17 +30,19 @@ const sameDecision = (a: AdjudicationLabel, b: AdjudicationLabel) =>
 
 /**
  * Writes a lead's final label (the use-case: lib/agreement/record-adjudication.ts) as the item's
- * next revision (lib/review/queries/revisions.ts), with its audit entry and the training stream's
- * label event, in one transaction. The item's row is locked first, so concurrent decisions on
- * one item take turns (never two rows claiming one revision number): the same decision by the
- * same lead as the current one answers that row (`duplicate`); with `basedOnRevision` given, a
- * current revision other than it is a CONFLICT naming the revision to look at.
+ * next revision (lib/review/queries/revisions.ts), with the training stream's label event and what
+ * `alongside` writes (the use-case's audit row), in one transaction. The item's row is locked
+ * first, so concurrent decisions on one item take turns (never two rows claiming one revision
+ * number): the same decision by the same lead as the current one answers that row (`duplicate`);
+ * with `basedOnRevision` given, a current revision other than it writes nothing and answers
+ * `{ conflict: <the current revision, null: none> }`.
  */
 export async function writeAdjudication(
   by: { adjudicatorId: string; campaignItemId: string; projectId: string },
   label: AdjudicationLabel,
-  basedOnRevision?: number | null,
-): Promise<{ id: string; revision: number; duplicate: boolean }> {
+  basedOnRevision: number | null | undefined,
+  alongside: (tx: Prisma.TransactionClient, written: { revision: number }) => Promise<void>,
+): Promise<{ id: string; revision: number; duplicate: boolean } | { conflict: number | null }> {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM campaign_item WHERE id = ${by.campaignItemId} FOR UPDATE`;
     const current = await tx.adjudication.findFirst({
@@ -56,12 +56,7 @@ export async function writeAdjudication(
     ) {
       return { id: current.id, revision: current.revision, duplicate: true };
     }
-    if (basedOnRevision !== undefined && (current?.revision ?? null) !== basedOnRevision) {
-      throw new AppError(
-        'CONFLICT',
-        `Another decision on this item was saved meanwhile (revision ${current?.revision ?? 'none'}): reload to see it before deciding again`,
-      );
-    }
+    if (basedOnRevision !== undefined && (current?.revision ?? null) !== basedOnRevision) return { conflict: current?.revision ?? null };
     const row = await tx.adjudication.create({
       data: {
         campaignItemId: by.campaignItemId,
@@ -74,14 +69,7 @@ export async function writeAdjudication(
       },
       select: { id: true, revision: true },
     });
-    await writeAudit(tx, {
-      actorId: by.adjudicatorId,
-      action: 'item.adjudicate',
-      targetType: 'campaign_item',
-      targetId: by.campaignItemId,
-      projectId: by.projectId,
-      data: { revision: row.revision },
-    });
+    await alongside(tx, { revision: row.revision });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
     await recordLabelEvent(prismaRun(tx), { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
     return { ...row, duplicate: false };
@@ -138,8 +126,8 @@ export interface AdjudicationView {
   }[];
 }
 
-/** One item with everything a lead needs to settle it: all current answers with names and evidence, and past decisions. */
-export async function getAdjudicationView(campaignId: string, itemId: string): Promise<AdjudicationView> {
+/** One item with everything a lead needs to settle it: all current answers with names and evidence, and past decisions; null when the campaign has no such item. */
+export async function getAdjudicationView(campaignId: string, itemId: string): Promise<AdjudicationView | null> {
   const item = await db().campaignItem.findFirst({
     where: { id: itemId, campaignId },
     select: {
@@ -192,7 +180,7 @@ export async function getAdjudicationView(campaignId: string, itemId: string): P
       },
     },
   });
-  if (!item) throw new AppError('NOT_FOUND', 'No such item in this campaign');
+  if (!item) return null;
   const task = item.trajectory.task;
   const uploaders = new Set([item.trajectory.importedById, item.trajectoryB?.importedById].filter((id): id is string => !!id));
   return {

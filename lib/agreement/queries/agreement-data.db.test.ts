@@ -6,15 +6,14 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { recordAdjudication } from '../record-adjudication';
 import { getAdjudicationView } from './adjudications';
 import { listAgreementCampaigns, loadAgreementData } from './agreement-data';
-import { claimNextItem } from '../../review/queries/assignments';
+import { claimNextItem } from '../../review/claim-next-item';
 import { submitComparison } from '../../review/submit-comparison';
-import { createCampaign } from '../../campaigns/queries/campaigns';
 import { db } from '../../db/client';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { submitReview } from '../../review/submit-review';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
 import { resetDatabase } from '../../db/test/reset';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
+import { campaignOnRubric, notesRubric } from '../../db/test/test-campaign';
 
 const rubric = {
   title: 'r',
@@ -54,18 +53,11 @@ async function seed() {
     ids.push((await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null })).id);
   }
   await db().judgeScore.create({ data: { trajectoryId: ids[0]!, judge: 'gpt', score: 0.9 } });
-  const version = await saveRubricVersion(project.id, 'r', rubric, null);
-  const campaign = await createCampaign(
-    project.id,
-    {
-      name: 'c',
-      mode: 'single',
-      rubricVersionId: version.versionId,
-      overlap: 3,
-      gold: [{ trajectoryId: ids[1]!, answers: { quality: 1 } }],
-    },
-    null,
-  );
+  const campaign = await campaignOnRubric(project.id, rubric, {
+    mode: 'single',
+    overlap: 3,
+    gold: [{ trajectoryId: ids[1]!, answers: { quality: 1 } }],
+  });
   const reviewers: string[] = [];
   for (const name of ['Ann', 'Ben', 'Cat']) {
     const id = randomUUID();
@@ -129,7 +121,7 @@ describe('assembling ratings from reviews', () => {
       new Date(),
     );
 
-    const data = await loadAgreementData(campaign.id);
+    const data = (await loadAgreementData(campaign.id))!;
     expect(data.items).toHaveLength(2);
     expect(data.reviews).toHaveLength(6);
     const catT2 = data.reviews.find((r) => r.reviewerId === cat && data.items.find((i) => i.id === r.itemId)!.trajectoryId === ids[1])!;
@@ -183,7 +175,7 @@ describe('assembling ratings from reviews', () => {
       { kind: 'adjudicated' },
       { kind: 'adjudicated' },
     ]);
-    expect((await loadAgreementData(campaign.id)).items.find((i) => i.id === item2.id)!.adjudicated).toBe(true);
+    expect((await loadAgreementData(campaign.id))!.items.find((i) => i.id === item2.id)!.adjudicated).toBe(true);
     const listed = await listAgreementCampaigns(null);
     expect(listed).toMatchObject([{ id: campaign.id, items: 2, reviewed: 2, adjudicated: 1, projectName: 'P' }]);
     await expect(
@@ -208,17 +200,7 @@ describe('assembling ratings from reviews', () => {
       });
       await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
     }
-    const version = await saveRubricVersion(
-      project.id,
-      'r',
-      { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] },
-      null,
-    );
-    const campaign = await createCampaign(
-      project.id,
-      { name: 'pairs', mode: 'pairwise', rubricVersionId: version.versionId, overlap: 2 },
-      null,
-    );
+    const campaign = await campaignOnRubric(project.id, notesRubric, { name: 'pairs', mode: 'pairwise', overlap: 2 });
     const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
     const people: string[] = [];
     for (const [n, screenPreference] of [
@@ -248,7 +230,7 @@ describe('assembling ratings from reviews', () => {
         new Date(),
       );
     }
-    const data = await loadAgreementData(campaign.id);
+    const data = (await loadAgreementData(campaign.id))!;
     expect(data.comparisons.map((c) => [c.reviewerName, c.preference, c.criteria])).toEqual([
       ['Ann', 2, { a: { works: 'fail' }, b: { works: 'pass' } }],
       ['Ben', 1, { a: { works: 'fail' }, b: { works: 'pass' } }],
@@ -267,7 +249,7 @@ describe('assembling ratings from reviews', () => {
       recordAdjudication(people[0]!, { campaignId: campaign.id, itemId, rationale: 'B is clearly better here' }),
     ).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringMatching(/^preference: /) });
     await recordAdjudication(people[0]!, { campaignId: campaign.id, itemId, preference: 2, rationale: 'B is clearly better here' });
-    const view = await getAdjudicationView(campaign.id, itemId);
+    const view = (await getAdjudicationView(campaign.id, itemId))!;
     expect(view.comparisons).toHaveLength(2);
     expect(view.adjudications).toMatchObject([{ revision: 1, isCurrent: true, preference: 2, adjudicatorName: 'Ann' }]);
   });

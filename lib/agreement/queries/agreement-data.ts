@@ -1,6 +1,5 @@
 import type { AgreementItem, CampaignAgreementData } from '../campaign-data';
 import { rubricDefinition } from '../../review/rubric';
-import { AppError } from '../../errors';
 import { db } from '../../db/client';
 import { sql, type SqlRun } from '../../db/sql';
 
@@ -14,8 +13,9 @@ import { sql, type SqlRun } from '../../db/sql';
  * and decoded a million rows through its query compiler. `run` is the pool by default (the
  * statements in parallel), or one transaction's (lib/campaigns/queries/campaign-snapshots.ts
  * inConsistentRead: a snapshot read at one instant, with the label clock it was read at).
+ * Null when there is no such campaign.
  */
-export async function loadAgreementData(campaignId: string, runOn: SqlRun = sql): Promise<CampaignAgreementData> {
+export async function loadAgreementData(campaignId: string, runOn: SqlRun = sql): Promise<CampaignAgreementData | null> {
   // on the pool the statements run in parallel; on one transaction's connection, one after another
   let queue: Promise<unknown> = Promise.resolve();
   const run: SqlRun =
@@ -99,7 +99,7 @@ export async function loadAgreementData(campaignId: string, runOn: SqlRun = sql)
     ),
   ]);
   const campaign = campaigns[0];
-  if (!campaign) throw new AppError('NOT_FOUND', 'No such campaign');
+  if (!campaign) return null;
   const nameOf = new Map(names.map((u) => [u.id, u.name]));
   const name = (id: string) => {
     const n = nameOf.get(id);

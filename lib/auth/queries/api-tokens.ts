@@ -1,58 +1,20 @@
-import { z } from 'zod';
-import { generateApiToken, hashApiToken, looksLikeApiToken } from '../api-token';
-import { projectAccess, roleInProject, type ProjectRole } from '../project-access';
+import { hashApiToken, looksLikeApiToken } from '../api-token';
+import { projectAccess, type ProjectRole } from '../project-access';
 import type { SessionUser } from '../session-user';
-import { sessionUserFor } from './memberships';
-import { AppError } from '../../errors';
 import { db } from '../../db/client';
 import { at, sql } from '../../db/sql';
-import { writeAudit } from './audit';
-import { parseInput } from '../../parse-input';
+import type { AuditStep } from './audit';
 
-export const createApiTokenInput = z.object({
-  name: z.string().trim().min(1, 'a name for the token').max(80),
-  expiresInDays: z.number().int().min(1).max(3650).nullable().default(null),
-  /** narrow the token to one of the user's projects (null: every project the user reaches) */
-  projectId: z.string().trim().min(1).max(64).nullable().default(null),
-});
-
-/**
- * Creates a token for the user; the plain token is returned once and never stored. Narrowed to
- * a project, it reaches only that one (which must be one the user reaches: else NOT_FOUND).
- */
-export async function createApiToken(
-  userId: string,
-  input: z.input<typeof createApiTokenInput>,
-  now: Date = new Date(),
-): Promise<{ id: string; token: string; prefix: string }> {
-  const valid = parseInput(createApiTokenInput, input, '');
-  const projectId = valid.projectId;
-  if (projectId !== null) {
-    const [user, exists] = await Promise.all([
-      db().user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, role: true, expertise: true } }),
-      db().project.findUnique({ where: { id: projectId }, select: { id: true } }),
-    ]);
-    if (!user || !exists || roleInProject((await sessionUserFor(user, null)).access, projectId) === null)
-      throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
-  }
-  const { token, hash, prefix } = generateApiToken();
-  const expiresAt = valid.expiresInDays ? new Date(now.getTime() + valid.expiresInDays * 86_400_000) : null;
-  const row = await db().$transaction(async (tx) => {
-    const created = await tx.apiToken.create({
-      data: { userId, name: valid.name, prefix, tokenHash: hash, expiresAt, projectId },
-      select: { id: true },
-    });
-    await writeAudit(tx, {
-      actorId: userId,
-      action: 'api_token.create',
-      targetType: 'api_token',
-      targetId: created.id,
-      data: { name: valid.name, projectId },
-      ...(projectId ? { projectId } : {}),
-    });
+/** Writes a token (only its hash and prefix) and the caller's audit entry, in one transaction. */
+export async function insertApiToken(
+  token: { userId: string; name: string; prefix: string; tokenHash: string; expiresAt: Date | null; projectId: string | null },
+  audit: AuditStep<{ id: string }>,
+): Promise<{ id: string }> {
+  return db().$transaction(async (tx) => {
+    const created = await tx.apiToken.create({ data: token, select: { id: true } });
+    await audit(tx, created);
     return created;
   });
-  return { id: row.id, token, prefix };
 }
 
 /** The user a token acts as, or null for an unknown, revoked or expired token, or a disabled user. */
@@ -93,7 +55,8 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
   return { ...user, access: projectAccess(user.role, user.role === 'admin' ? [] : row.memberships, row.projectId) };
 }
 
-export async function listApiTokens(userId: string) {
+/** The user's own tokens, newest first. */
+export async function apiTokensOfUser(userId: string) {
   return db().apiToken.findMany({
     where: { userId },
     select: {
@@ -110,11 +73,15 @@ export async function listApiTokens(userId: string) {
   });
 }
 
-/** Revokes one of the user's own tokens (scoped: a user cannot revoke another's). */
-export async function revokeApiToken(userId: string, tokenId: string, now: Date = new Date()): Promise<void> {
-  await db().$transaction(async (tx) => {
+/**
+ * Revokes one of the user's own active tokens (scoped: a user cannot revoke another's) with the
+ * caller's audit entry, in one transaction; false when they have no such active token (nothing written).
+ */
+export async function revokeOwnApiToken(userId: string, tokenId: string, now: Date, audit: AuditStep): Promise<boolean> {
+  return db().$transaction(async (tx) => {
     const result = await tx.apiToken.updateMany({ where: { id: tokenId, userId, revokedAt: null }, data: { revokedAt: now } });
-    if (result.count === 0) throw new AppError('NOT_FOUND', 'No such active token');
-    await writeAudit(tx, { actorId: userId, action: 'api_token.revoke', targetType: 'api_token', targetId: tokenId });
+    if (result.count === 0) return false;
+    await audit(tx);
+    return true;
   });
 }

@@ -1,10 +1,7 @@
-import { z } from 'zod';
-import { projectAccess, projectRoleSchema, type ProjectRole } from '../project-access';
+import { projectAccess, type ProjectRole } from '../project-access';
 import type { SessionUser, UserRecord } from '../session-user';
-import { AppError } from '../../errors';
-import { parseInput } from '../../parse-input';
 import { db } from '../../db/client';
-import { writeAudit } from './audit';
+import type { AuditStep } from './audit';
 
 /** The signed-in user with the projects they reach (their memberships; a narrowed token: one project). */
 export async function sessionUserFor(user: UserRecord, narrowedTo: string | null): Promise<SessionUser> {
@@ -31,91 +28,49 @@ export async function listProjectMembers(projectId?: string) {
 }
 export type ProjectMembers = Awaited<ReturnType<typeof listProjectMembers>>[number];
 
-export const membershipInput = z.object({
-  projectId: z.string().trim().min(1, 'pick a project').max(64),
-  userId: z.string().trim().min(1, 'pick a user').max(64),
-  role: projectRoleSchema,
-});
-export const removeMembershipInput = membershipInput.omit({ role: true });
+/** Whether a project with this id exists. */
+export async function projectExists(projectId: string): Promise<boolean> {
+  return (await db().project.findUnique({ where: { id: projectId }, select: { id: true } })) !== null;
+}
 
 /**
- * Adds a member or changes their role (admin only; audited with the project). A global
- * reviewer can only review in a project: only global leads may lead one. Admins need no
- * membership (they reach every project). Idempotent: the same role again changes and audits
- * nothing. `actorId` null: the command line (`witness member add`, `witness import --lead`),
- * whose `reason` goes into the audit entry.
+ * Gives the user this role in the project (adding them or changing their role) with the caller's
+ * audit entry (given the role before, null: was not a member), in one transaction. The same role
+ * again writes nothing.
  */
-export async function setProjectMember(
-  actorId: string | null,
-  raw: z.input<typeof membershipInput>,
-  reason?: string,
+export async function saveProjectMember(
+  member: { projectId: string; userId: string; role: ProjectRole },
+  audit: AuditStep<{ previous: ProjectRole | null }>,
 ): Promise<{ role: ProjectRole; previous: ProjectRole | null }> {
-  const input = parseInput(membershipInput, raw, '');
+  const { projectId, userId, role } = member;
   return db().$transaction(async (tx) => {
-    const [project, user] = await Promise.all([
-      tx.project.findUnique({ where: { id: input.projectId }, select: { id: true } }),
-      tx.user.findUnique({ where: { id: input.userId }, select: { id: true, role: true, email: true } }),
-    ]);
-    if (!project) throw new AppError('NOT_FOUND', 'No such project', { details: { field: 'projectId' } });
-    if (!user) throw new AppError('NOT_FOUND', 'No such user', { details: { field: 'userId' } });
-    if (user.role === 'admin')
-      throw new AppError('BAD_INPUT', `${user.email} is an admin and reaches every project already`, { details: { field: 'userId' } });
-    if (input.role === 'lead' && user.role !== 'lead')
-      throw new AppError('BAD_INPUT', `${user.email} is a reviewer: only users with the lead role can lead a project`, {
-        details: { field: 'role' },
-      });
-    const existing = await tx.projectMember.findUnique({
-      where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
-      select: { role: true },
-    });
-    if (existing?.role === input.role) return { role: input.role, previous: existing.role };
+    const existing = await tx.projectMember.findUnique({ where: { projectId_userId: { projectId, userId } }, select: { role: true } });
+    if (existing?.role === role) return { role, previous: existing.role };
     await tx.projectMember.upsert({
-      where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
-      create: { projectId: input.projectId, userId: input.userId, role: input.role },
-      update: { role: input.role },
+      where: { projectId_userId: { projectId, userId } },
+      create: { projectId, userId, role },
+      update: { role },
     });
-    await writeAudit(tx, {
-      actorId,
-      action: existing ? 'project_member.role' : 'project_member.add',
-      targetType: 'user',
-      targetId: input.userId,
-      projectId: input.projectId,
-      data: { role: input.role, ...(existing ? { previous: existing.role } : {}), ...(reason ? { reason } : {}) },
-    });
-    return { role: input.role, previous: existing?.role ?? null };
+    await audit(tx, { previous: existing?.role ?? null });
+    return { role, previous: existing?.role ?? null };
   });
 }
 
-/** Removes a member from a project (admin only; audited). Their claims there stop at once: every edge checks membership. */
-export async function removeProjectMember(actorId: string | null, raw: z.input<typeof removeMembershipInput>): Promise<void> {
-  const input = parseInput(removeMembershipInput, raw, '');
-  await db().$transaction(async (tx) => {
-    const removed = await tx.projectMember.deleteMany({ where: { projectId: input.projectId, userId: input.userId } });
-    if (removed.count === 0) throw new AppError('NOT_FOUND', 'This user is not a member of this project');
-    await writeAudit(tx, {
-      actorId,
-      action: 'project_member.remove',
-      targetType: 'user',
-      targetId: input.userId,
-      projectId: input.projectId,
-    });
+/** Deletes the user's membership of the project with the caller's audit entry, in one transaction; false when there was none. */
+export async function deleteProjectMember(projectId: string, userId: string, audit: AuditStep): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const removed = await tx.projectMember.deleteMany({ where: { projectId, userId } });
+    if (removed.count === 0) return false;
+    await audit(tx);
+    return true;
   });
 }
 
-/** Makes the user who created a project its lead (an import that created it); admins need no row. */
-export async function addCreatorAsLead(projectId: string, user: UserRecord): Promise<void> {
-  if (user.role === 'admin') return;
+/** Makes the user a lead of the project unless they are a member already; the caller's audit entry goes with an added row. */
+export async function addLeadUnlessMember(projectId: string, userId: string, audit: AuditStep): Promise<void> {
   await db().$transaction(async (tx) => {
-    const created = await tx.projectMember.createMany({ data: [{ projectId, userId: user.id, role: 'lead' }], skipDuplicates: true });
-    if (created.count > 0)
-      await writeAudit(tx, {
-        actorId: user.id,
-        action: 'project_member.add',
-        targetType: 'user',
-        targetId: user.id,
-        projectId,
-        data: { role: 'lead', reason: 'created the project' },
-      });
+    const created = await tx.projectMember.createMany({ data: [{ projectId, userId, role: 'lead' }], skipDuplicates: true });
+    if (created.count > 0) await audit(tx);
   });
 }
 

@@ -3,8 +3,8 @@ import type { UserRecord } from '../session-user';
 import { db } from '../../db/client';
 import { at, sql } from '../../db/sql';
 
-/** Deletes expired sessions; returns how many. Used by the `sessions.prune` job. */
-export async function pruneExpiredSessions(now: Date): Promise<number> {
+/** Deletes expired sessions; returns how many. */
+export async function deleteExpiredSessions(now: Date): Promise<number> {
   const result = await db().session.deleteMany({ where: { expiresAt: { lt: now } } });
   return result.count;
 }

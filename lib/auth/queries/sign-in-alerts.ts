@@ -1,9 +1,8 @@
 import { db } from '../../db/client';
-import { recordAudit } from './audit';
 
 /**
- * Alerts for the admin: an account that failed to sign in many times (lib/auth/sign-in.ts), kept
- * as `sign_in.failures` entries of the audit log and listed on the Admin page.
+ * Alerts for the admin: an account that failed to sign in many times, kept as `sign_in.failures`
+ * entries of the audit log (lib/auth/sign-in.ts writes them) and listed on the Admin page.
  */
 export const SIGN_IN_ALERT_ACTION = 'sign_in.failures';
 
@@ -14,16 +13,6 @@ export interface SignInAlert {
   failures: number;
   windowMinutes: number;
   lastAddress: string;
-}
-
-export async function recordSignInAlert(alert: Omit<SignInAlert, 'at'>): Promise<void> {
-  await recordAudit({
-    actorId: null,
-    action: SIGN_IN_ALERT_ACTION,
-    targetType: 'user',
-    targetId: alert.userId ?? undefined,
-    data: { email: alert.email, failures: alert.failures, windowMinutes: alert.windowMinutes, lastAddress: alert.lastAddress },
-  });
 }
 
 /** The latest alerts since `since`, newest first. */

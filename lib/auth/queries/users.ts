@@ -1,59 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { AppError } from '../../errors';
-import { expertiseTagSchema, roleSchema, type Role } from '../roles';
+import type { Role } from '../roles';
 import type { UserRecord } from '../session-user';
-import { hashPassword, passwordSchema } from '../password';
 import { db } from '../../db/client';
-import { writeAudit } from './audit';
-import { parseInput } from '../../parse-input';
+import type { AuditStep } from './audit';
 
 const userSelect = { id: true, email: true, name: true, role: true, expertise: true } as const;
 
-export const createUserInput = z.object({
-  email: z.email('a valid email address').transform((e) => e.toLowerCase()),
-  name: z.string().trim().min(1, 'a name').max(120),
-  role: roleSchema,
-  password: passwordSchema,
-  expertise: z.array(expertiseTagSchema).max(20).default([]),
-});
-export type CreateUserInput = z.input<typeof createUserInput>;
-
-/** Creates a user with an email + password credential (better-auth's `credential` account), in one transaction. */
-export async function createUser(input: CreateUserInput, actorId: string | null = null): Promise<UserRecord> {
-  const { email, name, role, password, expertise } = parseInput(createUserInput, input, '');
-  const hash = await hashPassword(password);
-  const id = randomUUID();
+/**
+ * Writes a user with an email + password credential (better-auth's `credential` account) and the
+ * caller's audit entry, in one transaction; null when the email is taken (nothing written).
+ */
+export async function insertUser(user: UserRecord, passwordHash: string, audit: AuditStep<UserRecord>): Promise<UserRecord | null> {
+  const { id, email, name, role, expertise } = user;
   try {
     return await db().$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { id, email, name, role, expertise, emailVerified: true }, select: userSelect });
-      await tx.account.create({ data: { id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hash } });
-      await writeAudit(tx, { actorId, action: 'user.create', targetType: 'user', targetId: id, data: { email, role } });
-      return user;
+      const created = await tx.user.create({ data: { id, email, name, role, expertise, emailVerified: true }, select: userSelect });
+      await tx.account.create({ data: { id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: passwordHash } });
+      await audit(tx, created);
+      return created;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', `A user with email ${email} already exists`);
-    throw error;
-  }
-}
-
-/** Creates the user unless the email exists (demo seeding); returns whether it was created. */
-export async function ensureUser(input: CreateUserInput): Promise<{ user: UserRecord; created: boolean }> {
-  const existing = await findUserByEmail(input.email);
-  if (existing) return { user: existing, created: false };
-  try {
-    return { user: await createUser(input), created: true };
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'CONFLICT') {
-      const user = await findUserByEmail(input.email);
-      if (user) return { user, created: false };
-    }
+    if ((error as { code?: string }).code === 'P2002') return null;
     throw error;
   }
 }
 
 export async function findUserByEmail(email: string): Promise<UserRecord | null> {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: userSelect });
+}
+
+/** A user by id, disabled or not. */
+export async function findUserById(id: string): Promise<UserRecord | null> {
+  return db().user.findUnique({ where: { id }, select: userSelect });
 }
 
 /** An active (not disabled) user by id. */

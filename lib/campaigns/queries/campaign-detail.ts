@@ -1,11 +1,8 @@
-import { z } from 'zod';
-import { AppError } from '../../errors';
 import { rubricDefinition } from '../../review/rubric';
-import { trajectoryFilterSchema } from './campaigns';
+import { campaignBlindSchema, trajectoryFilterSchema } from '../campaign-settings';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
-
-const blindSchema = z.object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) });
+import { campaignHead, campaignHeadSelect } from './campaign-list';
 
 /** How many items a page of the detail lists (the counts above it always cover every item; `page` picks which). */
 export const CAMPAIGN_ITEMS_PER_PAGE = 100;
@@ -14,19 +11,14 @@ export const CAMPAIGN_ITEMS_PER_PAGE = 100;
  * One campaign for its lead: settings, rubric version, progress overall and per reviewer
  * (live claims, submitted, skipped, expired, gold score mean, last activity: the last claim,
  * submit or skip) and a page of its items with review counts. A fixed number of queries; JSON-safe. For leads only: it names policies and
- * reviewers, so no reviewer route may call it.
+ * reviewers, so no reviewer route may call it (lib/campaigns/view-campaign-detail.ts checks the caller). Null when there is no such campaign.
  */
 export async function getCampaignDetail(campaignId: string, now: Date, options: { page?: number } = {}) {
   const page = Math.max(0, Math.floor(options.page ?? 0));
   const c = await db().campaign.findUnique({
     where: { id: campaignId },
     select: {
-      id: true,
-      name: true,
-      mode: true,
-      status: true,
-      overlap: true,
-      requiredExpertise: true,
+      ...campaignHeadSelect,
       minCoverage: true,
       coverageBasis: true,
       blind: true,
@@ -42,7 +34,7 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       rubricVersion: { select: { id: true, version: true, definition: true, rubric: { select: { name: true } } } },
     },
   });
-  if (!c) throw new AppError('NOT_FOUND', 'No such campaign');
+  if (!c) return null;
 
   const [summary, reviewers, items, creator] = await Promise.all([
     db().$queryRaw<{ items: bigint; population: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
@@ -134,15 +126,10 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
   const s = summary[0]!;
   const itemCount = Number(s.items);
   return {
-    id: c.id,
-    name: c.name,
-    mode: c.mode,
-    status: c.status,
-    overlap: c.overlap,
-    requiredExpertise: c.requiredExpertise,
+    ...campaignHead(c),
     minCoverage: c.minCoverage,
     coverageBasis: c.coverageBasis,
-    blind: blindSchema.catch({ hidePolicy: true, hideReward: true }).parse(c.blind),
+    blind: campaignBlindSchema.catch({ hidePolicy: true, hideReward: true }).parse(c.blind),
     pacing: c.pacing,
     filter: trajectoryFilterSchema.catch({}).parse(c.filter),
     leaseSeconds: c.leaseSeconds,
@@ -197,11 +184,10 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
     itemsPerPage: CAMPAIGN_ITEMS_PER_PAGE,
   };
 }
-export type CampaignDetail = Awaited<ReturnType<typeof getCampaignDetail>>;
+export type CampaignDetail = NonNullable<Awaited<ReturnType<typeof getCampaignDetail>>>;
 
-/** The trajectory ids of one campaign item (B is null in single mode). */
-export async function campaignItemTrajectories(campaignItemId: string): Promise<{ a: string; b: string | null }> {
+/** The trajectory ids of one campaign item (B is null in single mode); null when there is no such item. */
+export async function campaignItemTrajectories(campaignItemId: string): Promise<{ a: string; b: string | null } | null> {
   const item = await db().campaignItem.findUnique({ where: { id: campaignItemId }, select: { trajectoryId: true, trajectoryBId: true } });
-  if (!item) throw new AppError('NOT_FOUND', 'No such campaign item');
-  return { a: item.trajectoryId, b: item.trajectoryBId };
+  return item ? { a: item.trajectoryId, b: item.trajectoryBId } : null;
 }

@@ -1,4 +1,20 @@
+import type { Prisma } from '@prisma/client';
 import { db } from '../../db/client';
+
+/** The campaign's columns that head both its row in the list and its detail (lib/campaigns/queries/campaign-detail.ts). */
+export const campaignHeadSelect = {
+  id: true,
+  name: true,
+  mode: true,
+  status: true,
+  overlap: true,
+  requiredExpertise: true,
+} as const satisfies Prisma.CampaignSelect;
+
+/** Those columns as the list's row and the detail answer them, in that order. */
+export function campaignHead(c: Prisma.CampaignGetPayload<{ select: typeof campaignHeadSelect }>) {
+  return { id: c.id, name: c.name, mode: c.mode, status: c.status, overlap: c.overlap, requiredExpertise: c.requiredExpertise };
+}
 
 /**
  * Campaigns for the lead's list and GET /api/v1/campaigns, newest first, with their progress:
@@ -9,12 +25,7 @@ export async function listCampaigns(scope: { projectIds: string[] | null; projec
   const campaigns = await db().campaign.findMany({
     where: scope.projectId ? { AND: [visible, { projectId: scope.projectId }] } : visible,
     select: {
-      id: true,
-      name: true,
-      mode: true,
-      status: true,
-      overlap: true,
-      requiredExpertise: true,
+      ...campaignHeadSelect,
       sampling: true,
       createdAt: true,
       closedAt: true,
@@ -39,12 +50,7 @@ export async function listCampaigns(scope: { projectIds: string[] | null; projec
     const r = byId.get(c.id);
     const items = Number(r?.items ?? 0);
     return {
-      id: c.id,
-      name: c.name,
-      mode: c.mode,
-      status: c.status,
-      overlap: c.overlap,
-      requiredExpertise: c.requiredExpertise,
+      ...campaignHead(c),
       project: c.project,
       rubric: { name: c.rubricVersion.rubric.name, version: c.rubricVersion.version },
       items,

@@ -2,12 +2,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { campaignPlanFacts, campaignTrajectoryIds } from './campaign-sampling-data';
-import { createCampaign } from './campaigns';
-import { saveRubricVersion } from './rubrics';
+import { createCampaign } from '../create-campaign';
+import { saveRubricVersion } from '../save-rubric-version';
 import { db } from '../../db/client';
 import { resetDatabase } from '../../db/test/reset';
 import { ensureProject } from '../../trajectories/queries/projects';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 
 const rubric = { title: 'r', questions: [{ id: 'quality', type: 'likert', prompt: 'Quality', points: 5 }] };
 

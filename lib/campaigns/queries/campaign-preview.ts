@@ -1,5 +1,6 @@
 import { db } from '../../db/client';
-import { trajectoryWhere, type TrajectoryFilter } from './campaigns';
+import type { TrajectoryFilter } from '../campaign-settings';
+import { trajectoryWhere } from './campaigns';
 
 export interface CampaignPreview {
   /** trajectories the filter matches */

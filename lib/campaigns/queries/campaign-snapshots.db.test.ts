@@ -17,14 +17,15 @@ import { planCampaignReview } from '../plan-campaign-review';
 import { submitReview } from '../../review/submit-review';
 import { loadAgreementData } from '../../agreement/queries/agreement-data';
 import { db } from '../../db/client';
-import { claimNextItem, skipAssignment } from '../../review/queries/assignments';
+import { claimNextItem } from '../../review/claim-next-item';
+import { skipAssignment } from '../../review/skip-assignment';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { resetDatabase } from '../../db/test/reset';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 import { getCampaignDetail } from './campaign-detail';
-import { createCampaign } from './campaigns';
+import { createCampaign } from '../create-campaign';
 import { disagreementPage, findSnapshot, labelClock } from './campaign-snapshots';
-import { saveRubricVersion } from './rubrics';
+import { saveRubricVersion } from '../save-rubric-version';
 import { insightRefreshRunning } from '../../insight/queries/insight-refresh';
 
 const rubric = {
@@ -122,7 +123,7 @@ async function slowReviewerCounts(campaignId: string, now: Date) {
 }
 
 async function fastReviewerCounts(campaignId: string, now: Date) {
-  const detail = await getCampaignDetail(campaignId, now);
+  const detail = (await getCampaignDetail(campaignId, now))!;
   return detail.reviewers
     .map((r) => ({
       reviewerId: r.reviewerId,
@@ -248,7 +249,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
 
   /** What the pages would compute live from the same data, as stored JSON holds it. */
   async function live(campaignId: string) {
-    const data = await loadAgreementData(campaignId);
+    const data = (await loadAgreementData(campaignId))!;
     const agreement = agreementPayload(agreementDashboard(data, { threshold: 0.5, replicates: 1000 }));
     const queue = findDisagreements(questionRatings(data), {});
     const plan = await planCampaignReview(campaignId);
@@ -332,7 +333,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     expect(await refreshCampaignSnapshots(campaign.id, variant)).toMatchObject({ written: ['disagreements?cut=0.5&range=4'] });
     const snap = (await findSnapshot<{ count: number }>(campaign.id, 'disagreements', 'cut=0.5&range=4'))!;
     const rows = await disagreementPage(snap.id, 0, 10_000);
-    const want = findDisagreements(questionRatings(await loadAgreementData(campaign.id)), { majorityCut: 0.5, ordinalRange: 4 });
+    const want = findDisagreements(questionRatings((await loadAgreementData(campaign.id))!), { majorityCut: 0.5, ordinalRange: 4 });
     expect(rows.map((r) => ({ itemId: r.itemId, reviews: r.reviews, splits: r.splits }))).toEqual(JSON.parse(JSON.stringify(want)));
     expect(snap.payload.count).toBe(want.length);
     // a second page of a queue reads from its offset
@@ -344,7 +345,7 @@ describe('campaign snapshots (agreement, disagreements, plan)', () => {
     expect(q).toEqual({ kind: 'agreement', threshold: 0.5, q: 'quality' });
     expect(await refreshCampaignSnapshots(campaign.id, q)).toMatchObject({ written: ['agreement?q=quality'] });
     const matrix = (await findSnapshot<AgreementSnapshotPayload>(campaign.id, 'agreement', 'q=quality'))!;
-    const wantMatrix = agreementPayload(agreementDashboard(await loadAgreementData(campaign.id), { matrixQuestion: 'quality' }));
+    const wantMatrix = agreementPayload(agreementDashboard((await loadAgreementData(campaign.id))!, { matrixQuestion: 'quality' }));
     expect(matrix.payload.matrix.questionKey).toBe('quality');
     expect(matrix.payload).toEqual(JSON.parse(JSON.stringify(wantMatrix)));
   });

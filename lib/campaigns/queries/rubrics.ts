@@ -1,12 +1,17 @@
 import type { Prisma } from '@prisma/client';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
-import { writeAudit } from '../../auth/queries/audit';
 import { db } from '../../db/client';
-import { parseInput } from '../../parse-input';
 
-/** Saves a rubric definition as a new immutable version (version 1 creates the rubric). */
-export async function saveRubricVersion(projectId: string, name: string, definition: unknown, actorId: string | null) {
-  const checked = parseInput(rubricDefinition, definition, 'rubric');
+/**
+ * Inserts a rubric definition as the rubric's next immutable version (version 1 creates the
+ * rubric); `alongside` runs in the same transaction (the use-case's audit row).
+ */
+export async function insertRubricVersion(
+  projectId: string,
+  name: string,
+  definition: RubricDefinition,
+  alongside: (tx: Prisma.TransactionClient, saved: { rubricId: string; version: number }) => Promise<void>,
+) {
   return db().$transaction(async (tx) => {
     const rubric = await tx.rubric.upsert({
       where: { projectId_name: { projectId, name } },
@@ -20,17 +25,10 @@ export async function saveRubricVersion(projectId: string, name: string, definit
       select: { version: true },
     });
     const version = await tx.rubricVersion.create({
-      data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: checked as Prisma.InputJsonValue },
+      data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: definition as Prisma.InputJsonValue },
       select: { id: true, version: true },
     });
-    await writeAudit(tx, {
-      actorId,
-      action: 'rubric.version',
-      targetType: 'rubric',
-      targetId: rubric.id,
-      projectId,
-      data: { version: version.version },
-    });
+    await alongside(tx, { rubricId: rubric.id, version: version.version });
     return { rubricId: rubric.id, versionId: version.id, version: version.version };
   });
 }

@@ -1,11 +1,9 @@
 import type { Prisma } from '@prisma/client';
-import { z } from 'zod';
 import { type ItemLabels, type LabelTrajectory, referenceAnswerOf } from '../labels';
 import type { OffendingItem } from '../guard';
-import { observationSchema, toolCallSchema, type Step } from '../../formats/trajectory';
-import { evidenceList } from '../../review/evidence';
-import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
-import { AppError } from '../../errors';
+import { storedEvidence, storedObservations, storedToolCalls } from '../stored-labels';
+import type { Step } from '../../formats/trajectory';
+import type { RubricDefinition } from '../../review/rubric';
 import { db } from '../../db/client';
 
 /**
@@ -28,52 +26,32 @@ export interface DatasetScope {
   }>;
 }
 
-export async function resolveDatasetScope(input: {
-  projectId?: string;
-  project?: string;
-  campaignId?: string;
-  split?: 'train' | 'eval';
-}): Promise<DatasetScope> {
-  let projectId = input.projectId;
-  if (!projectId && input.campaignId) {
-    const c = await db().campaign.findUnique({ where: { id: input.campaignId }, select: { projectId: true } });
-    if (!c) throw new AppError('NOT_FOUND', `No campaign with id ${input.campaignId}`);
-    projectId = c.projectId;
-  }
-  let project;
-  if (projectId) project = await db().project.findUnique({ where: { id: projectId }, select: { id: true, slug: true } });
-  else if (input.project)
-    project = await db().project.findFirst({
-      where: { OR: [{ slug: input.project }, { name: input.project }] },
-      select: { id: true, slug: true },
-    });
-  else {
-    const all = await db().project.findMany({ select: { id: true, slug: true }, take: 2 });
-    if (all.length !== 1) throw new AppError('BAD_INPUT', 'Name the project (--project NAME) or a campaign (--campaign ID)');
-    project = all[0];
-  }
-  if (!project) throw new AppError('NOT_FOUND', `No such project: ${input.project ?? projectId}`);
-  const campaigns = await db().campaign.findMany({
-    where: { projectId: project.id, ...(input.campaignId ? { id: input.campaignId } : {}) },
+/** The project a campaign belongs to, or null when there is no such campaign. */
+export async function campaignProjectId(campaignId: string): Promise<string | null> {
+  return (await db().campaign.findUnique({ where: { id: campaignId }, select: { projectId: true } }))?.projectId ?? null;
+}
+
+/** A project by id, or by slug or name; null when there is none. */
+export async function findScopeProject(by: { id: string } | { slugOrName: string }): Promise<{ id: string; slug: string } | null> {
+  if ('id' in by) return db().project.findUnique({ where: { id: by.id }, select: { id: true, slug: true } });
+  return db().project.findFirst({
+    where: { OR: [{ slug: by.slugOrName }, { name: by.slugOrName }] },
+    select: { id: true, slug: true },
+  });
+}
+
+/** At most `take` projects (to tell whether there is exactly one). */
+export async function someProjects(take: number): Promise<{ id: string; slug: string }[]> {
+  return db().project.findMany({ select: { id: true, slug: true }, take });
+}
+
+/** A project's campaigns (or the one with this id there) with their rubric versions (the definition as stored), by id. */
+export async function scopeCampaigns(projectId: string, campaignId?: string) {
+  return db().campaign.findMany({
+    where: { projectId, ...(campaignId ? { id: campaignId } : {}) },
     select: { id: true, name: true, mode: true, rubricVersionId: true, rubricVersion: { select: { version: true, definition: true } } },
     orderBy: { id: 'asc' },
   });
-  if (input.campaignId && campaigns.length === 0)
-    throw new AppError('NOT_FOUND', `No campaign ${input.campaignId} in project ${project.slug}`);
-  return {
-    projectId: project.id,
-    projectName: project.slug,
-    campaignId: input.campaignId ?? null,
-    split: input.split ?? null,
-    campaigns: campaigns.map((c) => ({
-      id: c.id,
-      name: c.name,
-      mode: c.mode,
-      rubricVersionId: c.rubricVersionId,
-      rubricVersion: c.rubricVersion.version,
-      rubric: rubricDefinition.parse(c.rubricVersion.definition),
-    })),
-  };
 }
 
 function itemWhere(scope: DatasetScope): Prisma.CampaignItemWhereInput {
@@ -118,6 +96,22 @@ function after(last: { itemId: string; id: string } | null) {
   return last ? { OR: [{ campaignItemId: { gt: last.itemId } }, { campaignItemId: last.itemId, id: { gt: last.id } }] } : {};
 }
 
+/** The pages `read` answers (rows ordered by item then id, at most `pageSize`), each read after the last one's end. */
+async function* keysetPages<T extends { id: string; campaignItemId: string }>(
+  read: (afterLast: ReturnType<typeof after>) => Promise<T[]>,
+  pageSize: number,
+): AsyncGenerator<T[]> {
+  let last: { itemId: string; id: string } | null = null;
+  for (;;) {
+    const page = await read(after(last));
+    if (page.length === 0) break;
+    yield page;
+    const end = page[page.length - 1]!;
+    last = { itemId: end.campaignItemId, id: end.id };
+    if (page.length < pageSize) break;
+  }
+}
+
 /**
  * Current reviews and comparisons of one campaign's items in scope, ordered by item then id
  * (an item's labels are contiguous), in pages of `pageSize`: constant memory per page.
@@ -125,53 +119,36 @@ function after(last: { itemId: string; id: string } | null) {
 export async function* labelRecords(scope: DatasetScope, campaignId: string, pageSize = 5000): AsyncGenerator<LabelRecord[]> {
   const item = { ...itemWhere(scope), campaignId };
   const orderBy = [{ campaignItemId: 'asc' as const }, { id: 'asc' as const }];
-  let last: { itemId: string; id: string } | null = null;
-  for (;;) {
-    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; answers: unknown }> = await db().review.findMany({
-      where: { isCurrent: true, item, ...after(last) },
-      select: { id: true, campaignItemId: true, reviewerId: true, answers: true },
-      orderBy,
-      take: pageSize,
-    });
-    if (page.length === 0) break;
-    yield page.map((r) => ({
-      itemId: r.campaignItemId,
-      reviewerId: r.reviewerId,
-      campaignId,
-      answers: r.answers as Record<string, unknown>,
-      preference: null,
-      bothBad: false,
-    }));
-    const end = page[page.length - 1]!;
-    last = { itemId: end.campaignItemId, id: end.id };
-    if (page.length < pageSize) break;
-  }
-  last = null;
-  for (;;) {
-    const page: Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean }> =
-      await db().pairwiseComparison.findMany({
-        where: { isCurrent: true, item, ...after(last) },
+  const reviews = keysetPages(
+    (afterLast): Promise<Array<{ id: string; campaignItemId: string; reviewerId: string; answers: unknown }>> =>
+      db().review.findMany({
+        where: { isCurrent: true, item, ...afterLast },
+        select: { id: true, campaignItemId: true, reviewerId: true, answers: true },
+        orderBy,
+        take: pageSize,
+      }),
+    pageSize,
+  );
+  const record = (r: { campaignItemId: string; reviewerId: string }, label: Pick<LabelRecord, 'answers' | 'preference' | 'bothBad'>) => ({
+    itemId: r.campaignItemId,
+    reviewerId: r.reviewerId,
+    campaignId,
+    ...label,
+  });
+  for await (const page of reviews)
+    yield page.map((r) => record(r, { answers: r.answers as Record<string, unknown>, preference: null, bothBad: false }));
+  const comparisons = keysetPages(
+    (afterLast): Promise<Array<{ id: string; campaignItemId: string; reviewerId: string; preference: number; bothBad: boolean }>> =>
+      db().pairwiseComparison.findMany({
+        where: { isCurrent: true, item, ...afterLast },
         select: { id: true, campaignItemId: true, reviewerId: true, preference: true, bothBad: true },
         orderBy,
         take: pageSize,
-      });
-    if (page.length === 0) break;
-    yield page.map((r) => ({
-      itemId: r.campaignItemId,
-      reviewerId: r.reviewerId,
-      campaignId,
-      answers: null,
-      preference: r.preference,
-      bothBad: r.bothBad,
-    }));
-    const end = page[page.length - 1]!;
-    last = { itemId: end.campaignItemId, id: end.id };
-    if (page.length < pageSize) break;
-  }
+      }),
+    pageSize,
+  );
+  for await (const page of comparisons) yield page.map((r) => record(r, { answers: null, preference: r.preference, bothBad: r.bothBad }));
 }
-
-const toolCalls = z.array(toolCallSchema).catch([]);
-const observations = z.array(observationSchema).catch([]);
 
 async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTrajectory>): Promise<void> {
   const missing = [...new Set(ids)].filter((id) => !cache.has(id));
@@ -198,8 +175,8 @@ async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTraj
         source: s.source as Step['source'],
         text: s.text,
         reasoning: null,
-        toolCalls: toolCalls.parse(s.toolCalls),
-        observations: observations.parse(s.observations),
+        toolCalls: storedToolCalls(s.toolCalls),
+        observations: storedObservations(s.observations),
         timestamp: null,
         castTime: null,
         usage: null,
@@ -207,8 +184,6 @@ async function loadLabelTrajectories(ids: string[], cache: Map<string, LabelTraj
     });
   }
 }
-
-const evidence = evidenceList.catch([]);
 
 const itemSelect = {
   id: true,
@@ -267,7 +242,7 @@ async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string,
         id: r.id,
         reviewerId: r.reviewerId,
         answers: r.answers as Record<string, unknown>,
-        evidence: evidence.parse(r.evidence),
+        evidence: storedEvidence(r.evidence),
       })),
       adjudication: adj ? { id: adj.id, answers: adj.answers as Record<string, unknown> } : null,
     };
@@ -283,11 +258,10 @@ async function toLabels(scope: DatasetScope, page: ItemRow[], cache: Map<string,
  */
 export async function* itemLabelPages(
   scope: DatasetScope,
-  campaignId: string,
+  campaign: DatasetScope['campaigns'][number],
   options: { pageSize?: number; taskPageSize?: number } = {},
 ): AsyncGenerator<ItemLabels[]> {
-  const campaign = scope.campaigns.find((c) => c.id === campaignId);
-  if (!campaign) throw new AppError('NOT_FOUND', `Campaign ${campaignId} is not in this export`);
+  const campaignId = campaign.id;
   const where = { ...itemWhere(scope), campaignId };
   const cache = new Map<string, LabelTrajectory>();
   if (campaign.mode === 'pairwise') {

@@ -1,5 +1,5 @@
 import type { ExportStatus, Prisma } from '@prisma/client';
-import { writeAudit } from '../../auth/queries/audit';
+import type { AuditStep } from '../../auth/queries/audit';
 import { db } from '../../db/client';
 
 /**
@@ -27,7 +27,8 @@ const exportSelect = {
  * Records an export request, or joins the identical one (same project and `dedupeKey`) still
  * queued: `{ joined: true }` with its id. A new row counts against its requester's pending
  * exports (queued or running): with `limit` already pending, nothing is written and the answer
- * is `{ limited: pending }`. Race-safe: requests for one definition, then one requester's
+ * is `{ limited: pending }`. A new row's audit entry is the caller's (`audit`), written in its
+ * transaction. Race-safe: requests for one definition, then one requester's
  * requests, take turns on advisory locks, and a partial unique index (one queued row per
  * project and key) backs the join.
  */
@@ -40,6 +41,8 @@ interface ExportRequestRow {
   createdById: string | null;
   /** absent: no limit */
   limit?: number;
+  /** the caller's audit entry for a new row, in its transaction (absent: none, a fixture's export) */
+  audit?: AuditStep<{ id: string }>;
 }
 type CreatedExport = { id: string; status: ExportStatus; joined: boolean; limited?: undefined };
 export async function createExport(input: ExportRequestRow & { limit?: undefined }): Promise<CreatedExport>;
@@ -74,14 +77,7 @@ export async function createExport(input: ExportRequestRow): Promise<CreatedExpo
           },
           select,
         });
-        await writeAudit(tx, {
-          actorId: input.createdById,
-          action: 'dataset.export',
-          targetType: 'export',
-          targetId: row.id,
-          projectId: input.projectId,
-          data: { format: input.format },
-        });
+        await input.audit?.(tx, row);
         return { ...row, joined: false };
       },
       { maxWait: 15_000, timeout: 15_000 },
@@ -134,7 +130,7 @@ export async function failExport(id: string, error: string, now: Date): Promise<
 }
 
 /** Campaigns of a project for the export form. */
-export async function listExportableCampaigns(projectId: string) {
+export async function exportableCampaigns(projectId: string) {
   return db().campaign.findMany({
     where: { projectId },
     select: { id: true, name: true, mode: true, status: true },

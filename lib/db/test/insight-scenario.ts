@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { standardFlags } from '../../review/rubric';
-import { claimNextItem } from '../../review/queries/assignments';
-import { createCampaign } from '../../campaigns/queries/campaigns';
+import { claimNextItem } from '../../review/claim-next-item';
+import { createCampaign } from '../../campaigns/create-campaign';
 import { db } from '../client';
 import { submitComparison } from '../../review/submit-comparison';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { submitReview } from '../../review/submit-review';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { saveRubricVersion } from '../../campaigns/save-rubric-version';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 
 /**
  * A small project with known answers for the insight pages, built through the real claim /
@@ -151,4 +151,36 @@ export async function seedInsightScenario(slug: string, reviewerIds: [string, st
     );
   }
   return { projectId: project.id, meta };
+}
+
+/**
+ * Has each of `crowd` (reviewer i answering `answers(i, round)`) claim items of `campaignId`
+ * until none is left, or until `claims` claims in all were taken: on each, a review, then two
+ * revisions of it racing each other with new keys (rounds 0, then 1 and 2 at once).
+ */
+export async function crowdReviews(
+  campaignId: string,
+  crowd: string[],
+  answers: (i: number, round: number) => Record<string, unknown>,
+  claims = Infinity,
+) {
+  const coverage = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
+  let left = claims;
+  await Promise.all(
+    crowd.map(async (id, i) => {
+      while (left-- > 0) {
+        const claim = await claimNextItem(campaignId, { id, expertise: [] }, new Date());
+        if (!claim) return;
+        const submit = (round: number) =>
+          submitReview(
+            id,
+            { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: answers(i, round), coverage },
+            100,
+            new Date(),
+          );
+        await submit(0);
+        await Promise.all([submit(1), submit(2)]);
+      }
+    }),
+  );
 }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
-import { claimNextItem } from '../../review/queries/assignments';
-import { createCampaign } from '../../campaigns/queries/campaigns';
+import { claimNextItem } from '../../review/claim-next-item';
+import { createCampaign } from '../../campaigns/create-campaign';
 import { db } from '../client';
 import { submitComparison } from '../../review/submit-comparison';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { submitReview } from '../../review/submit-review';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { saveRubricVersion } from '../../campaigns/save-rubric-version';
+import { storeTrajectory } from '../../ingest/store-trajectory';
+import { verdictQuestion } from '../../review/rubric-testing';
 
 /**
  * Seeds labelled data through the same lib/db functions the studio uses: a project with train
@@ -18,18 +19,7 @@ import { storeTrajectory } from '../../trajectories/queries/trajectories';
  */
 export const labelRubric = {
   title: 'Quality',
-  questions: [
-    { id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5 },
-    {
-      id: 'verdict',
-      type: 'single',
-      prompt: 'Verdict',
-      options: [
-        { value: 'accept', label: 'Accept' },
-        { value: 'reject', label: 'Reject' },
-      ],
-    },
-  ],
+  questions: [{ id: 'quality', type: 'likert', prompt: 'Overall quality', points: 5 }, verdictQuestion('Verdict')],
 };
 
 const watched = { ranges: [[0, 100]] as [number, number][], speeds: [1], seeks: 0 };
@@ -50,6 +40,29 @@ function trajectory(task: string, split: 'train' | 'eval', policy: string, good:
       { source: 'agent', text: good ? `Fixed ${task} properly.` : `Deleted the tests of ${task}.` },
     ],
   });
+}
+
+type Claim = NonNullable<Awaited<ReturnType<typeof claimNextItem>>>;
+
+/**
+ * Claims `campaignId`'s items for `r` until none is left, labelling each with `label`, told
+ * whether the item's (first) trajectory is the good policy's.
+ */
+async function labelEach(
+  campaignId: string,
+  r: { id: string; expertise: string[] },
+  goodPolicyId: string,
+  label: (claim: Claim, good: boolean) => Promise<unknown>,
+) {
+  for (;;) {
+    const claim = await claimNextItem(campaignId, r, new Date());
+    if (!claim) break;
+    const item = await db().campaignItem.findUniqueOrThrow({
+      where: { id: claim.campaignItemId },
+      select: { trajectory: { select: { policyId: true } } },
+    });
+    await label(claim, item.trajectory.policyId === goodPolicyId);
+  }
 }
 
 async function reviewer(name: string) {
@@ -109,17 +122,10 @@ export async function seedLabelledProject(options: { slug?: string; tasks?: numb
   });
   const reviewers = [await reviewer('Ann'), await reviewer('Bo')];
   for (const [k, r] of reviewers.entries()) {
-    for (;;) {
-      const claim = await claimNextItem(pairwise.id, r, new Date());
-      if (!claim) break;
-      const item = await db().campaignItem.findUniqueOrThrow({
-        where: { id: claim.campaignItemId },
-        select: { trajectory: { select: { policyId: true } } },
-      });
-      const aWins = item.trajectory.policyId === goodPolicy.id;
+    await labelEach(pairwise.id, r, goodPolicy.id, (claim, aWins) => {
       const strength = k === 0 ? 1 : 2;
       const ab = aWins ? -strength : strength;
-      await submitComparison(
+      return submitComparison(
         r.id,
         {
           assignmentId: claim.assignmentId,
@@ -132,16 +138,9 @@ export async function seedLabelledProject(options: { slug?: string; tasks?: numb
         { left: 100, right: 100 },
         new Date(),
       );
-    }
-    for (;;) {
-      const claim = await claimNextItem(single.id, r, new Date());
-      if (!claim) break;
-      const item = await db().campaignItem.findUniqueOrThrow({
-        where: { id: claim.campaignItemId },
-        select: { trajectory: { select: { policyId: true } } },
-      });
-      const good = item.trajectory.policyId === goodPolicy.id;
-      await submitReview(
+    });
+    await labelEach(single.id, r, goodPolicy.id, (claim, good) =>
+      submitReview(
         r.id,
         {
           assignmentId: claim.assignmentId,
@@ -152,8 +151,8 @@ export async function seedLabelledProject(options: { slug?: string; tasks?: numb
         },
         100,
         new Date(),
-      );
-    }
+      ),
+    );
   }
   return { projectId: project.id, slug, pairwiseCampaignId: pairwise.id, singleCampaignId: single.id, evalTaskNames };
 }

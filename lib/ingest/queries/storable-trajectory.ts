@@ -44,7 +44,11 @@ export interface StoreOptions {
   importedById: string | null;
 }
 
-export type BatchOutcome = ({ ok: true } & StoreResult) | { ok: false; error: unknown };
+export type BatchOutcome =
+  | ({ ok: true } & StoreResult)
+  | { ok: false; error: unknown }
+  /** the task exists in the other split: an import moves no task between train and eval (lib/ingest/store-trajectory.ts says so) */
+  | { ok: false; splitConflict: { taskName: string; split: string } };
 
 /** A trajectory shaped into rows, ready to send (no reference to the parsed trajectory is kept). Build it with `toStorable`. */
 export interface StorableTrajectory {

@@ -8,9 +8,9 @@ import { prepareTrajectory, type ImportOverrides } from '../prepare-trajectory';
 import { db } from '../../db/client';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { resetDatabase } from '../../db/test/reset';
-import { storeTrajectory, type RawSource } from '../../trajectories/queries/trajectories';
+import { batchFailure, storeTrajectory, type RawSource } from '../store-trajectory';
 import { closeTrajectoryBatchPool } from '../../db/pg-pool';
-import { storableJson, storableText, toStorable, type StorableTrajectory } from './storable-trajectory';
+import { storableJson, storableText, toStorable, type BatchOutcome, type StorableTrajectory } from './storable-trajectory';
 import { storeTrajectoryBatch, TRAJECTORY_INSERT } from './store-trajectory-batch';
 import { batchPool } from '../../db/pg-pool';
 
@@ -222,10 +222,12 @@ describe('batch storage of trajectories', () => {
       await storable(trajectory('t1', { task: 'measured' }), { split: 'train' }),
       await storable(trajectory('t2', { task: 'fresh' }), { split: 'train' }),
     ]);
-    expect(outcomes[0]).toMatchObject({ ok: false });
-    const error = (outcomes[0] as { error: unknown }).error;
+    expect(outcomes[0]).toEqual({ ok: false, splitConflict: { taskName: 'measured', split: 'eval' } });
+    // the import's use-case turns it into the refusal it reports (lib/ingest/store-trajectory.ts)
+    const error = batchFailure(outcomes[0] as Extract<BatchOutcome, { ok: false }>);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');
+    expect((error as AppError).message).toMatch(/task "measured" is already in the eval split/);
     expect(outcomes[1]).toMatchObject({ ok: true, created: true });
     expect(
       await db().task.findMany({ where: { projectId: project.id }, select: { name: true, split: true }, orderBy: { name: 'asc' } }),

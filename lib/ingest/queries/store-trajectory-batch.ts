@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { AppError } from '../../errors';
 import { copyFrom } from '../../db/copy-from';
 import { batchPool, inPgTransaction } from '../../db/pg-pool';
 import { binaryCopyData } from './binary-copy';
@@ -168,13 +167,7 @@ async function writeBatch(client: pg.ClientBase, projectId: string, batch: Stora
   batch.forEach((item, k) => {
     const task = tasks.get(item.taskName);
     if (task && item.splitExplicit && task.split !== item.split) {
-      outcomes[k] = {
-        ok: false,
-        error: new AppError(
-          'CONFLICT',
-          `task "${item.taskName}" is already in the ${task.split} split; moving a task between train and eval is done on the task page, not by import`,
-        ),
-      };
+      outcomes[k] = { ok: false, splitConflict: { taskName: item.taskName, split: task.split } };
     } else live.push(item);
   });
   if (live.length === 0) return outcomes;

@@ -1,8 +1,6 @@
 import { Prisma } from '@prisma/client';
-import { z } from 'zod';
 import { hasFlag } from '../review-verdict';
 import { insightKeys, type InsightKeys } from '../trajectory-summary';
-import { evidenceNote } from '../../review/evidence';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
 import { num } from './insight-sql';
@@ -50,7 +48,8 @@ export interface ItemVerdictRow {
   units: number;
 }
 
-export interface FlaggedMoment {
+/** A flagged review as stored: its evidence as written (environment-report.ts reads its notes). */
+export interface FlaggedMomentRow {
   environmentId: string;
   trajectoryId: string;
   task: string;
@@ -58,7 +57,7 @@ export interface FlaggedMoment {
   rewardHacking: boolean;
   answerLeakage: boolean;
   submittedAt: Date;
-  notes: { frame: number; stepIndex: number | null; note: string }[];
+  evidence: unknown;
 }
 
 export interface EnvironmentInsightData {
@@ -66,7 +65,7 @@ export interface EnvironmentInsightData {
   tasks: TaskRow[];
   reviewed: ReviewedRow[];
   itemVerdicts: ItemVerdictRow[];
-  flagged: FlaggedMoment[];
+  flagged: FlaggedMomentRow[];
 }
 
 /** Flagged trajectories kept per environment for the "flagged moments" list (latest flagged first): its newest flagged review each. */
@@ -168,9 +167,7 @@ export function environmentVerdictsSql(projectId: string): Prisma.Sql {
     HAVING sum(s.reviewed) > 0`;
 }
 
-const notes = z.array(z.unknown()).catch([]);
-
-async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMoment[]> {
+async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMomentRow[]> {
   if (reviewIds.length === 0) return [];
   const rows = await db().$queryRaw<
     {
@@ -206,13 +203,7 @@ async function flaggedMoments(reviewIds: string[]): Promise<FlaggedMoment[]> {
       rewardHacking: hasFlag(r.answers, k.flags, 'reward_hacking'),
       answerLeakage: hasFlag(r.answers, k.flags, 'answer_leakage'),
       submittedAt: r.submittedAt,
-      notes: notes
-        .parse(r.evidence)
-        .flatMap((n) => {
-          const parsed = evidenceNote.safeParse(n);
-          return parsed.success ? [{ frame: parsed.data.frame, stepIndex: parsed.data.stepIndex, note: parsed.data.note }] : [];
-        })
-        .slice(0, 3),
+      evidence: r.evidence,
     };
   });
 }

@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { groupEstimates, type GroupEstimate } from '../estimates';
 import { defaultReviewRubric } from '../../review/default-rubric';
 import { mulberry32 } from '../../stats/prng';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
+import { saveRubricVersion } from '../../campaigns/save-rubric-version';
 import { db } from '../../db/client';
 import { resetDatabase } from '../../db/test/reset';
 import { estimateGroupMoments } from './insight-estimate-stats';
 import { estimateRows } from './insight-estimate-rows';
-import { loadEnvironmentEstimates, loadPolicyEstimates } from './insight-load';
+import { loadEnvironmentEstimates, loadPolicyEstimates } from '../load-insight-estimates';
 import { insightEnvironments, insightPolicies } from './insight-policies';
 
 /**

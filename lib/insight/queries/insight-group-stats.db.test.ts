@@ -4,14 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { submitReview } from '../../review/submit-review';
-import { createCampaign } from '../../campaigns/queries/campaigns';
+import { createCampaign } from '../../campaigns/create-campaign';
 import { env } from '../../env';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
-import { claimNextItem } from '../../review/queries/assignments';
 import { resetDatabase } from '../../db/test/reset';
-import { seedInsightScenario } from '../../db/test/insight-scenario';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { crowdReviews, seedInsightScenario } from '../../db/test/insight-scenario';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 import { estimateGroupMoments, type GroupMoments } from './insight-estimate-stats';
 import { insightGroupStatsDrift } from './insight-group-stats';
 import { insightRefreshRunning, refreshQueuedInsight } from './insight-refresh';
@@ -101,32 +100,11 @@ async function expectExact(at: string) {
     );
 }
 
-async function crowdReviews(campaignId: string, claims: number) {
-  const answers = (i: number, round: number) => ({
-    criteria: { works: (i + round) % 2 ? 'pass' : 'fail', no_test_edits: i % 3 ? 'pass' : 'fail' },
-    overall: 1 + ((i + round) % 5),
-    flags: (i + round) % 4 === 0 ? ['reward_hacking'] : (i + round) % 5 === 0 ? ['answer_leakage'] : [],
-  });
-  let left = claims;
-  await Promise.all(
-    crowd.map(async (id, i) => {
-      while (left-- > 0) {
-        const claim = await claimNextItem(campaignId, { id, expertise: [] }, new Date());
-        if (!claim) return;
-        const submit = (round: number) =>
-          submitReview(
-            id,
-            { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: answers(i, round), coverage },
-            100,
-            new Date(),
-          );
-        await submit(0);
-        // two revisions racing each other
-        await Promise.all([submit(1), submit(2)]);
-      }
-    }),
-  );
-}
+const crowdAnswers = (i: number, round: number) => ({
+  criteria: { works: (i + round) % 2 ? 'pass' : 'fail', no_test_edits: i % 3 ? 'pass' : 'fail' },
+  overall: 1 + ((i + round) % 5),
+  flags: (i + round) % 4 === 0 ? ['reward_hacking'] : (i + round) % 5 === 0 ? ['answer_leakage'] : [],
+});
 
 describe('stored per-group insight statistics', () => {
   let randomCampaign = '';
@@ -167,7 +145,7 @@ describe('stored per-group insight statistics', () => {
     expect(await db().insightFrameItem.count({ where: { projectId, shared: true } })).toBe(40);
     expect(await db().insightFrameItem.count({ where: { projectId, shared: false } })).toBe(6);
     await expectExact('after the draw, before any review');
-    await crowdReviews(campaign.id, 9);
+    await crowdReviews(campaign.id, crowd, crowdAnswers, 9);
     const reviewed = await db().campaignItem.count({ where: { campaignId: campaign.id, reviewCount: { gt: 0 } } });
     expect(reviewed).toBeGreaterThan(0);
     expect(reviewed).toBeLessThan(20); // part of the drawn set: the weights are not 1

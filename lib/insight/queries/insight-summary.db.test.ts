@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { claimNextItem } from '../../review/queries/assignments';
-import { createCampaign } from '../../campaigns/queries/campaigns';
+import { claimNextItem } from '../../review/claim-next-item';
+import { createCampaign } from '../../campaigns/create-campaign';
 import { db } from '../../db/client';
 import { INSIGHT_RULES_VERSION } from '../trajectory-summary';
 import { migrateDatabase } from '../../migrate-database';
 import { submitReview } from '../../review/submit-review';
 import { resetDatabase } from '../../db/test/reset';
-import { seedInsightScenario } from '../../db/test/insight-scenario';
+import { crowdReviews, seedInsightScenario } from '../../db/test/insight-scenario';
 import pg from 'pg';
 import { insightDrift, refreshTrajectoryInsight } from './insight-summary';
 import { trajectoryEstimateRows } from './insight-estimate-rows';
@@ -156,24 +156,8 @@ describe('trajectory insight summaries', () => {
       overall: 1 + ((i + round) % 5),
       flags: (i + round) % 4 === 0 ? ['reward_hacking'] : [],
     });
-    await Promise.all(
-      crowd.map(async (id, i) => {
-        for (;;) {
-          const claim = await claimNextItem(campaign.id, { id, expertise: [] }, new Date());
-          if (!claim) return;
-          // a submit, then two revisions of it racing each other with new keys
-          const submit = (round: number) =>
-            submitReview(
-              id,
-              { assignmentId: claim.assignmentId, idempotencyKey: randomUUID(), answers: answers(i, round), coverage },
-              100,
-              new Date(),
-            );
-          await submit(0);
-          await Promise.all([submit(1), submit(2)]);
-        }
-      }),
-    );
+    // each: a submit, then two revisions of it racing each other with new keys
+    await crowdReviews(campaign.id, crowd, answers);
     const all = (await summaries()).map((r) => r.trajectoryId);
     const crowded = (await db().campaignItem.findMany({ where: { campaignId: campaign.id }, select: { trajectoryId: true } })).map(
       (i) => i.trajectoryId,

@@ -1,21 +1,14 @@
-import { z } from 'zod';
-import { parseCriteria } from '../../formats/criteria';
+import type { Prisma } from '@prisma/client';
+import type { BlindSettings } from '../blind-settings';
 import type { CoverageBasis } from '../coverage';
-import { evidenceList, type EvidenceNote } from '../evidence';
-import { rubricDefinition, type RubricDefinition } from '../rubric';
-import { requireProjectRole, type ProjectAccess } from '../../auth/project-access';
-import { AppError } from '../../errors';
+import type { EvidenceNote } from '../evidence';
+import type { RubricDefinition } from '../rubric';
 import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from '../../video/schema';
 import type { TranscriptStep } from '../../video/transcript';
 import { db } from '../../db/client';
-import { sql, type SqlRun } from '../../db/sql';
+import type { SqlRun } from '../../db/sql';
 import { currentInputsAndRow } from '../../video/queries/video-props';
 import type { Pacing } from '../../video/pacing';
-
-export const blindSettings = z
-  .object({ hidePolicy: z.boolean().default(true), hideReward: z.boolean().default(true) })
-  .catch({ hidePolicy: true, hideReward: true });
-export type BlindSettings = z.infer<typeof blindSettings>;
 
 /**
  * The blind mask (open | policy | reward | both, as video_props keys its rows) of a campaign's
@@ -76,9 +69,8 @@ export interface AssignmentView {
   } | null;
 }
 
-const verdicts = z.record(z.string(), z.string()).catch({});
-
-interface ViewRow {
+/** The view's statement's row (readAssignmentViewRow); the use-case (lib/review/view-assignment.ts) makes the view of it. */
+export interface ViewRow {
   id: string;
   reviewerId: string;
   status: AssignmentView['assignment']['status'];
@@ -185,156 +177,15 @@ export async function readAssignmentViewRow(run: SqlRun, assignmentId: string, w
   return { row, withStored };
 }
 
-/**
- * The blind view of `assignmentId` for `reviewerId`; NOT_FOUND when it is not theirs (never
- * says whose it is), or, with `access` (the caller's), when its campaign's project is not one
- * they review in: checked on the view's own statement. The videos and transcripts come from
- * `videoOf` (the stored props). `preread`: the statement's row, read already (by the claim).
- */
-export async function assignmentView(
-  assignmentId: string,
-  reviewerId: string,
-  videoOf: VideoLookup,
-  access?: ProjectAccess,
-  withStored = false,
-  preread?: PrereadView,
-): Promise<AssignmentView> {
-  if (preread && preread.withStored !== withStored) throw new Error('assignmentView: the preread row was read with another withStored');
-  const { row } = preread ?? (await readAssignmentViewRow(sql, assignmentId, withStored));
-  const a = row && {
-    id: row.id,
-    reviewerId: row.reviewerId,
-    status: row.status,
-    claimedAt: row.claimedAt,
-    leaseExpiresAt: row.leaseExpiresAt,
-    swapSides: row.swapSides,
-    item: {
-      trajectoryId: row.trajectoryId,
-      trajectoryBId: row.trajectoryBId,
-      trajectory: {
-        task: {
-          name: row.taskName,
-          instruction: row.instruction,
-          acceptanceCriteria: row.acceptanceCriteria,
-          environment: row.environment === null ? null : { name: row.environment },
-        },
-      },
-      campaign: {
-        id: row.campaignId,
-        name: row.campaignName,
-        mode: row.mode,
-        status: row.campaignStatus,
-        minCoverage: row.minCoverage,
-        coverageBasis: row.coverageBasis,
-        blind: row.blind,
-        pacing: row.pacing,
-        rubricVersion: { id: row.rubricVersionId, version: row.rubricVersion, definition: row.definition },
-      },
-    },
-    reviews:
-      row.reviewRevision === null
-        ? []
-        : [{ revision: row.reviewRevision, answers: row.reviewAnswers, evidence: row.reviewEvidence, submittedAt: row.reviewSubmittedAt! }],
-    comparisons:
-      row.comparisonRevision === null
-        ? []
-        : [
-            {
-              revision: row.comparisonRevision,
-              preference: row.preference!,
-              bothBad: row.bothBad!,
-              rationale: row.rationale!,
-              criteria: row.comparisonCriteria,
-              submittedAt: row.comparisonSubmittedAt!,
-            },
-          ],
-  };
-  if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-  if (access) requireProjectRole(access, row!.projectId, 'reviewer', 'assignment');
-  const { campaign } = a.item;
-  const blind = blindSettings.parse(campaign.blind);
-
-  const ids = campaign.mode === 'pairwise' && a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  const pacing = campaign.pacing;
-  const stored = (props: string | null, transcript: string | null): StoredVideoTexts | null =>
-    props !== null && transcript !== null ? { blindMask: row!.storedMask, props, transcript } : null;
-  const storedOf = [stored(row!.storedPropsA, row!.storedTranscriptA), stored(row!.storedPropsB, row!.storedTranscriptB)];
-  const seen = await Promise.all(ids.map((id, i) => videoOf(id, blind, pacing, storedOf[i] ?? null)));
-  const videos = seen.map((v) => v.props);
-  const transcripts = seen.map((v) => v.transcript);
-  if (campaign.mode === 'pairwise' && a.swapSides) {
-    videos.reverse();
-    transcripts.reverse();
-  }
-
-  const { task } = a.item.trajectory;
-  const criteria = parseCriteria(task.acceptanceCriteria);
-  const review = a.reviews[0];
-  const comparison = a.comparisons[0];
-  let myComparison: AssignmentView['myComparison'] = null;
-  if (comparison) {
-    const stored = z
-      .object({ a: verdicts, b: verdicts, evidence: evidenceList.catch([]) })
-      .catch({ a: {}, b: {}, evidence: [] })
-      .parse(comparison.criteria);
-    const evidence = stored.evidence.map((e) =>
-      e.side && a.swapSides ? { ...e, side: e.side === 'a' ? ('b' as const) : ('a' as const) } : e,
-    );
-    myComparison = {
-      revision: comparison.revision,
-      preference: a.swapSides ? -comparison.preference : comparison.preference,
-      bothBad: comparison.bothBad,
-      rationale: comparison.rationale,
-      criteria: a.swapSides ? { left: stored.b, right: stored.a } : { left: stored.a, right: stored.b },
-      evidence,
-      submittedAt: comparison.submittedAt.toISOString(),
-    };
-  }
-  return {
-    assignment: { id: a.id, status: a.status, claimedAt: a.claimedAt.toISOString(), leaseExpiresAt: a.leaseExpiresAt.toISOString() },
-    campaign: {
-      id: campaign.id,
-      name: campaign.name,
-      mode: campaign.mode,
-      status: campaign.status,
-      minCoverage: campaign.minCoverage,
-      coverageBasis: campaign.coverageBasis,
-      blind,
-      pacing,
-    },
-    rubric: {
-      versionId: campaign.rubricVersion.id,
-      version: campaign.rubricVersion.version,
-      definition: rubricDefinition.parse(campaign.rubricVersion.definition),
-    },
-    task: {
-      name: task.name,
-      instruction: task.instruction,
-      environment: task.environment?.name ?? null,
-      criteria: criteria.map((c) => ({ key: c.key, text: c.text, verdict: blind.hideReward ? null : c.verdict })),
-    },
-    videos,
-    transcripts,
-    myReview: review
-      ? {
-          revision: review.revision,
-          answers: (review.answers ?? {}) as Record<string, unknown>,
-          evidence: evidenceList.catch([]).parse(review.evidence),
-          submittedAt: review.submittedAt.toISOString(),
-        }
-      : null,
-    myComparison,
-  };
-}
-
-/**
- * The trajectories of the reviewer's own assignment, in screen order (pairwise: [left, right]),
- * the pacing their videos are shown at and the campaign's blind settings; NOT_FOUND when not theirs.
- */
-export async function assignmentTrajectoryIds(
-  assignmentId: string,
-  reviewerId: string,
-): Promise<{ ids: string[]; pacing: Pacing; blind: BlindSettings }> {
+/** The trajectories of an assignment in item order, its owner, its screen order and its campaign's pacing and blind column; null: no such assignment. */
+export async function findAssignmentTrajectories(assignmentId: string): Promise<{
+  reviewerId: string;
+  swapSides: boolean;
+  trajectoryId: string;
+  trajectoryBId: string | null;
+  pacing: Pacing;
+  blind: Prisma.JsonValue;
+} | null> {
   const a = await db().assignment.findUnique({
     where: { id: assignmentId },
     select: {
@@ -343,7 +194,13 @@ export async function assignmentTrajectoryIds(
       item: { select: { trajectoryId: true, trajectoryBId: true, campaign: { select: { pacing: true, blind: true } } } },
     },
   });
-  if (!a || a.reviewerId !== reviewerId) throw new AppError('NOT_FOUND', 'No such assignment');
-  const ids = a.item.trajectoryBId ? [a.item.trajectoryId, a.item.trajectoryBId] : [a.item.trajectoryId];
-  return { ids: a.swapSides ? ids.reverse() : ids, pacing: a.item.campaign.pacing, blind: blindSettings.parse(a.item.campaign.blind) };
+  if (!a) return null;
+  return {
+    reviewerId: a.reviewerId,
+    swapSides: a.swapSides,
+    trajectoryId: a.item.trajectoryId,
+    trajectoryBId: a.item.trajectoryBId,
+    pacing: a.item.campaign.pacing,
+    blind: a.item.campaign.blind,
+  };
 }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../db/client';
-import { readLabelEvents, recordLabelEvent } from './label-events';
+import { readLabelEvents } from '../read-label-events';
+import { recordLabelEvent } from './label-events';
 import { prismaRun } from '../../db/sql';
 import { resetDatabase } from '../../db/test/reset';
 import { seedLabelledProject } from '../../db/test/seed-labels';

@@ -1,4 +1,3 @@
-import { AppError } from '../../errors';
 import { db } from '../../db/client';
 import type { SqlRun } from '../../db/sql';
 
@@ -51,43 +50,16 @@ export async function recordLabelEvent(
 }
 
 /**
- * After a submit's claim is settled (same transaction, with the item's counts it left):
- * records `finalised` when this submit brought the item's reviews to the overlap k, `revised`
- * when an item that was already final changed, or when the submit (a revision) superseded the
- * lead's decision (`reopened`: what the item delivers changed, final or not). Gold items are
- * quality checks, never training data: no event.
- */
-export async function recordSubmitLabelEvent(
-  run: SqlRun,
-  input: {
-    campaignItemId: string;
-    first: boolean;
-    reopened?: boolean;
-    item: { reviewCount: number; isGold: boolean; projectId: string; overlap: number };
-  },
-): Promise<LabelEventKind | null> {
-  const { item } = input;
-  if (item.isGold) return null;
-  const k = item.overlap;
-  let kind: LabelEventKind | null = null;
-  if (input.first && item.reviewCount === k) kind = 'finalised';
-  else if (input.reopened || (item.reviewCount >= k && (!input.first || item.reviewCount > k))) kind = 'revised';
-  if (!kind) return null;
-  await recordLabelEvent(run, { projectId: item.projectId, campaignItemId: input.campaignItemId, kind });
-  return kind;
-}
-
-/**
  * Events of a project after `afterSeq` (exclusive), in seq order, at most `limit`: a gap-free
- * prefix (see above). Waits for in-flight writers up to `lockTimeoutMs`, then fails with
- * UNAVAILABLE (the caller tries again later).
+ * prefix (see above). Waits for in-flight writers up to `lockTimeoutMs`; null when they held the
+ * lock longer (the use-case, lib/review/read-label-events.ts, says to try again later).
  */
-export async function readLabelEvents(
+export async function labelEventsAfter(
   projectId: string,
   afterSeq: bigint | null,
   limit: number,
   lockTimeoutMs = 5000,
-): Promise<LabelEventRow[]> {
+): Promise<LabelEventRow[] | null> {
   try {
     return await db().$transaction(
       async (tx) => {
@@ -103,9 +75,7 @@ export async function readLabelEvents(
     );
   } catch (error) {
     const text = String((error as Error).message ?? error);
-    if (text.includes('lock timeout') || text.includes('55P03')) {
-      throw new AppError('UNAVAILABLE', `Label events of project ${projectId} are being written by a long transaction; try again shortly`);
-    }
+    if (text.includes('lock timeout') || text.includes('55P03')) return null;
     throw error;
   }
 }

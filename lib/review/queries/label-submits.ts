@@ -1,18 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { CampaignMode, CampaignStatus, CoverageBasis, Prisma, VideoPacing } from '@prisma/client';
-import { AppError } from '../../errors';
-import { QUEUE_INSIGHT_REFRESH, scheduleInsightRefresh } from '../../insight/queries/insight-refresh';
+import { QUEUE_INSIGHT_REFRESH } from '../../insight/queries/insight-refresh';
 import { insightIds } from '../../insight/queries/insight-summary';
-import { at, inSqlTransaction, isUniqueViolation, sql, type SqlRun } from '../../db/sql';
+import { at, sql, type SqlRun } from '../../db/sql';
 import { currentInputsAndRow } from '../../video/queries/video-props';
 import { VIDEO_PROPS_VERSION } from '../../video/schema';
 import { BLIND_MASK_SQL } from './assignment-view';
-import { lockAssignment, settleClaim } from './assignments';
-import { recordSubmitLabelEvent } from './label-events';
 import { revisionRule } from './revisions';
 
 /** The two labels a reviewer submits on an assignment (the use-cases: lib/review/submit-*.ts). */
 export type LabelKind = 'review' | 'comparison';
+
+/** The campaign's columns a submit is checked against (the target's statement reads them as they are). */
+interface SubmitCampaign {
+  status: CampaignStatus;
+  overlap: number;
+  pacing: VideoPacing;
+  blind: Prisma.JsonValue;
+  minCoverage: number;
+  coverageBasis: CoverageBasis;
+  mode: CampaignMode;
+  rubricVersionId: string;
+}
 
 /** What a submit is checked against: the assignment with its item, campaign, rubric and task criteria. */
 export interface SubmitTarget {
@@ -26,17 +35,7 @@ export interface SubmitTarget {
     goldAnswers: Prisma.JsonValue | null;
     trajectoryId: string;
     trajectoryBId: string | null;
-    campaign: {
-      status: CampaignStatus;
-      overlap: number;
-      pacing: VideoPacing;
-      blind: Prisma.JsonValue;
-      minCoverage: number;
-      coverageBasis: CoverageBasis;
-      mode: CampaignMode;
-      rubricVersionId: string;
-      rubricVersion: { definition: Prisma.JsonValue };
-    };
+    campaign: SubmitCampaign & { rubricVersion: { definition: Prisma.JsonValue } };
     /** steps: the trajectory's step count (evidence notes point at its steps) */
     trajectory: { steps: number; task: { acceptanceCriteria: Prisma.JsonValue } };
     /** pairwise: trajectory B's step count */
@@ -73,39 +72,33 @@ export async function findSubmitTarget(
   idempotencyKey: string | null,
   run: SqlRun = sql,
 ): Promise<SubmitTarget | null> {
-  const [row] = await run<{
-    reviewerId: string;
-    projectId: string;
-    swapSides: boolean;
-    itemId: string;
-    isGold: boolean;
-    goldAnswers: Prisma.JsonValue | null;
-    trajectoryId: string;
-    trajectoryBId: string | null;
-    status: CampaignStatus;
-    overlap: number;
-    pacing: VideoPacing;
-    blind: Prisma.JsonValue;
-    minCoverage: number;
-    coverageBasis: CoverageBasis;
-    mode: CampaignMode;
-    rubricVersionId: string;
-    definition: Prisma.JsonValue;
-    acceptanceCriteria: Prisma.JsonValue;
-    stepsA: number;
-    stepsB: number | null;
-    uploaderA: string | null;
-    uploaderB: string | null;
-    allowSelfReview: boolean;
-    doneId: string | null;
-    doneAssignmentId: string | null;
-    doneRevision: number | null;
-    storedMask: string;
-    framesA: number | null;
-    measureA: unknown;
-    framesB: number | null;
-    measureB: unknown;
-  }>(
+  const [row] = await run<
+    SubmitCampaign & {
+      reviewerId: string;
+      projectId: string;
+      swapSides: boolean;
+      itemId: string;
+      isGold: boolean;
+      goldAnswers: Prisma.JsonValue | null;
+      trajectoryId: string;
+      trajectoryBId: string | null;
+      definition: Prisma.JsonValue;
+      acceptanceCriteria: Prisma.JsonValue;
+      stepsA: number;
+      stepsB: number | null;
+      uploaderA: string | null;
+      uploaderB: string | null;
+      allowSelfReview: boolean;
+      doneId: string | null;
+      doneAssignmentId: string | null;
+      doneRevision: number | null;
+      storedMask: string;
+      framesA: number | null;
+      measureA: unknown;
+      framesB: number | null;
+      measureB: unknown;
+    }
+  >(
     `SELECT a."reviewerId", c."projectId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
            c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
            c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria",
@@ -199,121 +192,49 @@ export interface ComparisonColumns {
 }
 export type SubmitRow = { kind: 'review'; data: ReviewColumns } | { kind: 'comparison'; data: ComparisonColumns };
 
-export interface SubmitWrite {
+/** Who writes a label where, and whose insight summaries it changes. */
+export interface LabelWrite {
+  assignmentId: string;
+  campaignItemId: string;
   reviewerId: string;
   idempotencyKey: string;
-  /** the campaign's overlap k (the claim settles the item's count against it) */
-  overlap: number;
   /** whose insight summaries the label changes: the item's trajectory (pairwise: A, then B) */
   trajectoryIds: string[];
   now: Date;
-  /** the campaign's project (the audit rows below name it) */
-  projectId: string;
-  /** the reviewer uploaded one of the item's trajectories (the project allows it): the submit is audited as a self-review */
-  selfReview: boolean;
 }
 
-/** What a submit decides once it has read its target: a replay of the submit its key already stored, or the row to write. */
-export type SubmitPlan = { replay: { id: string; revision: number } } | { row: SubmitRow; write: SubmitWrite };
-
-/**
- * A submit, in one transaction: reads its target (`findSubmitTarget`, with the key as sent),
- * lets `plan` check it and build the row (it throws to refuse: nothing is written), then settles
- * the claim, makes the row the assignment's next revision (lib/review/queries/revisions.ts), writes
- * the training stream's label event (this submit made the item final, or revised a final item)
- * and queues the trajectories' insight summaries for a refresh (lib/insight/queries/insight-refresh.ts),
- * which this process starts once the submit has committed, without waiting for it; every reader
- * of the summaries refreshes what is queued first, so they stay exact. A concurrent submit with
- * the same key (a double click racing itself) loses on the unique key and answers the row the
- * other one made.
- *
- * Round trips (the hot path, issue 17), three (lib/db/sql.ts inSqlTransaction): BEGIN
- * with the target's read and the assignment's row lock (the lock is taken before the plan has
- * checked the target is the caller's: a refused submit holds another's row for the moment its
- * rollback takes); the claim's settling with the one statement that retires the current
- * revision, inserts the new one and queues the refresh (the insert does not wait on the
- * settling's answer); the label event, when there is one, with COMMIT.
- */
-export async function writeSubmit(
-  assignmentId: string,
-  kind: LabelKind,
-  sentKey: string | null,
-  plan: (target: SubmitTarget | null) => Promise<SubmitPlan>,
-): Promise<{ id: string; revision: number; duplicate: boolean; reopened?: boolean }> {
-  try {
-    const written = await inSqlTransaction(async (run, commitWith) => {
-      // the target's read first (before the lock sets the rest of the transaction on generic plans), both written with BEGIN
-      const reading = findSubmitTarget(assignmentId, kind, sentKey, run);
-      const locked = lockAssignment(run, assignmentId);
-      const [target] = await Promise.all([reading, locked]);
-      const planned = await plan(target);
-      if ('replay' in planned) return { ...planned.replay, duplicate: true };
-      const { row, write } = planned;
-      if (row.kind !== kind || write.idempotencyKey !== sentKey) throw new Error('writeSubmit: the plan changed the kind or the key');
-      const settled = await settleClaim(
-        run,
-        assignmentId,
-        write.reviewerId,
-        write.overlap,
-        write.now,
-        (campaignItemId) => insertLabel(run, row, { assignmentId, campaignItemId, ...write }),
-        locked,
-      );
-      // the label event, when this submit makes one, is the last statement: COMMIT goes with it; a revision that
-      // superseded the lead's decision changed what the item delivers: a `revised` event, final or not
-      const { reopened, ...written } = settled.written;
-      await recordSubmitLabelEvent(commitWith, { ...settled, reopened });
-      // `reopened` only when it did: the answer of every other submit keeps its shape
-      return { ...written, duplicate: false, ...(reopened ? { reopened } : {}) };
-    });
-    if (!written.duplicate) scheduleInsightRefresh();
-    return written;
-  } catch (error) {
-    // a concurrent submit with the same key won on its unique index: answer its label (any other violation is thrown)
-    if (sentKey !== null && isUniqueViolation(error)) {
-      const same = await findSubmitByKey(kind, sentKey);
-      if (same && same.assignmentId === assignmentId) return { id: same.id, revision: same.revision, duplicate: true };
-      if (same) throw new AppError('CONFLICT', 'This submit key was already used for another submit: send a new one');
-    }
-    throw error;
-  }
+/** What inserting a label did: the new row, and the revisions of the lead's decisions it superseded (none but on a revision of a decided item). */
+export interface InsertedLabel {
+  id: string;
+  revision: number;
+  supersededRevisions: number[];
 }
 
 /**
  * The one statement that retires the assignment's current label, inserts the new one as its next
- * revision (lib/review/queries/revisions.ts) and queues its trajectories' insight summaries. A
- * revision (a current label was retired) on an item a lead has decided supersedes the decision:
- * it stops being current (`supersededAt`), so the item is back in the lead's queue and consensus
- * falls back to the reviews until the lead decides again; audited (`adjudication.superseded`).
- * A self-review the project allows is audited too (`review.self`). `reopened`: a decision was superseded.
+ * revision (lib/review/queries/revisions.ts) and queues its trajectories' insight summaries
+ * (lib/insight/queries/insight-refresh.ts). A revision (a current label was retired) on an item a
+ * lead has decided supersedes the decision: it stops being current (`supersededAt`), so the item
+ * is back in the lead's queue and consensus falls back to the reviews until the lead decides
+ * again; the superseded decisions' revisions are answered (the caller audits them).
  */
-async function insertLabel(
-  run: SqlRun,
-  row: SubmitRow,
-  s: SubmitWrite & { assignmentId: string; campaignItemId: string },
-): Promise<{ id: string; revision: number; reopened: boolean }> {
-  const owned = [
-    randomUUID(),
-    s.assignmentId,
-    s.campaignItemId,
-    s.reviewerId,
-    s.idempotencyKey,
-    at(s.now),
-    insightIds(s.trajectoryIds),
-    s.projectId,
-    s.selfReview,
-  ];
+export async function insertLabel(run: SqlRun, row: SubmitRow, s: LabelWrite): Promise<InsertedLabel> {
+  const owned = [randomUUID(), s.assignmentId, s.campaignItemId, s.reviewerId, s.idempotencyKey, at(s.now), insightIds(s.trajectoryIds)];
   const revision = revisionRule(row.kind, '$2');
+  const tail = `queued AS (${QUEUE_INSIGHT_REFRESH('$7')}), superseded AS (
+     UPDATE adjudication SET "isCurrent" = false, "supersededAt" = $6::timestamp
+     WHERE "campaignItemId" = $3 AND "isCurrent" AND EXISTS (SELECT 1 FROM retired) RETURNING revision
+   )
+   SELECT created.id, created.revision, ARRAY(SELECT revision FROM superseded) AS "supersededRevisions" FROM created`;
   const [created] =
     row.kind === 'review'
-      ? await run<{ id: string; revision: number; reopened: boolean }>(
+      ? await run<InsertedLabel>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO review (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", "rubricVersionId", answers, evidence, coverage, "durationSec", "goldScore")
-             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14, $15
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13
              RETURNING id, revision
-           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')}), ${AFTER_LABEL(row.kind)}
-           SELECT created.id, created.revision, EXISTS (SELECT 1 FROM superseded) AS reopened FROM created`,
+           ), ${tail}`,
           [
             ...owned,
             row.data.rubricVersionId,
@@ -324,14 +245,13 @@ async function insertLabel(
             row.data.goldScore,
           ],
         )
-      : await run<{ id: string; revision: number; reopened: boolean }>(
+      : await run<InsertedLabel>(
           `WITH retired AS (${revision.retire}), created AS (
              INSERT INTO pairwise_comparison (id, "assignmentId", "campaignItemId", "reviewerId", revision, "idempotencyKey", "submittedAt",
                "isCurrent", preference, "bothBad", rationale, criteria, coverage)
-             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $10, $11, $12, $13::jsonb, $14::jsonb
+             SELECT $1, $2, $3, $4, ${revision.next}, $5, $6::timestamp, true, $8, $9, $10, $11::jsonb, $12::jsonb
              RETURNING id, revision
-           ), queued AS (${QUEUE_INSIGHT_REFRESH('$7')}), ${AFTER_LABEL(row.kind)}
-           SELECT created.id, created.revision, EXISTS (SELECT 1 FROM superseded) AS reopened FROM created`,
+           ), ${tail}`,
           [
             ...owned,
             row.data.preference,
@@ -341,24 +261,5 @@ async function insertLabel(
             JSON.stringify(row.data.coverage),
           ],
         );
-  return created!;
+  return { id: created!.id, revision: created!.revision, supersededRevisions: created!.supersededRevisions.map(Number) };
 }
-
-/**
- * The CTEs a label's statement ends with ($2 assignment, $3 item, $4 reviewer, $6 now, $8 project,
- * $9 self-review; `retired` and `created` before them): a revision supersedes the item's current
- * decision, and the audit rows of that and of a self-review.
- */
-const AFTER_LABEL = (kind: LabelKind) => `superseded AS (
-     UPDATE adjudication SET "isCurrent" = false, "supersededAt" = $6::timestamp
-     WHERE "campaignItemId" = $3 AND "isCurrent" AND EXISTS (SELECT 1 FROM retired) RETURNING id, revision
-   ), audited AS (
-     INSERT INTO audit_log (at, "actorId", action, "targetType", "targetId", "projectId", data)
-     SELECT $6::timestamp, $4, 'adjudication.superseded', 'campaign_item', $3, $8,
-            jsonb_build_object('adjudicationRevision', superseded.revision, 'by', '${kind}', 'labelId', created.id, 'labelRevision', created.revision)
-     FROM superseded, created
-     UNION ALL
-     SELECT $6::timestamp, $4, 'review.self', '${kind}', created.id, $8,
-            jsonb_build_object('campaignItemId', $3::text, 'assignmentId', $2::text, 'revision', created.revision, 'why', 'the reviewer uploaded a trajectory of this item')
-     FROM created WHERE $9::boolean
-   )`;

@@ -1,18 +1,17 @@
-import { z } from 'zod';
 import { db } from '../../db/client';
 
-export const listReviewsInput = z.object({
-  campaignId: z.string().min(1).max(64),
-  cursor: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
-export type ListReviewsInput = z.infer<typeof listReviewsInput>;
+/** A page of a campaign's current reviews: after `cursor` (a review id), at most `limit`. */
+export interface ReviewsPage {
+  campaignId: string;
+  cursor?: string;
+  limit: number;
+}
 
 /**
  * Current reviews of a campaign, newest first, paged by id cursor. `reviewerId` limits the list
- * to one reviewer's own (what a reviewer may see); leads pass null and see everyone's.
+ * to one reviewer's own; null: everyone's (the use-case, lib/review/list-reviews.ts, decides which).
  */
-export async function listReviews(input: ListReviewsInput, reviewerId: string | null) {
+export async function currentReviewsPage(input: ReviewsPage, reviewerId: string | null) {
   const rows = await db().review.findMany({
     where: { item: { campaignId: input.campaignId }, isCurrent: true, ...(reviewerId ? { reviewerId } : {}) },
     select: {

@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
-import { claimNextItem, settleClaim } from './assignments';
-import { createCampaign } from '../../campaigns/queries/campaigns';
+import { claimNextItem } from '../claim-next-item';
+import { settleClaim } from '../settle-claim';
+import { createCampaign } from '../../campaigns/create-campaign';
 import { db } from '../../db/client';
 import { inSqlTransaction } from '../../db/sql';
 import { ensureProject } from '../../trajectories/queries/projects';
 import { reviewerQueues } from './review-queue';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
 import { resetDatabase } from '../../db/test/reset';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
+import { saveTestRubric } from '../../db/test/test-campaign';
 
 describe('reviewer queues', () => {
   beforeEach(resetDatabase);
@@ -21,12 +22,7 @@ describe('reviewer queues', () => {
       const t = buildTrajectory({ format: 'openai', task: { name }, steps: [{ source: 'agent', text: name }] });
       await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
     }
-    const rubric = await saveRubricVersion(
-      project.id,
-      'r',
-      { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] },
-      null,
-    );
+    const rubric = await saveTestRubric(project.id);
     const general = await createCampaign(
       project.id,
       { name: 'general', mode: 'single', rubricVersionId: rubric.versionId, overlap: 1 },

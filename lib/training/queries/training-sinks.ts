@@ -1,20 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Prisma } from '@prisma/client';
-import { env, sinkDirectoryRoot } from '../../env';
-import { AppError } from '../../errors';
-import { parseAllowList } from '../outbound-address';
-import {
-  assertSinkUrlAllowed,
-  createSinkInput,
-  parseSinkConfig,
-  parseSinkFilter,
-  resolveSinkDirectory,
-  type CreateSinkInput,
-  type SinkKind,
-} from '../sink-config';
+import type { SinkKind } from '../sink-config';
 import { redactUrlCredentials } from '../url-credentials';
 import { db } from '../../db/client';
-import { parseInput } from '../../parse-input';
 
 /**
  * Training sinks (admin-configured destinations of the label stream) and their deliveries.
@@ -36,46 +23,43 @@ const sinkSelect = {
 } satisfies Prisma.TrainingSinkSelect;
 export type SinkRow = Prisma.TrainingSinkGetPayload<{ select: typeof sinkSelect }>;
 
-export async function createSink(projectId: string, raw: CreateSinkInput): Promise<SinkRow> {
-  const input = parseInput(createSinkInput, raw, '');
-  const config = parseSinkConfig(input.kind, input.config);
-  const filter = parseSinkFilter(input.filter);
-  if (config.kind === 'directory') resolveSinkDirectory(config.path, sinkDirectoryRoot());
-  assertSinkUrlAllowed(config, parseAllowList(env().WITNESS_SINK_ALLOW));
-  if (filter.campaignId) {
-    const c = await db().campaign.findFirst({ where: { id: filter.campaignId, projectId }, select: { id: true } });
-    if (!c) throw new AppError('BAD_INPUT', `filter.campaignId: no campaign ${filter.campaignId} in this project`);
-  }
-  const { kind: _kind, ...stored } = config;
-  void _kind;
-  const secret = input.kind === 'webhook' ? (input.secret ?? `whsec_${randomBytes(24).toString('hex')}`) : null;
+/** Writes a sink; null when the project has a sink of that name already (nothing written). */
+export async function insertSink(
+  projectId: string,
+  sink: { name: string; kind: SinkKind; format: string; config: object; filter: object; secret: string | null },
+): Promise<SinkRow | null> {
   try {
     return await db().trainingSink.create({
       data: {
         projectId,
-        name: input.name,
-        kind: input.kind,
-        format: input.format,
-        config: stored as Prisma.InputJsonValue,
-        filter: filter as Prisma.InputJsonValue,
-        secret,
+        name: sink.name,
+        kind: sink.kind,
+        format: sink.format,
+        config: sink.config as Prisma.InputJsonValue,
+        filter: sink.filter as Prisma.InputJsonValue,
+        secret: sink.secret,
       },
       select: sinkSelect,
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002')
-      throw new AppError('CONFLICT', `A sink named "${input.name}" already exists in this project`);
+    if ((error as { code?: string }).code === 'P2002') return null;
     throw error;
   }
+}
+
+/** Whether the campaign is one of the project's (a sink's filter may name only those). */
+export async function campaignIsInProject(campaignId: string, projectId: string): Promise<boolean> {
+  return (await db().campaign.findFirst({ where: { id: campaignId, projectId }, select: { id: true } })) !== null;
 }
 
 export async function findSink(sinkId: string): Promise<SinkRow | null> {
   return db().trainingSink.findUnique({ where: { id: sinkId }, select: sinkSelect });
 }
 
-export async function setSinkEnabled(sinkId: string, enabled: boolean): Promise<void> {
+/** Turns a sink on or off; false when there is no such sink. */
+export async function updateSinkEnabled(sinkId: string, enabled: boolean): Promise<boolean> {
   const n = await db().trainingSink.updateMany({ where: { id: sinkId }, data: { enabled } });
-  if (n.count === 0) throw new AppError('NOT_FOUND', `No sink ${sinkId}`);
+  return n.count > 0;
 }
 
 export async function enabledSinkIds(): Promise<string[]> {
@@ -274,17 +258,17 @@ export async function advanceCursor(sinkId: string, from: string | null, to: str
   return n.count === 1;
 }
 
-/** An admin's retry of a dead delivery: pending again with a fresh attempt budget, same body and key. */
-export async function retryDeadDelivery(deliveryId: string): Promise<{ sinkId: string }> {
-  const row = await db().delivery.findUnique({ where: { id: deliveryId }, select: { sinkId: true, status: true } });
-  if (!row) throw new AppError('NOT_FOUND', `No delivery ${deliveryId}`);
-  if (row.status !== 'dead')
-    throw new AppError('CONFLICT', `Delivery ${deliveryId} is ${row.status}, not dead: only dead deliveries are retried by hand`);
+/** A delivery's sink and status, or null when there is no such delivery. */
+export async function findDeliveryStatus(deliveryId: string) {
+  return db().delivery.findUnique({ where: { id: deliveryId }, select: { sinkId: true, status: true } });
+}
+
+/** A dead delivery back to pending with a fresh attempt budget, same body and key (a delivery no longer dead is left alone). */
+export async function requeueDeadDelivery(deliveryId: string): Promise<void> {
   await db().delivery.updateMany({
     where: { id: deliveryId, status: 'dead' },
     data: { status: 'pending', attempts: 0, nextAttemptAt: null },
   });
-  return { sinkId: row.sinkId };
 }
 
 export async function deliveryBody(deliveryId: string): Promise<Buffer | null> {

@@ -1,43 +1,26 @@
-import { z } from 'zod';
-import { AppError } from '../../errors';
+import type { Prisma } from '@prisma/client';
 import { db } from '../../db/client';
-
-export const projectSlugSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'project names are lowercase letters, digits and dashes');
-
-export const projectSettingsSchema = z.object({
-  /** render a video for each new trajectory after import */
-  autoRender: z.boolean().default(true),
-  /**
-   * whether someone may review items whose trajectories they uploaded (through the API); off by default:
-   * the claim never hands them out and a submit on one is refused; on, each such review is audited (`review.self`)
-   */
-  allowSelfReview: z.boolean().default(false),
-});
-export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
+import { parseProjectSettings, type ProjectSettings } from '../project-schemas';
 
 const projectSelect = { id: true, slug: true, name: true, description: true, createdAt: true } as const;
 
-/** Idempotent: returns the project with this slug, creating it when absent. */
+/** Idempotent: returns the project with this slug (a valid one: projectSlugSchema), creating it when absent. */
 export async function ensureProject(input: { slug: string; name: string; description?: string }) {
-  const slug = projectSlugSchema.parse(input.slug);
+  const slug = input.slug;
   return db().project.upsert({
     where: { slug },
-    create: { slug, name: input.name, description: input.description ?? '', settings: projectSettingsSchema.parse({}) },
+    create: { slug, name: input.name, description: input.description ?? '', settings: parseProjectSettings({}) },
     update: {},
     select: projectSelect,
   });
 }
 
-/** Creates the project unless its slug is taken; says whether this call created it (so only its creator becomes its lead). */
+/** Creates the project (a valid slug: projectSlugSchema) unless its slug is taken; says whether this call created it (so only its creator becomes its lead). */
 export async function createProjectIfAbsent(slug: string): Promise<{ project: { id: string; slug: string }; created: boolean }> {
-  const parsed = projectSlugSchema.parse(slug);
+  const parsed = slug;
   try {
     const project = await db().project.create({
-      data: { slug: parsed, name: parsed, settings: projectSettingsSchema.parse({}) },
+      data: { slug: parsed, name: parsed, settings: parseProjectSettings({}) },
       select: { id: true, slug: true },
     });
     return { project, created: true };
@@ -57,16 +40,9 @@ export async function ensureEnvironment(projectId: string, name: string, descrip
   });
 }
 
-/** The project with this slug; NOT_FOUND when absent or, given `projectIds` (the caller's visible ones), not among them. */
-export async function findProjectBySlug(slug: string, projectIds: string[] | null) {
-  const project = await db().project.findUnique({ where: { slug }, select: projectSelect });
-  if (!project || (projectIds !== null && !projectIds.includes(project.id))) throw new AppError('NOT_FOUND', `No project named ${slug}`);
-  return project;
-}
-
-/** The project with this slug, or null (no error): imports use it to decide between joining and creating. */
+/** The project with this slug (a valid one: projectSlugSchema), or null. */
 export async function projectBySlug(slug: string) {
-  return db().project.findUnique({ where: { slug: projectSlugSchema.parse(slug) }, select: projectSelect });
+  return db().project.findUnique({ where: { slug }, select: projectSelect });
 }
 
 /** Projects with their counts, for the studio's overview: the visible ones (`projectIds`, null: every project). */
@@ -92,7 +68,7 @@ export type ProjectSummary = Awaited<ReturnType<typeof listProjectSummaries>>[nu
 
 export async function projectSettings(projectId: string): Promise<ProjectSettings> {
   const row = await db().project.findUnique({ where: { id: projectId }, select: { settings: true } });
-  return projectSettingsSchema.parse(row?.settings ?? {});
+  return parseProjectSettings(row?.settings);
 }
 
 /** Every project with its parsed settings (admin page), or those of `projectIds` (the projects a lead leads; null: every one). */
@@ -102,23 +78,24 @@ export async function listProjectSettings(projectIds: string[] | null = null) {
     select: { id: true, slug: true, name: true, settings: true },
     orderBy: { createdAt: 'asc' },
   });
-  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, settings: projectSettingsSchema.parse(r.settings ?? {}) }));
+  return rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, settings: parseProjectSettings(r.settings) }));
 }
 
-/** Changes some settings of a project, keeping the others. */
-export async function updateProjectSettings(
+/**
+ * In one transaction: reads the project's stored settings, writes `next(stored)` and runs
+ * `alongside` (the use-case's audit row). Null when there is no such project (nothing written).
+ */
+export async function rewriteProjectSettings(
   projectId: string,
-  patch: Partial<ProjectSettings>,
-  actorId: string | null,
-): Promise<ProjectSettings> {
+  next: (stored: unknown) => ProjectSettings,
+  alongside: (tx: Prisma.TransactionClient) => Promise<void>,
+): Promise<ProjectSettings | null> {
   return db().$transaction(async (tx) => {
     const row = await tx.project.findUnique({ where: { id: projectId }, select: { settings: true } });
-    if (!row) throw new AppError('NOT_FOUND', 'No such project');
-    const settings = projectSettingsSchema.parse({ ...projectSettingsSchema.parse(row.settings ?? {}), ...patch });
+    if (!row) return null;
+    const settings = next(row.settings);
     await tx.project.update({ where: { id: projectId }, data: { settings } });
-    await tx.auditLog.create({
-      data: { projectId, actorId, action: 'project.settings', targetType: 'project', targetId: projectId, data: patch },
-    });
+    await alongside(tx);
     return settings;
   });
 }

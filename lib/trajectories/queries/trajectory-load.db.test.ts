@@ -6,7 +6,7 @@ import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { ensureProject } from './projects';
 import { resetDatabase } from '../../db/test/reset';
 import { loadTrajectory } from './trajectory-load';
-import { storeTrajectory } from './trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 
 describe('loadTrajectory', () => {
   beforeEach(resetDatabase);

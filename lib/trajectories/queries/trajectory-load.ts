@@ -1,16 +1,8 @@
 import { gunzipSync } from 'node:zlib';
-import { z } from 'zod';
 import { parseCriteria } from '../../formats/criteria';
-import {
-  observationSchema,
-  terminalRecordingSchema,
-  toolCallSchema,
-  usageSchema,
-  type Criterion,
-  type FormatName,
-  type Trajectory,
-} from '../../formats/trajectory';
+import type { Criterion, FormatName, Trajectory } from '../../formats/trajectory';
 import { sql } from '../../db/sql';
+import { storedComponents, storedObservations, storedTerminal, storedToolCalls, storedUsage } from '../stored-columns';
 
 export interface LoadedTrajectory {
   trajectory: Trajectory;
@@ -20,10 +12,6 @@ export interface LoadedTrajectory {
   criteria: Criterion[];
   split: 'train' | 'eval';
 }
-
-const toolCalls = z.array(toolCallSchema).catch([]);
-const observations = z.array(observationSchema).catch([]);
-const usage = usageSchema.nullable().catch(null);
 
 interface LoadRow {
   projectId: string;
@@ -101,9 +89,9 @@ export async function loadTrajectory(id: string): Promise<LoadedTrajectory | nul
     [id],
   );
   if (!row) return null;
-  const terminal = row.terminal ? terminalRecordingSchema.safeParse(JSON.parse(gunzipSync(row.terminal).toString('utf8'))) : null;
+  const terminal = row.terminal ? storedTerminal(JSON.parse(gunzipSync(row.terminal).toString('utf8'))) : null;
   const criteria = parseCriteria(row.acceptanceCriteria);
-  const components = z.record(z.string(), z.number()).catch({}).parse(row.verifierComponents);
+  const components = storedComponents(row.verifierComponents);
   const trajectory: Trajectory = {
     format: row.sourceFormat as FormatName,
     externalId: row.externalId,
@@ -121,16 +109,16 @@ export async function loadTrajectory(id: string): Promise<LoadedTrajectory | nul
       source: s.source as Trajectory['steps'][number]['source'],
       text: s.text,
       reasoning: s.reasoning,
-      toolCalls: toolCalls.parse(s.toolCalls),
-      observations: observations.parse(s.observations),
+      toolCalls: storedToolCalls(s.toolCalls),
+      observations: storedObservations(s.observations),
       timestamp: iso(s.timestampMs),
       castTime: s.castTime,
-      usage: usage.parse(s.usage ?? null),
+      usage: storedUsage(s.usage),
     })),
     verifier: row.verifierReward === null && Object.keys(components).length === 0 ? null : { reward: row.verifierReward, components },
     judgeScores: JSON.parse(row.judgeScores) as Trajectory['judgeScores'],
-    usage: usage.parse(row.usage ?? null),
-    terminal: terminal?.success ? terminal.data : null,
+    usage: storedUsage(row.usage),
+    terminal,
     submission: row.submission,
     exitStatus: row.exitStatus,
     startedAt: iso(row.startedMs),

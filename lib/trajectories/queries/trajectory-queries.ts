@@ -1,23 +1,10 @@
 import { decompressRawSourcePrefix, rawSourceEncoding } from '../../ingest/raw-source-codec';
-import { z } from 'zod';
-import { AppError } from '../../errors';
-import {
-  observationSchema,
-  splitSchema,
-  stepSourceSchema,
-  toolCallSchema,
-  usageSchema,
-  type Criterion,
-  type Observation,
-  type Split,
-  type StepSource,
-  type ToolCall,
-  type Usage,
-} from '../../formats/trajectory';
+import type { Criterion, Observation, Split, StepSource, ToolCall, Usage } from '../../formats/trajectory';
 import { parseCriteria } from '../../formats/criteria';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
-import { parseInput } from '../../parse-input';
+import { storedComponents, storedDirBundle, storedObservations, storedStepSource, storedToolCalls, storedUsage } from '../stored-columns';
+import type { ParsedTrajectoryListParams } from '../trajectory-list-params';
 
 /**
  * Read-side queries for trajectories: the studio's list (filters, server-side pagination,
@@ -27,45 +14,6 @@ import { parseInput } from '../../parse-input';
  */
 
 export const TRAJECTORY_PAGE_SIZE = 50;
-
-/** Review state of a trajectory: reviewed = at least one current review (or pairwise comparison) through a campaign item. */
-export const reviewStates = ['any', 'unreviewed', 'reviewed'] as const;
-export type ReviewState = (typeof reviewStates)[number];
-
-/** `any` = no reward filter, `scored` = has a verifier reward (min/max apply), `none` = no verifier reward. */
-export const rewardStates = ['any', 'scored', 'none'] as const;
-export type RewardState = (typeof rewardStates)[number];
-
-const optionalText = z
-  .string()
-  .trim()
-  .max(200)
-  .optional()
-  .transform((s) => (s ? s : undefined));
-
-export const trajectoryListParamsSchema = z
-  .object({
-    /** project slug or id */
-    project: optionalText,
-    /** environment id */
-    environment: optionalText,
-    /** policy id */
-    policy: optionalText,
-    split: splitSchema.optional(),
-    reward: z.enum(rewardStates).default('any'),
-    rewardMin: z.number().finite().optional(),
-    rewardMax: z.number().finite().optional(),
-    review: z.enum(reviewStates).default('any'),
-    /** free text on the task name (case-insensitive substring) */
-    q: optionalText,
-    /** 1-based */
-    page: z.number().int().min(1).max(100_000).default(1),
-  })
-  .refine((p) => p.rewardMin === undefined || p.rewardMax === undefined || p.rewardMin <= p.rewardMax, {
-    message: 'the minimum reward is above the maximum',
-    path: ['rewardMin'],
-  });
-export type TrajectoryListParams = z.input<typeof trajectoryListParamsSchema>;
 
 export interface JudgeSummary {
   count: number;
@@ -116,13 +64,12 @@ export interface TrajectoryList {
 /** above this many matches the list says "about N" (the planner's estimate) instead of counting every row */
 export const EXACT_COUNT_LIMIT = 10_000;
 
-async function resolveProject(ref: string, projectIds: string[] | null) {
-  const project = await db().project.findFirst({
+/** A project by slug (any case) or id, or null. */
+export async function projectByRef(ref: string): Promise<{ id: string; slug: string; name: string } | null> {
+  return db().project.findFirst({
     where: { OR: [{ slug: ref.toLowerCase() }, { id: ref }] },
     select: { id: true, slug: true, name: true },
   });
-  if (!project || (projectIds !== null && !projectIds.includes(project.id))) throw new AppError('NOT_FOUND', `No project named ${ref}`);
-  return project;
 }
 
 function judgeSummary(scores: { judge: string; score: number | null; label: string | null }[]): JudgeSummary {
@@ -151,7 +98,7 @@ async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
 }
 
 /** the WHERE of a list (on trajectory t joined to task tk) and its parameters */
-function listWhere(p: z.infer<typeof trajectoryListParamsSchema>, projectIds: string[] | null, projectId: string | null) {
+function listWhere(p: ParsedTrajectoryListParams, projectIds: string[] | null, projectId: string | null) {
   const values: unknown[] = [];
   const arg = (v: unknown) => {
     values.push(v);
@@ -197,20 +144,18 @@ async function countMatches(where: string, values: unknown[], limit: number): Pr
 }
 
 /**
- * One page (50 rows, newest first) of trajectories matching the filters, how many match (exact
- * up to EXACT_COUNT_LIMIT, else an estimate, `totalExact` false), and the facet lists for the
- * filter dropdowns (environments and policies of the project, or of every visible project when
+ * One page (50 rows, newest first) of trajectories matching the filters (parsed), how many match
+ * (exact up to EXACT_COUNT_LIMIT, else an estimate, `totalExact` false), and the facet lists for
+ * the filter dropdowns (environments and policies of `project`, or of every visible project when
  * none is chosen), of the projects in `projectIds` (null: every project). Plain SQL: the page
- * walks the (projectId, createdAt DESC, id DESC) index. An unknown project, or one not in
- * `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
+ * walks the (projectId, createdAt DESC, id DESC) index.
  */
-export async function listTrajectories(
-  input: TrajectoryListParams,
+export async function listTrajectoryPage(
+  p: ParsedTrajectoryListParams,
   projectIds: string[] | null,
+  project: { id: string; slug: string; name: string } | null,
   options: { exactCountLimit?: number } = {},
 ): Promise<TrajectoryList> {
-  const p = parseInput(trajectoryListParamsSchema, input, '');
-  const project = p.project ? await resolveProject(p.project, projectIds) : null;
   const { where, values } = listWhere(p, projectIds, project?.id ?? null);
   const visible = projectIds === null ? {} : { projectId: { in: projectIds } };
   const facetScope = project ? { projectId: project.id } : visible;
@@ -353,16 +298,14 @@ export interface TrajectoryDetail {
   createdAt: string;
 }
 
-const toolCallsSchema = z.array(toolCallSchema).catch([]);
-const observationsSchema = z.array(observationSchema).catch([]);
-const nullableUsage = usageSchema.nullable().catch(null);
-const componentsSchema = z.record(z.string(), z.number()).catch({});
-
 /**
- * One trajectory with everything the detail page shows; NOT_FOUND when there is none. `steps`:
+ * One trajectory with everything the detail page shows; null when there is none. `steps`:
  * only the steps from index `from` on, `take` of them (a page of a long run's transcript).
  */
-export async function getTrajectoryDetail(id: string, options: { steps?: { from: number; take: number } } = {}): Promise<TrajectoryDetail> {
+export async function trajectoryDetail(
+  id: string,
+  options: { steps?: { from: number; take: number } } = {},
+): Promise<TrajectoryDetail | null> {
   const window = options.steps;
   const t = await db().trajectory.findUnique({
     where: { id },
@@ -416,7 +359,7 @@ export async function getTrajectoryDetail(id: string, options: { steps?: { from:
       blobs: { where: { kind: 'terminal' }, select: { kind: true } },
     },
   });
-  if (!t) throw new AppError('NOT_FOUND', 'No such trajectory');
+  if (!t) return null;
   const importedBy = t.importedById
     ? ((await db().user.findUnique({ where: { id: t.importedById }, select: { name: true } }))?.name ?? null)
     : null;
@@ -436,23 +379,22 @@ export async function getTrajectoryDetail(id: string, options: { steps?: { from:
     },
     policy: t.policy,
     steps: t.steps.map((s) => {
-      const source = stepSourceSchema.safeParse(s.source);
       return {
         index: s.index,
-        source: source.success ? source.data : 'unknown',
+        source: storedStepSource(s.source),
         text: s.text,
         reasoning: s.reasoning,
-        toolCalls: toolCallsSchema.parse(s.toolCalls),
-        observations: observationsSchema.parse(s.observations),
+        toolCalls: storedToolCalls(s.toolCalls),
+        observations: storedObservations(s.observations),
         timestamp: s.timestamp?.toISOString() ?? null,
         castTime: s.castTime,
-        usage: nullableUsage.parse(s.usage ?? null),
+        usage: storedUsage(s.usage),
       };
     }),
     stepCount: t._count.steps,
-    verifier: { reward: t.verifierReward, components: componentsSchema.parse(t.verifierComponents) },
+    verifier: { reward: t.verifierReward, components: storedComponents(t.verifierComponents) },
     judgeScores: t.judgeScores,
-    usage: nullableUsage.parse(t.usage ?? null),
+    usage: storedUsage(t.usage),
     submission: t.submission,
     exitStatus: t.exitStatus,
     startedAt: t.startedAt?.toISOString() ?? null,
@@ -499,7 +441,6 @@ export interface RawSourceText {
 }
 
 const DIR_PREFIX = '{"files":{';
-const dirBundleSchema = z.object({ files: z.record(z.string(), z.string()) }).strict();
 
 function truncationMarker(shown: number, total: number | null): string {
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -508,27 +449,32 @@ function truncationMarker(shown: number, total: number | null): string {
 
 /**
  * The stored import source of a trajectory as text (at most ~2 MiB, then a truncation marker),
- * or null when the trajectory has none. A directory source (a Harbor trial) is shown as its
- * files one after another.
+ * `source` null when the trajectory has none; null when there is no such trajectory. A directory
+ * source (a Harbor trial) is shown as its files one after another.
  */
-export async function getRawSource(trajectoryId: string): Promise<RawSourceText | null> {
+export async function rawSourceText(trajectoryId: string): Promise<{ source: RawSourceText | null } | null> {
   const t = await db().trajectory.findUnique({
     where: { id: trajectoryId },
     select: { sourceWhere: true, source: { select: { path: true, format: true, sizeBytes: true, content: true, contentEncoding: true } } },
   });
-  if (!t) throw new AppError('NOT_FOUND', 'No such trajectory');
-  if (!t.source) return null;
-  const s = t.source;
-  const base = { path: s.path, format: s.format, where: t.sourceWhere, sizeBytes: s.sizeBytes };
+  if (!t) return null;
+  return { source: t.source ? await textOfSource(t.source, t.sourceWhere) : null };
+}
+
+async function textOfSource(
+  s: { path: string; format: string; sizeBytes: number; content: Uint8Array; contentEncoding: string },
+  where: string | null,
+): Promise<RawSourceText> {
+  const base = { path: s.path, format: s.format, where, sizeBytes: s.sizeBytes };
 
   const encoding = rawSourceEncoding(s.contentEncoding);
   const head = await decompressRawSourcePrefix(s.content, encoding, RAW_SOURCE_LIMIT);
   const decoder = new TextDecoder('utf-8', { fatal: false });
   if (head.bytes.subarray(0, DIR_PREFIX.length).toString('latin1') === DIR_PREFIX) {
     const whole = head.truncated ? await decompressRawSourcePrefix(s.content, encoding, DIR_BUNDLE_MAX) : head;
-    const bundle = whole.truncated ? null : dirBundleSchema.safeParse(safeJson(decoder.decode(whole.bytes)));
-    if (bundle?.success) {
-      const parts = Object.entries(bundle.data.files)
+    const files = whole.truncated ? null : storedDirBundle(safeJson(decoder.decode(whole.bytes)));
+    if (files) {
+      const parts = Object.entries(files)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([path, text]) => `=== ${path} ===\n${text}${text.endsWith('\n') ? '' : '\n'}`);
       const all = parts.join('\n');

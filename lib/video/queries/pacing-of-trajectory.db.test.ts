@@ -5,12 +5,12 @@ import { env } from '../../env';
 import { installQueue, stopQueueClient } from '../../queue/boss';
 import { jobContracts } from '../../queue/job-list';
 import { requestRender } from '../request-render';
-import { createCampaign } from '../../campaigns/queries/campaigns';
-import { saveRubricVersion } from '../../campaigns/queries/rubrics';
+import { createCampaign } from '../../campaigns/create-campaign';
+import { saveRubricVersion } from '../../campaigns/save-rubric-version';
 import { db } from '../../db/client';
 import { resetDatabase } from '../../db/test/reset';
 import { ensureProject } from '../../trajectories/queries/projects';
-import { storeTrajectory } from '../../trajectories/queries/trajectories';
+import { storeTrajectory } from '../../ingest/store-trajectory';
 import { latestVideoForTrajectory, pacingOfTrajectory } from './videos';
 
 /** A trajectory's MP4 is rendered at the pacing its campaigns watch it at: read where an expert checks every line at 1x. */

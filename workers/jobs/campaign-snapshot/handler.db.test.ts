@@ -53,7 +53,7 @@ describe('campaign.snapshot job', () => {
           (v) => v.state === 'current',
           120_000,
         );
-        const live = agreementPayload(agreementDashboard(await loadAgreementData(campaignId), { replicates: 1000 }));
+        const live = agreementPayload(agreementDashboard((await loadAgreementData(campaignId))!, { replicates: 1000 }));
         expect(view.snapshot!.payload).toEqual(JSON.parse(JSON.stringify(live)));
         expect(view.snapshot!.reviews).toBeGreaterThan(0);
         // the same run built the default queue
@@ -85,7 +85,7 @@ describe('campaign.snapshot job', () => {
       skipped: [],
     });
     const stored = (await findSnapshot<AgreementSnapshotPayload>(campaignId, 'agreement', ''))!;
-    const live = agreementPayload(agreementDashboard(await loadAgreementData(campaignId), { replicates: 1000 }));
+    const live = agreementPayload(agreementDashboard((await loadAgreementData(campaignId))!, { replicates: 1000 }));
     expect(stored.payload).toEqual(JSON.parse(JSON.stringify(live)));
     await expect(refreshOnThread('gone', undefined, new AbortController().signal)).rejects.toMatchObject({ name: 'PermanentJobError' });
   });

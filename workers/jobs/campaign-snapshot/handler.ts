@@ -4,11 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { refreshCampaignSnapshots } from '../../../lib/campaigns/refresh-campaign-snapshots';
 import type { SnapshotVariant } from '../../../lib/campaigns/snapshot-variant';
-import { labelClock } from '../../../lib/campaigns/queries/campaign-snapshots';
-import { isAppError } from '../../../lib/errors';
+import { countCampaignLabels } from '../../../lib/campaigns/count-campaign-labels';
 import { sweepCampaignSnapshots } from '../../../lib/campaigns/sweep-campaign-snapshots';
 import { campaignSnapshotJob } from '../../../lib/queue/jobs/campaign-snapshot';
-import { PermanentJobError, type JobHandler } from '../../job-handler';
+import { goneIsPermanent, PermanentJobError, type JobHandler } from '../../job-handler';
 
 type Refreshed = { written: string[]; skipped: string[] };
 
@@ -20,12 +19,7 @@ type Refreshed = { written: string[]; skipped: string[] };
 export const THREAD_ABOVE_LABELS = 20_000;
 
 async function refreshInline(campaignId: string, variant: SnapshotVariant | undefined, now: () => Date): Promise<Refreshed> {
-  try {
-    return await refreshCampaignSnapshots(campaignId, variant, now);
-  } catch (error) {
-    if (isAppError(error) && error.code === 'NOT_FOUND') throw new PermanentJobError(`campaign ${campaignId} does not exist`);
-    throw error;
-  }
+  return goneIsPermanent(() => refreshCampaignSnapshots(campaignId, variant, now), `campaign ${campaignId} does not exist`);
 }
 
 /** Runs refresh-thread.ts (through tsx's loader, as lib/ingest/parse-pool.ts does) and answers what it wrote; aborted with the job. */
@@ -72,7 +66,7 @@ export const campaignSnapshotHandler: JobHandler<typeof campaignSnapshotJob> = {
       return { queued: queued.length };
     }
     const t0 = performance.now();
-    const big = (await labelClock(campaignId)).labelChanges > THREAD_ABOVE_LABELS;
+    const big = (await countCampaignLabels(campaignId)) > THREAD_ABOVE_LABELS;
     const result = big ? await refreshOnThread(campaignId, variant, ctx.signal) : await refreshInline(campaignId, variant, ctx.now);
     if (result.written.length) ctx.log(`${campaignId}: ${result.written.join(', ')} in ${Math.round(performance.now() - t0)} ms`);
     return result;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../lib/campaigns/queries/campaigns';
-import { saveRubricVersion } from '../../../lib/campaigns/queries/rubrics';
+import { createCampaign } from '../../../lib/campaigns/create-campaign';
+import { saveRubricVersion } from '../../../lib/campaigns/save-rubric-version';
 import { db } from '../../../lib/db/client';
-import { claimNextItem } from '../../../lib/review/queries/assignments';
+import { claimNextItem } from '../../../lib/review/claim-next-item';
 import { resetDatabase } from '../../../lib/db/test/reset';
 import { ensureProject } from '../../../lib/trajectories/queries/projects';
-import { storeTrajectory } from '../../../lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '../../../lib/ingest/store-trajectory';
 import { buildTrajectory } from '../../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
 import { viewAssignment } from '../../../lib/review/view-assignment';

@@ -11,7 +11,8 @@ import { env, setEnv } from '../../../lib/env';
 import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
 import { type RunningWorker, startWorker } from '../../run-worker';
 import { datasetExportJob } from '../../../lib/queue/jobs/dataset-export';
-import { datasetExportHandler, datasetStorageKey } from './handler';
+import { datasetStorageKey } from '../../../lib/datasets/build-export';
+import { datasetExportHandler } from './handler';
 
 async function waitFor(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;

@@ -1,4 +1,4 @@
-import { pruneExpiredSessions } from '../../../lib/auth/queries/sessions';
+import { pruneExpiredSessions } from '../../../lib/auth/prune-expired-sessions';
 import type { JobHandler } from '../../job-handler';
 import { sessionsPruneJob } from '../../../lib/queue/jobs/sessions-prune';
 

@@ -1,7 +1,7 @@
 import { env } from '../../../lib/env';
-import { enabledSinkIds } from '../../../lib/training/queries/training-sinks';
 import { sendJob } from '../../../lib/queue/boss';
 import { deliverSink } from '../../../lib/training/deliver-sink';
+import { kickEnabledSinks } from '../../../lib/training/kick-delivery';
 import type { JobHandler } from '../../job-handler';
 import { trainingDeliverJob } from '../../../lib/queue/jobs/training-deliver';
 
@@ -15,9 +15,7 @@ export const trainingDeliverHandler: JobHandler<typeof trainingDeliverJob> = {
   async handle({ sinkId }, ctx) {
     const databaseUrl = env().DATABASE_URL!;
     if (!sinkId) {
-      const ids = await enabledSinkIds();
-      for (const id of ids) await sendJob(databaseUrl, trainingDeliverJob, { sinkId: id, reason: 'schedule' });
-      return { queued: ids.length };
+      return { queued: await kickEnabledSinks(databaseUrl) };
     }
     const outcome = await deliverSink(sinkId, { signal: ctx.signal, log: ctx.log, now: ctx.now });
     if (outcome.state === 'waiting' && outcome.retryAt) {

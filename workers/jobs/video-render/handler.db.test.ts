@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../../lib/db/client';
 import { ensureProject } from '../../../lib/trajectories/queries/projects';
 import { resetDatabase } from '../../../lib/db/test/reset';
-import { storeTrajectory } from '../../../lib/trajectories/queries/trajectories';
+import { storeTrajectory } from '../../../lib/ingest/store-trajectory';
 import { listVideoChunks, requestVideo } from '../../../lib/video/queries/videos';
 import { writeWorkerHeartbeat } from '../../../lib/db/worker-heartbeats';
 import { env } from '../../../lib/env';
@@ -36,6 +36,16 @@ const ctx = (attempt: number) => ({
   log: () => {},
   now: () => new Date(),
 });
+/** Stores the long trajectory in a project of its own; its id. */
+async function storeLong(slug: string): Promise<string> {
+  const project = await ensureProject({ slug, name: slug });
+  const stored = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), {
+    source: null,
+    sourceWhere: null,
+    importedById: null,
+  });
+  return stored.id;
+}
 const heartbeat = (id: string, queues: string[]) => writeWorkerHeartbeat({ id, hostname: 'test', pid: 1, queues });
 
 describe('video.render fan-out', () => {
@@ -46,12 +56,7 @@ describe('video.render fan-out', () => {
   afterAll(stopQueueClient);
 
   it('splits into a multiple of the live chunk workers, and a retry keeps the chunks it planned', async () => {
-    const project = await ensureProject({ slug: 'fan-out', name: 'fan-out' });
-    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), {
-      source: null,
-      sourceWhere: null,
-      importedById: null,
-    });
+    const trajectoryId = await storeLong('fan-out');
     const frames = (await videoPropsFor(trajectoryId)).durationInFrames;
     expect(frames).toBeGreaterThan(1200);
     expect(frames).toBeLessThan(1500); // 5 chunks of about 300 for one worker
@@ -73,12 +78,7 @@ describe('video.render fan-out', () => {
   }, 60_000);
 
   it('plans a read-paced video over the read-paced length (its own row, beside the skim one)', async () => {
-    const project = await ensureProject({ slug: 'fan-out-read', name: 'fan-out-read' });
-    const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(longTrajectory), {
-      source: null,
-      sourceWhere: null,
-      importedById: null,
-    });
+    const trajectoryId = await storeLong('fan-out-read');
     const skimFrames = (await videoPropsFor(trajectoryId)).durationInFrames;
     const readFrames = (await videoPropsFor(trajectoryId, undefined, 'read')).durationInFrames;
     expect(readFrames).toBeGreaterThan(skimFrames);

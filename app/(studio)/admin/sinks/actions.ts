@@ -3,7 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { datasetFormatSchema } from '@/lib/datasets/formats';
-import { createSink, retryDeadDelivery, setSinkEnabled } from '@/lib/training/queries/training-sinks';
+import { createTrainingSink } from '@/lib/training/create-training-sink';
+import { retryDeadDelivery } from '@/lib/training/retry-dead-delivery';
+import { setTrainingSinkEnabled } from '@/lib/training/set-training-sink-enabled';
 import { env } from '@/lib/env';
 import { kickDelivery } from '@/lib/training/kick-delivery';
 import { sinkKinds } from '@/lib/training/sink-config';
@@ -40,15 +42,11 @@ export const createSinkAction = defineAction(
       ...(input.minReviews !== undefined ? { minReviews: input.minReviews } : {}),
       ...(input.minAgreement !== undefined ? { minAgreement: input.minAgreement } : {}),
     };
-    const sink = await createSink(input.projectId, {
-      name: input.name,
-      kind: input.kind,
-      format: input.format,
-      config,
-      filter,
-      secret: input.secret || undefined,
-    });
-    await kickDelivery(env().DATABASE_URL!, sink.id);
+    const sink = await createTrainingSink(
+      input.projectId,
+      { name: input.name, kind: input.kind, format: input.format, config, filter, secret: input.secret || undefined },
+      { databaseUrl: env().DATABASE_URL! },
+    );
     revalidatePath('/admin/sinks');
     return { id: sink.id, secret: input.kind === 'webhook' && !input.secret ? sink.secret : null };
   },
@@ -58,8 +56,7 @@ export const setSinkEnabledAction = defineAction(
   'admin',
   z.object({ sinkId: z.string().min(1).max(64), enabled: z.boolean() }),
   async ({ sinkId, enabled }) => {
-    await setSinkEnabled(sinkId, enabled);
-    if (enabled) await kickDelivery(env().DATABASE_URL!, sinkId);
+    await setTrainingSinkEnabled(sinkId, enabled, { databaseUrl: env().DATABASE_URL! });
     revalidatePath('/admin/sinks');
     return { enabled };
   },
@@ -67,8 +64,7 @@ export const setSinkEnabledAction = defineAction(
 
 /** A dead delivery goes back to pending (same body, same key, fresh attempts) and the sink resumes. */
 export const retryDeliveryAction = defineAction('admin', z.object({ deliveryId: z.string().min(1).max(64) }), async ({ deliveryId }) => {
-  const { sinkId } = await retryDeadDelivery(deliveryId);
-  await kickDelivery(env().DATABASE_URL!, sinkId);
+  const { sinkId } = await retryDeadDelivery(deliveryId, { databaseUrl: env().DATABASE_URL! });
   revalidatePath('/admin/sinks');
   return { sinkId };
 });

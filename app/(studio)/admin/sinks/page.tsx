@@ -3,11 +3,10 @@ import { SinkForm } from '@/components/admin/sink-form';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { DataTable } from '@/components/ui/table';
-import { visibleProjectIds } from '@/lib/auth/project-access';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns } from '@/lib/datasets/queries/exports';
-import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
-import { listDeliveries, listSinks } from '@/lib/training/queries/training-sinks';
+import { listExportableCampaigns } from '@/lib/datasets/list-exports';
+import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
+import { listTrainingSinks } from '@/lib/training/list-training-sinks';
 import { requirePageUser } from '../../../_server/current-user';
 import { createSinkAction, deliverNowAction, retryDeliveryAction, setSinkEnabledAction } from './actions';
 
@@ -37,16 +36,15 @@ function when(d: Date | null): string {
 
 export default async function SinksPage() {
   const user = await requirePageUser('admin');
-  // admins reach every project (visibleProjectIds is null for them): sinks are theirs to manage
-  const [sinks, projects] = await Promise.all([listSinks(), listProjectSummaries(visibleProjectIds(user.access, 'lead'))]);
+  // admins reach every project: sinks are theirs to manage
+  const [sinks, projects] = await Promise.all([listTrainingSinks(user), listProjectsFor(user.access, 'lead')]);
   const withCampaigns = await Promise.all(
     projects.map(async (p) => ({
       id: p.id,
       name: p.name,
-      campaigns: (await listExportableCampaigns(p.id)).map((c) => ({ id: c.id, name: c.name, mode: c.mode })),
+      campaigns: (await listExportableCampaigns(user, p.id)).map((c) => ({ id: c.id, name: c.name, mode: c.mode })),
     })),
   );
-  const deliveries = new Map(await Promise.all(sinks.map(async (s) => [s.id, await listDeliveries(s.id, 20)] as const)));
   return (
     <>
       <PageHeader
@@ -76,7 +74,7 @@ export default async function SinksPage() {
         ) : (
           <div className="space-y-6">
             {sinks.map((s) => {
-              const rows = deliveries.get(s.id) ?? [];
+              const rows = s.deliveries;
               return (
                 <article
                   key={s.id}

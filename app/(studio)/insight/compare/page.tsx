@@ -1,58 +1,26 @@
-import { notFound } from 'next/navigation';
 import { CompareTable } from '@/components/insight/compare-table';
-import { Card, CsvLink } from '@/components/insight/figures';
-import { InsightError } from '@/components/insight/insight-error';
+import { Card, CsvLink, MethodNotes } from '@/components/insight/figures';
+import { ratePoint } from '@/components/insight/interval-point';
 import { InsightTabs } from '@/components/insight/insight-tabs';
 import { IntervalChart } from '@/components/insight/interval-chart';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
-import { AppError } from '@/lib/errors';
-import { visibleProjectIds } from '@/lib/auth/project-access';
+import { viewCompareInsight } from '@/lib/insight/view-compare-insight';
+import { loadInsightPage, type InsightPageProps } from '../insight-page';
 import { compareChartRows } from '@/lib/insight/compare-chart-rows';
-import { requirePageUser } from '../../../_server/current-user';
+import { Options } from '@/components/ui/options';
 
 export const metadata = { title: 'Insight · Compare checkpoints' };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-export default async function CompareInsightPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const user = await requirePageUser('lead');
-  let loaded;
-  try {
-    const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-    loaded = { project, projects, data: project ? await loadCompareInsight(project.id, query) : null };
-  } catch (error) {
-    // a project the caller does not lead answers 404, the same as one that does not exist
-    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
-      notFound();
-    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
-      return (
-        <>
-          <PageHeader title="Compare checkpoints" />
-          <InsightError title="Nothing to compare for this link" message={error.message} href="/insight/compare" />
-        </>
-      );
-    }
-    throw error;
-  }
-  const { project, projects, data } = loaded;
-  if (!project || !data) {
-    return (
-      <>
-        <PageHeader title="Compare checkpoints" />
-        <EmptyState title="No project yet">Import runs of two checkpoints and review them; this page then compares them.</EmptyState>
-      </>
-    );
-  }
-  const { report, policies, environment, environments, winRateEstimate } = data;
+export default async function CompareInsightPage(props: InsightPageProps) {
+  const loaded = await loadInsightPage('compare', props, viewCompareInsight);
+  if ('instead' in loaded) return loaded.instead;
+  const { projects, data } = loaded;
+  const { project, report, policies, environment, environments, winRateEstimate } = data;
   const p = encodeURIComponent(project.slug);
   const csv = report
     ? `/api/v1/insight/compare?project=${p}&a=${encodeURIComponent(report.a.name)}&b=${encodeURIComponent(report.b.name)}${environment ? `&env=${encodeURIComponent(environment.name)}` : ''}&format=csv`
@@ -80,11 +48,7 @@ export default async function CompareInsightPage({
               defaultValue={report ? report[side].name : ''}
               className="min-w-64 rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-xs"
             >
-              {policies.map((x) => (
-                <option key={x.id} value={x.name}>
-                  {x.name}
-                </option>
-              ))}
+              <Options options={policies.map((x) => ({ value: x.name, label: x.name }))} />
             </select>
           </label>
         ))}
@@ -96,11 +60,7 @@ export default async function CompareInsightPage({
             className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-xs"
           >
             <option value="">All environments</option>
-            {environments.map((e) => (
-              <option key={e.id} value={e.name}>
-                {e.name}
-              </option>
-            ))}
+            <Options options={environments.map((e) => ({ value: e.name, label: e.name }))} />
           </select>
         </label>
         <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
@@ -162,8 +122,8 @@ export default async function CompareInsightPage({
                 rows={chart.rows.map((r) => ({
                   label: r.label.replace('Criterion: ', '').replace(' (reward ≥ 1)', '').replace(' (all criteria)', ''),
                   values: {
-                    a: { value: r.a.rate, low: r.a.ci?.[0] ?? null, high: r.a.ci?.[1] ?? null, n: r.a.n },
-                    b: { value: r.b.rate, low: r.b.ci?.[0] ?? null, high: r.b.ci?.[1] ?? null, n: r.b.n },
+                    a: ratePoint(r.a),
+                    b: ratePoint(r.b),
                   },
                 }))}
                 series={[
@@ -185,31 +145,28 @@ export default async function CompareInsightPage({
           <Card title="Per criterion" actions={csv ? <CsvLink href={csv} /> : null}>
             <CompareTable report={report} />
           </Card>
-          <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
-            <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
-            <ul className="mt-3 list-disc space-y-1.5 pl-5">
-              <li>
-                <b>Win rate</b>: current comparisons of a trajectory of A against one of B (either side); B wins when preferred, ties
-                (preference 0 or “both bad”) count half. 95% Wilson interval on wins + ties/2 of n (conservative when there are many ties).
-                Distinguishable when the interval excludes 50%.
-              </li>
-              <li>
-                <b>How many more</b>: a two-sided test at α = 0.05 with 80% power, assuming the observed rate is the true one: n = ((1.96 ·
-                0.5 + 0.84 · √(p(1−p))) / (p − 0.5))², minus the comparisons in hand. For two pass rates, per policy: n = (1.96 √(2 p̄ q̄) +
-                0.84 √(p₁q₁ + p₂q₂))² / (p₁ − p₂)², minus the smaller sample.
-              </li>
-              <li>
-                <b>Criteria</b>: each trajectory’s verdict per criterion is the majority of its current reviews (single-item reviews and
-                each side of pairwise comparisons); ties leave n. Difference B − A with Newcombe’s hybrid score interval; beyond noise when
-                it excludes 0.
-              </li>
-              <li>
-                <b>Win rate, prediction-powered</b>: over the pairwise items pairing a run of A with a run of B, an item’s label is B’s
-                share of its comparisons (ties half) and a source’s prediction is (1 + B’s score − A’s score) / 2.
-              </li>
-              <EstimateMethod />
-            </ul>
-          </details>
+          <MethodNotes>
+            <li>
+              <b>Win rate</b>: current comparisons of a trajectory of A against one of B (either side); B wins when preferred, ties
+              (preference 0 or “both bad”) count half. 95% Wilson interval on wins + ties/2 of n (conservative when there are many ties).
+              Distinguishable when the interval excludes 50%.
+            </li>
+            <li>
+              <b>How many more</b>: a two-sided test at α = 0.05 with 80% power, assuming the observed rate is the true one: n = ((1.96 ·
+              0.5 + 0.84 · √(p(1−p))) / (p − 0.5))², minus the comparisons in hand. For two pass rates, per policy: n = (1.96 √(2 p̄ q̄) +
+              0.84 √(p₁q₁ + p₂q₂))² / (p₁ − p₂)², minus the smaller sample.
+            </li>
+            <li>
+              <b>Criteria</b>: each trajectory’s verdict per criterion is the majority of its current reviews (single-item reviews and each
+              side of pairwise comparisons); ties leave n. Difference B − A with Newcombe’s hybrid score interval; beyond noise when it
+              excludes 0.
+            </li>
+            <li>
+              <b>Win rate, prediction-powered</b>: over the pairwise items pairing a run of A with a run of B, an item’s label is B’s share
+              of its comparisons (ties half) and a source’s prediction is (1 + B’s score − A’s score) / 2.
+            </li>
+            <EstimateMethod />
+          </MethodNotes>
         </div>
       )}
     </>

@@ -1,70 +1,25 @@
-import { notFound } from 'next/navigation';
 import { IntentLink } from '@/components/ui/intent-link';
 import { EnvironmentTable } from '@/components/insight/environment-table';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
-import { Card, CsvLink } from '@/components/insight/figures';
-import { InsightError } from '@/components/insight/insight-error';
+import { Card, CsvLink, MethodNotes } from '@/components/insight/figures';
+import { ratePoint } from '@/components/insight/interval-point';
 import { InsightTabs } from '@/components/insight/insight-tabs';
 import { IntervalChart } from '@/components/insight/interval-chart';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import {
-  loadEnvironmentEstimates,
-  loadEnvironmentInsight,
-  parseInsightQuery,
-  resolveInsightProject,
-} from '@/lib/insight/queries/insight-load';
-import { AppError } from '@/lib/errors';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import type { Proportion } from '@/lib/insight/intervals';
-import { requirePageUser } from '../../../_server/current-user';
+import { viewEnvironmentInsight } from '@/lib/insight/view-environment-insight';
+import { loadInsightPage, type InsightPageProps } from '../insight-page';
 import { stepNumber } from '@/components/ui/format';
-import { RichText } from '@/components/ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 export const metadata = { title: 'Insight · Environments' };
 
-const point = (p: Proportion) => ({ value: p.rate, low: p.ci?.[0] ?? null, high: p.ci?.[1] ?? null, n: p.n });
-
-export default async function EnvironmentsInsightPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const user = await requirePageUser('lead');
-  let loaded;
-  try {
-    const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-    const [report, estimates] = project
-      ? await Promise.all([loadEnvironmentInsight(project.id), loadEnvironmentEstimates(project.id)])
-      : [null, null];
-    loaded = { project, projects, report, estimates };
-  } catch (error) {
-    // a project the caller does not lead answers 404, the same as one that does not exist
-    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
-      notFound();
-    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
-      return (
-        <>
-          <PageHeader title="Environments" />
-          <InsightError title="Nothing to show for this link" message={error.message} href="/insight/environments" />
-        </>
-      );
-    }
-    throw error;
-  }
-  const { project, projects, report, estimates } = loaded;
-  if (!project || !report) {
-    return (
-      <>
-        <PageHeader title="Environments" />
-        <EmptyState title="No project yet">
-          Import trajectories and run a review campaign; this page then ranks their environments.
-        </EmptyState>
-      </>
-    );
-  }
+export default async function EnvironmentsInsightPage(props: InsightPageProps) {
+  const loaded = await loadInsightPage('environments', props, viewEnvironmentInsight);
+  if ('instead' in loaded) return loaded.instead;
+  const { projects, data } = loaded;
+  const { project, report, estimates } = data;
   const csv = `/api/v1/insight/environments?project=${encodeURIComponent(project.slug)}&format=csv`;
   const flagged = report.flatMap(({ environment: e }) => e.flagged.map((f) => ({ ...f, environment: e.name })));
   return (
@@ -87,7 +42,7 @@ export default async function EnvironmentsInsightPage({
                 testId="pass-rate-chart"
                 rows={report.map(({ environment: e }) => ({
                   label: e.name,
-                  values: { verifier: point(e.verifierPass), reviewers: point(e.reviewerPass) },
+                  values: { verifier: ratePoint(e.verifierPass), reviewers: ratePoint(e.reviewerPass) },
                 }))}
                 series={[
                   { key: 'verifier', label: 'Verifier (reward ≥ 1)', color: '#a1a1aa' },
@@ -100,7 +55,11 @@ export default async function EnvironmentsInsightPage({
                 testId="flag-chart"
                 rows={report.map(({ environment: e }) => ({
                   label: e.name,
-                  values: { hacking: point(e.rewardHacking), leakage: point(e.answerLeakage), teachable: point(e.teachability.teachable) },
+                  values: {
+                    hacking: ratePoint(e.rewardHacking),
+                    leakage: ratePoint(e.answerLeakage),
+                    teachable: ratePoint(e.teachability.teachable),
+                  },
                 }))}
                 series={[
                   { key: 'hacking', label: 'Reward hacking', color: '#ef4444' },
@@ -176,40 +135,37 @@ export default async function EnvironmentsInsightPage({
 
 function Method() {
   return (
-    <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
-      <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
-      <ul className="mt-3 list-disc space-y-1.5 pl-5">
-        <li>
-          Only current review revisions count, from single-item campaigns of this project. Units are trajectories unless said otherwise.
-        </li>
-        <li>
-          <b>Verifier pass</b>: the trajectory’s verifier reward is at least 1 (full reward; partial credit is not a pass). n = trajectories
-          with a reward.
-        </li>
-        <li>
-          <b>Reviewer verdict</b>: a review passes when at least one acceptance criterion was judged and none failed (the criteria
-          question’s answer); a trajectory’s verdict is the majority of its reviews (ties give no verdict and leave n).
-        </li>
-        <li>
-          <b>Flags</b>: a trajectory is flagged when any current review ticks <code>reward_hacking</code> / <code>answer_leakage</code> in a
-          multi-choice question. n = reviewed trajectories.
-        </li>
-        <li>Rates carry 95% Wilson score intervals.</li>
-        <EstimateMethod />
-        <li>
-          <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α
-          (nominal) on pass/fail over items with two or more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of
-          their units).
-        </li>
-        <li>
-          <b>Teachable</b>: share of tasks with at least two verifier-scored runs that the policies solve sometimes but not always.
-        </li>
-        <li>
-          <b>Rank</b>: fewer blockers, then fewer warnings, then higher teachability. Blockers: a flag rate whose lower bound exceeds 5%; κ
-          below 0.4 on 10+ trajectories. Warnings: flag rate at least 5%; verifier and reviewer pass rates differ (Newcombe interval
-          excludes 0); α below 0.667 on 5+ items; over half the tasks always or never solved.
-        </li>
-      </ul>
-    </details>
+    <MethodNotes>
+      <li>
+        Only current review revisions count, from single-item campaigns of this project. Units are trajectories unless said otherwise.
+      </li>
+      <li>
+        <b>Verifier pass</b>: the trajectory’s verifier reward is at least 1 (full reward; partial credit is not a pass). n = trajectories
+        with a reward.
+      </li>
+      <li>
+        <b>Reviewer verdict</b>: a review passes when at least one acceptance criterion was judged and none failed (the criteria question’s
+        answer); a trajectory’s verdict is the majority of its reviews (ties give no verdict and leave n).
+      </li>
+      <li>
+        <b>Flags</b>: a trajectory is flagged when any current review ticks <code>reward_hacking</code> / <code>answer_leakage</code> in a
+        multi-choice question. n = reviewed trajectories.
+      </li>
+      <li>Rates carry 95% Wilson score intervals.</li>
+      <EstimateMethod />
+      <li>
+        <b>Verifier vs humans</b>: Cohen’s κ on verifier pass/fail × reviewer majority pass/fail. <b>Reviewers agree</b>: Krippendorff’s α
+        (nominal) on pass/fail over items with two or more verdicts. Both with 95% percentile-bootstrap intervals (1,000 resamples of their
+        units).
+      </li>
+      <li>
+        <b>Teachable</b>: share of tasks with at least two verifier-scored runs that the policies solve sometimes but not always.
+      </li>
+      <li>
+        <b>Rank</b>: fewer blockers, then fewer warnings, then higher teachability. Blockers: a flag rate whose lower bound exceeds 5%; κ
+        below 0.4 on 10+ trajectories. Warnings: flag rate at least 5%; verifier and reviewer pass rates differ (Newcombe interval excludes
+        0); α below 0.667 on 5+ items; over half the tasks always or never solved.
+      </li>
+    </MethodNotes>
   );
 }

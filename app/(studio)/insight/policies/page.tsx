@@ -1,58 +1,24 @@
-import { notFound } from 'next/navigation';
 import { IntentLink } from '@/components/ui/intent-link';
 import { EstimateMethod, EstimateTable } from '@/components/insight/estimate-table';
-import { Card, CsvLink } from '@/components/insight/figures';
-import { InsightError } from '@/components/insight/insight-error';
+import { Card, CsvLink, MethodNotes } from '@/components/insight/figures';
 import { InsightTabs } from '@/components/insight/insight-tabs';
 import { IntervalChart } from '@/components/insight/interval-chart';
+import { intervalPoint, meanPoint, ratePoint } from '@/components/insight/interval-point';
 import { PolicyTable } from '@/components/insight/policy-table';
 import { TrendChart } from '@/components/insight/trend-chart';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { loadPolicyInsightAndEstimates, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
-import { AppError } from '@/lib/errors';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { requirePageUser } from '../../../_server/current-user';
+import { viewPolicyInsight } from '@/lib/insight/view-policy-insight';
+import { loadInsightPage, type InsightPageProps } from '../insight-page';
 
 export const metadata = { title: 'Insight · Policies' };
 
-export default async function PoliciesInsightPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const user = await requirePageUser('lead');
-  let loaded;
-  try {
-    const query = parseInsightQuery(await searchParams);
-    const { project, projects } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-    const { data, estimates } = project ? await loadPolicyInsightAndEstimates(project.id, query.env) : { data: null, estimates: null };
-    loaded = { project, projects, data, estimates };
-  } catch (error) {
-    // a project the caller does not lead answers 404, the same as one that does not exist
-    if (error instanceof AppError && error.code === 'NOT_FOUND' && (error.details as { field?: string } | undefined)?.field === 'project')
-      notFound();
-    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT')) {
-      return (
-        <>
-          <PageHeader title="Policies" />
-          <InsightError title="Nothing to show for this link" message={error.message} href="/insight/policies" />
-        </>
-      );
-    }
-    throw error;
-  }
-  const { project, projects, data, estimates } = loaded;
-  if (!project || !data) {
-    return (
-      <>
-        <PageHeader title="Policies" />
-        <EmptyState title="No project yet">Import trajectories and review them; this page then ranks their policies.</EmptyState>
-      </>
-    );
-  }
-  const { report, environment, environments } = data;
+export default async function PoliciesInsightPage(props: InsightPageProps) {
+  const loaded = await loadInsightPage('policies', props, viewPolicyInsight);
+  if ('instead' in loaded) return loaded.instead;
+  const { projects, data } = loaded;
+  const { project, report, environment, environments, estimates } = data;
   const p = encodeURIComponent(project.slug);
   const envQ = environment ? `&env=${encodeURIComponent(environment.name)}` : '';
   const csv = `/api/v1/insight/policies?project=${p}${envQ}&format=csv`;
@@ -99,7 +65,7 @@ export default async function PoliciesInsightPage({
                   percent={false}
                   rows={rated.map((x) => ({
                     label: label(x.name),
-                    values: { rating: { value: x.rating, low: x.ratingCi?.[0] ?? null, high: x.ratingCi?.[1] ?? null, n: x.battles } },
+                    values: { rating: intervalPoint(x.rating, x.ratingCi, x.battles) },
                   }))}
                   series={[{ key: 'rating', label: 'Rating', color: '#6366f1' }]}
                 />
@@ -111,24 +77,9 @@ export default async function PoliciesInsightPage({
                 rows={report.policies.map((x) => ({
                   label: label(x.name),
                   values: {
-                    score: {
-                      value: x.rubricScore.mean,
-                      low: x.rubricScore.ci?.[0] ?? null,
-                      high: x.rubricScore.ci?.[1] ?? null,
-                      n: x.rubricScore.n,
-                    },
-                    verifier: {
-                      value: x.verifierPass.rate,
-                      low: x.verifierPass.ci?.[0] ?? null,
-                      high: x.verifierPass.ci?.[1] ?? null,
-                      n: x.verifierPass.n,
-                    },
-                    reviewers: {
-                      value: x.reviewerPass.rate,
-                      low: x.reviewerPass.ci?.[0] ?? null,
-                      high: x.reviewerPass.ci?.[1] ?? null,
-                      n: x.reviewerPass.n,
-                    },
+                    score: meanPoint(x.rubricScore),
+                    verifier: ratePoint(x.verifierPass),
+                    reviewers: ratePoint(x.reviewerPass),
                   },
                 }))}
                 series={[
@@ -178,65 +129,44 @@ export default async function PoliciesInsightPage({
                   label="Bradley-Terry rating"
                   color="#6366f1"
                   percent={false}
-                  points={t.points.map((x) => ({
-                    checkpoint: x.checkpoint ?? x.name,
-                    value: x.rating,
-                    low: x.ratingCi?.[0] ?? null,
-                    high: x.ratingCi?.[1] ?? null,
-                    n: x.battles,
-                  }))}
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...intervalPoint(x.rating, x.ratingCi, x.battles) }))}
                 />
                 <TrendChart
                   label="Rubric score (0–1)"
                   color="#8b5cf6"
                   percent={false}
-                  points={t.points.map((x) => ({
-                    checkpoint: x.checkpoint ?? x.name,
-                    value: x.rubricScore.mean,
-                    low: x.rubricScore.ci?.[0] ?? null,
-                    high: x.rubricScore.ci?.[1] ?? null,
-                    n: x.rubricScore.n,
-                  }))}
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...meanPoint(x.rubricScore) }))}
                 />
                 <TrendChart
                   label="Reviewers pass"
                   color="#10b981"
                   percent
-                  points={t.points.map((x) => ({
-                    checkpoint: x.checkpoint ?? x.name,
-                    value: x.reviewerPass.rate,
-                    low: x.reviewerPass.ci?.[0] ?? null,
-                    high: x.reviewerPass.ci?.[1] ?? null,
-                    n: x.reviewerPass.n,
-                  }))}
+                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...ratePoint(x.reviewerPass) }))}
                 />
               </div>
             </Card>
           ))}
-          <details className="rounded-xl border border-zinc-200 bg-white p-4 text-sm text-zinc-700 shadow-sm">
-            <summary className="cursor-pointer font-semibold text-zinc-900">How these figures are computed</summary>
-            <ul className="mt-3 list-disc space-y-1.5 pl-5">
-              <li>
-                <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad”
-                is a tie whatever the preference. Ratings on the Elo scale (mean 1000), 95% percentile bootstrap over comparisons. n =
-                comparisons the policy took part in.
-                {report.priorUsed ? ' Some policies never won or never lost: a weak prior keeps their ratings finite.' : ''}
-              </li>
-              <li>
-                <b>Rubric score</b>: the first Likert question of each review’s rubric, normalised to 0–1 as (score − 1) / (points − 1);
-                mean over current reviews with a 95% t interval. n = reviews.
-              </li>
-              <li>
-                <b>Pass rates</b>: verifier reward ≥ 1; reviewers’ majority verdict (all criteria pass). Wilson 95% intervals; n =
-                trajectories.
-              </li>
-              <li>
-                <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the
-                checkpoint (ckpt-2000 → 2000).
-              </li>
-              <EstimateMethod />
-            </ul>
-          </details>
+          <MethodNotes>
+            <li>
+              <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad” is
+              a tie whatever the preference. Ratings on the Elo scale (mean 1000), 95% percentile bootstrap over comparisons. n =
+              comparisons the policy took part in.
+              {report.priorUsed ? ' Some policies never won or never lost: a weak prior keeps their ratings finite.' : ''}
+            </li>
+            <li>
+              <b>Rubric score</b>: the first Likert question of each review’s rubric, normalised to 0–1 as (score − 1) / (points − 1); mean
+              over current reviews with a 95% t interval. n = reviews.
+            </li>
+            <li>
+              <b>Pass rates</b>: verifier reward ≥ 1; reviewers’ majority verdict (all criteria pass). Wilson 95% intervals; n =
+              trajectories.
+            </li>
+            <li>
+              <b>Checkpoints</b>: policies of one model (the policy’s model, or the name before “@”), ordered by the last number in the
+              checkpoint (ckpt-2000 → 2000).
+            </li>
+            <EstimateMethod />
+          </MethodNotes>
         </div>
       )}
     </>

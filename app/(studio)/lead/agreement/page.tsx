@@ -1,18 +1,17 @@
 import { IntentLink } from '@/components/ui/intent-link';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listAgreementCampaigns } from '@/lib/agreement/queries/agreement-data';
+import { viewAgreementCampaigns } from '@/lib/agreement/view-agreement-campaigns';
 import { requirePageUser } from '../../../_server/current-user';
-import { DataTable } from '@/components/ui/table';
+import { DataTable, right } from '@/components/ui/table';
 
 export const metadata = { title: 'Agreement' };
 
 /** Pick a campaign to see its agreement, audit and disagreement queue. */
 export default async function AgreementPicker() {
   const user = await requirePageUser('lead');
-  const campaigns = await listAgreementCampaigns(visibleProjectIds(user.access, 'lead'));
+  const campaigns = await viewAgreementCampaigns(user);
   return (
     <>
       <PageHeader
@@ -26,15 +25,8 @@ export default async function AgreementPicker() {
       ) : (
         <DataTable
           testId="agreement-campaigns"
-          columns={[
-            { label: 'Campaign', className: 'px-4 py-2' },
-            'Project',
-            'Mode',
-            'Status',
-            { label: 'Reviewed', className: 'px-3 py-2 text-right' },
-            { label: 'Adjudicated', className: 'px-3 py-2 text-right' },
-            { label: '', className: 'px-4 py-2' },
-          ]}
+          edges
+          columns={['Campaign', 'Project', 'Mode', 'Status', right('Reviewed'), right('Adjudicated'), '']}
         >
           {campaigns.map((c) => (
             <tr key={c.id} className="group hover:bg-indigo-50/40">

@@ -4,13 +4,10 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { previewCampaign } from '@/lib/campaigns/queries/campaign-preview';
-import { setCampaignStatus } from '@/lib/campaigns/queries/campaign-status';
-import { trajectoryFilterSchema } from '@/lib/campaigns/queries/campaigns';
-import { findProjectBySlug, projectSlugSchema } from '@/lib/trajectories/queries/projects';
+import { previewCampaignFromRequest, previewRequest } from '@/lib/campaigns/preview-campaign';
+import { setCampaignStatus } from '@/lib/campaigns/set-campaign-status';
 import { campaignRequest } from '@/lib/campaigns/campaign-request';
 import { createCampaignFromRequest } from '@/lib/campaigns/create-campaign-from-request';
-import { requestCampaignVideoProps } from '@/lib/video/request-campaign-video-props';
 import { planCampaignFromRequest, planRequest } from '@/lib/campaigns/plan-campaign-review';
 import { setSelfReview, setSelfReviewInput } from '@/lib/review/set-self-review';
 import { defineAction } from '../../../_server/action';
@@ -18,17 +15,13 @@ import { defineAction } from '../../../_server/action';
 /** Creates a campaign from the lead's form: the same use-case (and checks) as POST /api/v1/campaigns. */
 export const createCampaignAction = defineAction('lead', campaignRequest, async (input, user) => {
   const created = await createCampaignFromRequest(input, user.id, visibleProjectIds(user.access, 'lead'));
-  await requestCampaignVideoProps(created.id);
   revalidatePath('/lead', 'layout');
   return { id: created.id, items: created.items, rubricVersionCreated: created.rubricVersionCreated };
 });
 
 /** How many trajectories, tasks and pairs the form's filter matches, before creating. */
-export const previewCampaignAction = defineAction(
-  'lead',
-  z.object({ project: projectSlugSchema, mode: z.enum(['single', 'pairwise']), filter: trajectoryFilterSchema }),
-  async (input, user) =>
-    previewCampaign((await findProjectBySlug(input.project, visibleProjectIds(user.access, 'lead'))).id, input.mode, input.filter),
+export const previewCampaignAction = defineAction('lead', previewRequest, async (input, user) =>
+  previewCampaignFromRequest(input, visibleProjectIds(user.access, 'lead')),
 );
 
 /** The review planner for the form's filter, k and budget: expected interval widths under everything / random / active. */

@@ -2,9 +2,8 @@ import { NewCampaignLink } from '@/components/campaigns/campaign-bits';
 import { CampaignTable } from '@/components/campaigns/campaign-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listCampaigns } from '@/lib/campaigns/queries/campaign-list';
-import { listProjectSettings } from '@/lib/trajectories/queries/projects';
+import { viewCampaignList } from '@/lib/campaigns/view-campaign-list';
+import { listProjectSettingsFor } from '@/lib/trajectories/list-projects-for';
 import { SelfReviewToggle } from '@/components/campaigns/self-review-toggle';
 import { DataTable } from '@/components/ui/table';
 import { setSelfReviewAction } from './actions';
@@ -14,8 +13,7 @@ export const metadata = { title: 'Review campaigns' };
 
 export default async function CampaignsPage() {
   const user = await requirePageUser('lead');
-  const led = visibleProjectIds(user.access, 'lead');
-  const [campaigns, projects] = await Promise.all([listCampaigns({ projectIds: led }), listProjectSettings(led)]);
+  const [campaigns, projects] = await Promise.all([viewCampaignList(user), listProjectSettingsFor(user.access)]);
   return (
     <>
       <PageHeader

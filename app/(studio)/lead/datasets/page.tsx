@@ -1,6 +1,5 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import { notFound } from 'next/navigation';
-import { visibleProjectIds } from '@/lib/auth/project-access';
 import { ExportForm } from '@/components/datasets/export-form';
 import { ExportList } from '@/components/datasets/export-list';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -8,8 +7,8 @@ import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { exportView } from '@/lib/datasets/export-view';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
-import { listExportableCampaigns, listExports } from '@/lib/datasets/queries/exports';
-import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
+import { listExportableCampaigns, listProjectExports } from '@/lib/datasets/list-exports';
+import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestExportAction } from './actions';
 
@@ -19,7 +18,7 @@ export const dynamic = 'force-dynamic';
 export default async function DatasetsPage({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
   const user = await requirePageUser('lead');
   const wanted = (await searchParams).project;
-  const projects = await listProjectSummaries(visibleProjectIds(user.access, 'lead'));
+  const projects = await listProjectsFor(user.access, 'lead');
   // a project named in the URL that the caller does not lead is a 404, like any other project's id
   if (typeof wanted === 'string' && wanted && !projects.some((p) => p.slug === wanted)) notFound();
   const project = projects.find((p) => p.slug === wanted) ?? projects[0];
@@ -33,7 +32,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
       </>
     );
   }
-  const [campaigns, exports] = await Promise.all([listExportableCampaigns(project.id), listExports(project.id)]);
+  const [campaigns, exports] = await Promise.all([listExportableCampaigns(user, project.id), listProjectExports(user, project.id)]);
   return (
     <>
       <PageHeader

@@ -3,7 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { limits, spendLimit } from '@/lib/auth/rate-limit';
-import { createApiToken, revokeApiToken } from '@/lib/auth/queries/api-tokens';
+import { createApiToken } from '@/lib/auth/create-api-token';
+import { revokeApiToken } from '@/lib/auth/revoke-api-token';
 import { defineAction } from '../../../_server/action';
 
 export const createTokenAction = defineAction(

@@ -1,8 +1,7 @@
 import { TokenManager } from '@/components/settings/token-manager';
 import { PageHeader } from '@/components/ui/page-header';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listApiTokens } from '@/lib/auth/queries/api-tokens';
-import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
+import { listApiTokens } from '@/lib/auth/list-api-tokens';
+import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
 import { requirePageUser } from '../../../_server/current-user';
 import { createTokenAction, revokeTokenAction } from './actions';
 
@@ -10,7 +9,7 @@ export const metadata = { title: 'API tokens' };
 
 export default async function TokensPage() {
   const user = await requirePageUser('studio');
-  const [tokens, projects] = await Promise.all([listApiTokens(user.id), listProjectSummaries(visibleProjectIds(user.access, 'reviewer'))]);
+  const [tokens, projects] = await Promise.all([listApiTokens(user), listProjectsFor(user.access, 'reviewer')]);
   return (
     <>
       <PageHeader

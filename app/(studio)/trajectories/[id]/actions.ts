@@ -3,14 +3,14 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/trajectories/queries/tasks';
-import { findVideo } from '@/lib/video/queries/videos';
+import { updateTaskCriteria, updateTaskCriteriaInput } from '@/lib/trajectories/update-task-criteria';
+import { readVideo } from '@/lib/video/read-video';
 import { env } from '@/lib/env';
 import { pacingSchema } from '@/lib/video/pacing';
 import { requestRender } from '@/lib/video/request-render';
 import { defineAction } from '../../../_server/action';
 
-/** Leads and admins replace a task's acceptance criteria (validated and audited in lib/db/tasks). */
+/** Leads and admins replace a task's acceptance criteria (validated and audited in lib/trajectories/update-task-criteria.ts). */
 export const updateCriteriaAction = defineAction(
   'lead',
   updateTaskCriteriaInput.extend({ taskId: z.string().min(1).max(64) }),
@@ -31,7 +31,7 @@ export const requestRenderAction = defineAction(
     await requireProjectRoleFor(user, 'trajectory', input.trajectoryId, 'lead');
     // counted against the caller's pending renders (429 with the limit beyond it); a queued or running render is joined
     const { videoId } = await requestRender(env().DATABASE_URL!, input.trajectoryId, input.pacing, user.id);
-    const video = await findVideo(videoId);
-    return { id: videoId, status: video!.status, progress: video!.progress, error: video!.error, sizeBytes: video!.sizeBytes };
+    const video = await readVideo(videoId);
+    return { id: videoId, status: video.status, progress: video.progress, error: video.error, sizeBytes: video.sizeBytes };
   },
 );

@@ -6,7 +6,7 @@ import { CriteriaEditor } from '@/components/trajectories/criteria-editor';
 import { TypesetExpandableText } from '@/components/trajectories/typeset-expandable-text';
 import { formatBytes, formatDateTime, formatReward } from '@/components/ui/format';
 import { formatCount } from '@/lib/video/text';
-import { inert, prettyJson } from '@/components/ui/inert-text';
+import { inert, prettyJson } from '@/lib/rich-text/inert-text';
 import { IntentLink } from '@/components/ui/intent-link';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { RawSourceView } from '@/components/trajectories/raw-source-view';
@@ -14,10 +14,12 @@ import { SubmissionDiff } from '@/components/trajectories/submission-diff';
 import { TrajectoryHeader } from '@/components/trajectories/trajectory-header';
 import { Transcript } from '@/components/trajectories/transcript';
 import { canAccess } from '@/lib/auth/roles';
-import { getRawSource, getTrajectoryDetail, type TrajectoryDetail } from '@/lib/trajectories/queries/trajectory-queries';
+import type { TrajectoryDetail } from '@/lib/trajectories/queries/trajectory-queries';
+import { getRawSource, getTrajectoryDetail } from '@/lib/trajectories/view-trajectory';
 import { AppError } from '@/lib/errors';
 import { VideoPanel } from '@/components/video/video-panel';
-import { latestVideoForTrajectory, pacingOfTrajectory } from '@/lib/video/queries/videos';
+import { choosePacing } from '@/lib/video/choose-pacing';
+import { latestTrajectoryVideo } from '@/lib/video/read-video';
 import { pacingSchema } from '@/lib/video/pacing';
 import { requirePageProjectRole, requirePageUser } from '../../../_server/current-user';
 import { requestRenderAction, updateCriteriaAction } from './actions';
@@ -94,11 +96,11 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   if (!t) notFound();
   const raw = view === 'source' ? await getRawSource(id) : null;
   // ?pacing=read|skim; by default the pacing its campaigns watch it at (read where an expert checks every line at 1x)
-  const pacing = pacingParam.parse(Array.isArray(query.pacing) ? query.pacing[0] : query.pacing) ?? (await pacingOfTrajectory(id));
+  const pacing = await choosePacing(id, pacingParam.parse(Array.isArray(query.pacing) ? query.pacing[0] : query.pacing));
   // no video props in the page (a 1,000-step run's head alone is 0.75 MB): the Player asks the
   // video route for the stored head, then loads the parts as it plays; the route never derives
   // them either (a worker's video.props job does, when they are missing or stale)
-  const videoRow = view === 'transcript' ? await latestVideoForTrajectory(id, pacing) : null;
+  const videoRow = view === 'transcript' ? await latestTrajectoryVideo(id, pacing) : null;
   const canEdit = canAccess(user.role, 'lead');
 
   const tab = (name: 'transcript' | 'source', label: string) => (

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { visibleProjectIds } from '@/lib/auth/project-access';
-import { listCampaigns } from '@/lib/campaigns/queries/campaign-list';
-import { findProjectBySlug, projectSlugSchema } from '@/lib/trajectories/queries/projects';
+import { viewCampaignList } from '@/lib/campaigns/view-campaign-list';
+import { projectSlugSchema } from '@/lib/trajectories/project-schemas';
 import { createCampaignFromRequest } from '@/lib/campaigns/create-campaign-from-request';
-import { requestCampaignVideoProps } from '@/lib/video/request-campaign-video-props';
-import { readJsonBody } from '../../../_server/read-body';
+import { readJsonBody } from '@/lib/http/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';
 
@@ -18,9 +17,7 @@ const listQuery = z.object({ project: projectSlugSchema.optional() });
  */
 export const GET = apiRoute('lead', async (request, user) => {
   const query = parseInput(listQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
-  const projectIds = visibleProjectIds(user.access, 'lead');
-  const projectId = query.project ? (await findProjectBySlug(query.project, projectIds)).id : undefined;
-  return Response.json({ campaigns: await listCampaigns({ projectIds, projectId }) });
+  return Response.json({ campaigns: await viewCampaignList(user, { project: query.project }) });
 });
 
 /**
@@ -29,12 +26,11 @@ export const GET = apiRoute('lead', async (request, user) => {
  * maxReward, taskNames}, overlap, requiredExpertise?, minCoverage?, pacing?: read|skim, blind?: {hidePolicy,
  * hideReward}, leaseSeconds?, gold?: [{trajectoryId, answers}], open?, rubric: {versionId} |
  * {name, definition}}. 201 with the campaign; 422 naming the field (error.details.field) when the
- * input is refused. An unchanged rubric definition reuses the rubric's latest version.
+ * input is refused. An unchanged rubric definition reuses the rubric's latest version. The use-case
+ * requests its items' blind video props (derived by a worker before the reviewers' claims ask for them).
  */
 export const POST = apiRoute('lead', async (request, user) => {
   const body = await readJsonBody(request);
   const created = await createCampaignFromRequest(body, user.id, visibleProjectIds(user.access, 'lead'));
-  // its items' blind video props, derived by a worker before the reviewers' claims ask for them
-  await requestCampaignVideoProps(created.id);
   return Response.json({ campaign: created }, { status: 201 });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { projectRoleSchema, roleInProject, visibleProjectIds } from '@/lib/auth/project-access';
-import { listProjectSummaries } from '@/lib/trajectories/queries/projects';
+import { projectRoleSchema, roleInProject } from '@/lib/auth/project-access';
+import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
 import { parseInput } from '@/lib/parse-input';
 import { apiRoute } from '../../../_server/api-route';
 
@@ -15,6 +15,6 @@ const query = z.object({ role: projectRoleSchema.default('reviewer') });
  */
 export const GET = apiRoute('studio', async (request, user) => {
   const { role } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
-  const projects = await listProjectSummaries(visibleProjectIds(user.access, role));
+  const projects = await listProjectsFor(user.access, role);
   return Response.json({ projects: projects.map((p) => ({ ...p, role: roleInProject(user.access, p.id) })) });
 });

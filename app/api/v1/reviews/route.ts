@@ -1,6 +1,6 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { roleInProject } from '@/lib/auth/project-access';
-import { listReviews, listReviewsInput } from '@/lib/review/queries/review-list';
+import { listReviews, listReviewsInput } from '@/lib/review/list-reviews';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';
 

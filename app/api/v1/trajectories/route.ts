@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { requireProjectRole } from '@/lib/auth/project-access';
-import { addCreatorAsLead } from '@/lib/auth/queries/memberships';
-import { createProjectIfAbsent, projectBySlug, projectSlugSchema } from '@/lib/trajectories/queries/projects';
+import { projectSlugSchema } from '@/lib/trajectories/project-schemas';
 import { env } from '@/lib/env';
-import { AppError } from '@/lib/errors';
 import { formatNames, splitSchema } from '@/lib/formats/trajectory';
 import { bodyInputs } from '@/lib/ingest/body-inputs';
 import { importTrajectories } from '@/lib/ingest/import-trajectories';
 import { parseLargeOnThread } from '@/lib/ingest/body-parse-thread';
-import { renderAfterImport } from '@/lib/video/render-after-import';
-import { readBodyBytes } from '../../../_server/read-body';
+import { importProjectFor } from '@/lib/ingest/resolve-import-project';
+import { readBodyBytes } from '@/lib/http/read-body';
 import { apiRoute } from '../../../_server/api-route';
 import { parseInput } from '@/lib/parse-input';
 
@@ -38,25 +35,15 @@ export const POST = apiRoute('lead', async (request, user) => {
   const query = parseInput(querySchema, Object.fromEntries(url.searchParams), 'query parameter');
   // membership (issue 14): an existing project takes imports from its leads only (another project: 404, as if absent);
   // a new one is created by the first import that stores something, and its creator becomes its lead
-  const existing = await projectBySlug(query.project);
-  if (existing) requireProjectRole(user.access, existing.id, 'lead', `project named ${query.project}`);
-  else if (user.access.narrowedTo !== null) throw new AppError('NOT_FOUND', `No such project named ${query.project}`);
+  const project = await importProjectFor(user, query.project);
   const maxBytes = env().WITNESS_API_MAX_MB * 1024 * 1024;
   const body = await readBodyBytes(request, maxBytes, 'split it into smaller NDJSON batches');
   const inputs = await bodyInputs(body, request.headers.get('content-type') ?? '', query.format);
 
   // the project is created when the first trajectory is stored: an import that stores nothing leaves nothing behind
-  let projectId: string | null = null;
   const report = await importTrajectories(inputs, {
-    projectId: async () => {
-      if (existing) return (projectId = existing.id);
-      const { project, created } = await createProjectIfAbsent(query.project);
-      if (created) await addCreatorAsLead(project.id, user);
-      else requireProjectRole(user.access, project.id, 'lead', `project named ${query.project}`); // created meanwhile by someone else
-      return (projectId = project.id);
-    },
-    // files imported completely into the project before are skipped unparsed (a new project has none)
-    existingProjectId: async () => existing?.id ?? null,
+    projectId: project.projectId,
+    existingProjectId: project.existingProjectId,
     format: query.format,
     environment: query.environment ?? null,
     policy: query.policy ?? null,
@@ -64,13 +51,9 @@ export const POST = apiRoute('lead', async (request, user) => {
     importedById: user.id,
     // a large body is parsed on the process's parse thread: the event loop keeps answering other requests meanwhile
     parseFile: parseLargeOnThread(),
+    // a video render for each new trajectory, when the project renders automatically
+    followUps: { databaseUrl: env().DATABASE_URL! },
   });
-  if (projectId)
-    await renderAfterImport(
-      env().DATABASE_URL!,
-      projectId,
-      report.trajectories.filter((t) => t.created).map((t) => t.id),
-    );
   const status = report.failed > 0 && report.imported + report.skipped === 0 ? 422 : 200;
   return Response.json(
     {

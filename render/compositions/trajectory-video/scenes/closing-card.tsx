@@ -2,7 +2,7 @@ import React from 'react';
 import { interpolate } from 'remotion';
 import type { ClosingScene, TrajectoryVideoProps } from '../schema';
 import { theme } from '../theme';
-import { enter, Pill, RichTextView } from './common';
+import { caption, enter, Pill, RichTextView } from './common';
 
 function scoreColor(v: number | null): string {
   if (v === null) return theme.muted;
@@ -11,6 +11,8 @@ function scoreColor(v: number | null): string {
   return theme.warn;
 }
 
+/** a judge's score and the final answer sit on the same panel */
+const box: React.CSSProperties = { padding: '10px 14px', borderRadius: 8, background: theme.panel, border: `1px solid ${theme.border}` };
 const fmt = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 /** The outcome: reward, its components as bars, judge scores, exit status and usage. */
@@ -75,19 +77,14 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
             <div
               key={i}
               style={{
-                padding: '10px 14px',
-                borderRadius: 8,
-                background: theme.panel,
-                border: `1px solid ${theme.border}`,
+                ...box,
                 display: 'flex',
                 flexDirection: 'column',
                 gap: 4,
               }}
             >
               <div style={{ display: 'flex', alignItems: 'baseline', gap: 8 }}>
-                <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700 }}>
-                  Judge · {j.judge}
-                </span>
+                <span style={caption()}>Judge · {j.judge}</span>
                 <div style={{ flex: 1 }} />
                 <span style={{ fontSize: 18, fontWeight: 700, color: scoreColor(j.score) }}>{fmt(j.score)}</span>
                 {j.label ? <span style={{ fontSize: 12, color: theme.muted }}>{j.label}</span> : null}
@@ -98,12 +95,8 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
         </div>
       ) : null}
       {o.answer ? (
-        <div style={{ padding: '10px 14px', borderRadius: 8, background: theme.panel, border: `1px solid ${theme.border}` }}>
-          <div
-            style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.faint, fontWeight: 700, marginBottom: 4 }}
-          >
-            Final answer
-          </div>
+        <div style={box}>
+          <div style={{ ...caption(), marginBottom: 4 }}>Final answer</div>
           <RichTextView text={o.answer} style={{ fontSize: 17, lineHeight: 1.45, color: theme.text }} />
         </div>
       ) : null}

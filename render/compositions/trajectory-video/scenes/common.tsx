@@ -1,7 +1,7 @@
 import React from 'react';
 import { interpolate } from 'remotion';
 import { formatCount, richTextSource } from '../../../../lib/video/text';
-import { RichText } from '../../../../components/ui/rich-text';
+import { RichText } from '../../../ui/rich-text';
 import type { Excerpt, RichText as RichTextProps } from '../schema';
 import { theme } from '../theme';
 
@@ -16,7 +16,7 @@ function sameStyle(a: React.CSSProperties | undefined, b: React.CSSProperties | 
 }
 
 /**
- * Markdown with maths, through the one renderer (components/ui/rich-text.tsx). Memoised on its
+ * Markdown with maths, through the one renderer (render/ui/rich-text.tsx). Memoised on its
  * source and style values: a card's text is the same on every frame it shows, so it is parsed and
  * typeset once, not once a frame.
  */
@@ -107,6 +107,28 @@ export const FastForwardIcon: React.FC<{ size?: number; color?: string }> = ({ s
   <svg width={size} height={size} viewBox="0 0 20 16" style={{ flex: 'none' }}>
     <path d="M1 2l8 6-8 6zM10 2l8 6-8 6z" fill={color} />
   </svg>
+);
+
+/** The small uppercase caption over a part of a card (a section's label, "Judge · x", "Plotted", "Final answer"). */
+export function caption(color: string = theme.faint): React.CSSProperties {
+  return { fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color, fontWeight: 700 };
+}
+
+/** The badge that names a card ("STEP 3", "DIFF"): bold mono on its colour. */
+export const Tag: React.FC<{ color: string; children: React.ReactNode }> = ({ color, children }) => (
+  <span
+    style={{
+      fontFamily: theme.mono,
+      fontSize: 12,
+      fontWeight: 700,
+      color: theme.bg,
+      background: color,
+      borderRadius: 5,
+      padding: '2px 8px',
+    }}
+  >
+    {children}
+  </span>
 );
 
 /** Fade/slide in over the first frames of a scene (pure in the frame). */

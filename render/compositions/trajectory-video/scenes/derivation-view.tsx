@@ -4,7 +4,7 @@ import { lastAtOrBefore } from '../../../../lib/video/chapters';
 import { markedTex } from '../../../../lib/video/equation-diff';
 import type { DerivationBeat, DerivationScene } from '../schema';
 import { theme } from '../theme';
-import { enter, MarkdownView, RichTextView } from './common';
+import { caption, enter, MarkdownView, RichTextView } from './common';
 import { Header } from './step-view';
 
 /**
@@ -84,9 +84,7 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
             ...enter(frame, beat.from, 6),
           }}
         >
-          <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color: '#c297ff', fontWeight: 700, paddingTop: 3 }}>
-            Reasoning
-          </span>
+          <span style={{ ...caption('#c297ff'), paddingTop: 3 }}>Reasoning</span>
           <span style={{ fontSize: 15, lineHeight: 1.45, color: theme.muted, fontStyle: 'italic' }}>{reasoning}</span>
         </div>
       ) : null}

@@ -1,8 +1,8 @@
 import React from 'react';
 import type { DiffFile, DiffScene } from '../schema';
-import { highlightLine, tokenColor } from '../../../../components/ui/highlight';
+import { highlightLine, tokenColor } from '../../../ui/highlight';
 import { theme } from '../theme';
-import { enter, OmittedMarker } from './common';
+import { enter, OmittedMarker, Tag } from './common';
 
 const LINE_BG = { add: 'rgba(46,160,67,0.16)', del: 'rgba(248,81,73,0.16)', context: 'transparent' } as const;
 const SIGN_COLOR = { add: '#56d364', del: '#ff7b72', context: theme.faint } as const;
@@ -100,19 +100,7 @@ const FileDiff: React.FC<{ file: DiffFile }> = ({ file }) => {
 export const DiffView: React.FC<{ scene: DiffScene; frame: number }> = ({ scene, frame }) => (
   <div style={{ display: 'flex', flexDirection: 'column', gap: 12, ...enter(frame, scene.from) }}>
     <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-      <span
-        style={{
-          fontFamily: theme.mono,
-          fontSize: 12,
-          fontWeight: 700,
-          color: theme.bg,
-          background: '#56d364',
-          borderRadius: 5,
-          padding: '2px 8px',
-        }}
-      >
-        DIFF
-      </span>
+      <Tag color="#56d364">DIFF</Tag>
       <span style={{ fontSize: 15, fontWeight: 600, color: theme.text }}>
         {scene.step !== null ? `Step ${scene.step + 1} · ${scene.title}` : 'Final submission'}
       </span>

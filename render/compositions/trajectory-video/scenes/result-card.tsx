@@ -3,7 +3,7 @@ import { interpolate } from 'remotion';
 import type { AnswerPlot, ResultScene } from '../schema';
 import { theme } from '../theme';
 import { revealedPaths } from '../../../../lib/video/plot-reveal';
-import { enter, MarkdownView, RichTextView } from './common';
+import { caption, enter, MarkdownView, RichTextView } from './common';
 
 /** The final answer on its own card, and its plot (sampled in lib/video/plot.ts) drawn as SVG. */
 
@@ -103,9 +103,7 @@ export const ResultCard: React.FC<{ scene: ResultScene; frame: number; width: nu
       {plot ? (
         <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 }}>
           <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 13, color: theme.muted }}>
-            <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', fontWeight: 700, color: theme.faint }}>
-              Plotted
-            </span>
+            <span style={caption()}>Plotted</span>
             <span style={{ fontSize: 15, color: theme.text }}>
               <MarkdownView source={`$${plot.formula}$`} />
             </span>

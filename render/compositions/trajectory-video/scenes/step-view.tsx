@@ -3,25 +3,13 @@ import { interpolate } from 'remotion';
 import type { StepCard, StepScene } from '../schema';
 import { actorColor, theme } from '../theme';
 import { formatCount } from '../../../../lib/video/text';
-import { clock, enter, ExcerptView, RichTextView } from './common';
+import { caption, clock, enter, ExcerptView, RichTextView, Tag } from './common';
 
 export const Header: React.FC<{ card: StepCard; note?: string }> = ({ card, note }) => {
   const color = actorColor[card.source] ?? theme.accent;
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
-      <span
-        style={{
-          fontFamily: theme.mono,
-          fontSize: 12,
-          fontWeight: 700,
-          color: theme.bg,
-          background: color,
-          borderRadius: 5,
-          padding: '2px 8px',
-        }}
-      >
-        STEP {card.index + 1}
-      </span>
+      <Tag color={color}>STEP {card.index + 1}</Tag>
       <span style={{ fontSize: 15, fontWeight: 600, color }}>{card.actor}</span>
       {card.source !== 'agent' && card.actor !== card.source ? (
         <span style={{ fontSize: 13, color: theme.faint }}>{card.source}</span>
@@ -42,7 +30,7 @@ const Section: React.FC<{ label: string; color?: string; children: React.ReactNo
   style,
 }) => (
   <div style={{ display: 'flex', flexDirection: 'column', gap: 6, ...style }}>
-    <span style={{ fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color, fontWeight: 700 }}>{label}</span>
+    <span style={caption(color)}>{label}</span>
     {children}
   </div>
 );

@@ -8,9 +8,9 @@ import { PageHeader } from '@/components/ui/page-header';
 import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { PlanSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { PLAN_VARIANT } from '@/lib/campaigns/snapshot-variant';
-import { getCampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
-import { orNotFound } from '../../../../_server/or-not-found';
-import { requirePageProjectRole, requirePageUser } from '../../../../_server/current-user';
+import { viewCampaignDetail } from '@/lib/campaigns/view-campaign-detail';
+import { orPageError } from '../../../../_server/or-not-found';
+import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
 
 export const metadata = { title: 'Campaign' };
@@ -22,10 +22,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 export default async function CampaignPage({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
-  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const page = pageParam.parse((await searchParams).page);
   const now = new Date();
-  const campaign = await orNotFound(getCampaignDetail(id, now, { page }));
+  const campaign = await orPageError(viewCampaignDetail(user, id, { page }, now));
   // the review plan reads every item's signals and labels: a stored snapshot, refreshed by the campaign.snapshot job
   const plan = campaign.mode === 'single' ? await readCampaignSnapshot<PlanSnapshotPayload>(id, PLAN_VARIANT, now) : null;
   return (

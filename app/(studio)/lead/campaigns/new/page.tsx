@@ -2,8 +2,7 @@ import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { campaignFormOptions } from '@/lib/campaigns/queries/campaign-form-options';
+import { viewCampaignForm } from '@/lib/campaigns/view-campaign-form';
 import { defaultReviewRubric } from '@/lib/review/default-rubric';
 import { requirePageUser } from '../../../../_server/current-user';
 import { createCampaignAction, planCampaignAction, previewCampaignAction } from '../actions';
@@ -12,7 +11,7 @@ export const metadata = { title: 'New campaign' };
 
 export default async function NewCampaignPage() {
   const user = await requirePageUser('lead');
-  const projects = await campaignFormOptions(visibleProjectIds(user.access, 'lead'));
+  const projects = await viewCampaignForm(user);
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">

@@ -1,12 +1,7 @@
-import { z } from 'zod';
-import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { getCampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
-import { parseInput } from '@/lib/parse-input';
+import { viewCampaignDetail } from '@/lib/campaigns/view-campaign-detail';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
-
-const query = z.object({ page: z.coerce.number().int().min(0).max(1_000_000).default(0) });
 
 /**
  * GET /api/v1/campaigns/ID[?page=N]: settings, rubric version, progress overall and per reviewer,
@@ -15,7 +10,6 @@ const query = z.object({ page: z.coerce.number().int().min(0).max(1_000_000).def
  */
 export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  await requireProjectRoleFor(user, 'campaign', id, 'lead');
-  const { page } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query');
-  return Response.json({ campaign: await getCampaignDetail(id, new Date(), { page }) });
+  const query = Object.fromEntries(new URL(request.url).searchParams);
+  return Response.json({ campaign: await viewCampaignDetail(user, id, query, new Date()) });
 });

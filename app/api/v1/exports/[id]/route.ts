@@ -1,6 +1,5 @@
-import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { exportView } from '@/lib/datasets/export-view';
-import { findExport } from '@/lib/datasets/queries/exports';
+import { getExport } from '@/lib/datasets/get-export';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
 
@@ -9,8 +8,7 @@ export const dynamic = 'force-dynamic';
 /** GET /api/v1/exports/:id: status and progress of a dataset export (the datasets page polls it). */
 export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  await requireProjectRoleFor(user, 'export', id, 'lead');
-  const row = await findExport(id);
+  const row = await getExport(user, id);
   if (!row) throw new AppError('NOT_FOUND', 'No such export');
   return Response.json({ export: exportView(row) }, { headers: { 'cache-control': 'no-store' } });
 });

@@ -1,10 +1,8 @@
 import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import { loadCompareInsight, parseInsightQuery, resolveInsightProject } from '@/lib/insight/queries/insight-load';
+import { viewCompareInsight } from '@/lib/insight/view-compare-insight';
 import { estimateRowsJson } from '@/lib/insight/estimates';
-import { apiRoute } from '../../../../_server/api-route';
-import { insightResponse } from '../../../../_server/insight-response';
+import { insightResponse, insightRoute } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,11 +13,7 @@ export const dynamic = 'force-dynamic';
  * reviews would settle it, and the win rate over items human-only and prediction-powered
  * (`winRateEstimate`; format=estimate: its input rows for `witness estimate`). Leads and admins.
  */
-export const GET = apiRoute('lead', async (request, user) => {
-  const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
-  const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-  if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
-  const { report, environment, winRateEstimate } = await loadCompareInsight(project.id, query);
+export const GET = insightRoute(viewCompareInsight, (query, { project, report, environment, winRateEstimate }) => {
   if (!report) throw new AppError('NOT_FOUND', 'This project needs at least two policies to compare');
   const rows = compareTableRows(report);
   return insightResponse(

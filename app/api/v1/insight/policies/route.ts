@@ -1,15 +1,7 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
-import { AppError } from '@/lib/errors';
-import { visibleProjectIds } from '@/lib/auth/project-access';
-import {
-  loadEstimateInputs,
-  loadPolicyInsightAndEstimates,
-  parseInsightQuery,
-  resolveInsightProject,
-} from '@/lib/insight/queries/insight-load';
+import { viewPolicyInsight } from '@/lib/insight/view-policy-insight';
 import { estimateRowsJson } from '@/lib/insight/estimates';
-import { apiRoute } from '../../../../_server/api-route';
-import { insightResponse } from '../../../../_server/insight-response';
+import { insightResponse, insightRoute } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,18 +11,9 @@ export const dynamic = 'force-dynamic';
  * figures per policy, plus checkpoint trends, and the prediction-powered figures per policy
  * (`estimates`; format=estimate: a figure's input rows for `witness estimate`). Leads and admins.
  */
-export const GET = apiRoute('lead', async (request, user) => {
-  const query = parseInsightQuery(Object.fromEntries(new URL(request.url).searchParams));
-  const { project } = await resolveInsightProject(query.project, visibleProjectIds(user.access, 'lead'));
-  if (!project) throw new AppError('NOT_FOUND', 'No project yet: import trajectories first');
-  const {
-    data: { report, environment },
-    estimates,
-  } = await loadPolicyInsightAndEstimates(project.id, query.env);
+export const GET = insightRoute(viewPolicyInsight, (query, { project, report, environment, estimates, inputs }) => {
   const rows = policyTableRows(report);
   const name = `policies-${project.slug}${environment ? `-${environment.name}` : ''}`;
-  // the input rows only for the download that writes them (the page and JSON take the groups' sums)
-  const inputs = query.format === 'estimate' ? await loadEstimateInputs(project.id, 'policy', environment?.id ?? null, query.figure) : [];
   const estimate = { figure: query.figure, rows: inputs };
   return insightResponse(
     query.format,

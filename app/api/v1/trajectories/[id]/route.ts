@@ -1,5 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { getTrajectoryDetail } from '@/lib/trajectories/queries/trajectory-queries';
+import { getTrajectoryDetail } from '@/lib/trajectories/view-trajectory';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

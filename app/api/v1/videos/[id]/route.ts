@@ -1,6 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { findVideo } from '@/lib/video/queries/videos';
-import { AppError } from '@/lib/errors';
+import { readVideo } from '@/lib/video/read-video';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -9,8 +8,7 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'video', id, 'lead');
-  const video = await findVideo(id);
-  if (!video) throw new AppError('NOT_FOUND', 'No such video');
+  const video = await readVideo(id);
   return Response.json(
     {
       video: {

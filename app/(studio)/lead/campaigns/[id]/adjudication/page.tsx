@@ -1,52 +1,38 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CsvLink } from '@/components/agreement/csv-link';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import type { Split } from '@/lib/agreement/disagreements';
-import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
-import type { DisagreementsSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
-import { disagreementsVariant } from '@/lib/campaigns/snapshot-variant';
-import { adjudicatedInQueue, disagreementPage, snapshotCampaign } from '@/lib/campaigns/queries/campaign-snapshots';
-import { reopenedItems } from '@/lib/agreement/queries/adjudications';
-import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
+import { DISAGREEMENTS_PER_PAGE as PER_PAGE, viewDisagreementQueue } from '@/lib/agreement/view-disagreement-queue';
+import { orPageError } from '../../../../../_server/or-not-found';
+import { requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Disagreements' };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** rows a page of the queue shows */
-const PER_PAGE = 100;
 const pageParam = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.coerce.number().int().min(0).max(1_000_000).catch(0));
 
 /** The disagreement queue: items whose answers split beyond the thresholds, worst first; adjudicated ones marked. */
 export default async function AdjudicationQueue({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
-  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const search = await searchParams;
   const options = dashboardParams(search);
   const page = pageParam.parse(search.page);
   // the queue is computed from every current review (1M at bench scale): the page reads one page
   // of the stored snapshot's rows (the campaign.snapshot job keeps it), adjudicated as of now
-  const variant = disagreementsVariant(options);
-  const [campaign, view, reopened] = await Promise.all([
-    snapshotCampaign(id),
-    readCampaignSnapshot<DisagreementsSnapshotPayload>(id, variant, new Date()),
-    reopenedItems(id),
-  ]);
+  const { campaign, view, variant, reopened, rows, adjudicated } = await orPageError(
+    viewDisagreementQueue(user, id, options, page, new Date()),
+  );
   const reopenedIds = new Set(reopened.map((r) => r.itemId));
-  if (!campaign) notFound();
   const snapshot = view.snapshot;
-  const [rows, adjudicated] = snapshot
-    ? await Promise.all([disagreementPage(snapshot.id, page * PER_PAGE, PER_PAGE), adjudicatedInQueue(snapshot.id)])
-    : [[], 0];
   const total = snapshot?.payload.count ?? 0;
   const open = total - adjudicated;
   const { cut, range } = variant;

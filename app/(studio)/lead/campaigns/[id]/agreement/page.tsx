@@ -6,18 +6,15 @@ import { CsvLink } from '@/components/agreement/csv-link';
 import { DriftChart } from '@/components/agreement/drift-chart';
 import { formatAlpha, formatCi, formatShare } from '@/components/agreement/format';
 import { ReviewerMatrix } from '@/components/agreement/reviewer-matrix';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
-import type { AgreementSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
-import { agreementVariant } from '@/lib/campaigns/snapshot-variant';
-import { snapshotCampaign } from '@/lib/campaigns/queries/campaign-snapshots';
-import { notFound } from 'next/navigation';
-import { requirePageProjectRole, requirePageUser } from '../../../../../_server/current-user';
+import { viewAgreementDashboard } from '@/lib/agreement/view-agreement-dashboard';
+import { orPageError } from '../../../../../_server/or-not-found';
+import { requirePageUser } from '../../../../../_server/current-user';
 import { DataTable } from '@/components/ui/table';
 
 export const metadata = { title: 'Agreement' };
@@ -29,15 +26,10 @@ const td = 'px-3 py-2';
 export default async function AgreementPage({ params, searchParams }: Props) {
   const user = await requirePageUser('lead');
   const { id } = await params;
-  await requirePageProjectRole(user, 'campaign', id, 'lead');
   const options = dashboardParams(await searchParams);
   // the dashboard reads every current review of the campaign (1M at bench scale: minutes of
   // CPU): the page shows the stored snapshot the campaign.snapshot job keeps (as of its reviews)
-  const [campaign, view] = await Promise.all([
-    snapshotCampaign(id),
-    readCampaignSnapshot<AgreementSnapshotPayload>(id, agreementVariant(options), new Date()),
-  ]);
-  if (!campaign) notFound();
+  const { campaign, view } = await orPageError(viewAgreementDashboard(user, id, options, new Date()));
   const status = (
     <SnapshotStatus
       state={view.state}

@@ -1,10 +1,10 @@
-import { submitReview } from '../../../../../_server/review-loop-api';
+import { submitReview } from '@/lib/http/review-loop-api';
 import { nextRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * POST /api/v1/assignments/ID/reviews: submit or revise the caller's review (app/_server/review-loop-api.ts,
- * which `witness start` also serves itself, before Next: app/_server/fast-lane.ts).
+ * POST /api/v1/assignments/ID/reviews: submit or revise the caller's review (lib/http/review-loop-api.ts,
+ * which `witness start` also serves itself, before Next: lib/http/fast-lane.ts).
  */
 export const POST = nextRoute(submitReview);

@@ -1,8 +1,8 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { z } from 'zod';
-import { skipAssignment } from '@/lib/review/queries/assignments';
+import { skipAssignment } from '@/lib/review/skip-assignment';
 import { parseInput } from '@/lib/parse-input';
-import { readJsonBody } from '../../../../../_server/read-body';
+import { readJsonBody } from '@/lib/http/read-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { campaignStatusInput, setCampaignStatus } from '@/lib/campaigns/queries/campaign-status';
+import { campaignStatusInput, setCampaignStatus } from '@/lib/campaigns/set-campaign-status';
 import { AppError } from '@/lib/errors';
-import { readJsonBody } from '../../../../../_server/read-body';
+import { readJsonBody } from '@/lib/http/read-body';
 import { apiRoute } from '../../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';

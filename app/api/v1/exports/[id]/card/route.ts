@@ -1,5 +1,4 @@
-import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { findExport } from '@/lib/datasets/queries/exports';
+import { getExport } from '@/lib/datasets/get-export';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../_server/api-route';
 
@@ -8,8 +7,7 @@ export const dynamic = 'force-dynamic';
 /** GET /api/v1/exports/:id/card: the dataset card (Markdown). */
 export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  await requireProjectRoleFor(user, 'export', id, 'lead');
-  const row = await findExport(id);
+  const row = await getExport(user, id);
   if (!row || row.status !== 'done' || !row.card || !row.sha256) throw new AppError('NOT_FOUND', 'This export is not ready');
   return new Response(row.card, {
     headers: {

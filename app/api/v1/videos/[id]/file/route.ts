@@ -1,5 +1,5 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
-import { findVideo } from '@/lib/video/queries/videos';
+import { readRenderedVideo } from '@/lib/video/read-video';
 import { AppError } from '@/lib/errors';
 import { openStore } from '@/lib/storage/open-store';
 import { parseRange } from '@/lib/storage/parse-range';
@@ -14,8 +14,7 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'video', id, 'lead');
-  const video = await findVideo(id);
-  if (!video || video.status !== 'done' || !video.storageKey) throw new AppError('NOT_FOUND', 'This video has not been rendered yet');
+  const video = await readRenderedVideo(id);
   const store = openStore();
   const stat = await store.stat(video.storageKey);
   if (!stat) throw new AppError('NOT_FOUND', 'The rendered file is missing from storage');

@@ -1,19 +1,20 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import { AdjudicationForm } from '@/components/agreement/adjudication-form';
 import { EvidenceVideo, type EvidenceEntry } from '@/components/agreement/evidence-video';
-import { inert } from '@/components/ui/inert-text';
+import { inert } from '@/lib/rich-text/inert-text';
 import { DataTable } from '@/components/ui/table';
 import { Panel } from '@/components/trajectories/panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { majorityAnswers } from '@/lib/agreement/majority-answers';
-import { type AdjudicationView, getAdjudicationView } from '@/lib/agreement/queries/adjudications';
+import type { AdjudicationView } from '@/lib/agreement/queries/adjudications';
+import { viewAdjudication } from '@/lib/agreement/view-adjudication';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { videoPropsFor } from '@/lib/video/video-props-for';
-import { orNotFound } from '../../../../../../_server/or-not-found';
-import { requirePageProjectRole, requirePageUser } from '../../../../../../_server/current-user';
+import { orPageError } from '../../../../../../_server/or-not-found';
+import { requirePageUser } from '../../../../../../_server/current-user';
 import { recordAdjudicationAction } from './actions';
-import { RichText } from '@/components/ui/rich-text';
+import { RichText } from '@/render/ui/rich-text';
 
 export const metadata = { title: 'Adjudicate' };
 
@@ -87,8 +88,7 @@ function SelfReviewMark() {
 export default async function AdjudicateItem({ params }: Props) {
   const user = await requirePageUser('lead');
   const { id, itemId } = await params;
-  await requirePageProjectRole(user, 'campaign', id, 'lead');
-  const view = await orNotFound(getAdjudicationView(id, itemId));
+  const view = await orPageError(viewAdjudication(user, id, itemId));
   const pairwise = view.campaign.mode === 'pairwise';
   const [videoA, videoB] = await Promise.all([
     videoOrNull(view.item.trajectoryId, view.campaign.pacing),
@@ -184,12 +184,8 @@ export default async function AdjudicateItem({ params }: Props) {
                 <DataTable
                   frame="none"
                   testId="answers-table"
-                  columns={[
-                    { label: 'Reviewer', className: 'py-1 pr-2' },
-                    { label: 'Preference', className: 'py-1 pr-2' },
-                    { label: 'Criteria A / B', className: 'py-1 pr-2' },
-                    { label: 'Rationale', className: 'py-1' },
-                  ]}
+                  columnClassName="py-1 pr-2"
+                  columns={['Reviewer', 'Preference', 'Criteria A / B', { label: 'Rationale', className: 'py-1' }]}
                 >
                   {view.comparisons.map((c) => (
                     <tr key={c.reviewerId} className="align-top">

@@ -1,9 +1,7 @@
-import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { safeFileName, toCsv } from '@/lib/csv';
-import { agreementDashboard } from '@/lib/agreement/dashboard';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
-import { agreementTable, agreementTables, type AgreementTable, tablePart } from '@/lib/agreement/tables';
-import { loadAgreementData } from '@/lib/agreement/queries/agreement-data';
+import { agreementTables, type AgreementTable } from '@/lib/agreement/tables';
+import { viewAgreementTable } from '@/lib/agreement/view-agreement-table';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../../../_server/api-route';
 
@@ -20,13 +18,10 @@ export const GET = apiRoute('lead', async (request, user, context: { params: Pro
   if (!(agreementTables as readonly string[]).includes(table)) {
     throw new AppError('NOT_FOUND', `No table "${table.slice(0, 40)}"; the tables are ${agreementTables.join(', ')}`);
   }
-  await requireProjectRoleFor(user, 'campaign', id, 'lead');
-  const url = new URL(request.url);
-  const options = dashboardParams(Object.fromEntries(url.searchParams));
-  const data = await loadAgreementData(id);
-  const dashboard = agreementDashboard(data, { ...options, parts: [tablePart[table as AgreementTable]] });
-  const { headers, rows } = agreementTable(dashboard, table as AgreementTable);
-  const name = `${safeFileName(data.name)}-${table}.csv`;
+  const options = dashboardParams(Object.fromEntries(new URL(request.url).searchParams));
+  const csv = await viewAgreementTable(user, id, table as AgreementTable, options);
+  const { headers, rows } = csv;
+  const name = `${safeFileName(csv.name)}-${table}.csv`;
   return new Response(toCsv(headers, rows), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',

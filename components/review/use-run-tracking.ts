@@ -1,0 +1,85 @@
+'use client';
+
+import { useCallback, useMemo, useRef, useState, type RefObject } from 'react';
+import { measureCoverage, type CoverageBasis, type CoverageMeasure, type StoredCoverage } from '@/lib/review/coverage';
+import { ReadingTracker } from '@/lib/review/transcript-reading';
+import { WatchTracker } from '@/lib/review/watch-tracker';
+import { chapterAt } from '@/lib/video/chapters';
+import type { TrajectoryVideoProps } from '@/lib/video/schema';
+import type { TranscriptStep } from '@/lib/video/transcript';
+import type { PlayedRange, PlayerHandle } from '../video/trajectory-player';
+
+/**
+ * The proof of reading of one run on the review and compare pages: a watch tracker for its
+ * video and a reading tracker for its transcript (one each for the page's life), the coverage
+ * they add up to on the campaign's basis, the step the video is on and the steps read, and the
+ * player and transcript callbacks that feed them (stable: the player re-subscribes when they
+ * change). Render reads no ref: what the page shows is kept in state as the trackers change.
+ */
+export function useRunTracking({
+  playerRef,
+  video,
+  transcript,
+  basis,
+  same,
+}: {
+  /** the run's player (the page drives it too) */
+  playerRef: RefObject<PlayerHandle | null>;
+  video: TrajectoryVideoProps;
+  /** the run's blind transcript (memoised by the page: the reading tracker is made from the first) */
+  transcript: TranscriptStep[];
+  basis: CoverageBasis;
+  /** whether a new coverage changes nothing the page shows: the old one is kept (no re-render); a stable function */
+  same: (old: StoredCoverage, next: StoredCoverage) => boolean;
+}) {
+  const tracker = useRef(new WatchTracker(video.durationInFrames));
+  const reader = useRef(new ReadingTracker(transcript));
+  const measure = useMemo<CoverageMeasure>(
+    () => ({ totalFrames: video.durationInFrames, chapters: video.chapters, steps: transcript.map((s) => s.index) }),
+    [video, transcript],
+  );
+  const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(() => new Set());
+  const [activeStep, setActiveStep] = useState<number | null>(null);
+  const [covered, setCovered] = useState<StoredCoverage | null>(null);
+
+  /** what the submit sends for this run: the stretches played and the steps read (the server measures the share itself) */
+  const report = useCallback(() => ({ ...tracker.current.report(), transcriptSteps: reader.current.read() }), []);
+  /** the coverage now, on the campaign's basis (what the server will count) */
+  const coverage = useCallback(() => measureCoverage(report(), measure, basis), [report, measure, basis]);
+  const refresh = useCallback(() => {
+    const next = coverage();
+    setCovered((old) => (old && same(old, next) ? old : next));
+  }, [coverage, same]);
+
+  const onPlayed = useCallback(
+    (r: PlayedRange) => {
+      tracker.current.played(r.from, r.to, r.rate);
+      refresh();
+    },
+    [refresh],
+  );
+  const onSeek = useCallback(() => tracker.current.seeked(), []);
+  const onFrame = useCallback((f: number) => setActiveStep(chapterAt(video.chapters, f)?.step ?? null), [video.chapters]);
+  const onReading = useCallback(
+    (inView: number[], seconds: number) => {
+      if (!reader.current.tick(inView, seconds)) return;
+      setReadSteps(new Set(reader.current.read()));
+      refresh();
+    },
+    [refresh],
+  );
+  const onSeekStep = useCallback((step: number) => playerRef.current?.seekToStep(step), [playerRef]);
+  /** a moment of this run to pin a note to: the frame and the step it shows */
+  const momentAt = useCallback((frame: number) => ({ frame, stepIndex: chapterAt(video.chapters, frame)?.step ?? null }), [video.chapters]);
+
+  return {
+    covered,
+    report,
+    coverage,
+    momentAt,
+    /** for the run's TrajectoryPlayer */
+    playerProps: { ref: playerRef, video, onPlayed, onSeek, onFrame },
+    /** for the run's BlindTranscript (the page adds onPinStep) */
+    transcriptProps: { steps: transcript, activeStep, readSteps, onSeekStep, onReading },
+  };
+}

@@ -1,0 +1,20 @@
+import { createCampaign, type CreateCampaignInput } from '../../campaigns/create-campaign';
+import { saveRubricVersion } from '../../campaigns/save-rubric-version';
+
+/** The smallest rubric, one optional text question: for tests whose labels need no answers. */
+export const notesRubric = { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] };
+
+/** Saves `rubric` as project `projectId`'s rubric `r` (by no one). */
+export function saveTestRubric(projectId: string, rubric: unknown = notesRubric) {
+  return saveRubricVersion(projectId, 'r', rubric, null);
+}
+
+/** Saves `rubric` (saveTestRubric) and creates a campaign on it with `settings`, named `c` unless they name it (by no one). */
+export async function campaignOnRubric(
+  projectId: string,
+  rubric: unknown,
+  settings: Omit<CreateCampaignInput, 'name' | 'rubricVersionId'> & { name?: string },
+) {
+  const version = await saveTestRubric(projectId, rubric);
+  return createCampaign(projectId, { name: 'c', ...settings, rubricVersionId: version.versionId }, null);
+}
