@@ -9,7 +9,7 @@ import { storeTrajectory } from '../lib/ingest/store-trajectory';
 import { findVideo } from '../lib/video/queries/videos';
 import { resetDatabase } from '../lib/db/test/reset';
 import { env } from '../lib/env';
-import { buildTrajectory } from '../lib/formats/build-trajectory';
+import { chatRun } from '../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../lib/ingest/prepare-trajectory';
 import { createBoss, findJobs, installQueue, stopQueueClient } from '../lib/queue/boss';
 import { requestRender } from '../lib/video/request-render';
@@ -49,15 +49,10 @@ describe('a worker killed mid-render', () => {
 
   it('leaves no half-written file visible, and the job completes on retry in another worker', { timeout: 420_000 }, async () => {
     const project = await ensureProject({ slug: 'crash', name: 'Crash' });
-    const trajectory = buildTrajectory({
-      format: 'openai',
-      task: { name: 'crash-render', instruction: 'Count to five, one step at a time.' },
-      policy: { model: 'tiny-model' },
-      steps: [
-        { source: 'user', text: 'Count to five.' },
-        ...[1, 2, 3, 4, 5].map((n) => ({ source: 'agent' as const, text: `Number ${n}. ${'Checking the count again. '.repeat(6)}` })),
-      ],
-    });
+    const trajectory = chatRun('openai', { name: 'crash-render', instruction: 'Count to five, one step at a time.' }, 'tiny-model', [
+      { source: 'user', text: 'Count to five.' },
+      ...[1, 2, 3, 4, 5].map((n) => ({ source: 'agent' as const, text: `Number ${n}. ${'Checking the count again. '.repeat(6)}` })),
+    ]);
     const { id: trajectoryId } = await storeTrajectory(project.id, prepareTrajectory(trajectory), {
       source: null,
       sourceWhere: null,

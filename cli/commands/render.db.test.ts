@@ -1,36 +1,27 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureProject } from '../../lib/trajectories/queries/projects';
 import { resetDatabase } from '../../lib/db/test/reset';
 import { storeTrajectory } from '../../lib/ingest/store-trajectory';
-import { buildTrajectory } from '../../lib/formats/build-trajectory';
+import { chatRun } from '../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { videoPropsFor } from '../../lib/video/video-props-for';
+import { probeVideo } from '../../render/server/probe-video-testing';
 import type { CliIo } from '../command';
 import { main } from '../main';
-
-const require = createRequire(import.meta.url);
-const ffprobe = path.join(path.dirname(require.resolve('@remotion/compositor-linux-x64-gnu/package.json')), 'ffprobe');
 
 describe('witness render', () => {
   beforeEach(resetDatabase);
 
   it('renders a stored trajectory to an MP4 in-process and prints path, frames, fps and seconds', async () => {
     const project = await ensureProject({ slug: 'render-cli', name: 'render-cli' });
-    const trajectory = buildTrajectory({
-      format: 'openai',
-      task: { name: 'say-hello', instruction: 'Say hello.' },
-      policy: { model: 'tiny' },
-      steps: [
-        { source: 'user', text: 'Say hello.' },
-        { source: 'agent', text: 'Hello!' },
-      ],
-    });
+    const trajectory = chatRun('openai', { name: 'say-hello', instruction: 'Say hello.' }, 'tiny', [
+      { source: 'user', text: 'Say hello.' },
+      { source: 'agent', text: 'Hello!' },
+    ]);
     const { id } = await storeTrajectory(project.id, prepareTrajectory(trajectory), {
       source: null,
       sourceWhere: null,
@@ -47,25 +38,7 @@ describe('witness render', () => {
     const expected = (await videoPropsFor(id, undefined, 'skim')).durationInFrames;
     expect(report.videos).toEqual([{ id, path: out, frames: expected, fps: 30, seconds: expected / 30, pacing: 'skim' }]);
     expect(existsSync(out)).toBe(true);
-    const probe = JSON.parse(
-      execFileSync(
-        ffprobe,
-        [
-          '-v',
-          'error',
-          '-count_frames',
-          '-select_streams',
-          'v:0',
-          '-show_entries',
-          'stream=codec_name,width,height,nb_read_frames',
-          '-of',
-          'json',
-          out,
-        ],
-        { encoding: 'utf8' },
-      ),
-    ) as { streams: { codec_name: string; width: number; height: number; nb_read_frames: string }[] };
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, nb_read_frames: String(expected) });
+    expect(probeVideo(out)).toMatchObject({ codec: 'h264', width: 1280, height: 720, frames: expected });
   }, 180_000);
 
   it('refuses an unknown trajectory and a usage error', async () => {

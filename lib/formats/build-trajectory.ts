@@ -30,3 +30,13 @@ export function buildTrajectory(input: {
     ...input.extra,
   };
 }
+
+/** A small run for tests: a task's name and instruction, the policy's model and the steps. */
+export function chatRun(
+  format: FormatName,
+  task: { name: string; instruction: string },
+  model: string,
+  steps: Array<Partial<Step> & Pick<Step, 'source' | 'text'>>,
+): Trajectory {
+  return buildTrajectory({ format, task, policy: { model }, steps });
+}

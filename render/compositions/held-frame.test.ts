@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildTrajectory } from '../../lib/formats/build-trajectory';
+import { chatRun } from '../../lib/formats/build-trajectory';
 import { sceneAt } from '../../lib/video/chapters';
 import { trajectoryVideoProps } from '../../lib/video/props';
 import { heldFrameAt } from './held-frame';
 
 const props = trajectoryVideoProps(
-  buildTrajectory({
-    format: 'harbor',
-    task: { name: 'held', instruction: 'Derive $x(t)$.' },
-    policy: { model: 'm' },
-    steps: [
-      { source: 'user', text: 'Derive $x(t)$.' },
-      { source: 'agent', text: 'Newton: $$m\\ddot x = -kx$$ so $$x(t) = A\\cos(\\omega t)$$' },
-    ],
-  }),
+  chatRun('harbor', { name: 'held', instruction: 'Derive $x(t)$.' }, 'm', [
+    { source: 'user', text: 'Derive $x(t)$.' },
+    { source: 'agent', text: 'Newton: $$m\\ddot x = -kx$$ so $$x(t) = A\\cos(\\omega t)$$' },
+  ]),
 );
 
 describe('heldFrameAt', () => {

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -10,6 +8,7 @@ import { dirSource } from '../../lib/formats/source';
 import { trajectoryVideoProps } from '../../lib/video/props';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
 import { RENDER_CHROMIUM_SWITCHES } from './chromium-launcher';
+import { probeVideo as probe } from './probe-video-testing';
 import { bundleOnce, renderHooks, renderTrajectoryStill, renderTrajectoryVideo, screenshotStats } from './render-video';
 
 /**
@@ -19,8 +18,6 @@ import { bundleOnce, renderHooks, renderTrajectoryStill, renderTrajectoryVideo, 
  * cancelled render that leaves no file behind. Slow by nature: kept to the minimum.
  */
 
-const require = createRequire(import.meta.url);
-const ffprobe = path.join(path.dirname(require.resolve('@remotion/compositor-linux-x64-gnu/package.json')), 'ffprobe');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'witness-render-test-'));
 let props: TrajectoryVideoProps;
 // frames 430..489 of the fixture: the end of a step card and the start of its terminal replay
@@ -41,37 +38,6 @@ afterAll(async () => {
   // test workers may not run 'exit' handlers: remove the bundle here
   rmSync(await bundleOnce(), { recursive: true, force: true });
 });
-
-function probe(file: string): { width: number; height: number; frames: number; duration: number; codec: string } {
-  const out = execFileSync(
-    ffprobe,
-    [
-      '-v',
-      'error',
-      '-count_frames',
-      '-select_streams',
-      'v:0',
-      '-show_entries',
-      'stream=codec_name,width,height,nb_read_frames:format=duration',
-      '-of',
-      'json',
-      file,
-    ],
-    { encoding: 'utf8' },
-  );
-  const json = JSON.parse(out) as {
-    streams: Array<{ codec_name: string; width: number; height: number; nb_read_frames: string }>;
-    format: { duration: string };
-  };
-  const s = json.streams[0]!;
-  return {
-    codec: s.codec_name,
-    width: s.width,
-    height: s.height,
-    frames: Number(s.nb_read_frames),
-    duration: Number(json.format.duration),
-  };
-}
 
 describe('renderTrajectoryVideo', () => {
   it('renders a short h264 MP4, byte-identical when rendered again (with and without the render switches)', async () => {

@@ -4,6 +4,9 @@ import { saveRubricVersion } from '../../campaigns/save-rubric-version';
 /** The smallest rubric, one optional text question: for tests whose labels need no answers. */
 export const notesRubric = { title: 'r', questions: [{ id: 'q', type: 'text', prompt: 'n', required: false }] };
 
+/** One likert question, 1 to 5: for tests whose labels need a score. */
+export const likertRubric = { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] };
+
 /** Saves `rubric` as project `projectId`'s rubric `r` (by no one). */
 export function saveTestRubric(projectId: string, rubric: unknown = notesRubric) {
   return saveRubricVersion(projectId, 'r', rubric, null);

@@ -8,11 +8,10 @@ import { claimNextItem } from '../claim-next-item';
 import { CLAIM_STATEMENT } from './assignments';
 import { settleClaim } from '../settle-claim';
 import { skipAssignment } from '../skip-assignment';
-import { createCampaign } from '../../campaigns/create-campaign';
+import { campaignOnRubric, likertRubric } from '../../db/test/test-campaign';
 import { db } from '../../db/client';
 import { inSqlTransaction, sql } from '../../db/sql';
 import { ensureProject } from '../../trajectories/queries/projects';
-import { saveRubricVersion } from '../../campaigns/save-rubric-version';
 import { resetDatabase } from '../../db/test/reset';
 import { env } from '../../env';
 import { storeTrajectoryBatch } from '../../ingest/queries/store-trajectory-batch';
@@ -36,17 +35,7 @@ async function setup(items: number, overlap: number, mode: 'single' | 'pairwise'
     for (const model of mode === 'pairwise' ? ['m1', 'm2'] : ['m1'])
       batch.push(await toStorable(prepareTrajectory(trajectory(`task-${i}`, model)), origin));
   await storeTrajectoryBatch(project.id, batch);
-  const rubric = await saveRubricVersion(
-    project.id,
-    'r',
-    { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] },
-    null,
-  );
-  const campaign = await createCampaign(
-    project.id,
-    { name: 'c', mode, rubricVersionId: rubric.versionId, overlap, requiredExpertise },
-    null,
-  );
+  const campaign = await campaignOnRubric(project.id, likertRubric, { mode, overlap, requiredExpertise });
   return { project, campaign };
 }
 

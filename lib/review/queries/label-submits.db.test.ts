@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildTrajectory } from '../../formats/build-trajectory';
+import { chatRun } from '../../formats/build-trajectory';
 import { prepareTrajectory } from '../../ingest/prepare-trajectory';
 import { submitReview } from '../submit-review';
 import { storedMeasureOf, trajectoryVideo, videoMeasureFor } from '../../video/video-props-for';
@@ -18,16 +18,11 @@ const rubric = { title: 'r', questions: [{ id: 'quality', type: 'likert', prompt
 
 async function setup(blind: { hidePolicy: boolean; hideReward: boolean }) {
   const project = await ensureProject({ slug: 'p', name: 'p' });
-  const t = buildTrajectory({
-    format: 'openai',
-    task: { name: 'task', instruction: 'fix it' },
-    policy: { model: 'secret-model' },
-    steps: [
-      { source: 'agent', text: 'first' },
-      { source: 'tool', text: 'second' },
-      { source: 'agent', text: 'third' },
-    ],
-  });
+  const t = chatRun('openai', { name: 'task', instruction: 'fix it' }, 'secret-model', [
+    { source: 'agent', text: 'first' },
+    { source: 'tool', text: 'second' },
+    { source: 'agent', text: 'third' },
+  ]);
   const stored = await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
   const version = await saveRubricVersion(project.id, 'r', rubric, null);
   const campaign = await createCampaign(

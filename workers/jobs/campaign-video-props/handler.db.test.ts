@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../lib/campaigns/create-campaign';
-import { saveRubricVersion } from '../../../lib/campaigns/save-rubric-version';
+import { campaignOnRubric, likertRubric } from '../../../lib/db/test/test-campaign';
 import { db } from '../../../lib/db/client';
 import { claimNextItem } from '../../../lib/review/claim-next-item';
 import { resetDatabase } from '../../../lib/db/test/reset';
@@ -27,25 +26,13 @@ async function setup() {
     });
     await storeTrajectory(project.id, prepareTrajectory(t), { source: null, sourceWhere: null, importedById: null });
   }
-  const rubric = await saveRubricVersion(
-    project.id,
-    'r',
-    { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] },
-    null,
-  );
-  const campaign = await createCampaign(
-    project.id,
-    {
-      name: 'c',
-      mode: 'single',
-      rubricVersionId: rubric.versionId,
-      overlap: 1,
-      open: true,
-      pacing: 'read',
-      blind: { hidePolicy: true, hideReward: false },
-    },
-    null,
-  );
+  const campaign = await campaignOnRubric(project.id, likertRubric, {
+    mode: 'single',
+    overlap: 1,
+    open: true,
+    pacing: 'read',
+    blind: { hidePolicy: true, hideReward: false },
+  });
   return { campaign };
 }
 

@@ -6,7 +6,7 @@ import { storeTrajectory } from '../../../lib/ingest/store-trajectory';
 import { listVideoChunks, requestVideo } from '../../../lib/video/queries/videos';
 import { writeWorkerHeartbeat } from '../../../lib/db/worker-heartbeats';
 import { env } from '../../../lib/env';
-import { buildTrajectory } from '../../../lib/formats/build-trajectory';
+import { chatRun } from '../../../lib/formats/build-trajectory';
 import { prepareTrajectory } from '../../../lib/ingest/prepare-trajectory';
 import { installQueue, stopQueueClient } from '../../../lib/queue/boss';
 import { COMPOSITION_VERSION } from '../../../lib/video/composition-version';
@@ -16,18 +16,13 @@ import { videoRenderChunkJob } from '../../../lib/queue/jobs/video-render-chunk'
 import { videoRenderHandler } from './handler';
 
 /** The fan-out of a long video: split for the live chunk workers, planned once (a retry keeps the plan). */
-const longTrajectory = buildTrajectory({
-  format: 'openai',
-  task: { name: 'long', instruction: 'Fix the build, one command at a time.' },
-  policy: { model: 'm' },
-  steps: [
-    { source: 'user', text: 'The build fails. Fix it.' },
-    ...Array.from({ length: 22 }, (_, i) => ({
-      source: 'agent' as const,
-      text: `Step ${i + 1}: ${'I change one line and run the build again. '.repeat(5)}`,
-    })),
-  ],
-});
+const longTrajectory = chatRun('openai', { name: 'long', instruction: 'Fix the build, one command at a time.' }, 'm', [
+  { source: 'user', text: 'The build fails. Fix it.' },
+  ...Array.from({ length: 22 }, (_, i) => ({
+    source: 'agent' as const,
+    text: `Step ${i + 1}: ${'I change one line and run the build again. '.repeat(5)}`,
+  })),
+]);
 
 const ctx = (attempt: number) => ({
   jobId: `job-${attempt}`,

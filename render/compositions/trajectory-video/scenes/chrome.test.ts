@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { buildTrajectory } from '../../../../lib/formats/build-trajectory';
+import { chatRun } from '../../../../lib/formats/build-trajectory';
 import type { Step } from '../../../../lib/formats/trajectory';
 import { mergeVideoParts } from '../../../../lib/video/merge-video-parts';
 import { splitVideoProps } from '../../../../lib/video/video-pieces';
@@ -10,18 +10,13 @@ import { actorColor } from '../theme';
 import { ProgressRail } from './chrome';
 
 const props = trajectoryVideoProps(
-  buildTrajectory({
-    format: 'harbor',
-    task: { name: 'rail', instruction: 'Fix the build.' },
-    policy: { model: 'm' },
-    steps: [
-      { source: 'user', text: 'Fix the build.' },
-      ...Array.from({ length: 12 }, (_, i): Partial<Step> & Pick<Step, 'source' | 'text'> => ({
-        source: i % 3 === 2 ? 'tool' : 'agent',
-        text: `Step ${i + 1}: ${'a long message '.repeat(20)}`,
-      })),
-    ],
-  }),
+  chatRun('harbor', { name: 'rail', instruction: 'Fix the build.' }, 'm', [
+    { source: 'user', text: 'Fix the build.' },
+    ...Array.from({ length: 12 }, (_, i): Partial<Step> & Pick<Step, 'source' | 'text'> => ({
+      source: i % 3 === 2 ? 'tool' : 'agent',
+      text: `Step ${i + 1}: ${'a long message '.repeat(20)}`,
+    })),
+  ]),
 );
 const rail = (p: typeof props, frame: number) => renderToStaticMarkup(createElement(ProgressRail, { props: p, frame }));
 /** the bars' colours in order (each bar spans the rail's height: top 0, bottom 0) */
