@@ -7,6 +7,7 @@ import { recordLabelEvent } from '../../review/queries/label-events';
 import { db } from '../../db/client';
 import { prismaRun } from '../../db/sql';
 import { nextRevision } from '../../review/queries/revisions';
+import type { AuditStep } from '../../auth/queries/audit';
 
 /** The item a lead settles, with what its final label is checked against (mode, rubric, criteria). */
 export async function findAdjudicationTarget(campaignId: string, itemId: string) {
@@ -31,7 +32,7 @@ const sameDecision = (a: AdjudicationLabel, b: AdjudicationLabel) =>
 /**
  * Writes a lead's final label (the use-case: lib/agreement/record-adjudication.ts) as the item's
  * next revision (lib/review/queries/revisions.ts), with the training stream's label event and what
- * `alongside` writes (the use-case's audit row), in one transaction. The item's row is locked
+ * `audit` writes (the use-case's audit row), in one transaction. The item's row is locked
  * first, so concurrent decisions on one item take turns (never two rows claiming one revision
  * number): the same decision by the same lead as the current one answers that row (`duplicate`);
  * with `basedOnRevision` given, a current revision other than it writes nothing and answers
@@ -41,7 +42,7 @@ export async function writeAdjudication(
   by: { adjudicatorId: string; campaignItemId: string; projectId: string },
   label: AdjudicationLabel,
   basedOnRevision: number | null | undefined,
-  alongside: (tx: Prisma.TransactionClient, written: { revision: number }) => Promise<void>,
+  audit: AuditStep<{ revision: number }>,
 ): Promise<{ id: string; revision: number; duplicate: boolean } | { conflict: number | null }> {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM campaign_item WHERE id = ${by.campaignItemId} FOR UPDATE`;
@@ -69,7 +70,7 @@ export async function writeAdjudication(
       },
       select: { id: true, revision: true },
     });
-    await alongside(tx, { revision: row.revision });
+    await audit(tx, { revision: row.revision });
     // training sinks deliver the adjudicated label (it outranks the raw reviews in consensus)
     await recordLabelEvent(prismaRun(tx), { projectId: by.projectId, campaignItemId: by.campaignItemId, kind: 'adjudicated' });
     return { ...row, duplicate: false };

@@ -1,16 +1,16 @@
-import type { Prisma } from '@prisma/client';
 import { db } from '../../db/client';
+import type { AuditStep } from '../../auth/queries/audit';
 
 /**
  * Sets a campaign's status (closed: stamped `closedAt`; open: cleared) in one transaction, where
- * `alongside` runs once the status changed (the use-case's audit row). Null when there is no such
+ * `audit` runs once the status changed (the use-case's audit row). Null when there is no such
  * campaign; the same status twice changes nothing (`changed: false`).
  */
 export async function updateCampaignStatus(
   campaignId: string,
   status: 'open' | 'closed',
   now: Date,
-  alongside: (tx: Prisma.TransactionClient, campaign: { projectId: string }) => Promise<void>,
+  audit: AuditStep<{ projectId: string }>,
 ) {
   return db().$transaction(async (tx) => {
     const campaign = await tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true, status: true, projectId: true } });
@@ -21,7 +21,7 @@ export async function updateCampaignStatus(
       data: { status, closedAt: status === 'closed' ? now : null },
       select: { id: true, status: true },
     });
-    await alongside(tx, { projectId: campaign.projectId });
+    await audit(tx, { projectId: campaign.projectId });
     return { id: updated.id, status: updated.status, changed: true };
   });
 }

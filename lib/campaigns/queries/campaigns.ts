@@ -1,6 +1,7 @@
 import type { Prisma } from '@prisma/client';
 import type { TrajectoryFilter } from '../campaign-settings';
 import { db } from '../../db/client';
+import type { AuditStep } from '../../auth/queries/audit';
 
 /** The trajectories a campaign filter selects in a project (every condition applies together). */
 export function trajectoryWhere(projectId: string, f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
@@ -80,14 +81,10 @@ export interface CampaignItemRow extends PlannedItem {
 }
 
 /**
- * Inserts a campaign and its items in one transaction; `alongside` runs in the same transaction
+ * Inserts a campaign and its items in one transaction; `audit` runs in the same transaction
  * once both are written (the use-case's audit row), so all commit together.
  */
-export async function insertCampaign(
-  row: CampaignRow,
-  items: CampaignItemRow[],
-  alongside: (tx: Prisma.TransactionClient, campaign: { id: string }) => Promise<void>,
-) {
+export async function insertCampaign(row: CampaignRow, items: CampaignItemRow[], audit: AuditStep<{ id: string }>) {
   return db().$transaction(
     async (tx) => {
       const campaign = await tx.campaign.create({
@@ -103,7 +100,7 @@ export async function insertCampaign(
       await tx.campaignItem.createMany({
         data: items.map((i) => ({ ...i, goldAnswers: i.goldAnswers as Prisma.InputJsonValue | undefined, campaignId: campaign.id })),
       });
-      await alongside(tx, campaign);
+      await audit(tx, campaign);
       return campaign;
     },
     { maxWait: 15_000, timeout: 120_000 },

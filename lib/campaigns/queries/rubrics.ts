@@ -1,16 +1,17 @@
 import type { Prisma } from '@prisma/client';
 import { rubricDefinition, type RubricDefinition } from '../../review/rubric';
 import { db } from '../../db/client';
+import type { AuditStep } from '../../auth/queries/audit';
 
 /**
  * Inserts a rubric definition as the rubric's next immutable version (version 1 creates the
- * rubric); `alongside` runs in the same transaction (the use-case's audit row).
+ * rubric); `audit` runs in the same transaction (the use-case's audit row).
  */
 export async function insertRubricVersion(
   projectId: string,
   name: string,
   definition: RubricDefinition,
-  alongside: (tx: Prisma.TransactionClient, saved: { rubricId: string; version: number }) => Promise<void>,
+  audit: AuditStep<{ rubricId: string; version: number }>,
 ) {
   return db().$transaction(async (tx) => {
     const rubric = await tx.rubric.upsert({
@@ -28,7 +29,7 @@ export async function insertRubricVersion(
       data: { rubricId: rubric.id, version: (last?.version ?? 0) + 1, definition: definition as Prisma.InputJsonValue },
       select: { id: true, version: true },
     });
-    await alongside(tx, { rubricId: rubric.id, version: version.version });
+    await audit(tx, { rubricId: rubric.id, version: version.version });
     return { rubricId: rubric.id, versionId: version.id, version: version.version };
   });
 }

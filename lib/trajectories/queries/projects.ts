@@ -1,6 +1,6 @@
-import type { Prisma } from '@prisma/client';
 import { db } from '../../db/client';
 import { parseProjectSettings, type ProjectSettings } from '../project-schemas';
+import type { AuditStep } from '../../auth/queries/audit';
 
 const projectSelect = { id: true, slug: true, name: true, description: true, createdAt: true } as const;
 
@@ -83,19 +83,19 @@ export async function listProjectSettings(projectIds: string[] | null = null) {
 
 /**
  * In one transaction: reads the project's stored settings, writes `next(stored)` and runs
- * `alongside` (the use-case's audit row). Null when there is no such project (nothing written).
+ * `audit` (the use-case's audit row). Null when there is no such project (nothing written).
  */
 export async function rewriteProjectSettings(
   projectId: string,
   next: (stored: unknown) => ProjectSettings,
-  alongside: (tx: Prisma.TransactionClient) => Promise<void>,
+  audit: AuditStep,
 ): Promise<ProjectSettings | null> {
   return db().$transaction(async (tx) => {
     const row = await tx.project.findUnique({ where: { id: projectId }, select: { settings: true } });
     if (!row) return null;
     const settings = next(row.settings);
     await tx.project.update({ where: { id: projectId }, data: { settings } });
-    await alongside(tx);
+    await audit(tx);
     return settings;
   });
 }

@@ -1,17 +1,18 @@
 import type { Prisma } from '@prisma/client';
 import type { Criterion } from '../../formats/trajectory';
 import { db } from '../../db/client';
+import type { AuditStep } from '../../auth/queries/audit';
 
 /**
  * Replaces a task's acceptance criteria in one transaction, its row locked (two editors
  * serialise): `next` gets the task as stored and returns the new list (or throws, and nothing
- * is written), then `alongside` runs in the same transaction (the use-case's audit row). Null
+ * is written), then `audit` runs in the same transaction (the use-case's audit row). Null
  * when there is no such task.
  */
 export async function replaceTaskCriteria(
   taskId: string,
   next: (task: { projectId: string; acceptanceCriteria: unknown; updatedAt: Date }) => Criterion[],
-  alongside: (tx: Prisma.TransactionClient, task: { projectId: string }) => Promise<void>,
+  audit: AuditStep<{ projectId: string }>,
 ): Promise<{ updatedAt: Date } | null> {
   return db().$transaction(async (tx) => {
     // lock the row so two concurrent editors serialise
@@ -27,7 +28,7 @@ export async function replaceTaskCriteria(
       data: { acceptanceCriteria: criteria as Prisma.InputJsonValue },
       select: { updatedAt: true },
     });
-    await alongside(tx, { projectId: task.projectId });
+    await audit(tx, { projectId: task.projectId });
     return { updatedAt: updated.updatedAt };
   });
 }
