@@ -12,6 +12,9 @@ import { ParsePool } from './parse-pool';
 import { decompressRawSourcePrefix, RAW_SOURCE_ENCODING, rawSourceEncoding } from './raw-source-codec';
 import { ReadAheadPool } from './read-ahead-pool';
 import { insightRefreshRunning } from '../insight/queries/insight-refresh';
+import { env } from '../env';
+import { installQueue, stopQueueClient } from '../queue/boss';
+import { videoRenderJob } from '../queue/jobs/video-render';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
 const collect = (paths: string[]) => collectInputs(paths, { format: 'auto', maxBytes: 1 << 30, readStdin: async () => '' });
@@ -328,5 +331,39 @@ describe('re-importing unchanged files', () => {
     const accepted = await importTrajectories(collect([single]), options);
     expect(accepted).toMatchObject({ imported: 1, failed: 0, unchangedFiles: 0 });
     await Promise.all([at, base, single].map((d) => rm(d, { recursive: true, force: true })));
+  });
+});
+
+describe('the follow-ups an import requests itself (followUps: the API route and witness import pass it)', () => {
+  beforeEach(resetDatabase);
+
+  it('queues a render for each trajectory the import created, and none for a re-import that created nothing', async () => {
+    await installQueue(env().DATABASE_URL!, [videoRenderJob]);
+    try {
+      const project = await ensureProject({ slug: 'follow-ups', name: 'follow-ups' });
+      const input = path.join(fixtures, 'tau2', 'simulation.json');
+      const options = {
+        projectId: project.id,
+        format: 'auto' as const,
+        importedById: null,
+        followUps: { databaseUrl: env().DATABASE_URL! },
+      };
+      const first = await importTrajectories(collect([input]), options);
+      const created = first.trajectories.filter((t) => t.created).map((t) => t.id);
+      expect(created.length).toBeGreaterThan(0);
+      const videos = await db().video.findMany({ where: { trajectory: { projectId: project.id } }, select: { trajectoryId: true } });
+      expect(videos.map((v) => v.trajectoryId).sort()).toEqual([...created].sort());
+
+      const again = await importTrajectories(collect([input]), options);
+      expect(again.imported).toBe(0);
+      expect(await db().video.count({ where: { trajectory: { projectId: project.id } } })).toBe(created.length);
+
+      // without followUps (tests, the bench, the seeds) nothing is queued
+      const quiet = await ensureProject({ slug: 'no-follow-ups', name: 'no-follow-ups' });
+      await importTrajectories(collect([input]), { ...options, projectId: quiet.id, followUps: undefined });
+      expect(await db().video.count({ where: { trajectory: { projectId: quiet.id } } })).toBe(0);
+    } finally {
+      await stopQueueClient();
+    }
   });
 });

@@ -37,10 +37,10 @@ export interface SubmitResult {
  */
 export type Submitter = string | { id: string; access: ProjectAccess };
 
-export const submitterId = (submitter: Submitter): string => (typeof submitter === 'string' ? submitter : submitter.id);
+const submitterId = (submitter: Submitter): string => (typeof submitter === 'string' ? submitter : submitter.id);
 
 /** The idempotency key as sent, for the target's statement (it counts only once the payload parsed, with it). */
-export function sentKeyOf(raw: unknown): string | null {
+function sentKeyOf(raw: unknown): string | null {
   const key = (raw as { idempotencyKey?: unknown } | null)?.idempotencyKey;
   return typeof key === 'string' ? key : null;
 }
@@ -53,7 +53,7 @@ export function sentKeyOf(raw: unknown): string | null {
  * second). The lock is taken before the target is known to be the caller's: a refused submit
  * holds another's row for the moment its rollback takes.
  */
-export async function readSubmitTarget(
+async function readSubmitTarget(
   run: SqlRun,
   assignmentId: string,
   kind: LabelKind,
@@ -67,14 +67,14 @@ export async function readSubmitTarget(
  * Ownership first: someone else's assignment, an unknown one, or one of a project the caller
  * does not review in answers NOT_FOUND, whatever comes with it (the payload is parsed after).
  */
-export function refuseUnlessOwn(target: SubmitTarget | null, submitter: Submitter): SubmitTarget {
+function refuseUnlessOwn(target: SubmitTarget | null, submitter: Submitter): SubmitTarget {
   if (!target || target.reviewerId !== submitterId(submitter)) throw new AppError('NOT_FOUND', 'No such assignment');
   if (typeof submitter !== 'string') requireProjectRole(submitter.access, target.projectId, 'reviewer', 'assignment');
   return target;
 }
 
 /** The label the key made already: on this assignment it is answered again (a retry); a key used elsewhere is a CONFLICT. */
-export function replayOf(target: SubmitTarget, assignmentId: string): SubmitResult | null {
+function replayOf(target: SubmitTarget, assignmentId: string): SubmitResult | null {
   const { done } = target;
   if (!done) return null;
   if (done.assignmentId !== assignmentId)
@@ -87,7 +87,7 @@ export function replayOf(target: SubmitTarget, assignmentId: string): SubmitResu
  * unless the project allows self-review (then audited as one: `selfReview`), only in a campaign
  * of the label's mode (else BAD_INPUT `wrongMode`), only while it is open.
  */
-export function refuseUnlessOpen(
+function refuseUnlessOpen(
   target: SubmitTarget,
   reviewerId: string,
   mode: 'single' | 'pairwise',
@@ -136,7 +136,7 @@ export function storedMeasures(target: SubmitTarget): Measure[] | null {
  * needed) on other connections of the pool: never inside a submit's transaction, which holds
  * its own connection meanwhile.
  */
-export function measureVideos(target: SubmitTarget): Promise<Measure[]> {
+function measureVideos(target: SubmitTarget): Promise<Measure[]> {
   const { pacing } = target.item.campaign;
   const blind = blindSettings.parse(target.item.campaign.blind);
   const found = storedOnScreen(target);
@@ -150,7 +150,7 @@ export function measureVideos(target: SubmitTarget): Promise<Measure[]> {
  * decision (`reopened`: what the item delivers changed, final or not). Gold items are quality
  * checks, never training data: none.
  */
-export function submitLabelEvent(s: { first: boolean; reopened: boolean; item: SettledItem }): LabelEventKind | null {
+function submitLabelEvent(s: { first: boolean; reopened: boolean; item: SettledItem }): LabelEventKind | null {
   const { item } = s;
   if (item.isGold) return null;
   const k = item.overlap;
@@ -167,7 +167,7 @@ export function submitLabelEvent(s: { first: boolean; reopened: boolean; item: S
  * (a superseded decision: `adjudication.superseded`; a self-review the project allows:
  * `review.self`) and the label event, when there are any, with COMMIT.
  */
-export async function writeLabel(
+async function writeLabel(
   run: SqlRun,
   commitWith: SqlRun,
   s: {
@@ -240,7 +240,7 @@ export async function writeLabel(
  * double click racing itself) won, and its label is answered (a key used on another assignment
  * is a CONFLICT). Any other error is thrown as it is.
  */
-export async function answerRacedKey(error: unknown, kind: LabelKind, sentKey: string | null, assignmentId: string): Promise<SubmitResult> {
+async function answerRacedKey(error: unknown, kind: LabelKind, sentKey: string | null, assignmentId: string): Promise<SubmitResult> {
   if (sentKey !== null && isUniqueViolation(error)) {
     const same = await findSubmitByKey(kind, sentKey);
     if (same && same.assignmentId === assignmentId) return { id: same.id, revision: same.revision, duplicate: true };

@@ -223,8 +223,3 @@ export async function videoMeasureFor(trajectoryId: string, pacing: Pacing = 'sk
   if (found.stored) return { totalFrames: found.stored.durationInFrames, ...storedMeasure.parse(found.stored.measure) };
   return (await trajectoryVideo(trajectoryId, { blind, pacing })).measure;
 }
-
-/** The length in frames of a trajectory's video at a pacing (what watch coverage is measured against). */
-export async function videoFramesFor(trajectoryId: string, pacing: Pacing = 'skim'): Promise<number> {
-  return (await videoMeasureFor(trajectoryId, pacing)).totalFrames;
-}

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../roles';
 import type { UserRecord } from '../session-user';
 import { db } from '../../db/client';
 import type { AuditStep } from './audit';
@@ -44,13 +43,6 @@ export async function listUsers(): Promise<(UserRecord & { createdAt: Date; disa
     select: { ...userSelect, createdAt: true, disabledAt: true },
     orderBy: [{ role: 'asc' }, { email: 'asc' }],
   });
-}
-
-export async function countUsersByRole(): Promise<Record<Role, number>> {
-  const rows = await db().user.groupBy({ by: ['role'], _count: { _all: true }, where: { disabledAt: null } });
-  const out: Record<Role, number> = { admin: 0, lead: 0, reviewer: 0 };
-  for (const row of rows) out[row.role] = row._count._all;
-  return out;
 }
 
 /** Whether an active admin exists (while none does, `witness start` and the sign-in page say how to create the first). */

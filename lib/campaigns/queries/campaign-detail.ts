@@ -1,5 +1,6 @@
 import { rubricDefinition } from '../../review/rubric';
-import { campaignBlindSchema, trajectoryFilterSchema } from '../campaign-settings';
+import { trajectoryFilterSchema } from '../campaign-settings';
+import { blindSettings } from '../../review/blind-settings';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
 import { campaignHead, campaignHeadSelect } from './campaign-list';
@@ -129,7 +130,7 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
     ...campaignHead(c),
     minCoverage: c.minCoverage,
     coverageBasis: c.coverageBasis,
-    blind: campaignBlindSchema.catch({ hidePolicy: true, hideReward: true }).parse(c.blind),
+    blind: blindSettings.parse(c.blind),
     pacing: c.pacing,
     filter: trajectoryFilterSchema.catch({}).parse(c.filter),
     leaseSeconds: c.leaseSeconds,

@@ -41,8 +41,8 @@ interface ExportRequestRow {
   createdById: string | null;
   /** absent: no limit */
   limit?: number;
-  /** the caller's audit entry for a new row, in its transaction (absent: none, a fixture's export) */
-  audit?: AuditStep<{ id: string }>;
+  /** the caller's audit entry for a new row, in its transaction */
+  audit: AuditStep<{ id: string }>;
 }
 type CreatedExport = { id: string; status: ExportStatus; joined: boolean; limited?: undefined };
 export async function createExport(input: ExportRequestRow & { limit?: undefined }): Promise<CreatedExport>;
@@ -77,7 +77,7 @@ export async function createExport(input: ExportRequestRow): Promise<CreatedExpo
           },
           select,
         });
-        await input.audit?.(tx, row);
+        await input.audit(tx, row);
         return { ...row, joined: false };
       },
       { maxWait: 15_000, timeout: 15_000 },

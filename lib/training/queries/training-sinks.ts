@@ -67,12 +67,6 @@ export async function enabledSinkIds(): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Enabled sinks of a project (to kick after label events). */
-export async function enabledSinkIdsOfProject(projectId: string): Promise<string[]> {
-  const rows = await db().trainingSink.findMany({ where: { enabled: true, projectId }, select: { id: true }, orderBy: { id: 'asc' } });
-  return rows.map((r) => r.id);
-}
-
 export interface SinkListRow {
   id: string;
   name: string;

@@ -17,17 +17,16 @@ export async function ensureProject(input: { slug: string; name: string; descrip
 
 /** Creates the project (a valid slug: projectSlugSchema) unless its slug is taken; says whether this call created it (so only its creator becomes its lead). */
 export async function createProjectIfAbsent(slug: string): Promise<{ project: { id: string; slug: string }; created: boolean }> {
-  const parsed = slug;
   try {
     const project = await db().project.create({
-      data: { slug: parsed, name: parsed, settings: parseProjectSettings({}) },
+      data: { slug, name: slug, settings: parseProjectSettings({}) },
       select: { id: true, slug: true },
     });
     return { project, created: true };
   } catch (error) {
     if ((error as { code?: string }).code !== 'P2002') throw error;
   }
-  const existing = await db().project.findUniqueOrThrow({ where: { slug: parsed }, select: { id: true, slug: true } });
+  const existing = await db().project.findUniqueOrThrow({ where: { slug }, select: { id: true, slug: true } });
   return { project: existing, created: false };
 }
 
