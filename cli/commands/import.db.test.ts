@@ -114,6 +114,60 @@ describe('witness import', () => {
     }
   });
 
+  it('imports whole Cline task and OpenHands session folders, aider histories and Claude Code hooks completely (issue 44)', async () => {
+    const { cp, mkdtemp, mkdir, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(`${tmpdir()}/witness-import-44-`);
+    try {
+      // the layouts the tools write: <globalStorage>/tasks/<id>/, ~/.openhands/sessions/<id>/, a repo's aider history
+      await mkdir(`${dir}/tasks`);
+      await cp(`${fixtures}/cline-task/1764412345678`, `${dir}/tasks/1764412345678`, { recursive: true });
+      await mkdir(`${dir}/sessions`);
+      await cp(`${fixtures}/openhands/session-7f3a`, `${dir}/sessions/7f3a`, { recursive: true });
+      await cp(`${fixtures}/aider/.aider.chat.history.md`, `${dir}/.aider.chat.history.md`);
+      await cp(`${fixtures}/coding-agents/claude-code-hooks.jsonl`, `${dir}/session.jsonl`);
+      await cp(`${fixtures}/openhands/trajectory-7f3a.json`, `${dir}/trajectory-7f3a.json`);
+      const io = fakeIo();
+      const code = await main(['import', dir, '--project', 'issue-44', '--json'], io);
+      const report = JSON.parse(io.out);
+      expect(report.errors).toEqual([]);
+      expect(code).toBe(0);
+      const steps = report.trajectories.map((t: { format: string; steps: number }) => [t.format, t.steps]);
+      expect(steps).toEqual([
+        ['aider', 11], // walked in name order: the hidden history first; one trajectory per session with chat
+        ['aider', 2],
+        ['claude-code', 9],
+        ['openhands', 4],
+        ['cline', 6],
+        ['openhands', 14],
+      ]);
+      // an events/ folder alone is one input too
+      const events = fakeIo();
+      expect(await main(['import', `${dir}/sessions/7f3a/events`, '--project', 'issue-44-events', '--json'], events)).toBe(0);
+      expect(JSON.parse(events.out).trajectories.map((t: { steps: number }) => t.steps)).toEqual([4]);
+
+      // a JSON file no importer reads: one clear refusal, never one error per element
+      await writeFile(
+        `${dir}/unknown.json`,
+        JSON.stringify([
+          { kind: 'a', observation: 'run' },
+          { kind: 'b', observation: 'run' },
+        ]),
+      );
+      const unknown = fakeIo();
+      expect(await main(['import', `${dir}/unknown.json`, '--project', 'issue-44', '--json'], unknown)).toBe(1);
+      expect(JSON.parse(unknown.out).errors).toEqual([
+        {
+          path: `${dir}/unknown.json`,
+          where: 'file',
+          message: expect.stringMatching(/^format not recognised \(closest: OpenHands, because .*\); pass --format to force one$/),
+        },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a forced format that does not fit, and usage errors exit 2', async () => {
     const io = fakeIo();
     expect(await main(['import', `${fixtures}/atif/basic.json`, '--format', 'asciinema', '--project', 'x', '--json'], io)).toBe(1);

@@ -18,12 +18,13 @@ import { openDatabase } from '../database';
 export const importCommand: CliCommand = {
   name: 'import',
   summary:
-    'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
+    'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenHands, aider, OpenAI, Anthropic)',
   help: `Usage: witness import <path…> [--format auto|${formatNames.join('|')}]
                       [--project NAME] [--lead EMAIL] [--environment NAME] [--policy NAME] [--split train|eval] [--json]
 
-Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run and
-a tau2 run directory are read as a unit) or - for stdin. --format auto (default) detects each input's format from its
+Paths may be files, directories (walked; a Harbor trial or job, a Terminal-Bench run, a tau2
+run directory, a Cline / Roo Code task folder and an OpenHands session folder are read as a unit,
+their companion files with them) or - for stdin. --format auto (default) detects each input's format from its
 content, not its name. Each trajectory is stored in its own transaction; re-importing the
 same content creates nothing (it is counted as skipped); a file whose bytes were imported
 completely before is not parsed again (its trajectories are listed as skipped, the file

@@ -12,6 +12,7 @@ import {
   makeStep,
   sumUsage,
   usageOf,
+  whereOf,
   type StepDraft,
 } from './chat-messages';
 import type { ParsedItem, SourceFile } from './importer';
@@ -44,6 +45,19 @@ function isMessageLike(v: unknown): boolean {
   return isRecord(v) && typeof v.role === 'string' && !('messages' in v);
 }
 
+function isConversationLike(v: unknown): boolean {
+  return (Array.isArray(v) && v.some(isMessageLike)) || (isRecord(v) && Array.isArray(v.messages));
+}
+
+/** The refusal for a JSON list none of whose elements is a conversation or a message. */
+function notConversations(value: unknown[], format: FormatName): string {
+  const first = value[0];
+  const keys = isRecord(first) ? Object.keys(first).slice(0, 8) : [];
+  const label = format === 'openai' ? 'OpenAI chat' : format === 'anthropic' ? 'Anthropic messages' : format;
+  const what = isRecord(first) ? `objects with keys ${keys.join(', ') || '(none)'}` : describe(first);
+  return `format not recognised (closest: ${label}, because the file mentions chat roles but its ${value.length} elements are ${what}: neither messages nor conversations with "messages"); pass --format to force one`;
+}
+
 /** Yields one item per conversation in the file. */
 export async function* parseConversations(file: SourceFile, format: FormatName, toSteps: MessagesToSteps): AsyncIterable<ParsedItem> {
   for await (const doc of readJsonOrJsonl(file)) {
@@ -56,6 +70,11 @@ export async function* parseConversations(file: SourceFile, format: FormatName, 
     const lineNumber = prefix === '' ? null : Number(prefix.slice('line '.length));
     const base = { format, path: file.path, prefix };
     if (Array.isArray(value) && value.length > 0 && !isMessageLike(value[0])) {
+      if (!value.some(isConversationLike)) {
+        // a list of something else (events, records): one refusal, never one error per element
+        yield errorItem(whereOf(prefix, ''), notConversations(value, format));
+        continue;
+      }
       for (let i = 0; i < value.length; i++) {
         const ctx: ConversationContext = { ...base, pointer: joinPointer('', i), ordinal: lineNumber ?? i };
         const conv = value[i];

@@ -71,6 +71,9 @@ export function looksLikeHarness(head: string): boolean {
     // Codex CLI rollouts: response items wrapped in {timestamp, type, payload}
     has(head, /"type"\s*:\s*"(session_meta|response_item|turn_context)"\s*,\s*"payload"/) ||
     has(head, /"record_type"\s*:\s*"state"/) ||
+    // OpenHands events: {id, source, action | observation}, model responses inside tool_call_metadata
+    has(head, /"tool_call_metadata"\s*:/) ||
+    (has(head, /"source"\s*:\s*"(agent|user|environment)"/) && has(head, /"(action|observation)"\s*:\s*"[a-z_]+"/)) ||
     // Cline / Roo task histories: Cline's modelInfo, XML tool results, editor state
     has(head, /"modelInfo"\s*:\s*\{[^}]*"modelId"/) ||
     has(head, /\] Result:/) ||

@@ -25,9 +25,15 @@ import { buildTrajectory } from './build-trajectory';
  * the order they were written, their agent text marked `[sub-agent]` and their prompt a system
  * step, so the review sees what the sub-agent did; a sub-agent's own file (all sidechain) is read
  * as a session of its own, its prompt the instruction. Meta lines (`isMeta`, the local-command caveat)
- * are skipped; slash commands and compact summaries are system steps. One trajectory per file;
+ * are skipped; slash commands and compact summaries are system steps. Hook feedback (a blocking
+ * Stop hook's "Stop hook feedback: …" user line, meta or not; other hooks' "<Event> hook …" lines,
+ * `system` hook summaries such as `stop_hook_summary` and hook `attachment` lines) is a `hook` step,
+ * so a reviewer sees why the agent went on. One trajectory per file;
  * duplicate lines (same uuid) count once. Policy: the assistant's `message.model`, agent
  * `claude-code`. Task: the first real user prompt (so sessions on the same prompt group).
+ *
+ * One step: an agent turn is one assistant message (its streamed lines merged) with its tool calls;
+ * each `tool_result` is its own `tool` step linked by `tool_use_id`; each hook message a `hook` step.
  */
 
 type Json = Record<string, unknown>;
@@ -42,6 +48,56 @@ export function looksLikeClaudeCode(head: string): boolean {
 }
 
 const COMMAND_TEXT = /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/;
+
+/**
+ * What a hook told the model: Claude Code writes a blocking Stop hook's reason back as a user line
+ * "Stop hook feedback:\n[<command>]: <reason>" (often `isMeta`), other hooks as "<Event>[:<tool>] hook
+ * <feedback | error | blocking error | additional context>: …" or a `<user-prompt-submit-hook>` block.
+ */
+const HOOK_TEXT =
+  /^\s*(?:(?:Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Notification|PreCompact)(?::[^\s:]+)? hook (?:feedback|error|blocking error|additional context|success|output)\b|<(?:user-prompt-submit|session-start)-hook>)/i;
+
+/** A plain-text message's text, for lines (meta or not) that may be hook feedback. */
+function messageText(message: unknown): string {
+  if (!isRecord(message)) return '';
+  const c = message.content;
+  if (typeof c === 'string') return c;
+  if (!Array.isArray(c)) return '';
+  if (c.some((b) => isRecord(b) && b.type === 'tool_result')) return '';
+  return c
+    .map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+/** A hook step from a `system` line about hooks (`stop_hook_summary`) or a hook `attachment` line. */
+function hookEventText(e: Json): string | null {
+  if (e.type === 'attachment') {
+    const a = isRecord(e.attachment) ? e.attachment : null;
+    if (!a || typeof a.type !== 'string' || !/hook/i.test(a.type)) return null;
+    const name = [a.hookEvent, a.hookName].find((v): v is string => typeof v === 'string') ?? a.type;
+    const content = Array.isArray(a.content)
+      ? a.content.filter((x): x is string => typeof x === 'string').join('\n')
+      : typeof a.content === 'string'
+        ? a.content
+        : '';
+    const stderr = typeof a.stderr === 'string' ? a.stderr : '';
+    const body = [content, stderr].filter((x) => x.trim() !== '').join('\n');
+    return body === '' ? null : `${name} hook (${a.type}): ${body}`;
+  }
+  if (e.type !== 'system' || typeof e.subtype !== 'string' || !/hook/i.test(e.subtype)) return null;
+  const parts: string[] = [];
+  if (typeof e.content === 'string' && e.content.trim() !== '') parts.push(e.content.trim());
+  const commands = Array.isArray(e.hookInfos)
+    ? e.hookInfos.map((h) => (isRecord(h) && typeof h.command === 'string' ? h.command : null)).filter((x): x is string => x !== null)
+    : [];
+  const errors = Array.isArray(e.hookErrors) ? e.hookErrors.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+  for (const err of errors) parts.push(err);
+  if (typeof e.stopReason === 'string' && e.stopReason.trim() !== '') parts.push(`stop reason: ${e.stopReason}`);
+  if (e.preventedContinuation === true) parts.push('prevented the agent from stopping');
+  if (parts.length === 0) return null;
+  return `${e.subtype}${commands.length > 0 ? ` (${commands.join(', ')})` : ''}: ${parts.join('\n')}`;
+}
 
 function mergeInto(target: StepDraft, next: StepDraft): void {
   if (next.text !== '') target.text = target.text === '' ? next.text : `${target.text}\n${next.text}`;
@@ -59,6 +115,7 @@ export function claudeCodeTrajectory(events: ObjectLine[], path: string) {
   let session: Json | null = null;
   let lastAssistant: { id: string; step: StepDraft } | null = null;
   let sidechainSteps = 0;
+  let hookSteps = 0;
   let instruction = '';
   // a sub-agent's own file (subagents/agent-<id>.jsonl) is all sidechain: read it as a session of its own
   const messages = events.filter((e) => e.value.type === 'user' || e.value.type === 'assistant');
@@ -71,6 +128,15 @@ export function claudeCodeTrajectory(events: ObjectLine[], path: string) {
       if (typeof e.summary === 'string' && e.summary.trim() !== '') summaries.push(e.summary);
       continue;
     }
+    if (type === 'attachment') {
+      const hook = hookEventText(e);
+      if (hook) {
+        steps.push(makeStep('hook', { text: hook, timestamp: timestampOf(e.timestamp) }));
+        hookSteps++;
+        lastAssistant = null;
+      }
+      continue;
+    }
     if (type !== 'user' && type !== 'assistant' && type !== 'system') continue;
     const uuid = typeof e.uuid === 'string' ? e.uuid : null;
     if (uuid) {
@@ -81,10 +147,27 @@ export function claudeCodeTrajectory(events: ObjectLine[], path: string) {
     const timestamp = timestampOf(e.timestamp);
     const sidechain = e.isSidechain === true && !ownSidechain;
     if (type === 'system') {
+      const hook = hookEventText(e);
+      if (hook) {
+        steps.push(makeStep('hook', { text: hook, timestamp }));
+        hookSteps++;
+        lastAssistant = null;
+        continue;
+      }
       const content = typeof e.content === 'string' ? e.content : '';
       if (content.trim() !== '') steps.push(makeStep('system', { text: content, timestamp }));
       lastAssistant = null;
       continue;
+    }
+    if (type === 'user') {
+      // hook feedback the model acted on (often written as a meta line): its own kind of step
+      const text = messageText(e.message);
+      if (HOOK_TEXT.test(text)) {
+        steps.push(makeStep('hook', { text: text.trim(), timestamp }));
+        hookSteps++;
+        lastAssistant = null;
+        continue;
+      }
     }
     if (e.isMeta === true) continue;
     if (!isRecord(e.message)) throw new ItemError(`line ${line} /message`, `expected the ${type} event's message object`);
@@ -149,6 +232,7 @@ export function claudeCodeTrajectory(events: ObjectLine[], path: string) {
         gitBranch: session?.gitBranch,
         summaries: summaries.length > 0 ? summaries : undefined,
         sidechainSteps: sidechainSteps > 0 ? sidechainSteps : undefined,
+        hookSteps: hookSteps > 0 ? hookSteps : undefined,
         subAgentId: agentId,
       }),
     },

@@ -4,10 +4,11 @@ import { promptTaskName } from './chat-conversations';
 import { compact } from './chat-fields';
 import { describe, expectRecord, fail, idString, indexSteps, makeStep, sumUsage, timestampOf, type StepDraft } from './chat-messages';
 import { fileImporter, oneItemPerFile, wholeFileItem } from './file-importer';
-import type { Importer } from './importer';
+import type { Importer, ParsedItem, SourceDir } from './importer';
+import { errorItem } from './item';
 import { joinPointer } from './json-pointer';
-import { asCount, isRecord } from './parse-json';
-import type { ToolCall } from './trajectory';
+import { asCount, isRecord, parseJson } from './parse-json';
+import type { ToolCall, Trajectory } from './trajectory';
 
 /**
  * Cline / Roo Code task histories: `<globalStorage>/tasks/<task id>/api_conversation_history.json`,
@@ -25,6 +26,9 @@ import type { ToolCall } from './trajectory';
  * Cline appends) is dropped. The last `attempt_completion` result is the submission.
  * Policy: `modelInfo.modelId` (provider in metadata), agent `cline` (or `roo-code` when the path
  * is under Roo's storage).
+ *
+ * One step: an agent turn is one assistant message with its tool calls; each `[tool] Result:` (or
+ * `tool_result`) is its own `tool` step linked to its call; the user's own text a `user` step.
  */
 
 type Json = Record<string, unknown>;
@@ -273,9 +277,143 @@ export function clineTrajectory(value: unknown, path: string) {
   return { ...trajectory, steps: indexSteps(steps) };
 }
 
-export const clineImporter: Importer = fileImporter({
+const clineFile = fileImporter({
   format: 'cline',
   fileLabel: 'a Cline api_conversation_history.json file',
   looksLike: looksLikeCline,
   parseFile: oneItemPerFile(readJsonDocument, (doc, path) => wholeFileItem(() => clineTrajectory(doc.value, path))),
 });
+
+const HISTORY = 'api_conversation_history.json';
+
+/**
+ * A whole task folder, `tasks/<task id>/`: the conversation (`api_conversation_history.json`) read
+ * as above, enriched by its companions, which are never imported on their own:
+ *
+ *   ui_messages.json     ClineMessage[] {ts, type: "say" | "ask", say?, ask?, text?} (cline/cline
+ *                        apps/vscode/src/shared/ExtensionMessage.ts): the task's first and last
+ *                        timestamps, and each `say: "api_req_started"` request's ClineApiReqInfo
+ *                        {tokensIn, tokensOut, cost} summed as the run's usage when the history has none
+ *   task_metadata.json   TaskMetadata {files_in_context [{path, record_source}], model_usage
+ *                        [{model_id, model_provider_id, mode}], environment_history [{cline_version}]}
+ *                        (apps/vscode/src/core/context/context-tracking/ContextTrackerTypes.ts): the
+ *                        files read and edited, the model when the history names none, Cline's version
+ *   focus_chain_taskid_<id>.md   the focus-chain checklist (core/task/focus-chain/file-utils.ts):
+ *                        its items and whether each is done
+ *
+ * Other companions (context_history.json, checkpoints, settings) are known and skipped.
+ */
+export function looksLikeClineTaskDir(entries: string[]): boolean {
+  return entries.includes(HISTORY);
+}
+
+async function readJson(dir: SourceDir, rel: string, entries: string[]): Promise<unknown> {
+  if (!entries.includes(rel)) return undefined;
+  const file = await dir.file(rel);
+  if (!file) return undefined;
+  const parsed = parseJson(await file.readText());
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** What the task folder's companions add to the conversation's trajectory. */
+export function enrichFromCompanions(
+  t: Trajectory,
+  companions: { uiMessages?: unknown; taskMetadata?: unknown; focusChain?: string | null },
+): Trajectory {
+  const metadata: Record<string, unknown> = { ...t.metadata };
+  let { usage, startedAt, endedAt, policy } = t;
+  const ui = Array.isArray(companions.uiMessages) ? companions.uiMessages.filter(isRecord) : [];
+  if (ui.length > 0) {
+    const stamps = ui.map((m) => timestampOf(m.ts)).filter((x): x is string => x !== null);
+    startedAt = stamps[0] ?? startedAt;
+    if (stamps.length > 1) endedAt = stamps[stamps.length - 1] ?? endedAt;
+    let tokensIn = 0;
+    let tokensOut = 0;
+    let cost = 0;
+    let requests = 0;
+    for (const m of ui) {
+      if (m.say !== 'api_req_started' || typeof m.text !== 'string') continue;
+      const parsed = parseJson(m.text);
+      if (!parsed.ok || !isRecord(parsed.value)) continue;
+      requests++;
+      tokensIn += asCount(parsed.value.tokensIn) ?? 0;
+      tokensOut += asCount(parsed.value.tokensOut) ?? 0;
+      cost += asCount(parsed.value.cost) ?? 0;
+    }
+    if (requests > 0) {
+      metadata.apiRequests = requests;
+      usage = {
+        promptTokens: usage?.promptTokens ?? tokensIn,
+        completionTokens: usage?.completionTokens ?? tokensOut,
+        costUsd: usage?.costUsd ?? Number(cost.toFixed(6)),
+      };
+    }
+    metadata.uiMessages = ui.length;
+  }
+  const tm = isRecord(companions.taskMetadata) ? companions.taskMetadata : null;
+  if (tm) {
+    const files = Array.isArray(tm.files_in_context) ? tm.files_in_context.filter(isRecord) : [];
+    const pathsWhere = (source: string) =>
+      [...new Set(files.filter((f) => f.record_source === source && typeof f.path === 'string').map((f) => f.path as string))].sort();
+    const edited = pathsWhere('cline_edited');
+    const read = pathsWhere('read_tool');
+    const mentioned = pathsWhere('file_mentioned');
+    if (edited.length > 0) metadata.filesEdited = edited;
+    if (read.length > 0) metadata.filesRead = read;
+    if (mentioned.length > 0) metadata.filesMentioned = mentioned;
+    const models = Array.isArray(tm.model_usage) ? tm.model_usage.filter(isRecord) : [];
+    const firstModel = models.find((m) => typeof m.model_id === 'string');
+    if (policy.model === null && firstModel) policy = { ...policy, model: firstModel.model_id as string };
+    if (firstModel && metadata.provider === undefined && typeof firstModel.model_provider_id === 'string')
+      metadata.provider = firstModel.model_provider_id;
+    const env = Array.isArray(tm.environment_history) ? tm.environment_history.filter(isRecord) : [];
+    const version = env.map((e) => e.cline_version).find((v): v is string => typeof v === 'string');
+    if (version) metadata.clineVersion = version;
+  }
+  if (companions.focusChain) {
+    const items = [...companions.focusChain.matchAll(/^\s*- \[([ xX])\] (.+)$/gm)].map((m) => ({ done: m[1] !== ' ', text: m[2]!.trim() }));
+    if (items.length > 0) metadata.focusChain = items;
+  }
+  return { ...t, usage, startedAt, endedAt, policy, metadata };
+}
+
+async function* parseTaskDir(dir: SourceDir): AsyncIterable<ParsedItem> {
+  const entries = await dir.list();
+  const history = await dir.file(HISTORY);
+  if (!history) {
+    yield errorItem(dir.path, `expected a Cline task folder with ${HISTORY}`);
+    return;
+  }
+  const doc = await readJsonDocument(history);
+  if (!doc.ok) {
+    yield errorItem(`${HISTORY} ${doc.where}`, doc.message);
+    return;
+  }
+  const taskId =
+    dir.path
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? '';
+  const uiMessages = await readJson(dir, 'ui_messages.json', entries);
+  const taskMetadata = await readJson(dir, 'task_metadata.json', entries);
+  const chainRel = entries.find((e) => /^focus_chain_taskid_[^/]*\.md$/.test(e));
+  const chainFile = chainRel ? await dir.file(chainRel) : null;
+  const focusChain = chainFile ? await chainFile.readText() : null;
+  const item = wholeFileItem(() =>
+    enrichFromCompanions(clineTrajectory(doc.value, `${dir.path}/${HISTORY}`), { uiMessages, taskMetadata, focusChain }),
+  );
+  if (!item.ok && item.where.startsWith('/')) yield errorItem(`${HISTORY} ${item.where}`, item.message);
+  else yield item.ok ? { ...item, trajectory: { ...item.trajectory, externalId: item.trajectory.externalId ?? (taskId || null) } } : item;
+}
+
+export const clineImporter: Importer = {
+  format: 'cline',
+  detect(probe) {
+    if (probe.kind === 'dir') return looksLikeClineTaskDir(probe.entries);
+    return clineFile.detect(probe);
+  },
+  async *parse(input) {
+    if (input.kind === 'dir') yield* parseTaskDir(input.dir);
+    else yield* clineFile.parse(input);
+  },
+};

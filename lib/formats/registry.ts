@@ -1,3 +1,4 @@
+import { aiderImporter } from './aider';
 import { anthropicImporter } from './anthropic';
 import { asciinemaImporter } from './asciinema';
 import { atifImporter } from './atif';
@@ -9,6 +10,7 @@ import type { Importer } from './importer';
 import { inspectImporter } from './inspect';
 import { miniSweAgentImporter } from './mini-swe-agent';
 import { openaiImporter } from './openai';
+import { openHandsImporter } from './openhands';
 import { sweAgentImporter } from './swe-agent';
 import { tau2Importer } from './tau2';
 import { tauBenchImporter } from './tau-bench';
@@ -31,6 +33,8 @@ export const importers: Record<FormatName, Importer> = {
   'claude-code': claudeCodeImporter,
   codex: codexImporter,
   cline: clineImporter,
+  openhands: openHandsImporter,
+  aider: aiderImporter,
 };
 
 export function getImporter(format: FormatName): Importer {

@@ -20,6 +20,8 @@ export const formatNames = [
   'claude-code',
   'codex',
   'cline',
+  'openhands',
+  'aider',
 ] as const;
 export const formatNameSchema = z.enum(formatNames);
 export type FormatName = z.infer<typeof formatNameSchema>;
@@ -27,8 +29,11 @@ export type FormatName = z.infer<typeof formatNameSchema>;
 export const splitSchema = z.enum(['train', 'eval']);
 export type Split = z.infer<typeof splitSchema>;
 
-/** Who acted in a step. `environment` = the harness / terminal, `tool` = a tool result turn. */
-export const stepSourceSchema = z.enum(['system', 'user', 'agent', 'tool', 'environment']);
+/**
+ * Who acted in a step. `environment` = the harness / terminal, `tool` = a tool result turn, `hook` =
+ * feedback a harness hook gave the agent (Claude Code's "Stop hook feedback"): why the agent went on.
+ */
+export const stepSourceSchema = z.enum(['system', 'user', 'agent', 'tool', 'environment', 'hook']);
 export type StepSource = z.infer<typeof stepSourceSchema>;
 
 export const toolCallSchema = z.object({

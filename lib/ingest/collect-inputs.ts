@@ -11,11 +11,15 @@ import type { FormatName } from '../formats/trajectory';
 export type CollectedInput = { ok: true; path: string; input: ImportInput } | { ok: false; path: string; where: string; message: string };
 
 const SKIP = new Set(['.DS_Store', 'Thumbs.db']);
+/** Hidden files a tool writes as its history, walked like any other (aider's chat history). */
+const HIDDEN_HISTORIES = new Set(['.aider.chat.history.md']);
 
 /**
  * Expands the paths given to `witness import`: files as they are, `-` as stdin, and
- * directories walked (a directory an importer reads whole, such as a Harbor trial or job or a
- * tau2 run directory, is one input).
+ * directories walked (a directory an importer reads whole, such as a Harbor trial or job, a
+ * tau2 run directory, a Cline task folder or an OpenHands session folder, is one input: its
+ * companion files are read with it, never imported on their own). Hidden files are skipped,
+ * except a tool's own history (`.aider.chat.history.md`).
  * Files over the size limit are reported, not read.
  */
 export async function* collectInputs(
@@ -61,7 +65,7 @@ async function* walk(dir: string, options: { format: FormatName | 'auto'; maxByt
     return;
   }
   const entries = (await readdir(dir, { withFileTypes: true }))
-    .filter((entry) => !SKIP.has(entry.name) && !entry.name.startsWith('.'))
+    .filter((entry) => !SKIP.has(entry.name) && (!entry.name.startsWith('.') || HIDDEN_HISTORIES.has(entry.name)))
     .sort((a, b) => a.name.localeCompare(b.name));
   // the files' sizes, STAT_AHEAD at a time (one stat after another cost ~0.1 ms a file under load), yielded in order
   const sizes = new Map<number, Promise<number>>();

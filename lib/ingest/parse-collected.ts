@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile as readFileCallbackStyle } from 'node:fs';
 import { promisify } from 'node:util';
 import { AppError } from '../errors';
-import { detectFormat } from '../formats/detect';
+import { detectFormat, unrecognisedMessage } from '../formats/detect';
 import { PROBE_BYTES, type ImportInput, type SourceFile } from '../formats/importer';
 import { getImporter } from '../formats/registry';
 import { probeDir, probeFile } from '../formats/source';
@@ -66,7 +66,7 @@ export async function* parseCollected(
     return;
   }
   if (!format) {
-    yield pushError({ path: collected.path, where: kindWhere, message: unknownFormatMessage(input) });
+    yield pushError({ path: collected.path, where: kindWhere, message: await unknownFormatMessage(input) });
     return;
   }
   try {
@@ -181,8 +181,7 @@ export async function detect(input: ImportInput): Promise<FormatName | null> {
   return detectFormat(await probeFile(input.file, text));
 }
 
-function unknownFormatMessage(input: ImportInput): string {
-  return input.kind === 'dir'
-    ? 'not a recognised trajectory directory (expected a Harbor trial or job, a Terminal-Bench run or trial, or a tau2 run); pass --format to force one'
-    : 'format not recognised from its content (expected Harbor/ATIF, asciinema, Inspect, SWE-agent, mini-swe-agent, tau-bench, tau2, Claude Code, Codex CLI, Cline, OpenAI or Anthropic); pass --format to force one';
+/** One refusal naming the closest format and why (lib/formats/detect.ts unrecognisedMessage). */
+async function unknownFormatMessage(input: ImportInput): Promise<string> {
+  return unrecognisedMessage(input.kind === 'dir' ? await probeDir(input.dir) : await probeFile(input.file));
 }
