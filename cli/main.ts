@@ -36,9 +36,19 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/member')).memberCommand,
   },
   {
+    name: 'token',
+    summary: 'manage API tokens for users, without a browser (token create, list, revoke)',
+    load: async () => (await import('./commands/token')).tokenCommand,
+  },
+  {
+    name: 'mcp',
+    summary: 'the MCP server over stdio: a bridge to the studio at WITNESS_URL as the token in WITNESS_TOKEN',
+    load: async () => (await import('./commands/mcp')).mcpCommand,
+  },
+  {
     name: 'import',
     summary:
-      'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenAI, Anthropic)',
+      'import agent trajectories (Harbor, Terminal-Bench, ATIF, asciinema, Inspect, SWE-agent, tau, Claude Code, Codex, Cline, OpenHands, aider, OpenAI, Anthropic)',
     load: async () => (await import('./commands/import')).importCommand,
   },
   {

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { routeTable, type RouteRow } from '../app/_server/route-table';
+import { responseProblems } from '../lib/http/openapi/check-response';
 import { claimFor, memberUser, seedMatrixProject, tokenFor, type MatrixProject } from './fixtures/membership';
 import { seedUser, type SeededUser } from './fixtures/seed';
 import { signIn } from './fixtures/sign-in';
@@ -9,7 +10,9 @@ import { signIn } from './fixtures/sign-in';
  * and /api/v1 route, requested against the production build as an admin, a lead and a reviewer of
  * project A, a lead and a reviewer of project B only, and (API) a token narrowed to B whose user
  * also leads A. Allowed: the row's status; another project's id or slug: 404; the wrong role:
- * 403; and no answer to an outsider carries A's data.
+ * 403; and no answer to an outsider carries A's data. Every /api/v1 answer, allowed or refused,
+ * is checked against the OpenAPI contract for its route and status (lib/http/openapi/check-response.ts):
+ * a shape the spec does not allow fails with the JSON pointer of what does not fit.
  */
 type ActorName = 'admin' | 'leadA' | 'reviewerA' | 'leadB' | 'reviewerB' | 'narrowedToB';
 interface Actor {
@@ -114,9 +117,16 @@ async function check(request: APIRequestContext, row: RouteRow, actor: Actor, he
           failOnStatusCode: false,
         });
   const status = response.status();
-  const text = (await response.text()).toLowerCase();
+  const raw = await response.text();
+  const text = raw.toLowerCase();
   const want = expected(row, actor);
   const label = `${actor.name} ${row.method} ${url} -> ${status}`;
+  if (url.startsWith('/api/v1/')) {
+    const contentType = response.headers()['content-type'] ?? null;
+    const json = contentType?.startsWith('application/json') && raw !== '';
+    const problems = responseProblems({ method: row.method, path: url, status, contentType, body: json ? JSON.parse(raw) : raw || null });
+    if (problems.length) return `${label}: the answer does not fit the OpenAPI spec: ${problems.slice(0, 5).join('; ')}`;
+  }
   if (want === 'ok' ? !row.ok.includes(status) && !(row.area === 'public' && status < 500) : status !== want)
     return `${label}, expected ${want === 'ok' ? row.ok.join('|') : want}: ${text.slice(0, 200)}`;
   // A's own data (task, policy and campaign names) never reaches an outsider; the slug only when they sent it

@@ -54,6 +54,10 @@ const envSchema = z.object({
   WITNESS_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** extra trusted origins for sign-in (comma separated) */
   WITNESS_TRUSTED_ORIGINS: z.string().default(''),
+  /** `witness mcp`: the studio it bridges to (its /api/mcp) */
+  WITNESS_URL: z.url({ protocol: /^https?$/, error: 'WITNESS_URL must be the http(s):// URL of the studio' }).optional(),
+  /** `witness mcp`: the API token it acts as (wit_…) */
+  WITNESS_TOKEN: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

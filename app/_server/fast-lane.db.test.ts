@@ -18,6 +18,7 @@ import { prepareTrajectory } from '@/lib/ingest/prepare-trajectory';
 import { POST as claimRoute } from '@/app/api/v1/campaigns/[id]/assignments/route';
 import { POST as reviewsRoute } from '@/app/api/v1/assignments/[id]/reviews/route';
 import { acceptsGzip, serveFastLane } from '@/lib/http/fast-lane';
+import { assertResponseMatchesSpec } from '@/lib/http/openapi/check-response';
 
 /**
  * `witness start` serves the review loop's hot routes itself, before Next (fast-lane.ts). Each
@@ -88,6 +89,15 @@ async function same(
   const fast = await viaFastLane(path, init);
   const next = await viaNext(route, id, path, init);
   expect({ status: fast.status, body: fast.body, headers: fast.headers }, `${path}: the fast lane answers as Next's route`).toEqual(next);
+  // and as the contract says (GET /api/v1/openapi.json): the shape for its route and status
+  const contentType = fast.headers['content-type'] ?? null;
+  assertResponseMatchesSpec({
+    method: 'POST',
+    path,
+    status: fast.status,
+    contentType,
+    body: contentType?.startsWith('application/json') && fast.body ? JSON.parse(fast.body) : fast.body || null,
+  });
   return fast;
 }
 

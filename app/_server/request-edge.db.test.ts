@@ -18,6 +18,7 @@ import { POST as claimRoute } from '@/app/api/v1/campaigns/[id]/assignments/rout
 import { POST as reviewsRoute } from '@/app/api/v1/assignments/[id]/reviews/route';
 import { POST as trajectoriesRoute } from '@/app/api/v1/trajectories/route';
 import { errorAnswer } from '@/lib/http/api-edge';
+import { assertFetchResponseMatchesSpec } from '@/lib/http/openapi/check-response';
 import { studioRequestListener } from '@/lib/http/studio-server';
 
 /**
@@ -31,6 +32,8 @@ type Route = (request: Request, context: { params: Promise<{ id: string }> }) =>
 async function call(route: Route, path: string, headers: Record<string, string>, body: string, id = '') {
   const request = new Request(`http://localhost:3000${path}`, { method: 'POST', headers, body });
   const response = await route(request, { params: Promise.resolve({ id }) });
+  // every answer as the contract says (GET /api/v1/openapi.json): the shape for its route and status
+  await assertFetchResponseMatchesSpec('POST', path, response);
   const text = await response.text();
   // the answers' shapes as the tests read them
   const json = (text ? JSON.parse(text) : null) as {

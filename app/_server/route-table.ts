@@ -83,6 +83,7 @@ export const pageRoutes: RouteRow[] = [
   page('(studio)/lead/datasets/page.tsx', '/lead/datasets?project=:project', 'lead', 'id'),
   page('(studio)/trajectories/page.tsx', '/trajectories?project=:project', 'lead', 'id'),
   page('(studio)/trajectories/[id]/page.tsx', '/trajectories/:trajectory', 'lead', 'id'),
+  page('(studio)/import/page.tsx', '/import', 'lead', 'list', { showsProject: true }),
   page('(studio)/insight/page.tsx', '/insight?project=:project', 'lead', 'id'),
   page('(studio)/insight/environments/page.tsx', '/insight/environments?project=:project', 'lead', 'id'),
   page('(studio)/insight/policies/page.tsx', '/insight/policies?project=:project', 'lead', 'id'),
@@ -91,10 +92,33 @@ export const pageRoutes: RouteRow[] = [
 
 export const apiRoutes: RouteRow[] = [
   { file: 'app/api/health/route.ts', method: 'GET', path: '/api/health', area: 'public', scope: 'none', ok: [200] },
+  // the MCP server (lib/mcp/mcp-server.ts): every signed-in caller, its tools scoped per project by the use-cases;
+  // a plain JSON POST without the Streamable HTTP Accept header is answered 406 by the transport, after the guard
+  {
+    file: 'app/api/mcp/route.ts',
+    method: 'POST',
+    path: '/api/mcp',
+    area: 'studio',
+    scope: 'none',
+    ok: [200, 406],
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+  },
+  // a PNG still of a trajectory's rendered MP4 (the MCP get_still tool links here); 409 while it is not rendered
+  {
+    file: 'app/api/mcp/stills/[id]/route.ts',
+    method: 'GET',
+    path: '/api/mcp/stills/:trajectory?frame=0',
+    area: 'lead',
+    scope: 'id',
+    ok: [200, 409],
+  },
   api('GET', 'me/route.ts', 'me', 'studio', 'none'),
+  // the contract (OpenAPI 3.1): public, the same for everyone
+  api('GET', 'openapi.json/route.ts', 'openapi.json', 'public', 'none'),
   api('GET', 'projects/route.ts', 'projects', 'studio', 'list', { showsProject: true }),
   api('GET', 'trajectories/[id]/route.ts', 'trajectories/:trajectory', 'lead', 'id'),
   api('GET', 'trajectories/[id]/video/route.ts', 'trajectories/:trajectory/video', 'lead', 'id', { ok: [200, 202] }),
+  api('GET', 'trajectories/route.ts', 'trajectories?project=:project&limit=5', 'lead', 'id'),
   // an empty body: the guard passes first, then the body is refused (422)
   api('POST', 'trajectories/route.ts', 'trajectories?project=:project', 'lead', 'id', { ok: [422], body: '' }),
   api('GET', 'campaigns/route.ts', 'campaigns?project=:project', 'lead', 'id'),
@@ -114,6 +138,8 @@ export const apiRoutes: RouteRow[] = [
   api('GET', 'campaigns/[id]/route.ts', 'campaigns/:campaign', 'lead', 'id'),
   api('POST', 'campaigns/[id]/status/route.ts', 'campaigns/:campaign/status', 'lead', 'id', { ok: [200], body: { status: 'open' } }),
   api('GET', 'campaigns/[id]/agreement/[table]/route.ts', 'campaigns/:campaign/agreement/questions.csv', 'lead', 'id'),
+  api('GET', 'campaigns/[id]/agreement/route.ts', 'campaigns/:campaign/agreement', 'lead', 'id'),
+  api('GET', 'campaigns/[id]/estimates/route.ts', 'campaigns/:campaign/estimates', 'lead', 'id'),
   api('POST', 'campaigns/[id]/assignments/route.ts', 'campaigns/:campaign/assignments', 'review', 'id', { ok: [201, 204], fastLane: true }),
   api('GET', 'reviews/route.ts', 'reviews?campaignId=:campaign', 'review', 'id'),
   api('GET', 'assignments/[id]/route.ts', 'assignments/:assignment', 'review', 'id'),
@@ -130,6 +156,8 @@ export const apiRoutes: RouteRow[] = [
   }),
   api('POST', 'assignments/[id]/skip/route.ts', 'assignments/:assignment/skip', 'review', 'id', { ok: [422], body: { reason: '' } }),
   api('GET', 'exports/[id]/route.ts', 'exports/:export', 'lead', 'id'),
+  // a training export of A's items (an identical one still queued is joined: the same answer)
+  api('POST', 'exports/route.ts', 'exports', 'lead', 'id', { ok: [202], body: { project: ':project', format: 'trl-sft' } }),
   api('GET', 'exports/[id]/card/route.ts', 'exports/:export/card', 'lead', 'id'),
   api('GET', 'exports/[id]/file/route.ts', 'exports/:export/file', 'lead', 'id'),
   api('GET', 'videos/[id]/route.ts', 'videos/:video', 'lead', 'id'),

@@ -1,11 +1,4 @@
 import 'server-only';
-import { z } from 'zod';
-
-/** `?part=N` (0: the head) and `?rev=` (the head's, for parts 1..) of the video routes. */
-export const videoPartQuery = z.object({
-  part: z.coerce.number().int().min(0).max(100_000).default(0),
-  rev: z.string().min(1).max(128).optional(),
-});
 
 /**
  * A stored part as it is (JSON text, no parse and re-serialise). Parts 1.. are named by the

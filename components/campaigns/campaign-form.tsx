@@ -128,8 +128,11 @@ export function CampaignForm({
   create,
   preview,
   plan,
+  initial = {},
 }: {
   projects: CampaignFormProject[];
+  /** the filter to start from (the import page's "make a campaign from these": ?project=&environment=&policy=) */
+  initial?: { project?: string; environment?: string; policy?: string };
   defaultRubric: RubricDefinition;
   create: (input: unknown) => Promise<ActionResult<{ id: string; items: number; rubricVersionCreated: boolean }>>;
   preview: (input: unknown) => Promise<ActionResult<CampaignPreview>>;
@@ -137,12 +140,14 @@ export function CampaignForm({
 }) {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [projectSlug, setProjectSlug] = useState(projects.find((p) => p.trajectories > 0)?.slug ?? projects[0]?.slug ?? '');
+  const [projectSlug, setProjectSlug] = useState(
+    projects.find((p) => p.slug === initial.project)?.slug ?? projects.find((p) => p.trajectories > 0)?.slug ?? projects[0]?.slug ?? '',
+  );
   const project = projects.find((p) => p.slug === projectSlug);
   const [name, setName] = useState('');
   const [mode, setMode] = useState<'single' | 'pairwise'>('single');
-  const [environment, setEnvironment] = useState('');
-  const [policy, setPolicy] = useState('');
+  const [environment, setEnvironment] = useState(initial.environment ?? '');
+  const [policy, setPolicy] = useState(initial.policy ?? '');
   const [split, setSplit] = useState('');
   const [minReward, setMinReward] = useState('');
   const [maxReward, setMaxReward] = useState('');

@@ -13,6 +13,7 @@ const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string
   agent: { rule: 'border-l-indigo-500', chip: 'bg-indigo-50 text-indigo-800' },
   tool: { rule: 'border-l-amber-500', chip: 'bg-amber-50 text-amber-800' },
   environment: { rule: 'border-l-emerald-500', chip: 'bg-emerald-50 text-emerald-800' },
+  hook: { rule: 'border-l-fuchsia-500', chip: 'bg-fuchsia-50 text-fuchsia-800' },
 };
 
 /** how long after the reviewer's own scrolling the transcript stops following the playhead */

@@ -15,17 +15,28 @@ interface TokenRow {
   revokedAt: string | null;
   /** the project it is narrowed to, or null: every project of its user */
   project: string | null;
+  /** what it may do: all, read or training (lib/auth/api-token.ts) */
+  scope: string;
 }
+
+const SCOPE_LABELS: Record<string, string> = {
+  all: 'everything my roles allow',
+  read: 'read only',
+  training: 'training: exports and imports',
+};
 
 export function TokenManager({
   tokens,
   projects,
+  canTrain,
   create,
   revoke,
 }: {
   tokens: TokenRow[];
   /** the projects the user reaches, for narrowing a new token */
   projects: { id: string; name: string }[];
+  /** whether the user may make a training token (leads and admins) */
+  canTrain: boolean;
   create: (input: unknown) => Promise<ActionResult<{ token: string }>>;
   revoke: (input: unknown) => Promise<ActionResult<{ revoked: string }>>;
 }) {
@@ -41,8 +52,9 @@ export function TokenManager({
           const form = new FormData(event.currentTarget);
           const name = form.get('name');
           const projectId = form.get('projectId') || null;
+          const scope = form.get('scope') || 'all';
           start(async () => {
-            const result = await create({ name, projectId });
+            const result = await create({ name, projectId, scope });
             if (result.ok) {
               setShown(result.data.token);
               setError(null);
@@ -70,6 +82,14 @@ export function TokenManager({
             ))}
           </select>
         </label>
+        <label className="text-sm">
+          <span className="font-medium text-zinc-700">Scope</span>
+          <select name="scope" defaultValue="all" className="mt-1 block w-64 rounded-md border border-zinc-300 px-3 py-2">
+            <option value="all">All: {SCOPE_LABELS.all}</option>
+            <option value="read">Read: no writes, read-only MCP tools</option>
+            {canTrain ? <option value="training">Training: dataset exports and trajectory import</option> : null}
+          </select>
+        </label>
         <PendingButton
           pending={pending}
           label="Create token"
@@ -94,13 +114,16 @@ export function TokenManager({
           No tokens yet. Machine clients of /api/v1 send one as <code className="font-mono">Authorization: Bearer wit_…</code>.
         </p>
       ) : (
-        <DataTable columns={['Name', 'Token', 'Projects', 'Created', 'Last used', '']} label="API tokens" testId="tokens">
+        <DataTable columns={['Name', 'Token', 'Projects', 'Scope', 'Created', 'Last used', '']} label="API tokens" testId="tokens">
           {tokens.map((t) => (
             <tr key={t.id}>
               <td className="px-3 py-2">{t.name}</td>
               <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
               <td className="px-3 py-2 text-zinc-600" data-testid="token-project">
                 {t.project ?? 'all my projects'}
+              </td>
+              <td className="px-3 py-2 text-zinc-600" data-testid="token-scope">
+                {SCOPE_LABELS[t.scope] ?? t.scope}
               </td>
               <td className="px-3 py-2 text-zinc-500">{t.createdAt.slice(0, 10)}</td>
               <td className="px-3 py-2 text-zinc-500">{t.lastUsedAt ? t.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never'}</td>

@@ -13,6 +13,7 @@ const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: strin
   agent: { label: 'Agent', rule: 'border-l-indigo-500', chip: 'bg-indigo-50 text-indigo-800 ring-indigo-200' },
   tool: { label: 'Tool', rule: 'border-l-amber-500', chip: 'bg-amber-50 text-amber-800 ring-amber-200' },
   environment: { label: 'Environment', rule: 'border-l-emerald-500', chip: 'bg-emerald-50 text-emerald-800 ring-emerald-200' },
+  hook: { label: 'Hook', rule: 'border-l-fuchsia-500', chip: 'bg-fuchsia-50 text-fuchsia-800 ring-fuchsia-200' },
   unknown: { label: 'Unknown', rule: 'border-l-rose-400', chip: 'bg-rose-50 text-rose-800 ring-rose-200' },
 };
 

@@ -1,4 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * What a token may do (lib/auth/token-scope.ts): `all` whatever its user's roles allow; `read` no
+ * writes (GET /api/v1 calls and the read-only MCP tools only); `training` what a trainer agent
+ * needs (dataset export status and download, trajectory import), held by leads and admins only.
+ */
+export const tokenScopeSchema = z.enum(['all', 'read', 'training']);
+export type TokenScope = z.infer<typeof tokenScopeSchema>;
 
 /**
  * API tokens for machine clients: `wit_` + 32 random bytes (base64url). Shown once; only the

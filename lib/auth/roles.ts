@@ -46,6 +46,7 @@ export interface NavItem {
 const nav: NavItem[] = [
   { href: '/review', label: 'My queue', area: 'review' },
   { href: '/trajectories', label: 'Trajectories', area: 'lead' },
+  { href: '/import', label: 'Import', area: 'lead' },
   { href: '/lead/campaigns', label: 'Campaigns', area: 'lead' },
   { href: '/lead/agreement', label: 'Agreement', area: 'lead' },
   { href: '/lead/datasets', label: 'Datasets', area: 'lead' },

@@ -72,6 +72,11 @@ export function stepsToMessages(steps: readonly Step[]): ChatMessage[] {
         out.push({ role: step.source, content: step.text });
         pending = null;
         break;
+      case 'hook':
+        // hook feedback reaches the model as a user turn (Claude Code's "Stop hook feedback")
+        out.push({ role: 'user', content: step.text });
+        pending = null;
+        break;
       case 'agent': {
         const msg: ChatMessage = { role: 'assistant', content: step.text };
         if (step.toolCalls.length > 0) msg.tool_calls = step.toolCalls.map(toolCall);

@@ -3,6 +3,7 @@ import { canAccess, type Area } from '@/lib/auth/roles';
 import type { SessionUser } from '@/lib/auth/session-user';
 import { sessionUserFromHeaders } from '@/lib/auth/sign-in';
 import { authenticateApiToken } from '@/lib/auth/authenticate-api-token';
+import { scopeOf, tokenScopeRefusal } from '@/lib/auth/token-scope';
 import { AppError, httpStatusFor, publicError } from '@/lib/errors';
 import { cookieWriteRefusal } from '@/lib/http/cookie-write-origin';
 import { findNulInUrl } from '@/lib/http/nul-bytes';
@@ -68,11 +69,18 @@ export async function admitCaller(request: ApiRequest, area: Area): Promise<Sess
 /**
  * The caller: `Authorization: Bearer wit_…` (an API token), else the session cookie. A write by
  * cookie whose Origin (or Referer) is not the studio's is refused, 403 (lib/http/cookie-write-origin.ts:
- * cross-site request forgery); a bearer token's calls are not checked so.
+ * cross-site request forgery); a bearer token's calls are not checked so, but a token's scope
+ * refuses the calls outside it (lib/auth/token-scope.ts, 403).
  */
 export async function authenticateCall(request: ApiRequest): Promise<SessionUser> {
   const token = bearerToken(request.header('authorization'));
-  if (token) return authenticateApiToken(token);
+  if (token) {
+    const user = await authenticateApiToken(token);
+    // a `read` or `training` token's calls outside its scope: 403 naming the scope (lib/auth/token-scope.ts)
+    const refusal = tokenScopeRefusal(scopeOf(user), request.method, request.url.pathname);
+    if (refusal) throw refusal;
+    return user;
+  }
   const user = await sessionUserFromHeaders(request.headers());
   if (!user) throw new AppError('UNAUTHENTICATED', 'Sign in, or send an API token as `Authorization: Bearer wit_…`.');
   const refusal = cookieWriteRefusal(request.method, (name) => request.header(name));

@@ -2,6 +2,8 @@ import { claimNextItem } from '@/lib/review/claim-next-item';
 import { submitComparisonBody } from '@/lib/review/submit-comparison';
 import { submitReviewBody } from '@/lib/review/submit-review';
 import { viewAssignment } from '@/lib/review/view-assignment';
+import { claimAnswer, comparisonWrittenAnswer, reviewWrittenAnswer } from '@/lib/review/review-api-schemas';
+import { shaped } from './openapi/contract-answer';
 import { apiHandler, emptyAnswer, jsonAnswerOf } from './api-edge';
 import { JSON_BODY_MAX_BYTES, parseJsonBytes } from './read-body';
 
@@ -24,7 +26,7 @@ export const claimAssignment = apiHandler('review', async (_request, user, { id 
   const claim = await claimNextItem(id, user, new Date(), { withView: true });
   if (!claim) return emptyAnswer(204);
   return jsonAnswerOf(
-    { assignment: await viewAssignment(claim.assignmentId, user.id, { preread: claim.view }), resumed: claim.resumed },
+    shaped(claimAnswer, { assignment: await viewAssignment(claim.assignmentId, user.id, { preread: claim.view }), resumed: claim.resumed }),
     { status: 201 },
   );
 });
@@ -41,8 +43,10 @@ export const submitReview = apiHandler('review', async (request, user, { id }: {
   const raw = parseJsonBytes(await request.body(JSON_BODY_MAX_BYTES));
   const review = await submitReviewBody(user, id, raw, new Date());
   // reopened: this revision superseded the lead's decision on the item (it is back in the lead's queue)
-  const reopened = review.reopened ? { reopened: true } : {};
-  return jsonAnswerOf({ review: { id: review.id, revision: review.revision, ...reopened } }, { status: review.duplicate ? 200 : 201 });
+  const reopened = review.reopened ? { reopened: true as const } : {};
+  return jsonAnswerOf(shaped(reviewWrittenAnswer, { review: { id: review.id, revision: review.revision, ...reopened } }), {
+    status: review.duplicate ? 200 : 201,
+  });
 });
 
 /**
@@ -54,6 +58,8 @@ export const submitReview = apiHandler('review', async (request, user, { id }: {
 export const submitComparison = apiHandler('review', async (request, user, { id }: { id: string }) => {
   const raw = parseJsonBytes(await request.body(JSON_BODY_MAX_BYTES));
   const row = await submitComparisonBody(user, id, raw, new Date());
-  const reopened = row.reopened ? { reopened: true } : {};
-  return jsonAnswerOf({ comparison: { id: row.id, revision: row.revision, ...reopened } }, { status: row.duplicate ? 200 : 201 });
+  const reopened = row.reopened ? { reopened: true as const } : {};
+  return jsonAnswerOf(shaped(comparisonWrittenAnswer, { comparison: { id: row.id, revision: row.revision, ...reopened } }), {
+    status: row.duplicate ? 200 : 201,
+  });
 });

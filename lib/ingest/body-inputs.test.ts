@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../formats/detect';
@@ -6,7 +6,7 @@ import type { ParsedItem } from '../formats/importer';
 import { getImporter } from '../formats/registry';
 import { memorySource, probeFile } from '../formats/source';
 import { deflatedEntry, writeZip } from '../formats/zip-testing';
-import { bodyInputs } from './body-inputs';
+import { bodyImport, bodyInputs } from './body-inputs';
 import type { CollectedInput } from './collect-inputs';
 
 const fixtures = path.join(import.meta.dirname, '..', 'formats', 'fixtures');
@@ -66,5 +66,95 @@ describe('API bodies (issue 14, item 9)', () => {
     expect((await bodyInputs(Buffer.from(sim), 'application/json', 'auto')).map((i) => i.path)).toEqual(['body']);
     await expect(bodyInputs(Buffer.from(' \n\t'), 'application/json', 'auto')).rejects.toThrow('empty body: send one JSON document');
     await expect(bodyInputs(new Uint8Array(0), 'application/zip', 'auto')).rejects.toThrow('empty body');
+  });
+});
+
+/** Every file below `dir` as a zip entry named `prefix/<relative path>` (what the import page zips of a dropped folder). */
+function folderEntries(dir: string, prefix: string) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const full = path.join(e.parentPath, e.name);
+      return deflatedEntry(`${prefix}/${path.relative(dir, full).split(path.sep).join('/')}`, readFileSync(full));
+    });
+}
+
+async function drain(inputs: AsyncIterable<CollectedInput> | CollectedInput[]): Promise<CollectedInput[]> {
+  const out: CollectedInput[] = [];
+  for await (const c of inputs) out.push(c);
+  return out;
+}
+
+const limits = { maxFileBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024 };
+
+describe('a zip of runs (issue 44: the import page sends a dropped folder or .zip)', () => {
+  it('is expanded with its relative paths kept and collected as `witness import DIR` collects: a Harbor trial stays one input', async () => {
+    const zip = writeZip([
+      ...folderEntries(path.join(fixtures, 'harbor', 'trial-basic'), 'runs/trial-basic'),
+      deflatedEntry('runs/loose/simulation.json', readFileSync(path.join(fixtures, 'tau2', 'simulation.json'))),
+      deflatedEntry('runs/atif.json', readFileSync(path.join(fixtures, 'atif', 'basic.json'))),
+      deflatedEntry('__MACOSX/runs/._atif.json', 'resource fork'),
+      deflatedEntry('runs/.DS_Store', 'finder'),
+    ]);
+    const { inputs, dispose } = await bodyImport(zip, 'application/zip', 'auto', limits);
+    const collected = await drain(inputs);
+    expect(collected.map((c) => [c.path, c.ok && c.input.kind])).toEqual([
+      ['runs/atif.json', 'file'],
+      ['runs/loose/simulation.json', 'file'],
+      ['runs/trial-basic', 'dir'],
+    ]);
+    const trial = collected[2]!;
+    if (!trial.ok || trial.input.kind !== 'dir') throw new Error('expected the trial as one directory input');
+    expect(trial.input.dir.path).toBe('runs/trial-basic');
+    expect(await trial.input.dir.list()).toContain('agent/trajectory.json');
+    const harbor = getImporter('harbor');
+    const items: ParsedItem[] = [];
+    for await (const item of harbor.parse(trial.input)) items.push(item);
+    expect(items.filter((i) => i.ok)).toHaveLength(1);
+    const [atif, sim] = await parseAll(collected.slice(0, 2));
+    expect([atif!.format, sim!.format]).toEqual(['atif', 'tau2']);
+    // the temporary directory is gone once disposed
+    const disk = (collected[0]!.ok && collected[0]!.input.kind === 'file' && collected[0]!.input.file.diskPath) || '';
+    expect(existsSync(disk)).toBe(true);
+    await dispose();
+    expect(existsSync(disk)).toBe(false);
+  });
+
+  it('an Inspect .eval is still one Inspect document, as application/zip or not', async () => {
+    for (const contentType of ['application/zip', 'application/octet-stream']) {
+      const { inputs, dispose } = await bodyImport(evalArchive(), contentType, 'auto', limits);
+      const collected = await drain(inputs);
+      expect(collected.map((c) => c.path)).toEqual(['body']);
+      const [parsed] = await parseAll(collected);
+      expect(parsed!.format).toBe('inspect');
+      expect(parsed!.items.filter((i) => i.ok).length).toBeGreaterThan(0);
+      await dispose();
+    }
+  });
+
+  it('reports an entry over the import limit and refuses names that leave the archive or a zip that expands too far', async () => {
+    const atif = readFileSync(path.join(fixtures, 'atif', 'basic.json'));
+    const { inputs, dispose } = await bodyImport(
+      writeZip([deflatedEntry('big.json', Buffer.alloc(2048, 0x20)), deflatedEntry('ok.json', atif)]),
+      'application/zip',
+      'auto',
+      { maxFileBytes: 1024, maxTotalBytes: 1024 * 1024 },
+    );
+    const collected = await drain(inputs);
+    expect(collected.map((c) => [c.path, c.ok])).toEqual([
+      ['big.json', false],
+      ['ok.json', false], // the CLI's limit applies to every file: ok.json is over 1 KiB too
+    ]);
+    expect(collected[0]!.ok ? '' : collected[0]!.message).toMatch(/over the import limit of 0\.0 MiB \(raise WITNESS_IMPORT_MAX_MB/);
+    await dispose();
+    await expect(bodyImport(writeZip([deflatedEntry('../escape.json', atif)]), 'application/zip', 'auto', limits)).rejects.toThrow(
+      'zip entry "../escape.json": its name leaves the archive',
+    );
+    await expect(
+      bodyImport(writeZip([deflatedEntry('a.json', Buffer.alloc(4096, 0x20))]), 'application/zip', 'auto', {
+        maxFileBytes: 8192,
+        maxTotalBytes: 1024,
+      }),
+    ).rejects.toThrow('the zip expands to 0.0 MiB, over the limit');
   });
 });

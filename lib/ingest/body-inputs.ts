@@ -3,6 +3,7 @@ import { detectFormat, eventStreamFormats } from '../formats/detect';
 import { memorySource, probeFile } from '../formats/source';
 import type { FormatName } from '../formats/trajectory';
 import type { CollectedInput } from './collect-inputs';
+import { expandZipOfRuns, isInspectArchive, zipEntriesOf } from './expand-zip-of-runs';
 
 /** Leading bytes of archives: zip (an Inspect `.eval`), gzip. A body that starts with them is one binary document. */
 const BINARY_MAGIC = [
@@ -35,6 +36,31 @@ export async function bodyInputs(body: Uint8Array, contentType: string, format: 
         ? []
         : [{ ok: true as const, path: `line ${i + 1}`, input: { kind: 'file' as const, file: memorySource(`line ${i + 1}`, line) } }],
     );
+}
+
+/** What one body imports, and what to remove once it is imported (a zip of runs is expanded into a temporary directory). */
+export interface BodyImport {
+  inputs: AsyncIterable<CollectedInput> | CollectedInput[];
+  dispose: () => Promise<void>;
+}
+
+/**
+ * The inputs of one `POST /api/v1/trajectories` body, told apart by content: a zip archive that
+ * is not an Inspect `.eval` (no `header.json`, `_journal/` or `samples/…_epoch_N.json` at its
+ * root) is a zip of runs (a dropped folder or `.zip` from the import page), expanded with its
+ * relative paths kept and collected as `witness import` collects a directory
+ * (lib/ingest/expand-zip-of-runs.ts), each file within `maxFileBytes` (the CLI's import limit);
+ * anything else is `bodyInputs`. Call `dispose` once the import is over, whatever its outcome.
+ */
+export async function bodyImport(
+  body: Uint8Array,
+  contentType: string,
+  format: FormatName | 'auto',
+  limits: { maxFileBytes: number; maxTotalBytes: number },
+): Promise<BodyImport> {
+  const entries = zipEntriesOf(body);
+  if (entries && format !== 'inspect' && !isInspectArchive(entries)) return expandZipOfRuns(body, entries, { format, ...limits });
+  return { inputs: await bodyInputs(body, contentType, format), dispose: () => Promise.resolve() };
 }
 
 function isBlank(bytes: Uint8Array): boolean {

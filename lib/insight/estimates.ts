@@ -1,4 +1,5 @@
 import { judgePass, judgeScale } from '../agreement/audit';
+import { AGENT_SOURCE_PREFIX } from './agent-predictions';
 import type { EstimateRow, PairEstimateRow, PickedCampaign } from './queries/insight-estimate-rows';
 import { fitCombinedPredictor } from '../stats/combined-predictor';
 import type { GroupMoments } from './queries/insight-estimate-stats';
@@ -26,7 +27,8 @@ import { VERIFIER_PASS_THRESHOLD } from './review-verdict';
  *
  * Predictors, each a 0..1 score on every trajectory of the frame: `verifier` (reward / 1,
  * clipped), `judge:<name>` (the judge's score brought onto 0..1 as the audit does, or its
- * pass/fail label), and `combined` (lib/stats/combined-predictor.ts: a logistic fit of the
+ * pass/fail label), `agent:<model>` (an agent reviewer's reviews, never counted as human labels:
+ * the share of its current reviews that pass the trajectory, lib/insight/agent-predictions.ts), and `combined` (lib/stats/combined-predictor.ts: a logistic fit of the
  * label on all of them, cross-fitted over folds of the labelled items, so no item's prediction
  * comes from a fit that saw its label). A trajectory a source did not score gets the
  * source's mean over the frame (a fixed fill: PPI stays valid for any predictor). The choice is
@@ -115,7 +117,7 @@ export function sourceScores(rows: readonly EstimateRow[]): Map<string, (number 
   for (const judge of judges) {
     const scale = scales.get(judge) ?? 1;
     out.set(
-      `judge:${judge}`,
+      judge.startsWith(AGENT_SOURCE_PREFIX) ? judge : `judge:${judge}`,
       rows.map((r) => {
         const j = r.judges.find((x) => x.judge === judge);
         if (!j) return null;
@@ -183,6 +185,8 @@ export function chooseFromSources(
 export function describeKey(key: string): string {
   if (key === 'verifier') return 'the verifier (reward ≥ 1 as 1, partial reward as its share)';
   if (key.startsWith('judge:')) return `the LLM judge ${key.slice('judge:'.length)}`;
+  if (key.startsWith(AGENT_SOURCE_PREFIX))
+    return `the agent reviewer ${key.slice(AGENT_SOURCE_PREFIX.length)} (its reviews' verdicts, not counted as human labels)`;
   return key;
 }
 

@@ -7,19 +7,23 @@ import {
   type GroupEstimate,
 } from './estimates';
 import { estimateGroupMoments } from './queries/insight-estimate-stats';
-import { estimateRows, pickedCampaigns } from './queries/insight-estimate-rows';
+import { agentReviewedGroups, estimateRows, pickedCampaigns } from './queries/insight-estimate-rows';
 import { insightEnvironments, insightPolicies } from './queries/insight-policies';
 
 /**
  * The prediction-powered figures per environment (lib/insight/estimates.ts), from the groups'
- * sums in SQL (insight-estimate-stats.ts); the groups an LLM judge scored from their rows.
+ * sums in SQL (insight-estimate-stats.ts); the groups an LLM judge or an agent reviewer scored
+ * (an `agent:<model>` judge: lib/insight/agent-predictions.ts) from their rows.
  */
 export async function loadEnvironmentEstimates(projectId: string, figures?: readonly EstimateFigure[]) {
-  const [moments, environments, picked] = await Promise.all([
+  const [moments, environments, picked, agentGroups] = await Promise.all([
     estimateGroupMoments(projectId, 'environment'),
     insightEnvironments(projectId),
     pickedCampaigns(projectId),
+    agentReviewedGroups(projectId),
   ]);
+  const byAgents = new Set(agentGroups.map((g) => g.environmentId));
+  for (const m of moments) m.judged ||= byAgents.has(m.groupId);
   const judged = moments.filter((m) => m.judged).map((m) => m.groupId);
   const fromRows = judged.length
     ? groupEstimates((await estimateRows(projectId, { environmentIds: judged })).rows, environments, (r) => r.environmentId, figures)
@@ -39,11 +43,14 @@ export async function loadEnvironmentEstimates(projectId: string, figures?: read
 
 /** The same per policy (optionally within one environment). */
 export async function loadPolicyEstimates(projectId: string, environmentId: string | null, figures?: readonly EstimateFigure[]) {
-  const [moments, policies, picked] = await Promise.all([
+  const [moments, policies, picked, agentGroups] = await Promise.all([
     estimateGroupMoments(projectId, 'policy', environmentId),
     insightPolicies(projectId),
     pickedCampaigns(projectId),
+    agentReviewedGroups(projectId),
   ]);
+  const byAgents = new Set(agentGroups.filter((g) => environmentId === null || g.environmentId === environmentId).map((g) => g.policyId));
+  for (const m of moments) m.judged ||= byAgents.has(m.groupId);
   const judged = moments.filter((m) => m.judged).map((m) => m.groupId);
   const fromRows = judged.length
     ? groupEstimates(

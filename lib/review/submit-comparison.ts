@@ -79,7 +79,8 @@ function comparisonRow(input: ComparisonInput, target: SubmitTarget, measures: M
   return { kind: 'comparison', data: comparisonColumns(input, target, measures) };
 }
 
-const comparisonBody = submitComparisonInput.omit({ assignmentId: true });
+/** The body of POST /api/v1/assignments/ID/comparisons (the assignment is the path's). */
+export const comparisonBody = submitComparisonInput.omit({ assignmentId: true });
 const assignmentOf = submitComparisonInput.pick({ assignmentId: true });
 
 /**

@@ -60,7 +60,8 @@ function reviewRow(input: ReviewInput, target: SubmitTarget, [video = 0]: Measur
   return { kind: 'review', data: reviewColumns(input, target, video) };
 }
 
-const reviewBody = submitReviewInput.omit({ assignmentId: true });
+/** The body of POST /api/v1/assignments/ID/reviews (the assignment is the path's). */
+export const reviewBody = submitReviewInput.omit({ assignmentId: true });
 const assignmentOf = submitReviewInput.pick({ assignmentId: true });
 
 /**

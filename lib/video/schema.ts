@@ -65,7 +65,7 @@ export type ObservationCard = z.infer<typeof observationCardSchema>;
 export const stepCardSchema = z.object({
   /** the trajectory step index */
   index: count,
-  source: z.enum(['system', 'user', 'agent', 'tool', 'environment']),
+  source: z.enum(['system', 'user', 'agent', 'tool', 'environment', 'hook']),
   /** who acted, for the card header ("agent · claude-sonnet-4-5") */
   actor: z.string(),
   message: richTextSchema,

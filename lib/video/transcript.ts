@@ -13,7 +13,7 @@ import { formatCount } from './text';
  */
 export const transcriptStepSchema = z.object({
   index: z.number().int().nonnegative(),
-  source: z.enum(['system', 'user', 'agent', 'tool', 'environment']),
+  source: z.enum(['system', 'user', 'agent', 'tool', 'environment', 'hook']),
   actor: z.string(),
   text: z.string(),
   reasoning: z.string().nullable(),

@@ -15,12 +15,21 @@
  *    exports, from their source when it is present locally (never committed here; skipped
  *    with a message when absent: OPENRLHF_SRC / SLIME_SRC, a checkout or a bare git dir).
  *
+ * 5. The Python client (clients/python) against one real studio: `witness start` (the demo seed, a
+ *    worker) on free ports with its own data dir, started at the outset beside steps 1-2; the client is
+ *    installed into the venv from a copy of ./clients/python (non-editable, every run), a token made for
+ *    the demo admin (`witness token create`), and pytest's tests (clients/python/tests, WITNESS_URL and
+ *    WITNESS_TOKEN) counted here one by one from its junit report; the studio is stopped (SIGTERM) before
+ *    the trainers run, and in every case.
+ *
+ * `--client` runs only step 5 (and the venv), `--keep` keeps the temp folder (exports, studio log).
+ *
  * Ends with one plain line `N passed, N failed`; exits non-zero when anything failed. It never
  * passes without training: a venv that cannot be installed is a failure with what to do.
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportCommand } from '../../cli/commands/export';
@@ -35,6 +44,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const here = path.join(root, 'scripts', 'trainers');
 const requirementsFile = path.join(here, 'requirements.txt');
 const keep = process.argv.includes('--keep');
+/** `--client`: only the Python client's tests (step 5), not the exports and trainers (for working on clients/python) */
+const clientOnly = process.argv.includes('--client');
 
 interface Result {
   name: string;
@@ -180,16 +191,197 @@ async function python(pythonBin: string, script: string, args: string[], reportP
   if (r.code !== 0 && !report.tests.some((t) => t.status === 'failed')) record(label, 'failed', t0, `exit ${r.code}`);
 }
 
+/** The studio the Python client's tests call: `witness start` in a child process, on its own ports and data dir. */
+interface Studio {
+  child: ChildProcess;
+  url: string;
+  env: NodeJS.ProcessEnv;
+  log: string;
+  exited: Promise<number | null>;
+}
+
+/** The environment this run started with (exportDemo sets DATABASE_URL and the data dir in this process later). */
+const startEnv = { ...process.env };
+
+async function startStudio(dir: string): Promise<Studio> {
+  const port = await freePort(3390);
+  const dbPort = await freePort(54731);
+  const env: NodeJS.ProcessEnv = { ...startEnv };
+  // its own embedded PostgreSQL: never one this process or the shell points at
+  delete env.DATABASE_URL;
+  Object.assign(env, {
+    PORT: String(port),
+    WITNESS_HOST: '127.0.0.1',
+    WITNESS_DATA_DIR: path.join(dir, 'studio'),
+    WITNESS_DB_PORT: String(dbPort),
+    WITNESS_SECRET: randomBytes(24).toString('hex'),
+    WITNESS_BASE_URL: `http://127.0.0.1:${port}`,
+    WITNESS_AUTO_RENDER: '0',
+    WITNESS_DEMO: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+  });
+  const log = path.join(dir, 'studio.log');
+  const out = createWriteStream(log);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'start'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${port}`, env, log, exited };
+}
+
+/** Waits until the studio says it is ready (`/api/health?ready=1`: after the seed, the worker and the web server). */
+async function studioReady(studio: Studio, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let gone = false;
+  void studio.exited.then(() => (gone = true));
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`witness start exited before it was ready:\n${logTail(studio.log)}`);
+    const ok = await fetch(`${studio.url}/api/health?ready=1`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the studio was not ready within ${timeoutMs / 1000} s:\n${logTail(studio.log)}`);
+}
+
+/** SIGTERM, then up to 60 s for web, worker and database to stop (SIGKILL after). */
+async function stopStudio(studio: Studio): Promise<void> {
+  if (studio.child.exitCode !== null || studio.child.signalCode !== null) return;
+  studio.child.kill('SIGTERM');
+  const timer = setTimeout(() => studio.child.kill('SIGKILL'), 60_000);
+  await studio.exited;
+  clearTimeout(timer);
+}
+
+function logTail(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').slice(-20).join('\n') : '(no log)';
+}
+
+/**
+ * The Python client's tests against the studio: the client installed into the venv (a copy of
+ * ./clients/python, so no build folder is left in the clone; --no-deps: httpx, datasets and pandas
+ * are pinned in requirements.txt), a token for the demo admin, pytest, each test a result here.
+ */
+async function clientTests(pythonBin: string, studio: Studio, dir: string): Promise<void> {
+  const t0 = performance.now();
+  const source = path.join(dir, 'client-src');
+  cpSync(path.join(root, 'clients', 'python'), source, {
+    recursive: true,
+    filter: (from) => !/(^|[/\\])(build|__pycache__|\.pytest_cache|[^/\\]*\.egg-info)$/.test(from),
+  });
+  const pip = ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--no-index', '--no-build-isolation'];
+  const installed = await run(pythonBin, [...pip, '--force-reinstall', source], { quiet: true });
+  if (installed.code !== 0) {
+    record('python client: pip install ./clients/python', 'failed', t0, installed.output.trim().split('\n').slice(-10).join('\n'));
+    return;
+  }
+  record('python client: pip install ./clients/python (into the venv)', 'passed', t0);
+
+  const t1 = performance.now();
+  try {
+    await studioReady(studio, 15 * 60_000);
+  } catch (error) {
+    record('python client: the studio (witness start)', 'failed', t1, (error as Error).message);
+    return;
+  }
+  record(`python client: the studio (witness start) ready at ${studio.url}`, 'passed', t1);
+
+  const t2 = performance.now();
+  const made = await run(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'token', 'create', '--user', 'admin@witness.local', '--scope', 'all', '--json'],
+    { quiet: true, env: studio.env },
+  );
+  let token: string;
+  try {
+    token = (JSON.parse(made.output.trim().split('\n').pop() ?? '') as { token: string }).token;
+    if (!token) throw new Error('no token in the answer');
+  } catch {
+    record('python client: witness token create', 'failed', t2, `exit ${made.code}: ${made.output.trim().slice(-2000)}`);
+    return;
+  }
+
+  const junit = path.join(dir, 'pytest.xml');
+  const r = await run(
+    pythonBin,
+    ['-m', 'pytest', path.join(root, 'clients', 'python', 'tests'), '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`],
+    {
+      env: {
+        ...process.env,
+        WITNESS_URL: studio.url,
+        WITNESS_TOKEN: token,
+        WITNESS_REQUIRE_STUDIO: '1',
+        WITNESS_CACHE: path.join(dir, 'client-cache'),
+        HF_HUB_OFFLINE: '1',
+        HF_DATASETS_OFFLINE: '1',
+        HF_DATASETS_CACHE: path.join(dir, 'hf-datasets'),
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
+    },
+  );
+  const cases = existsSync(junit) ? junitCases(readFileSync(junit, 'utf8')) : [];
+  for (const c of cases) results.push({ ...c, name: `python client: ${c.name}` });
+  if (cases.length === 0 || (r.code !== 0 && !cases.some((c) => c.status === 'failed')))
+    record(
+      'python client: pytest clients/python/tests',
+      'failed',
+      t2,
+      `exit ${r.code}:\n${r.output.trim().split('\n').slice(-15).join('\n')}`,
+    );
+}
+
+/** The test cases of a pytest junit report: name, seconds, passed / failed (a failure or an error) / skipped. */
+function junitCases(xml: string): Result[] {
+  const cases: Result[] = [];
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(m[1]!)?.[1] ?? '';
+    const body = m[2] ?? '';
+    const problem = /<(failure|error)\b[^>]*?message="([^"]*)"/.exec(body) ?? /<(failure|error)\b/.exec(body);
+    const skipped = /<skipped\b(?:[^>]*?\bmessage="([^"]*)")?/.exec(body);
+    const status: Result['status'] = problem ? 'failed' : skipped ? 'skipped' : 'passed';
+    const detail = problem ? unescapeXml(problem[2] ?? problem[1]!) : skipped ? unescapeXml(skipped[1] ?? '') : undefined;
+    cases.push({ name: `${attr('classname')}.${attr('name')}`, status, seconds: Number(attr('time')) || 0, detail });
+    const mark = status === 'passed' ? 'ok  ' : status === 'skipped' ? 'skip' : 'FAIL';
+    console.log(`${mark} python client: ${attr('name')} (${(Number(attr('time')) || 0).toFixed(1)} s)`);
+  }
+  return cases;
+}
+
+function unescapeXml(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
 async function main(): Promise<number> {
   const t0 = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'witness-trainers-'));
   // mkdtemp makes a 0700 folder; as root the embedded PostgreSQL runs as the postgres user and must reach its data dir in it
   chmodSync(dir, 0o755);
+  let studio: Studio | undefined;
   try {
-    const [pythonBin, rows] = await Promise.all([ensureVenv(), exportDemo(dir)]);
+    // the client's studio starts first, beside the venv and the in-process export (other ports, another data dir)
+    studio = await startStudio(dir);
+    const [pythonBin, rows] = await Promise.all([ensureVenv(), clientOnly ? null : exportDemo(dir)]);
     const exportsDir = path.join(dir, 'exports');
-    writeFileSync(path.join(exportsDir, 'rows.json'), JSON.stringify(rows));
+    if (rows) writeFileSync(path.join(exportsDir, 'rows.json'), JSON.stringify(rows));
     if (pythonBin) {
+      console.log('\n=== Python client (clients/python/tests) against a studio ===');
+      const t1 = performance.now();
+      await clientTests(pythonBin, studio, dir);
+      await stopStudio(studio);
+      console.log(`python client: ${((performance.now() - t1) / 1000).toFixed(1)} s, the studio stopped`);
+    }
+    if (pythonBin && !clientOnly) {
       console.log('\n=== TRL trainers (scripts/trainers/test_trl.py) ===');
       await python(
         pythonBin,
@@ -210,6 +402,7 @@ async function main(): Promise<number> {
   } catch (error) {
     record('trainer test', 'failed', t0, (error as Error).stack ?? String(error));
   } finally {
+    if (studio) await stopStudio(studio);
     if (keep) console.log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }

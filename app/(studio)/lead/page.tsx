@@ -47,8 +47,12 @@ export default async function LeadHome() {
         </div>
         {campaigns.length === 0 ? (
           <EmptyState title="No review campaigns yet" action={<NewCampaignLink />}>
-            Import trajectories first (<code className="font-mono">witness import</code>), then create a campaign with a rubric and an
-            overlap so several reviewers grade each item.
+            Import trajectories first (on the{' '}
+            <IntentLink href="/import" className="font-medium text-indigo-700 hover:underline">
+              Import
+            </IntentLink>{' '}
+            page, or <code className="font-mono">witness import</code>), then create a campaign with a rubric and an overlap so several
+            reviewers grade each item.
           </EmptyState>
         ) : (
           <CampaignTable rows={campaigns.slice(0, 5)} />

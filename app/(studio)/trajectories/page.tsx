@@ -53,8 +53,18 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         />
       ) : null}
       {empty && !filtered ? (
-        <EmptyState title="No trajectories imported yet">
-          Import agent runs from Harbor, Inspect, SWE-agent, tau-bench or chat logs:{' '}
+        <EmptyState
+          title="No trajectories imported yet"
+          action={
+            <IntentLink
+              href="/import"
+              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+            >
+              Import runs
+            </IntentLink>
+          }
+        >
+          Import agent runs from Harbor, Inspect, SWE-agent, tau-bench or chat logs: drop them on the Import page, run{' '}
           <code className="font-mono">npm run -s witness -- import PATH --project demo</code>, or POST them to{' '}
           <code className="font-mono">/api/v1/trajectories?project=demo</code> with an API token (user menu → API tokens).
         </EmptyState>

@@ -1,4 +1,4 @@
-import { hashApiToken, looksLikeApiToken } from '../api-token';
+import { hashApiToken, looksLikeApiToken, tokenScopeSchema, type TokenScope } from '../api-token';
 import { projectAccess, type ProjectRole } from '../project-access';
 import type { SessionUser } from '../session-user';
 import { db } from '../../db/client';
@@ -7,7 +7,15 @@ import type { AuditStep } from './audit';
 
 /** Writes a token (only its hash and prefix) and the caller's audit entry, in one transaction. */
 export async function insertApiToken(
-  token: { userId: string; name: string; prefix: string; tokenHash: string; expiresAt: Date | null; projectId: string | null },
+  token: {
+    userId: string;
+    name: string;
+    prefix: string;
+    tokenHash: string;
+    expiresAt: Date | null;
+    projectId: string | null;
+    scope: TokenScope;
+  },
   audit: AuditStep<{ id: string }>,
 ): Promise<{ id: string }> {
   return db().$transaction(async (tx) => {
@@ -29,11 +37,12 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
     revokedAt: Date | null;
     expiresAt: Date | null;
     projectId: string | null;
+    scope: string;
     user: { id: string; email: string; name: string; role: SessionUser['role']; expertise: string[]; disabledAt: string | null };
     memberships: { projectId: string; role: ProjectRole }[];
   }>(
     `WITH found AS (
-       SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId", t."userId", u."disabledAt",
+       SELECT t.id, t."revokedAt", t."expiresAt", t."lastUsedAt", t."projectId", t.scope, t."userId", u."disabledAt",
               json_build_object('id', u.id, 'email', u.email, 'name', u.name, 'role', u.role, 'expertise', u.expertise, 'disabledAt', u."disabledAt") AS user
        FROM api_token t JOIN "user" u ON u.id = t."userId"
        WHERE t."tokenHash" = $1
@@ -43,7 +52,7 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
                      AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3::timestamp))
        RETURNING id
      )
-     SELECT f.id, f."revokedAt", f."expiresAt", f."projectId", f.user,
+     SELECT f.id, f."revokedAt", f."expiresAt", f."projectId", f.scope, f.user,
             COALESCE((SELECT json_agg(json_build_object('projectId', m."projectId", 'role', m.role)) FROM project_member m WHERE m."userId" = f."userId"), '[]') AS memberships,
             (SELECT count(*) FROM touched)::int AS touched
      FROM found f`,
@@ -52,7 +61,13 @@ export async function userForApiToken(token: string, now: Date = new Date()): Pr
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.user.disabledAt) return null;
   const { disabledAt: _disabled, ...user } = row.user;
   // as sessionUserFor: admins reach every project with no membership rows
-  return { ...user, access: projectAccess(user.role, user.role === 'admin' ? [] : row.memberships, row.projectId) };
+  // an unknown scope (none the CHECK allows) reads as the narrowest
+  const scope = tokenScopeSchema.catch('read').parse(row.scope);
+  return {
+    ...user,
+    access: projectAccess(user.role, user.role === 'admin' ? [] : row.memberships, row.projectId),
+    token: { id: row.id, scope },
+  };
 }
 
 /** The user's own tokens, newest first. */
@@ -67,6 +82,7 @@ export async function apiTokensOfUser(userId: string) {
       lastUsedAt: true,
       expiresAt: true,
       revokedAt: true,
+      scope: true,
       project: { select: { slug: true, name: true } },
     },
     orderBy: { createdAt: 'desc' },

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
+import { agentJudgeScores, type AgentReviewInput } from '../agent-predictions';
 import { refreshQueuedInsight } from './insight-refresh';
 
 /**
@@ -18,7 +19,9 @@ import { refreshQueuedInsight } from './insight-refresh';
  *   p = 1 - prod_c (1 - probability_c * reviewed_c / selected_c)
  * `picked` is true when one of them is a campaign of hand-picked items (not a random sample).
  *
- * Reads trajectory_insight and campaign_item once each for the project (no review answers).
+ * Reads trajectory_insight and campaign_item once each for the project (no human review answers).
+ * Agent reviewers' current reviews (agent_review: never human labels) join the LLM judges as
+ * predictions, a judge `agent:<model>` each (lib/insight/agent-predictions.ts).
  */
 export interface EstimateRow {
   trajectoryId: string;
@@ -83,6 +86,51 @@ const judgesCte = `judges AS (
   WHERE jt."projectId" = $1
   GROUP BY j."trajectoryId"
 )`;
+
+/** The project's current agent reviews of single-item campaigns (their criteria answers): the `agent:<model>` judges. */
+function agentReviewInputs(projectId: string, trajectoryIds?: string[]): Promise<AgentReviewInput[]> {
+  return sql<AgentReviewInput>(
+    // only the answer of the rubric's criteria question (its id read from the definition: lib/insight/trajectory-summary.ts insightKeys)
+    `SELECT ci."trajectoryId", ar.model, ar.answers -> k.id AS criteria
+     FROM agent_review ar
+     JOIN campaign c ON c.id = ar."campaignId"
+     JOIN campaign_item ci ON ci.id = ar."campaignItemId"
+     JOIN rubric_version v ON v.id = ar."rubricVersionId"
+     JOIN LATERAL (
+       SELECT q->>'id' AS id FROM jsonb_array_elements(v.definition->'questions') q WHERE q->>'type' = 'criteria' LIMIT 1
+     ) k ON true
+     WHERE c."projectId" = $1 AND c.mode = 'single' AND ar."isCurrent" ${trajectoryIds ? 'AND ci."trajectoryId" = ANY($2)' : ''}`,
+    trajectoryIds ? [projectId, trajectoryIds] : [projectId],
+  );
+}
+
+/** Rows with their agent judges added beside the LLM judges' (in judge name order, as the judges CTE orders them). */
+function withAgentJudges(rows: EstimateRow[], agents: readonly AgentReviewInput[]): EstimateRow[] {
+  if (agents.length === 0) return rows;
+  const scores = agentJudgeScores(agents);
+  return rows.map((r) => {
+    const more = scores.get(r.trajectoryId);
+    return more ? { ...r, judges: [...r.judges, ...more].sort((a, b) => (a.judge < b.judge ? -1 : a.judge > b.judge ? 1 : 0)) } : r;
+  });
+}
+
+/**
+ * The groups (environment and policy) of the project's trajectories with a current agent review in
+ * a single-item campaign: their estimates have an `agent:<model>` judge, so they are estimated from
+ * their rows (lib/insight/load-insight-estimates.ts), as the groups an LLM judge scored.
+ */
+export function agentReviewedGroups(projectId: string): Promise<{ environmentId: string | null; policyId: string }[]> {
+  return sql<{ environmentId: string | null; policyId: string }>(
+    `SELECT DISTINCT t."environmentId", tr."policyId"
+     FROM agent_review ar
+     JOIN campaign c ON c.id = ar."campaignId"
+     JOIN campaign_item ci ON ci.id = ar."campaignItemId"
+     JOIN trajectory tr ON tr.id = ci."trajectoryId"
+     JOIN task t ON t.id = tr."taskId"
+     WHERE c."projectId" = $1 AND c.mode = 'single' AND ar."isCurrent"`,
+    [projectId],
+  );
+}
 
 /**
  * The sampling frame (see the file comment) as CTEs `camp`, `item`, `frame` (id, picked,
@@ -172,7 +220,7 @@ export async function estimateRows(
   // the groups asked for, applied to the frame's items (the frame of 100k items is not built whole for a few groups)
   const inEnvironments = options.environmentIds ? `AND i."environmentId" = ANY($${params.push(options.environmentIds)})` : '';
   const inPolicies = options.policyIds ? `AND i."policyId" = ANY($${params.push(options.policyIds)})` : '';
-  const [rows, picked] = await Promise.all([
+  const [rows, picked, agents] = await Promise.all([
     sql<EstimateSqlRow>(
       `
       WITH ${storedFrameCtes(only, `${inEnvironments} ${inPolicies}`.trim())}, ${judgesCte}
@@ -187,8 +235,9 @@ export async function estimateRows(
       params,
     ),
     pickedCampaigns(projectId, options.campaignId),
+    agentReviewInputs(projectId),
   ]);
-  return { rows: rows.map(toEstimateRow), picked };
+  return { rows: withAgentJudges(rows.map(toEstimateRow), agents), picked };
 }
 
 /**
@@ -199,8 +248,9 @@ export async function estimateRows(
 export async function trajectoryEstimateRows(projectId: string, trajectoryIds: string[]): Promise<EstimateRow[]> {
   await refreshQueuedInsight(); // what submits queued, before reading the summaries (lib/insight/queries/insight-refresh.ts)
   if (trajectoryIds.length === 0) return [];
-  const rows = await sql<EstimateSqlRow>(
-    `
+  const [rows, agents] = await Promise.all([
+    sql<EstimateSqlRow>(
+      `
     WITH ${judgesCte}
     SELECT tr.id, t."environmentId", tr."policyId", tr."verifierReward",
            ti.reviews, ti."passVotes", ti."failVotes", ti."rewardHacking", ti."answerLeakage", j.judges
@@ -210,9 +260,11 @@ export async function trajectoryEstimateRows(projectId: string, trajectoryIds: s
     LEFT JOIN judges j ON j.id = tr.id
     WHERE tr."projectId" = $1 AND tr.id = ANY($2)
     ORDER BY tr.id`,
-    [projectId, trajectoryIds],
-  );
-  return rows.map(toEstimateRow);
+      [projectId, trajectoryIds],
+    ),
+    agentReviewInputs(projectId, trajectoryIds),
+  ]);
+  return withAgentJudges(rows.map(toEstimateRow), agents);
 }
 
 /**

@@ -144,6 +144,83 @@ async function countMatches(where: string, values: unknown[], limit: number): Pr
 }
 
 /**
+ * Trajectories after `after` (a row of a previous page: its createdAt and id), newest first, at most
+ * `limit` of them, with the same filters and scope as the list (the API's cursor pages walk the
+ * (projectId, createdAt DESC, id DESC) index instead of counting an offset).
+ */
+export async function listTrajectoriesAfter(
+  p: ParsedTrajectoryListParams,
+  projectIds: string[] | null,
+  projectId: string | null,
+  after: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<TrajectoryRow[]> {
+  const { where, values } = listWhere(p, projectIds, projectId);
+  if (!after) return trajectoryRows(where, values, `LIMIT ${Math.trunc(limit)}`);
+  values.push(after.createdAt, after.id);
+  const keyset = `(t."createdAt", t.id) < ($${values.length - 1}::timestamp(3), $${values.length})`;
+  return trajectoryRows(where ? `${where} AND ${keyset}` : `WHERE ${keyset}`, values, `LIMIT ${Math.trunc(limit)}`);
+}
+
+/** The list's rows (newest first) for a WHERE and a LIMIT/OFFSET tail, with their judge scores and review counts. */
+async function trajectoryRows(where: string, values: unknown[], tail: string): Promise<TrajectoryRow[]> {
+  const rows = await sql<{
+    id: string;
+    stepCount: number;
+    verifierReward: number | null;
+    sourceFormat: string;
+    createdAt: Date;
+    projectSlug: string;
+    taskName: string;
+    split: Split;
+    environment: string | null;
+    policy: string;
+  }>(
+    `SELECT t.id, t."stepCount", t."verifierReward", t."sourceFormat", t."createdAt", pr.slug AS "projectSlug",
+            tk.name AS "taskName", tk.split::text AS split, e.name AS environment, po.name AS policy
+     FROM trajectory t
+     JOIN task tk ON tk.id = t."taskId"
+     JOIN project pr ON pr.id = t."projectId"
+     JOIN policy po ON po.id = t."policyId"
+     LEFT JOIN environment e ON e.id = tk."environmentId"
+     ${where}
+     ORDER BY t."createdAt" DESC, t.id DESC
+     ${tail}`,
+    values,
+  );
+  const ids = rows.map((r) => r.id);
+  const [reviews, judges] = await Promise.all([
+    reviewCounts(ids),
+    ids.length === 0
+      ? []
+      : sql<{ trajectoryId: string; judge: string; score: number | null; label: string | null }>(
+          `SELECT "trajectoryId", judge, score, label FROM judge_score WHERE "trajectoryId" = ANY($1::text[]) ORDER BY judge`,
+          [ids],
+        ),
+  ]);
+  const judgesOf = new Map<string, { judge: string; score: number | null; label: string | null }[]>();
+  for (const j of judges) {
+    const list = judgesOf.get(j.trajectoryId) ?? [];
+    list.push({ judge: j.judge, score: j.score, label: j.label });
+    judgesOf.set(j.trajectoryId, list);
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    projectSlug: r.projectSlug,
+    taskName: r.taskName,
+    environment: r.environment,
+    policy: r.policy,
+    split: r.split,
+    steps: r.stepCount,
+    verifierReward: r.verifierReward,
+    judge: judgeSummary(judgesOf.get(r.id) ?? []),
+    reviews: reviews.get(r.id) ?? 0,
+    format: r.sourceFormat,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+/**
  * One page (50 rows, newest first) of trajectories matching the filters (parsed), how many match
  * (exact up to EXACT_COUNT_LIMIT, else an estimate, `totalExact` false), and the facet lists for
  * the filter dropdowns (environments and policies of `project`, or of every visible project when
@@ -161,30 +238,7 @@ export async function listTrajectoryPage(
   const facetScope = project ? { projectId: project.id } : visible;
   const [count, rows, projects, environments, policies] = await Promise.all([
     countMatches(where, values, options.exactCountLimit ?? EXACT_COUNT_LIMIT),
-    sql<{
-      id: string;
-      stepCount: number;
-      verifierReward: number | null;
-      sourceFormat: string;
-      createdAt: Date;
-      projectSlug: string;
-      taskName: string;
-      split: Split;
-      environment: string | null;
-      policy: string;
-    }>(
-      `SELECT t.id, t."stepCount", t."verifierReward", t."sourceFormat", t."createdAt", pr.slug AS "projectSlug",
-              tk.name AS "taskName", tk.split::text AS split, e.name AS environment, po.name AS policy
-       FROM trajectory t
-       JOIN task tk ON tk.id = t."taskId"
-       JOIN project pr ON pr.id = t."projectId"
-       JOIN policy po ON po.id = t."policyId"
-       LEFT JOIN environment e ON e.id = tk."environmentId"
-       ${where}
-       ORDER BY t."createdAt" DESC, t.id DESC
-       LIMIT ${TRAJECTORY_PAGE_SIZE} OFFSET ${(p.page - 1) * TRAJECTORY_PAGE_SIZE}`,
-      values,
-    ),
+    trajectoryRows(where, values, `LIMIT ${TRAJECTORY_PAGE_SIZE} OFFSET ${(p.page - 1) * TRAJECTORY_PAGE_SIZE}`),
     db().project.findMany({
       where: projectIds === null ? {} : { id: { in: projectIds } },
       select: { id: true, slug: true, name: true },
@@ -203,38 +257,9 @@ export async function listTrajectoryPage(
       take: 500,
     }),
   ]);
-  const ids = rows.map((r) => r.id);
-  const [reviews, judges] = await Promise.all([
-    reviewCounts(ids),
-    ids.length === 0
-      ? []
-      : sql<{ trajectoryId: string; judge: string; score: number | null; label: string | null }>(
-          `SELECT "trajectoryId", judge, score, label FROM judge_score WHERE "trajectoryId" = ANY($1::text[]) ORDER BY judge`,
-          [ids],
-        ),
-  ]);
-  const judgesOf = new Map<string, { judge: string; score: number | null; label: string | null }[]>();
-  for (const j of judges) {
-    const list = judgesOf.get(j.trajectoryId) ?? [];
-    list.push({ judge: j.judge, score: j.score, label: j.label });
-    judgesOf.set(j.trajectoryId, list);
-  }
   const { total, exact } = count;
   return {
-    rows: rows.map((r) => ({
-      id: r.id,
-      projectSlug: r.projectSlug,
-      taskName: r.taskName,
-      environment: r.environment,
-      policy: r.policy,
-      split: r.split,
-      steps: r.stepCount,
-      verifierReward: r.verifierReward,
-      judge: judgeSummary(judgesOf.get(r.id) ?? []),
-      reviews: reviews.get(r.id) ?? 0,
-      format: r.sourceFormat,
-      createdAt: r.createdAt.toISOString(),
-    })),
+    rows,
     total,
     totalExact: exact,
     page: p.page,

@@ -25,6 +25,7 @@ export const actorColor: Record<string, string> = {
   system: '#8d96a8',
   tool: '#d29922',
   environment: '#c297ff',
+  hook: '#e879f9',
 };
 
 /** Layout: a top bar, the criteria sidebar on the right, the progress rail at the bottom. */

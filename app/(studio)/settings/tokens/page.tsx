@@ -14,7 +14,7 @@ export default async function TokensPage() {
     <>
       <PageHeader
         title="API tokens"
-        description="For scripts and trainers that call /api/v1. A token acts as you, with your role, in your projects or only in one."
+        description="For scripts, trainers and agents that call /api/v1 or the MCP server at /api/mcp. A token acts as you, with your role, in your projects or only in one, and within its scope."
       />
       <TokenManager
         tokens={tokens.map((t) => ({
@@ -25,8 +25,10 @@ export default async function TokensPage() {
           lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
           revokedAt: t.revokedAt?.toISOString() ?? null,
           project: t.project?.name ?? null,
+          scope: t.scope,
         }))}
         projects={projects.map((p) => ({ id: p.id, name: p.name }))}
+        canTrain={user.role === 'lead' || user.role === 'admin'}
         create={createTokenAction}
         revoke={revokeTokenAction}
       />

@@ -172,6 +172,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                       ['bg-indigo-500', 'agent'],
                       ['bg-amber-500', 'tool'],
                       ['bg-emerald-500', 'environment'],
+                      ['bg-fuchsia-500', 'hook'],
                     ] as const
                   ).map(([colour, label]) => (
                     <span key={label} className="flex items-center gap-1">

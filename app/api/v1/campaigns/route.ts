@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { visibleProjectIds } from '@/lib/auth/project-access';
 import { viewCampaignList } from '@/lib/campaigns/view-campaign-list';
-import { projectSlugSchema } from '@/lib/trajectories/project-schemas';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { campaignCreatedAnswer, campaignListAnswer, campaignListQuery } from '@/lib/campaigns/campaign-schemas';
 import { createCampaignFromRequest } from '@/lib/campaigns/create-campaign-from-request';
 import { readJsonBody } from '@/lib/http/read-body';
 import { apiRoute } from '../../../_server/api-route';
@@ -9,15 +9,13 @@ import { parseInput } from '@/lib/parse-input';
 
 export const dynamic = 'force-dynamic';
 
-const listQuery = z.object({ project: projectSlugSchema.optional() });
-
 /**
  * GET /api/v1/campaigns[?project=SLUG]: campaigns (newest first) with progress: items, reviews
  * done of items × k, complete items, of the projects the caller leads (admins: all). Leads and admins; reviewers get 403.
  */
 export const GET = apiRoute('lead', async (request, user) => {
-  const query = parseInput(listQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
-  return Response.json({ campaigns: await viewCampaignList(user, { project: query.project }) });
+  const query = parseInput(campaignListQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
+  return Response.json(shaped(campaignListAnswer, { campaigns: await viewCampaignList(user, { project: query.project }) }));
 });
 
 /**
@@ -32,5 +30,5 @@ export const GET = apiRoute('lead', async (request, user) => {
 export const POST = apiRoute('lead', async (request, user) => {
   const body = await readJsonBody(request);
   const created = await createCampaignFromRequest(body, user.id, visibleProjectIds(user.access, 'lead'));
-  return Response.json({ campaign: created }, { status: 201 });
+  return Response.json(shaped(campaignCreatedAnswer, { campaign: created }), { status: 201 });
 });

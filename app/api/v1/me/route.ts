@@ -1,4 +1,6 @@
 import { roleInProject, visibleProjectIds } from '@/lib/auth/project-access';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { meAnswer } from '@/lib/auth/me-schemas';
 import { apiRoute } from '../../../_server/api-route';
 
 /**
@@ -8,11 +10,13 @@ import { apiRoute } from '../../../_server/api-route';
 export const GET = apiRoute('studio', async (_request, user) => {
   const { access, ...identity } = user;
   const ids = visibleProjectIds(access, 'reviewer');
-  return Response.json({
-    user: {
-      ...identity,
-      allProjects: ids === null,
-      projects: (ids ?? []).map((projectId) => ({ projectId, role: roleInProject(access, projectId) })),
-    },
-  });
+  return Response.json(
+    shaped(meAnswer, {
+      user: {
+        ...identity,
+        allProjects: ids === null,
+        projects: (ids ?? []).map((projectId) => ({ projectId, role: roleInProject(access, projectId) })),
+      },
+    }),
+  );
 });

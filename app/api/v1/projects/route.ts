@@ -1,12 +1,11 @@
-import { z } from 'zod';
-import { projectRoleSchema, roleInProject } from '@/lib/auth/project-access';
+import { roleInProject } from '@/lib/auth/project-access';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { projectsAnswer, projectsQuery } from '@/lib/trajectories/trajectory-schemas';
 import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
 import { parseInput } from '@/lib/parse-input';
 import { apiRoute } from '../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
-
-const query = z.object({ role: projectRoleSchema.default('reviewer') });
 
 /**
  * GET /api/v1/projects[?role=lead]: the projects the caller reaches (admins: every one; a
@@ -14,7 +13,7 @@ const query = z.object({ role: projectRoleSchema.default('reviewer') });
  * they lead.
  */
 export const GET = apiRoute('studio', async (request, user) => {
-  const { role } = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
+  const { role } = parseInput(projectsQuery, Object.fromEntries(new URL(request.url).searchParams), 'query parameter');
   const projects = await listProjectsFor(user.access, role);
-  return Response.json({ projects: projects.map((p) => ({ ...p, role: roleInProject(user.access, p.id) })) });
+  return Response.json(shaped(projectsAnswer, { projects: projects.map((p) => ({ ...p, role: roleInProject(user.access, p.id) })) }));
 });

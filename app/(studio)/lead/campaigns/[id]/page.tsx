@@ -1,6 +1,7 @@
 import { IntentLink } from '@/components/ui/intent-link';
 import { z } from 'zod';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
+import { AgentReviewsPanel } from '@/components/campaigns/agent-reviews-panel';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
 import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
@@ -9,6 +10,7 @@ import { readCampaignSnapshot } from '@/lib/campaigns/read-campaign-snapshot';
 import type { PlanSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snapshots';
 import { PLAN_VARIANT } from '@/lib/campaigns/snapshot-variant';
 import { viewCampaignDetail } from '@/lib/campaigns/view-campaign-detail';
+import { listAgentReviews } from '@/lib/review/list-agent-reviews';
 import { orPageError } from '../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
@@ -26,7 +28,10 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   const now = new Date();
   const campaign = await orPageError(viewCampaignDetail(user, id, { page }, now));
   // the review plan reads every item's signals and labels: a stored snapshot, refreshed by the campaign.snapshot job
-  const plan = campaign.mode === 'single' ? await readCampaignSnapshot<PlanSnapshotPayload>(id, PLAN_VARIANT, now) : null;
+  const [plan, agents] = await Promise.all([
+    campaign.mode === 'single' ? readCampaignSnapshot<PlanSnapshotPayload>(id, PLAN_VARIANT, now) : null,
+    listAgentReviews(user, { campaignId: id, limit: 20 }),
+  ]);
   return (
     <>
       <nav className="mb-2 text-sm text-zinc-500">
@@ -63,6 +68,9 @@ export default async function CampaignPage({ params, searchParams }: Props) {
           ) : null
         }
       />
+      <div className="mt-6">
+        <AgentReviewsPanel reviews={agents.reviews} more={agents.nextCursor !== null} />
+      </div>
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { NoProjects } from '@/components/projects/no-projects';
@@ -9,8 +10,13 @@ import { createCampaignAction, planCampaignAction, previewCampaignAction } from 
 
 export const metadata = { title: 'New campaign' };
 
-export default async function NewCampaignPage() {
+const filterValue = z.string().trim().min(1).max(200).optional().catch(undefined);
+const initialFilterSchema = z.object({ project: filterValue, environment: filterValue, policy: filterValue });
+
+export default async function NewCampaignPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('lead');
+  // the import page links here with its batch: ?project=&environment=&policy= start the filter
+  const initial = initialFilterSchema.safeParse(await searchParams).data ?? {};
   const projects = await viewCampaignForm(user);
   return (
     <>
@@ -32,6 +38,7 @@ export default async function NewCampaignPage() {
           create={createCampaignAction}
           preview={previewCampaignAction}
           plan={planCampaignAction}
+          initial={initial}
         />
       )}
     </>

@@ -1,4 +1,6 @@
 import { viewCampaignDetail } from '@/lib/campaigns/view-campaign-detail';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { campaignDetailAnswer } from '@/lib/campaigns/campaign-schemas';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -11,5 +13,5 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   const query = Object.fromEntries(new URL(request.url).searchParams);
-  return Response.json({ campaign: await viewCampaignDetail(user, id, query, new Date()) });
+  return Response.json(shaped(campaignDetailAnswer, { campaign: await viewCampaignDetail(user, id, query, new Date()) }));
 });

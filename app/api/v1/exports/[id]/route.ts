@@ -1,4 +1,5 @@
-import { exportView } from '@/lib/datasets/export-view';
+import { exportAnswer, exportView } from '@/lib/datasets/export-view';
+import { shaped } from '@/lib/http/openapi/contract-answer';
 import { getExport } from '@/lib/datasets/get-export';
 import { AppError } from '@/lib/errors';
 import { apiRoute } from '../../../../_server/api-route';
@@ -10,5 +11,5 @@ export const GET = apiRoute('lead', async (_request, user, context: { params: Pr
   const { id } = await context.params;
   const row = await getExport(user, id);
   if (!row) throw new AppError('NOT_FOUND', 'No such export');
-  return Response.json({ export: exportView(row) }, { headers: { 'cache-control': 'no-store' } });
+  return Response.json(shaped(exportAnswer, { export: exportView(row) }), { headers: { 'cache-control': 'no-store' } });
 });

@@ -2,6 +2,8 @@ import { compareTableRows } from '@/lib/insight/policy-report';
 import { AppError } from '@/lib/errors';
 import { viewCompareInsight } from '@/lib/insight/view-compare-insight';
 import { estimateRowsJson } from '@/lib/insight/estimates';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { compareInsightAnswer } from '@/lib/insight/insight-schemas';
 import { insightResponse, insightRoute } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
@@ -20,14 +22,14 @@ export const GET = insightRoute(viewCompareInsight, (query, { project, report, e
     query.format,
     `compare-${project.slug}`,
     rows,
-    {
+    shaped(compareInsightAnswer, {
       project: project.slug,
       environment: environment?.name ?? null,
       a: report.a.name,
       b: report.b.name,
       rows,
-      winRateEstimate: winRateEstimate ? estimateRowsJson([winRateEstimate.estimate])[0] : null,
-    },
+      winRateEstimate: winRateEstimate ? estimateRowsJson([winRateEstimate.estimate])[0]! : null,
+    }),
     { figure: 'winRate', rows: winRateEstimate?.rows ?? [] },
   );
 });

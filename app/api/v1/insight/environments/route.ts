@@ -1,6 +1,8 @@
 import { environmentTableRows } from '@/lib/insight/environment-report';
 import { viewEnvironmentInsight } from '@/lib/insight/view-environment-insight';
 import { estimateRowsJson } from '@/lib/insight/estimates';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { environmentInsightAnswer } from '@/lib/insight/insight-schemas';
 import { insightResponse, insightRoute } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +19,7 @@ export const GET = insightRoute(viewEnvironmentInsight, (query, { project, repor
     query.format,
     `environments-${project.slug}`,
     rows,
-    {
+    shaped(environmentInsightAnswer, {
       project: project.slug,
       environments: rows,
       estimates: estimateRowsJson(estimates.estimates),
@@ -32,7 +34,7 @@ export const GET = insightRoute(viewEnvironmentInsight, (query, { project, repor
           notes: f.notes,
         })),
       ),
-    },
+    }),
     { figure: query.figure, rows: inputs },
   );
 });

@@ -1,6 +1,8 @@
 import { policyTableRows } from '@/lib/insight/policy-report';
 import { viewPolicyInsight } from '@/lib/insight/view-policy-insight';
 import { estimateRowsJson } from '@/lib/insight/estimates';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { policyInsightAnswer } from '@/lib/insight/insight-schemas';
 import { insightResponse, insightRoute } from '../../../../_server/insight-response';
 
 export const dynamic = 'force-dynamic';
@@ -19,7 +21,7 @@ export const GET = insightRoute(viewPolicyInsight, (query, { project, report, en
     query.format,
     name,
     rows,
-    {
+    shaped(policyInsightAnswer, {
       project: project.slug,
       estimates: estimateRowsJson(estimates.estimates),
       pickedCampaigns: estimates.pickedCampaigns.map((c) => c.name),
@@ -31,7 +33,7 @@ export const GET = insightRoute(viewPolicyInsight, (query, { project, report, en
         family: t.family,
         checkpoints: t.points.map((p) => ({ checkpoint: p.checkpoint, step: p.step, policy: p.name })),
       })),
-    },
+    }),
     estimate,
   );
 });

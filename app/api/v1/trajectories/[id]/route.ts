@@ -1,5 +1,7 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { getTrajectoryDetail } from '@/lib/trajectories/view-trajectory';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { trajectoryDetailAnswer } from '@/lib/trajectories/trajectory-schemas';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -13,5 +15,5 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute('lead', async (_request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'trajectory', id, 'lead');
-  return Response.json({ trajectory: await getTrajectoryDetail(id) });
+  return Response.json(shaped(trajectoryDetailAnswer, { trajectory: await getTrajectoryDetail(id) }));
 });

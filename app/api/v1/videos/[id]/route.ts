@@ -1,5 +1,7 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { readVideo } from '@/lib/video/read-video';
+import { shaped } from '@/lib/http/openapi/contract-answer';
+import { videoStatusAnswer } from '@/lib/video/video-schemas';
 import { apiRoute } from '../../../../_server/api-route';
 
 export const dynamic = 'force-dynamic';
@@ -10,7 +12,7 @@ export const GET = apiRoute('lead', async (_request, user, context: { params: Pr
   await requireProjectRoleFor(user, 'video', id, 'lead');
   const video = await readVideo(id);
   return Response.json(
-    {
+    shaped(videoStatusAnswer, {
       video: {
         id: video.id,
         trajectoryId: video.trajectoryId,
@@ -22,7 +24,7 @@ export const GET = apiRoute('lead', async (_request, user, context: { params: Pr
         durationSec: video.durationSec,
         sizeBytes: video.sizeBytes,
       },
-    },
+    }),
     { headers: { 'cache-control': 'no-store' } },
   );
 });

@@ -1,13 +1,11 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { parseInput } from '@/lib/parse-input';
 import { assignmentVideoPart } from '@/lib/video/assignment-video-part';
-import { z } from 'zod';
 import { apiRoute } from '../../../../../_server/api-route';
-import { videoPartQuery, videoPartResponse } from '../../../../../_server/video-part';
+import { assignmentVideoQuery } from '@/lib/video/video-schemas';
+import { videoPartResponse } from '../../../../../_server/video-part';
 
 export const dynamic = 'force-dynamic';
-
-const query = videoPartQuery.extend({ side: z.coerce.number().int().min(0).max(1).default(0) });
 
 /**
  * GET /api/v1/assignments/ID/video?side=0|1&part=N&rev=R: a video of the caller's own
@@ -19,6 +17,6 @@ const query = videoPartQuery.extend({ side: z.coerce.number().int().min(0).max(1
 export const GET = apiRoute('review', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'assignment', id, 'reviewer');
-  const q = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query');
+  const q = parseInput(assignmentVideoQuery, Object.fromEntries(new URL(request.url).searchParams), 'query');
   return videoPartResponse(await assignmentVideoPart(id, user.id, q.side, q.part, q.rev), q.part);
 });

@@ -1,15 +1,14 @@
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import { env } from '@/lib/env';
 import { parseInput } from '@/lib/parse-input';
-import { pacingSchema } from '@/lib/video/pacing';
+import { shaped } from '@/lib/http/openapi/contract-answer';
 import { requestVideoProps } from '@/lib/video/request-video-props';
 import { storedVideoPart } from '@/lib/video/video-props-for';
 import { apiRoute } from '../../../../../_server/api-route';
-import { videoPartQuery, videoPartResponse } from '../../../../../_server/video-part';
+import { trajectoryVideoQuery, videoPreparingAnswer } from '@/lib/video/video-schemas';
+import { videoPartResponse } from '../../../../../_server/video-part';
 
 export const dynamic = 'force-dynamic';
-
-const query = videoPartQuery.extend({ pacing: pacingSchema.default('skim') });
 
 /**
  * GET /api/v1/trajectories/ID/video?pacing=read|skim&part=N&rev=R: the trajectory's video props
@@ -22,9 +21,12 @@ const query = videoPartQuery.extend({ pacing: pacingSchema.default('skim') });
 export const GET = apiRoute('lead', async (request, user, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
   await requireProjectRoleFor(user, 'trajectory', id, 'lead');
-  const q = parseInput(query, Object.fromEntries(new URL(request.url).searchParams), 'query');
+  const q = parseInput(trajectoryVideoQuery, Object.fromEntries(new URL(request.url).searchParams), 'query');
   const body = await storedVideoPart(id, { pacing: q.pacing }, q.part, q.rev);
   if (body !== null) return videoPartResponse(body, q.part);
   await requestVideoProps(env().DATABASE_URL!, id, q.pacing);
-  return Response.json({ status: 'preparing' }, { status: 202, headers: { 'cache-control': 'no-store', 'retry-after': '1' } });
+  return Response.json(shaped(videoPreparingAnswer, { status: 'preparing' }), {
+    status: 202,
+    headers: { 'cache-control': 'no-store', 'retry-after': '1' },
+  });
 });
