@@ -18,8 +18,8 @@ import { freePort } from './free-port';
  * Chromium, the folder picked with the page's folder picker (`setInputFiles` on its
  * `webkitdirectory` input: the page's own upload path, one zip of the folder, expanded and
  * collected on the server as the CLI collects a directory), timed from the pick to "Import
- * finished" with every row settled; and the same 1,000 files picked as loose files (one request
- * each, 4 in flight). The CLI: `witness import DIR` spawned (its start included), against the
+ * finished" with every row settled; and the same 1,000 files picked as loose files (zipped in
+ * batches of up to 125 files, each batch one request, 4 in flight; each file's row told its result). The CLI: `witness import DIR` spawned (its start included), against the
  * studio's database. Each into a fresh project, ROUNDS times alternately; the best of each.
  * Goal: page >= 0.8x the CLI, in files per second.
  */
@@ -102,7 +102,7 @@ export async function run(): Promise<BenchFigure[]> {
       else await page.getByTestId('file-input').setInputFiles(files);
       await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 600_000 });
       const ms = performance.now() - t0;
-      if (how === 'folder') {
+      {
         // where the page's time went: its marks (components/import/import-panel.tsx), from the pick
         const marks = await page.evaluate(() =>
           performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)] as const),
@@ -147,11 +147,12 @@ export async function run(): Promise<BenchFigure[]> {
       },
       {
         group: GROUP,
-        name: `import page: ${FILES} loose files (a request each)`,
+        name: `import page: ${FILES} loose files (zipped in batches)`,
         value: Math.max(...loose),
         unit: 'files/s',
         higherIsBetter: true,
         comparator: { name: 'witness import', value: cliBest },
+        goal: '>= 0.8x witness import',
       },
     ];
   } finally {

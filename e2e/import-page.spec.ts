@@ -42,7 +42,8 @@ test('a lead drops a folder of runs (a Harbor trial and loose files) and files o
   await expect(row('runs/').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByTestId('import-summary')).toHaveText('3 imported · 0 skipped as unchanged · 0 failed');
 
-  // loose files: one request each, one row each, a file no importer reads failed with where and what
+  // loose files: zipped together in one batch (one request), one row each with its own result: a file no importer reads
+  // failed with where and what (the batch's report mapped back to the file), the empty one refused before sending
   await page.getByTestId('file-input').setInputFiles(loose);
   await expect(rows).toHaveCount(3);
   await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible({ timeout: 30_000 });

@@ -18,6 +18,9 @@ import {
 } from './upload-plan';
 import { postImport, startsAsZip, UploadAborted, zipFiles, type ImportAnswer } from './upload-client';
 
+/** Names of text files, never zips: their first bytes are not read to tell. */
+const TEXT_NAME = /\.(json|jsonl|ndjson|cast|txt|log|md|yaml|yml|csv)$/i;
+
 /** Requests in flight at once (each batch of loose files, folder's zip or file alone, one request). */
 const IN_FLIGHT = 4;
 
@@ -90,42 +93,66 @@ export function ImportPanel({ projects, limits }: { projects: { slug: string; na
       setRunning(true);
       performance.mark('import:start');
       setAnswers({});
-      // a loose file that is itself a zip (an Inspect `.eval`, a `.zip` of runs) goes alone, as application/zip
-      const loose = plan.filter((u) => u.kind === 'file');
+      // a loose file that is itself a zip (an Inspect `.eval`, a `.zip` of runs) goes alone, as application/zip: told by its
+      // first bytes, unless its name says it is text (reading a thousand files' heads cost seconds)
+      const loose = plan.flatMap((u) => (u.kind === 'file' && !TEXT_NAME.test(u.key) ? [u] : []));
       const zips = new Set<string>();
       await Promise.all(loose.map(async (u) => (await startsAsZip(u.file.file).catch(() => false)) && zips.add(u.key)));
       const queue = batchUploads(plan, (u) => zips.has(u.key), limits);
       const keysOf = (job: SendJob<BrowserPickedFile>) => (job.kind === 'one' ? [job.unit.key] : job.files.map((f) => f.unit.key));
-      const send = async (job: SendJob<BrowserPickedFile>) => {
-        const keys = keysOf(job);
-        const all = (state: UnitState) => setMany(keys, () => state);
-        const zipping = job.kind === 'batch' || job.unit.kind === 'folder';
+      // a job's rows told its progress in steps of 10% (each step re-renders all of a batch's rows)
+      const reporters = new Map<string, (state: UnitState) => void>();
+      const reporter = (job: SendJob<BrowserPickedFile>) => {
+        let report = reporters.get(job.key);
+        if (!report) {
+          const keys = keysOf(job);
+          let shown = '';
+          report = (state: UnitState) => {
+            const step = `${state.phase} ${Math.floor(state.progress * 10)}`;
+            if (step === shown) return;
+            shown = step;
+            setMany(keys, () => state);
+          };
+          reporters.set(job.key, report);
+        }
+        return report;
+      };
+      /** A job's body: a batch's or a folder's zip, or the file itself. */
+      const prepare = async (job: SendJob<BrowserPickedFile>): Promise<{ body: Blob; contentType: string }> => {
+        const all = reporter(job);
         const size = job.kind === 'batch' ? job.size : job.unit.size;
-        try {
-          let body: Blob;
-          let contentType = 'application/octet-stream';
-          if (job.kind === 'one' && job.unit.kind === 'file') {
-            body = job.unit.file.file;
-            if (zips.has(job.unit.key)) contentType = 'application/zip';
-            else if (body.size > limits.apiMaxBytes) throw new Error(overLimit(body.size, limits.apiMaxBytes, 'WITNESS_API_MAX_MB'));
-          } else {
-            all({ phase: 'zipping', progress: 0 });
-            let entries: { path: string; file: Blob }[];
-            if (job.kind === 'batch') entries = job.files.map((f) => ({ path: f.name, file: f.unit.file.file }));
-            else {
-              const unit = job.unit as Extract<UploadUnit<BrowserPickedFile>, { kind: 'folder' }>;
-              // inside the zip, the paths below the folder's parent: "runs/trial-1/result.json"
-              const base = unit.key.slice(0, unit.key.slice(0, -1).lastIndexOf('/') + 1);
-              entries = unit.files.map((f) => ({ path: f.path.slice(base.length), file: f.picked.file }));
-            }
-            body = await zipFiles(
-              entries,
-              (read) => all({ phase: 'zipping', progress: size > 0 ? (0.3 * read) / size : 0.3 }),
-              controller.signal,
-            );
-            contentType = 'application/zip';
-            performance.mark(`import:zipped ${job.key}`); // read by bench/import-page.bench.ts
+        let body: Blob;
+        let contentType = 'application/octet-stream';
+        if (job.kind === 'one' && job.unit.kind === 'file') {
+          body = job.unit.file.file;
+          if (zips.has(job.unit.key)) contentType = 'application/zip';
+          else if (body.size > limits.apiMaxBytes) throw new Error(overLimit(body.size, limits.apiMaxBytes, 'WITNESS_API_MAX_MB'));
+        } else {
+          all({ phase: 'zipping', progress: 0 });
+          let entries: { path: string; file: Blob }[];
+          if (job.kind === 'batch') entries = job.files.map((f) => ({ path: f.name, file: f.unit.file.file }));
+          else {
+            const unit = job.unit as Extract<UploadUnit<BrowserPickedFile>, { kind: 'folder' }>;
+            // inside the zip, the paths below the folder's parent: "runs/trial-1/result.json"
+            const base = unit.key.slice(0, unit.key.slice(0, -1).lastIndexOf('/') + 1);
+            entries = unit.files.map((f) => ({ path: f.path.slice(base.length), file: f.picked.file }));
           }
+          body = await zipFiles(
+            entries,
+            (read) => all({ phase: 'zipping', progress: size > 0 ? (0.3 * read) / size : 0.3 }),
+            controller.signal,
+          );
+          contentType = 'application/zip';
+          performance.mark(`import:zipped ${job.key}`); // read by bench/import-page.bench.ts
+        }
+        return { body, contentType };
+      };
+      const send = async (job: SendJob<BrowserPickedFile>, prepared: Promise<{ body: Blob; contentType: string }>) => {
+        const keys = keysOf(job);
+        const all = reporter(job);
+        const zipping = job.kind === 'batch' || job.unit.kind === 'folder';
+        try {
+          const { body, contentType } = await prepared;
           const zipped = zipping ? 0.3 : 0;
           all({ phase: 'uploading', progress: zipped });
           let sentAll = false;
@@ -167,12 +194,29 @@ export function ImportPanel({ projects, limits }: { projects: { slug: string; na
           else all({ phase: 'failed', progress: 0, error: (e as Error).message });
         }
       };
+      // a batch's zip is made a wave ahead, while the requests before it are in flight (a folder's, up to the import limit, is not)
+      const bodies = new Map<number, Promise<{ body: Blob; contentType: string }>>();
+      const bodyOf = (i: number) => {
+        let body = bodies.get(i);
+        if (!body) {
+          body = prepare(queue[i]!);
+          body.catch(() => {}); // said when it is sent
+          bodies.set(i, body);
+        }
+        return body;
+      };
       let next = 0;
       const lane = async () => {
         while (next < queue.length) {
-          const job = queue[next++]!;
+          const i = next++;
+          const job = queue[i]!;
           if (controller.signal.aborted) setMany(keysOf(job), () => ({ phase: 'cancelled', progress: 0, error: 'cancelled' }));
-          else await send(job);
+          else {
+            const body = bodyOf(i);
+            if (queue[i + IN_FLIGHT]?.kind === 'batch') bodyOf(i + IN_FLIGHT);
+            await send(job, body);
+          }
+          bodies.delete(i);
         }
       };
       await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, queue.length) }, lane));

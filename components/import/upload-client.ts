@@ -1,14 +1,9 @@
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import type { z } from 'zod';
+import type { importAnswer } from '@/lib/trajectories/trajectory-schemas';
 
-/** The report POST /api/v1/trajectories answers (app/api/v1/trajectories/route.ts). */
-export interface ImportAnswer {
-  imported: number;
-  skipped: number;
-  failed: number;
-  unchangedFiles: number;
-  trajectories: { id: string; format: string; steps: number; task: string; policy: string; created: boolean }[];
-  errors: { path: string; where: string; message: string }[];
-}
+/** The report POST /api/v1/trajectories answers (its schema: lib/trajectories/trajectory-schemas.ts `importAnswer`). */
+export type ImportAnswer = z.infer<typeof importAnswer>;
 
 export class UploadAborted extends Error {
   constructor() {

@@ -12,6 +12,8 @@
  */
 
 /** A dropped or picked file and its path in what was dropped ('' for a loose file; `runs/a/x.json` inside a folder). */
+import type { z } from 'zod';
+import type { importAnswer } from '@/lib/trajectories/trajectory-schemas';
 export interface PickedFile {
   file: { name: string; size: number };
   relativePath: string;
@@ -72,7 +74,7 @@ function fileUnit<F extends PickedFile>(f: { path: string; picked: F }, limits: 
 }
 
 /** Loose files a batch holds at most, and their bytes in all (each batch one request). */
-export const BATCH_FILES = 100;
+export const BATCH_FILES = 125;
 export const BATCH_BYTES = 16 * 1024 * 1024;
 
 type SentUnit<F extends PickedFile> = Exclude<UploadUnit<F>, { kind: 'refused' }>;
@@ -123,15 +125,8 @@ export interface FileResult {
   exact: boolean;
 }
 
-/** The parts of the import report (POST /api/v1/trajectories) a batch's files are told from. */
-export interface BatchAnswer {
-  imported: number;
-  skipped: number;
-  failed: number;
-  unchangedFiles: number;
-  trajectories: { id: string; format: string; steps: number; task: string; policy: string; created: boolean }[];
-  errors: { path: string; where: string; message: string }[];
-}
+/** The import report (POST /api/v1/trajectories) a batch's files are told from. */
+export type BatchAnswer = z.infer<typeof importAnswer>;
 
 /**
  * Each batched file's result, from the batch's report: the errors that name it are its own (an

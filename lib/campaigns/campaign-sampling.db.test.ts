@@ -285,8 +285,9 @@ describe('campaign sampling: recorded probabilities, active draws, claims that k
     const pass = env.estimates.find((e) => e.figure === 'reviewerPass')!;
     expect(pass).toMatchObject({ group: 'env', population: 60, labeled: toReview, randomSample: true, design: 'weighted' });
     expect(pass.ppi).not.toBeNull();
-    // the judge and verifier are right: the PPI interval is narrower than the human-only one, and covers the truth (40 of 60 pass)
-    expect(pass.ppi!.high - pass.ppi!.low).toBeLessThan(pass.human!.high - pass.human!.low);
+    // the judge and verifier are right: the PPI interval covers the truth (40 of 60 pass) and is worth more labels than were
+    // given. (Its width is not compared with the human-only one's: under this unequal-probability design both are estimated
+    // from the same ~18 labels drawn in a random order, and about 1 run in 6 the human-only estimate came out narrower.)
     expect(pass.ppi!.low).toBeLessThanOrEqual(40 / 60);
     expect(pass.ppi!.high).toBeGreaterThanOrEqual(40 / 60);
     expect(pass.effectiveLabels!).toBeGreaterThan(toReview);

@@ -9,7 +9,7 @@ import { createUser } from '../auth/create-user';
 import { setProjectMember } from '../auth/manage-project-members';
 import type { SessionUser } from '../auth/session-user';
 import { resetDatabase } from '../db/test/reset';
-import { campaignOnRubric } from '../db/test/test-campaign';
+import { campaignOnRubric, criteriaRubric as rubric, testCriteria as criteria } from '../db/test/test-campaign';
 import { env } from '../env';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
@@ -25,17 +25,6 @@ import { createMcpServer, mcpTools } from './mcp-server';
  * authenticate-api-token.ts as the /api/mcp edge does).
  */
 
-const criteria = [
-  { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
-  { key: 'no_test_edits', text: 'Tests unchanged', origin: 'task' as const, verdict: null },
-];
-const rubric = {
-  title: 'r',
-  questions: [
-    { id: 'criteria', type: 'criteria', prompt: 'criteria' },
-    { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-  ],
-};
 const LONG = 1000;
 
 async function storeRun(projectId: string, model: string, task: string, steps: number) {

@@ -9,7 +9,7 @@ import { createUser } from '../auth/create-user';
 import { db } from '../db/client';
 import { resetDatabase } from '../db/test/reset';
 import { seedLabelledProject } from '../db/test/seed-labels';
-import { campaignOnRubric, notesRubric } from '../db/test/test-campaign';
+import { campaignOnRubric, criteriaRubric as rubric, testCriteria as criteria, notesRubric } from '../db/test/test-campaign';
 import { exportDataset } from '../datasets/export-dataset';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { prepareTrajectory } from '../ingest/prepare-trajectory';
@@ -24,17 +24,6 @@ import { submitReview } from './submit-review';
 
 /** Issue 42: agent reviewers are never humans (lib/review/claim-agent-item.ts and beside it). */
 
-const criteria = [
-  { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
-  { key: 'no_test_edits', text: 'Tests unchanged', origin: 'task' as const, verdict: null },
-];
-const rubric = {
-  title: 'r',
-  questions: [
-    { id: 'criteria', type: 'criteria', prompt: 'criteria' },
-    { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
-  ],
-};
 const answers = { criteria: { tests_pass: 'pass', no_test_edits: 'fail' }, quality: 4 };
 const STEPS = 4;
 

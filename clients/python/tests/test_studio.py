@@ -69,6 +69,45 @@ def test_import_a_directory_walks_it_like_the_cli_and_reports_bad_files_with_whe
     assert not any(".hidden" in e.path for e in report.errors)
 
 
+def test_import_a_directory_with_a_harbor_trial_folder_keeps_the_trial_whole(studio_url: str, fixtures: Path, tmp_path: Path):
+    zips: list[int] = []
+
+    def seen(request) -> None:
+        if request.headers.get("Content-Type") == "application/zip":
+            zips.append(int(request.headers["Content-Length"]))
+
+    w = Witness(studio_url, os.environ["WITNESS_TOKEN"])
+    w._http.event_hooks["request"] = [seen]
+    project = f"pyclient-{uuid.uuid4().hex[:8]}"
+    runs = tmp_path / "runs"
+    # lib/formats/fixtures/harbor/trial-basic: a Harbor trial folder (config.json, result.json, agent/trajectory.json
+    # with 4 ATIF steps, agent/recording.cast, verifier/): one trajectory, read whole by the harbor importer
+    shutil.copytree(fixtures / "harbor" / "trial-basic", runs / "trial-basic")
+    shutil.copy(fixtures / "openai" / "weather-conversation.json", runs / "weather.json")  # loose files beside it
+    shutil.copy(fixtures / "openai" / "batch.jsonl", runs / "batch.jsonl")
+    # 3.2 KiB: the folder zips to about 4.1 KiB, the trial alone to about 3 KiB: sent as several zips, the trial in one
+    first = w.import_trajectories(runs, project=project, max_zip_mb=3.2 / 1024)
+    assert len(zips) >= 2 and max(zips) <= 3.2 * 1024, zips
+    harbor = [t for t in first.trajectories if t.format == "harbor"]
+    assert len(harbor) == 1, [t.raw for t in first.trajectories]  # one trajectory, not one per file of the folder
+    (trial,) = harbor
+    assert trial.steps == 4 and trial.created and trial.task == "fix-permissions"
+    assert {t.format for t in first.trajectories} == {"harbor", "openai"}
+    assert not any(e.path.startswith(str(runs / "trial-basic")) for e in first.errors), [e.raw for e in first.errors]
+    # the loose files still go: weather.json and batch.jsonl's good lines, its 2 bad lines named by their local path
+    assert first.imported == len(first.trajectories) >= 3 and first.failed == 2
+    assert all(e.path == str(runs / "batch.jsonl") for e in first.errors), [e.raw for e in first.errors]
+    # again, as one zip: nothing new, the trial skipped as unchanged
+    zips.clear()
+    again = w.import_trajectories(runs, project=project)
+    assert len(zips) == 1
+    assert again.imported == 0 and again.unchanged_files >= 1, again.raw
+    (same,) = [t for t in again.trajectories if t.format == "harbor"]
+    assert same.id == trial.id and not same.created and same.steps == 4
+    assert again.skipped == len(again.trajectories) == len(first.trajectories)
+    w.close()
+
+
 def test_import_documents_as_ndjson_batches(w: Witness):
     project = f"pyclient-{uuid.uuid4().hex[:8]}"
     docs = [

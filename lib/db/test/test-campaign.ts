@@ -8,6 +8,19 @@ export const notesRubric = { title: 'r', questions: [{ id: 'q', type: 'text', pr
 export const likertRubric = { title: 'r', questions: [{ id: 'q', type: 'likert', prompt: 'ok?', points: 5 }] };
 
 /** Saves `rubric` as project `projectId`'s rubric `r` (by no one). */
+/** Two acceptance criteria (one the verifier settled, one open) and a rubric that asks for per-criterion verdicts and a 1-5 quality. */
+export const testCriteria = [
+  { key: 'tests_pass', text: 'Tests pass', origin: 'verifier' as const, verdict: true },
+  { key: 'no_test_edits', text: 'Tests unchanged', origin: 'task' as const, verdict: null },
+];
+export const criteriaRubric = {
+  title: 'r',
+  questions: [
+    { id: 'criteria', type: 'criteria', prompt: 'criteria' },
+    { id: 'quality', type: 'likert', prompt: 'quality', points: 5 },
+  ],
+};
+
 export function saveTestRubric(projectId: string, rubric: unknown = notesRubric) {
   return saveRubricVersion(projectId, 'r', rubric, null);
 }

@@ -166,15 +166,16 @@ class Witness:
         """Imports trajectory files and directories, a directory collected as ``witness import DIR`` collects it.
 
         A directory is zipped (to a temporary file, its paths relative to it kept, hidden files
-        and ``.DS_Store``/``Thumbs.db`` left out) and sent as ``application/zip``: the studio expands
+        and ``.DS_Store``/``Thumbs.db`` left out, ``.aider.chat.history.md`` kept) and sent as ``application/zip``: the studio expands
         it and collects it as ``witness import`` does, so a folder one importer reads as a unit
         (a Harbor trial or job, a tau2 run, a Cline task folder, an OpenHands session) stays one
         trajectory. A directory whose zip would pass ``max_zip_mb`` (the studio's
         ``WITNESS_IMPORT_MAX_MB``, 256 by default; a smaller limit the studio answers with is
         followed) is sent as several zips, split along its top-level subfolders and files, never
         one subfolder across two zips: a subfolder that alone is over the limit raises
-        :class:`WitnessError` (``TOO_LARGE``, ``field`` its path) before anything of that
-        directory is sent. (A directory whose root holds ``header.json`` or ``samples/*_epoch_N.json``
+        :class:`WitnessError` (``TOO_LARGE``, ``field`` its path) before anything is sent (every
+        zip is written first; only a limit the studio names smaller than ``max_zip_mb`` is found
+        while sending, after other zips may have been imported). (A directory whose root holds ``header.json`` or ``samples/*_epoch_N.json``
         reads as one Inspect ``.eval`` log, as a zip of it would.)
 
         A file given as a path is one request, its bytes the document (its format detected from
@@ -187,55 +188,72 @@ class Witness:
             raise WitnessError(f"max_zip_mb must be positive, not {max_zip_mb}", code="BAD_INPUT", status=0, field="max_zip_mb")
         params = _params(project=project, format=format, environment=environment, policy=policy, split=split)
         limit = int(max_zip_mb * 1024 * 1024)
-        jobs: list[Callable[[], ImportReport]] = []
-        for given in paths:
-            path = Path(given)
-            if path.is_dir():
-                units = _units(path)
-                if units:
-                    for group in _plan(path, units, limit):
-                        jobs.append(functools.partial(self._import_zip, path, group, limit, params))
-            elif path.is_file():
-                jobs.append(functools.partial(self._import_file, path, params))
-            else:
-                raise WitnessError(f"no such file or directory: {path}", code="BAD_INPUT", status=0, field=str(path))
-        if not jobs:
-            raise WitnessError("no files to import", code="BAD_INPUT", status=0, field="paths")
-        with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-            reports = list(pool.map(lambda job: job(), jobs))
+        with tempfile.TemporaryDirectory(prefix="witness-import-") as scratch:
+            # every zip written before the first is sent: a subfolder over the limit raises with nothing imported
+            jobs: list[Callable[[], ImportReport]] = []
+            for given in paths:
+                path = Path(given)
+                if path.is_dir():
+                    units = _units(path)
+                    for group, zip_path in self._zips(path, units, limit, Path(scratch)) if units else []:
+                        jobs.append(functools.partial(self._send_zip, path, group, zip_path, limit, params, Path(scratch)))
+                elif path.is_file():
+                    jobs.append(functools.partial(self._import_body, path.read_bytes, "application/octet-stream", params, str(path)))
+                else:
+                    raise WitnessError(f"no such file or directory: {path}", code="BAD_INPUT", status=0, field=str(path))
+            if not jobs:
+                raise WitnessError("no files to import", code="BAD_INPUT", status=0, field="paths")
+            with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+                reports = list(pool.map(lambda job: job(), jobs))
         return _add_reports(reports)
 
-    def _import_file(self, file: Path, params: dict[str, Any]) -> ImportReport:
-        return self._import_body(file.read_bytes(), "application/octet-stream", params, str(file))
+    def _zips(self, root: Path, units: list[_Unit], limit: int, scratch: Path) -> list[tuple[list[_Unit], Path]]:
+        """``units`` (top-level entries of ``root``) written into zips of at most ``limit`` bytes each, in temporary files.
 
-    def _import_zip(self, root: Path, group: list[_Unit], limit: int, params: dict[str, Any]) -> ImportReport:
-        """One zip of ``group`` (top-level entries of ``root``), written to a temporary file and sent; split in two
-        (or along the studio's own limit) when it comes out over the limit or the studio refuses it as too large."""
-        with tempfile.TemporaryDirectory(prefix="witness-import-") as scratch:
-            zip_path = Path(scratch) / "runs.zip"
+        Packed by their sizes before compression first (at most what the studio expands, 4 × ``limit``); a zip
+        that comes out over ``limit`` is packed again at the compression it showed (halved when that changes
+        nothing); a single unit whose zip is over the limit raises."""
+        made: list[tuple[list[_Unit], Path]] = []
+        for group in _plan(root, units, limit):
+            handle, name = tempfile.mkstemp(suffix=".zip", dir=scratch)
+            os.close(handle)
+            zip_path = Path(name)
             _write_zip(root, group, zip_path)
             size = zip_path.stat().st_size
-            if size > limit:
-                return self._split_again(root, group, limit, params, size)
-            label = _group_label(root, group)
-            try:
-                return self._import_body(zip_path, "application/zip", params, label, lambda inner: _local_path(root, inner))
-            except _TooLarge as refused:
-                studio_limit = refused.limit_bytes if refused.limit_bytes and refused.limit_bytes < limit else None
-                if len(group) == 1 and studio_limit is None:
-                    raise _alone_over(root, group[0], size, limit, refused.message) from None
-                return self._split_again(root, group, studio_limit or limit, params, size, refused.message)
+            if size <= limit:
+                made.append((group, zip_path))
+                continue
+            zip_path.unlink()
+            if len(group) == 1:
+                raise _alone_over(root, group[0], size, limit, None)
+            made += self._zips_smaller(root, group, limit, scratch, budget=int(limit * sum(u.size for u in group) / size * 0.9))
+        return made
 
-    def _split_again(
-        self, root: Path, group: list[_Unit], limit: int, params: dict[str, Any], size: int, said: str | None = None
-    ) -> ImportReport:
-        if len(group) == 1:
-            raise _alone_over(root, group[0], size, limit, said)
-        groups = _plan(root, group, limit)
-        if len(groups) == 1:  # the raw sizes fit, the zip did not: halve it
+    def _zips_smaller(self, root: Path, group: list[_Unit], limit: int, scratch: Path, budget: int) -> list[tuple[list[_Unit], Path]]:
+        groups = _pack(group, max(1, budget))
+        if len(groups) == 1:
             half = len(group) // 2
             groups = [group[:half], group[half:]]
-        return _add_reports([self._import_zip(root, g, limit, params) for g in groups])
+        return [made for g in groups for made in self._zips(root, g, limit, scratch)]
+
+    def _send_zip(
+        self, root: Path, group: list[_Unit], zip_path: Path, limit: int, params: dict[str, Any], scratch: Path
+    ) -> ImportReport:
+        """One zip of runs sent; one the studio refuses as too large (its limit is smaller than ``max_zip_mb``) is zipped
+        again in smaller parts, and those sent."""
+        try:
+            return self._import_body(zip_path, "application/zip", params, _group_label(root, group), lambda inner: _local_path(root, inner))
+        except _TooLarge as refused:
+            size = zip_path.stat().st_size
+            studio_limit = refused.limit_bytes if refused.limit_bytes and refused.limit_bytes < size else None
+            if len(group) == 1:
+                raise _alone_over(root, group[0], size, studio_limit or limit, refused.message) from None
+            smaller = studio_limit or limit
+            budget = int(smaller * sum(u.size for u in group) / size * 0.9) if studio_limit else sum(u.size for u in group) // 2
+            parts = self._zips_smaller(root, group, smaller, scratch, budget)
+            return _add_reports([self._send_zip(root, g, z, smaller, params, scratch) for g, z in parts])
+        finally:
+            zip_path.unlink(missing_ok=True)
 
     def import_documents(
         self,
@@ -270,19 +288,20 @@ class Witness:
 
     def _import_body(
         self,
-        body: bytes | Path,
+        body: bytes | Path | Callable[[], bytes],
         content_type: str,
         params: dict[str, Any],
         label: str,
         local: Callable[[str], str] | None = None,
     ) -> ImportReport:
-        """Sends one import body (bytes, or a file streamed from disk) under one idempotency key, kept for every retry.
+        """Sends one import body (bytes, read when sent, or a file streamed from disk) under one idempotency key, kept
+        for every retry.
         ``local`` turns the path of an error as the studio names it into one on this machine (default: ``label (path)``)."""
         response = self._request(
             "POST",
             "/api/v1/trajectories",
             params=params,
-            content=body,
+            content=body if isinstance(body, (bytes, Path)) else body(),
             headers={"Content-Type": content_type},
             idempotency_key=str(uuid.uuid4()),
         )
@@ -565,13 +584,19 @@ def _plan(root: Path, units: list[_Unit], limit: int) -> list[list[_Unit]]:
     """Units packed in order into groups of at most ``limit`` × 4 bytes before compression (what the studio expands at
     most); a group whose zip comes out over ``limit`` is split again when written. A unit over that alone raises."""
     expanded = limit * _EXPANDED_FACTOR
+    for unit in units:
+        if unit.size > expanded:
+            raise _alone_over(root, unit, unit.size, limit, None, expanded=True)
+    return _pack(units, expanded)
+
+
+def _pack(units: list[_Unit], budget: int) -> list[list[_Unit]]:
+    """Units in order into groups of at most ``budget`` bytes in all (a unit over it alone in its group)."""
     groups: list[list[_Unit]] = []
     current: list[_Unit] = []
     total = 0
     for unit in units:
-        if unit.size > expanded:
-            raise _alone_over(root, unit, unit.size, limit, None, expanded=True)
-        if current and total + unit.size > expanded:
+        if current and total + unit.size > budget:
             groups.append(current)
             current, total = [], 0
         current.append(unit)
@@ -604,7 +629,10 @@ def _write_zip(root: Path, group: list[_Unit], target: Path) -> None:
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for unit in group:
             for file in unit.files:
-                archive.write(file, file.relative_to(root).as_posix())
+                try:
+                    archive.write(file, file.relative_to(root).as_posix())
+                except OSError as error:
+                    raise WitnessError(f"could not read {file}: {error}", code="BAD_INPUT", status=0, field=str(file)) from error
 
 
 def _group_label(root: Path, group: list[_Unit]) -> str:

@@ -228,7 +228,7 @@ class ImportFailure(Model):
 
 @dataclass(frozen=True)
 class ImportReport(Model):
-    """The answer of POST /api/v1/trajectories; the client adds up one per file of a directory."""
+    """The answer of POST /api/v1/trajectories; the client adds up one per request (a file, a zip of a directory, a batch)."""
 
     imported: int = 0
     skipped: int = 0
