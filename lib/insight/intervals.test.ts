@@ -20,6 +20,11 @@ describe('intervals', () => {
     const all = wilson(10, 10);
     expect(all.ci![1]).toBe(1);
     expect(all.ci![0]).toBeCloseTo(0.7225, 4);
+    // effective sizes (the prediction-powered estimates pass fractional ones) where the computed end was ~5e-17 off
+    for (const n of [0.25, 1, 1.5, 4.5]) {
+      expect(wilson(0, n).ci![0]).toBe(0);
+      expect(wilson(n, n).ci![1]).toBe(1);
+    }
     expect(wilson(0, 0)).toEqual({ k: 0, n: 0, rate: null, ci: null });
     expect(() => wilson(11, 10)).toThrow(/within 0..n/);
   });

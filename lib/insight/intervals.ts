@@ -60,7 +60,9 @@ export function wilson(k: number, n: number, level = 0.95): Proportion {
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { k, n, rate: p, ci: [Math.max(0, centre - half), Math.min(1, centre + half)] };
+  // at k = 0 (k = n) the score interval's low (high) end is exactly 0 (1); computed, it can be left ~1e-17 off by rounding,
+  // which put a low end above a 0 estimate
+  return { k, n, rate: p, ci: [k === 0 ? 0 : Math.max(0, centre - half), k === n ? 1 : Math.min(1, centre + half)] };
 }
 
 /** Student t quantiles t_{0.975, df} for df 1..30; above 30 the normal quantile is within 2%. */
