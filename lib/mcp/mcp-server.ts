@@ -1,3 +1,4 @@
+import { scopeOf } from '../auth/token-scope';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -73,7 +74,7 @@ export async function callTool(user: SessionUser, name: string, args: unknown, o
     const tool = mcpTools.find((t) => t.name === name);
     if (!tool) throw new AppError('NOT_FOUND', `No tool named '${name}' (tools/list names them)`);
     if (!toolAllowed(tool, user)) {
-      const scope = user.token?.scope ?? 'all';
+      const scope = scopeOf(user);
       throw new AppError(
         'FORBIDDEN',
         tool.scopes.includes(scope)

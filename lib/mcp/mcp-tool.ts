@@ -1,3 +1,4 @@
+import { scopeOf } from '../auth/token-scope';
 import { type z } from 'zod';
 import type { TokenScope } from '../auth/api-token';
 import { canAccess, type Area } from '../auth/roles';
@@ -60,5 +61,5 @@ export function parseToolInput<S extends z.ZodType>(schema: S, raw: unknown): z.
 
 /** May this caller see and call the tool: its role reaches the tool's area and its token's scope allows it. */
 export function toolAllowed(tool: McpTool, user: SessionUser): boolean {
-  return tool.scopes.includes(user.token?.scope ?? 'all') && canAccess(user.role, tool.area);
+  return tool.scopes.includes(scopeOf(user)) && canAccess(user.role, tool.area);
 }
