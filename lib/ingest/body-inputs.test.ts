@@ -132,6 +132,20 @@ describe('a zip of runs (issue 44: the import page sends a dropped folder or .zi
     }
   });
 
+  it('a zip with nothing witness import reads (only hidden entries) is one failure, not an import of nothing', async () => {
+    const { inputs, dispose } = await bodyImport(
+      writeZip([deflatedEntry('__MACOSX/._run.json', Buffer.from('x')), deflatedEntry('.DS_Store', Buffer.from('x'))]),
+      'application/zip',
+      'auto',
+      limits,
+    );
+    const collected = await drain(inputs);
+    expect(collected).toEqual([
+      { ok: false, path: '.', where: 'zip', message: expect.stringMatching(/^the zip holds no file witness import reads/) },
+    ]);
+    await dispose();
+  });
+
   it('reports an entry over the import limit and refuses names that leave the archive or a zip that expands too far', async () => {
     const atif = readFileSync(path.join(fixtures, 'atif', 'basic.json'));
     const { inputs, dispose } = await bodyImport(

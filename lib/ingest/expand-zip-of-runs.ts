@@ -115,12 +115,23 @@ async function* relativeInputs(
     maxBytes: options.maxFileBytes,
     readStdin: () => Promise.reject(new Error('no stdin in a zip')),
   });
+  let any = failed.length > 0;
   for await (const c of inputs) {
+    any = true;
     const rel = relative(c.path);
     if (!c.ok) yield { ...c, path: rel, where: c.where === c.path ? rel : c.where };
     else if (c.input.kind === 'file') yield { ok: true, path: rel, input: { kind: 'file', file: { ...c.input.file, path: rel } } };
     else yield { ok: true, path: rel, input: { kind: 'dir', dir: { ...c.input.dir, path: rel } } };
   }
+  // a zip that holds nothing to read (only hidden entries such as __MACOSX/ or .DS_Store, or no file at all) is a failure the
+  // report names, never an import of nothing answered as a success
+  if (!any)
+    yield {
+      ok: false,
+      path: '.',
+      where: 'zip',
+      message: 'the zip holds no file witness import reads (it is empty, or holds only hidden entries)',
+    };
 }
 
 function mib(bytes: number): string {
