@@ -5,6 +5,7 @@ import type { TranscriptStep } from '@/lib/video/transcript';
 import { stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
 import { RichText } from '@/render/ui/rich-text';
+import { CodeListing } from '@/render/ui/code-listing';
 import { inert } from '@/lib/rich-text/inert-text';
 
 const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string }> = {
@@ -212,7 +213,9 @@ const TranscriptItem = memo(function TranscriptItem({
           {step.text !== '' ? <RichText text={step.text} /> : null}
           {step.reasoning ? <Reasoning text={step.reasoning} /> : null}
           {step.toolCalls.map((c, i) =>
-            c.arguments === '' ? (
+            c.code ? (
+              <CodeCall key={i} name={c.name} code={c.code.text} language={c.code.language} rest={c.arguments} />
+            ) : c.arguments === '' ? (
               <p key={i} className="font-mono text-xs font-semibold text-indigo-800">
                 {inert(c.name)}()
               </p>
@@ -279,10 +282,10 @@ function FarStep({ step }: { step: TranscriptStep }) {
   const blocks = step.toolCalls.length + step.observations.length + step.diffs.length + (step.reasoning ? 1 : 0);
   const lines = (t: string) => Math.min(LONG_LINES, t.split('\n').length);
   const textLines = Math.min(200, Math.ceil(step.text.length / 90) + step.text.split('\n').length - 1);
-  const blockLines = [...step.toolCalls.map((c) => lines(c.arguments)), ...step.observations.map((o) => lines(o.content))].reduce(
-    (a, b) => a + b,
-    0,
-  );
+  const blockLines = [
+    ...step.toolCalls.map((c) => (c.code ? Math.min(CODE_LINES, c.code.text.split('\n').length) : lines(c.arguments))),
+    ...step.observations.map((o) => lines(o.content)),
+  ].reduce((a, b) => a + b, 0);
   const height = 8 + textLines * 20 + blocks * 30 + blockLines * 19.5 + (step.reasoning ? 40 : 0);
   return (
     <div className="px-3 pb-2 text-sm text-zinc-800" style={{ minHeight: Math.round(height) }}>
@@ -317,6 +320,42 @@ function Reasoning({ text }: { text: string }) {
 }
 
 const LONG_LINES = 14;
+/** a program is read whole up to this many lines before it folds (an expert reads the code, not its start) */
+const CODE_LINES = 80;
+
+/** A tool call that runs a program: its source highlighted with line numbers, the other arguments under it. */
+function CodeCall({ name, code, language, rest }: { name: string; code: string; language: 'python' | 'bash' | null; rest: string }) {
+  const [open, setOpen] = useState(false);
+  const lineCount = code.split('\n').length;
+  const long = lineCount > CODE_LINES;
+  return (
+    <div className="overflow-hidden rounded-md border border-zinc-800 bg-[#0d1117]" data-testid="tool-call-code">
+      <div className="flex items-center gap-2 px-2 py-0.5 text-[11px] text-zinc-300">
+        <span className="font-mono font-semibold text-indigo-200">{inert(name)}</span>
+        <span className="opacity-70">
+          {language ?? 'code'} · {formatCount(lineCount)} {lineCount === 1 ? 'line' : 'lines'}
+        </span>
+        {long ? (
+          <button
+            type="button"
+            onClick={() => setOpen((o) => !o)}
+            aria-expanded={open}
+            className="ml-auto underline-offset-2 hover:underline"
+          >
+            {open ? 'collapse' : `show all ${formatCount(lineCount)} lines`}
+          </button>
+        ) : null}
+      </div>
+      <CodeListing
+        code={inert(code)}
+        language={language}
+        lineCount={long && !open ? CODE_LINES : undefined}
+        className="px-2 pb-1.5 font-mono text-xs leading-relaxed"
+      />
+      {rest !== '' ? <pre className="border-t border-zinc-800 px-2 py-1 font-mono text-[11px] text-zinc-400">{inert(rest)}</pre> : null}
+    </div>
+  );
+}
 const LONG_CHARS = 1500;
 
 function LongBlock({ title, text, tone }: { title: string; text: string; tone: 'call' | 'output' | 'error' }) {

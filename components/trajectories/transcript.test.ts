@@ -39,3 +39,17 @@ describe('Transcript on the trajectory page (issue 39, row 5)', () => {
     expect(html).not.toContain('more characters not shown');
   });
 });
+
+describe('Transcript tool calls as code (issue 43 §3)', () => {
+  it('shows a python call’s source with line numbers and highlighting, not escaped JSON', () => {
+    const source = 'import numpy as np\nomega = np.sqrt(9.81 / 0.5)\nprint(omega)';
+    const html = renderToStaticMarkup(
+      createElement(Transcript, { steps: [step({ toolCalls: [{ id: 'c', name: 'python', arguments: { code: source } }] })] }),
+    );
+    expect(html).toContain('data-testid="tool-call-code"');
+    expect(html).toContain('data-language="python"');
+    expect(html).not.toContain('\\n'); // no escaped line breaks
+    expect(html).toMatch(/>3<\/span>/); // the third line's number
+    expect(html).toMatch(/<span style="color:#ff7b72">import<\/span>/); // a highlighted keyword
+  });
+});

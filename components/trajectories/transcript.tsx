@@ -5,6 +5,8 @@ import { TypesetExpandableText } from './typeset-expandable-text';
 import { formatTime, stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
 import { inert, prettyJson } from '@/lib/rich-text/inert-text';
+import { toolCallCode } from '@/lib/video/tool-call-code';
+import { CodeListing } from '@/render/ui/code-listing';
 
 /** Who acted: one colour each, used for the step's left rule and its label. */
 const sourceStyle: Record<TrajectoryStep['source'], { label: string; rule: string; chip: string }> = {
@@ -99,7 +101,9 @@ function Step({ step, typesetWhenNear }: { step: TrajectoryStep; typesetWhenNear
               <span className="font-mono font-semibold text-indigo-800">{inert(call.name)}</span>
               {call.id ? <span className="font-mono text-[11px] text-zinc-400">{inert(call.id)}</span> : null}
             </div>
-            {call.arguments !== undefined && call.arguments !== null && prettyJson(call.arguments) !== '{}' ? (
+            {toolCallCode(call.name, call.arguments) ? (
+              <CallCode name={call.name} args={call.arguments} />
+            ) : call.arguments !== undefined && call.arguments !== null && prettyJson(call.arguments) !== '{}' ? (
               <ExpandableText
                 text={inert(pageText(prettyJson(call.arguments)))}
                 className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`}
@@ -141,5 +145,21 @@ export function Transcript({ steps }: { steps: TrajectoryStep[] }) {
         <Step key={s.index} step={s} typesetWhenNear={i >= TYPESET_ON_SERVER} />
       ))}
     </ol>
+  );
+}
+
+/** A tool call that runs a program (lib/video/tool-call-code.ts): its source highlighted with line numbers, the other arguments under it. */
+function CallCode({ name, args }: { name: string; args: unknown }) {
+  const code = toolCallCode(name, args);
+  if (!code) return null;
+  return (
+    <div data-testid="tool-call-code">
+      <CodeListing code={inert(pageText(code.code))} language={code.language} className="px-3 py-2 font-mono text-xs leading-relaxed" />
+      {Object.keys(code.rest).length > 0 ? (
+        <pre className={`${monoBlock} rounded-t-none border-t border-indigo-100 bg-white text-zinc-800`}>
+          {inert(prettyJson(code.rest))}
+        </pre>
+      ) : null}
+    </div>
   );
 }

@@ -26,7 +26,7 @@ export function readingSeconds(step: TranscriptStep): number {
   const reasoningHead = step.reasoning ? step.reasoning.split('\n').slice(0, 3).join(' ') : '';
   const prose = words(step.text) + words(reasoningHead);
   const code =
-    step.toolCalls.reduce((n, c) => n + 1 + lines(c.arguments), 0) +
+    step.toolCalls.reduce((n, c) => n + 1 + lines(c.arguments) + (c.code ? lines(c.code.text) : 0), 0) +
     step.observations.reduce((n, o) => n + lines(o.content), 0) +
     step.diffs.reduce((n, d) => n + lines(d.text), 0);
   const seconds = (prose / READING_WPM) * 60 + code * SECONDS_PER_CODE_LINE;

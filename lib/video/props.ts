@@ -1,3 +1,4 @@
+import { toolCallCode } from './tool-call-code';
 import type { Criterion, Step, TerminalRecording, ToolCall, Trajectory } from '../formats/trajectory';
 import { diffFilesForScene, editArgumentsDiff, findUnifiedDiffs, type ParsedDiffFile } from './diff';
 import { testMatchers, testResultsIn, type TestMatcher } from './evidence';
@@ -737,15 +738,8 @@ function summariseReasoning(reasoning: string | null): string | null {
   return clipChars(flat, 220).text;
 }
 
-const COMMAND_KEYS = ['command', 'cmd', 'keystrokes', 'script', 'code'] as const;
-
 function commandOf(call: ToolCall): string | null {
-  const args = call.arguments;
-  if (typeof args === 'string') return /bash|shell|exec|terminal|run|cmd|command|python/i.test(call.name) ? args : null;
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return null;
-  const a = args as Record<string, unknown>;
-  for (const k of COMMAND_KEYS) if (typeof a[k] === 'string' && Object.keys(a).length <= 3) return a[k] as string;
-  return null;
+  return toolCallCode(call.name, call.arguments)?.code ?? null;
 }
 
 /**

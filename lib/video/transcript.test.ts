@@ -37,3 +37,21 @@ describe('blindTranscript', () => {
     expect(firstDivergentStep(a, a.slice(0, 2))).toBe(2);
   });
 });
+
+describe('blindTranscript tool calls (issue 43 §3)', () => {
+  it('a python call carries its source as code, not as escaped JSON', () => {
+    const source = 'import numpy as np\nprint(np.sqrt(9.81 / 0.5))';
+    const t = buildTrajectory({
+      format: 'openai',
+      task: { name: 't', instruction: 'i' },
+      policy: { model: 'm' },
+      steps: [
+        { source: 'agent', text: 'Check numerically.', toolCalls: [{ id: 'c', name: 'python', arguments: { code: source, timeout: 10 } }] },
+      ],
+    });
+    const [call] = blindTranscript(t)[0]!.toolCalls;
+    expect(call!.code).toEqual({ language: 'python', text: source });
+    expect(call!.arguments).toBe('{\n  "timeout": 10\n}');
+    expect(JSON.stringify(call!.code)).not.toContain('\\\\n');
+  });
+});

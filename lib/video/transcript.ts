@@ -3,6 +3,7 @@ import type { Trajectory } from '../formats/trajectory';
 import { editArgumentsDiff, findUnifiedDiffs, type ParsedDiffFile } from './diff';
 import { actorOf } from './props';
 import { formatCount } from './text';
+import { toolCallCode } from './tool-call-code';
 
 /**
  * The blind transcript: every step of a trajectory in full (message, reasoning, tool calls,
@@ -17,7 +18,14 @@ export const transcriptStepSchema = z.object({
   actor: z.string(),
   text: z.string(),
   reasoning: z.string().nullable(),
-  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })),
+  /** `arguments`: the call's arguments as text; `code`: the program it runs (python source, a shell command), when it runs one, then `arguments` holds only the others */
+  toolCalls: z.array(
+    z.object({
+      name: z.string(),
+      arguments: z.string(),
+      code: z.object({ language: z.enum(['python', 'bash']).nullable(), text: z.string() }).nullable(),
+    }),
+  ),
   observations: z.array(z.object({ toolName: z.string().nullable(), content: z.string(), isError: z.boolean() })),
   /** unified diffs in the step (edit-tool arguments, diffs printed in tool calls or outputs), as diff text */
   diffs: z.array(z.object({ path: z.string().nullable(), text: z.string() })),
@@ -47,7 +55,11 @@ export function blindTranscript(trajectory: Trajectory, options: TranscriptOptio
       actor: actorOf(step, trajectory, hidePolicy),
       text: clip(step.text),
       reasoning: step.reasoning,
-      toolCalls: step.toolCalls.map((c) => ({ name: c.name, arguments: clip(argumentsText(c.arguments)) })),
+      toolCalls: step.toolCalls.map((c) => {
+        const code = toolCallCode(c.name, c.arguments);
+        if (code === null) return { name: c.name, arguments: clip(argumentsText(c.arguments)), code: null };
+        return { name: c.name, arguments: argumentsText(code.rest), code: { language: code.language, text: clip(code.code) } };
+      }),
       observations: step.observations.map((ob) => ({
         toolName: ob.toolCallId !== null ? (callNames.get(ob.toolCallId) ?? null) : null,
         content: clip(ob.content),

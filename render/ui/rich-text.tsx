@@ -9,7 +9,8 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import type { VFile } from 'vfile';
 // relative imports: Remotion's bundler has no `@/` alias
-import { highlightTokens, tokenColor, type CodeToken } from './highlight';
+import { highlightTokens } from './highlight';
+import { CodeTokens } from './code-listing';
 import { BoundedCache } from '../../lib/bounded-cache';
 import { DISPLAY_FENCE, markdownWithMathCounted } from '../../lib/rich-text/markdown-source';
 import { inert } from '../../lib/rich-text/inert-text';
@@ -168,22 +169,6 @@ const rehypePlugins: Options['rehypePlugins'] = [[rehypeKatex, katexOptions], re
 
 function safeUrl(url: string): string {
   return /^(https?:\/\/|mailto:)/i.test(url.trim()) ? url : '';
-}
-
-function CodeTokens({ tokens }: { tokens: CodeToken[] }) {
-  return (
-    <>
-      {tokens.map(([piece, type], i) =>
-        type ? (
-          <span key={i} style={{ color: tokenColor[type] ?? tokenColor.punctuation }}>
-            {piece}
-          </span>
-        ) : (
-          piece
-        ),
-      )}
-    </>
-  );
 }
 
 const components: Components = {
