@@ -76,6 +76,11 @@ export const commands: CommandEntry[] = [
     summary: 'write a dataset (DPO, KTO, reward, SFT, PRM, OpenRLHF, slime) from the reviews',
     load: async () => (await import('./commands/export')).exportCommand,
   },
+  {
+    name: 'train',
+    summary: 'training runs on the reviews: train start, list, show ID, cancel ID (a trainer agent serves them)',
+    load: async () => (await import('./commands/train')).trainCommand,
+  },
 ];
 
 function usage(): string {

@@ -14,18 +14,27 @@ test('a reviewer compares two runs side by side and submits a preference with ra
   const id = page.url().split('/').pop()!;
   const html = await page.content();
   for (const p of campaign.policies) expect(html).not.toContain(p);
+  // one large player shows the left run or the right (v switches); the other keeps its place off screen
   await expect(page.getByTestId('side-left').getByTestId('trajectory-player')).toBeVisible();
-  await expect(page.getByTestId('side-right').getByTestId('trajectory-player')).toBeVisible();
+  await expect(page.getByTestId('side-right').getByTestId('trajectory-player')).toBeHidden();
   await expect(page.getByRole('button', { name: /^Watch .* to submit$/ })).toBeDisabled();
 
-  // one control bar drives both players
+  // one control bar drives both players; only the run on screen is watched
   for (let i = 0; i < 4; i++) await page.keyboard.press('=');
   await expect(page.getByLabel('Speed of both')).toHaveValue('4');
   await page.keyboard.press('k');
+  await expect(page.getByTestId('coverage-left')).toHaveText(/watched [1-9]/, { timeout: 20_000 });
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('coverage-right')).toHaveText(/watched 0%/);
+  await page.keyboard.press('v');
+  await expect(page.getByTestId('side-right').getByTestId('trajectory-player')).toBeVisible();
+  await page.getByLabel('Seek both videos').fill('0');
+  await page.keyboard.press('k');
   await expect(page.getByRole('button', { name: 'Submit (Ctrl+Enter)' })).toBeEnabled({ timeout: 20_000 });
   await page.keyboard.press('k');
-  await expect(page.getByTestId('coverage-left')).not.toHaveText('watched 0%');
-  await expect(page.getByTestId('coverage-right')).not.toHaveText('watched 0%');
+  await expect(page.getByTestId('coverage-right')).toHaveText(/watched [1-9]/);
+  await page.keyboard.press('v');
+  await expect(page.getByTestId('side-left').getByTestId('trajectory-player')).toBeVisible();
 
   // seeking by time moves both
   await page.getByLabel('Seek both videos').fill('2');

@@ -24,8 +24,12 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
   await page.getByLabel('Split').selectOption('');
   await page.getByRole('button', { name: 'Build dataset' }).click();
   await expect(page.getByRole('form', { name: 'New dataset export' }).getByRole('alert')).toContainText(
-    /Refused: \d+ item\(s\) belong to eval-split tasks.*held-out-0/,
+    /Refused: \d+ items? belongs? to eval-split tasks.*held-out-0/,
   );
+  // the refusal says how many and links them: the project's eval-split trajectories, no ids in the message
+  await expect(
+    page.getByRole('form', { name: 'New dataset export' }).getByRole('alert').getByRole('link', { name: 'the eval-split trajectories' }),
+  ).toHaveAttribute('href', /\/trajectories\?project=.*&split=eval/);
   await screenshot(page, 'datasets-guard-refused');
   await expect(page.getByTestId('export-row')).toHaveCount(0);
 

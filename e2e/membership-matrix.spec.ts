@@ -91,6 +91,7 @@ function fill(text: string, actor: Actor): string {
     .replaceAll(':assignment', actor.assignment)
     .replaceAll(':export', A.export)
     .replaceAll(':video', A.video)
+    .replaceAll(':run', A.run)
     .replaceAll(':token', invitePath.split('/').pop()!);
 }
 

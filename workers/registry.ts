@@ -4,6 +4,7 @@ import { campaignSnapshotHandler } from './jobs/campaign-snapshot/handler';
 import { campaignVideoPropsHandler } from './jobs/campaign-video-props/handler';
 import { datasetExportHandler } from './jobs/dataset-export/handler';
 import { sessionsPruneHandler } from './jobs/sessions-prune/handler';
+import { trainingCanaryHandler } from './jobs/training-canary/handler';
 import { trainingDeliverHandler } from './jobs/training-deliver/handler';
 import { videoCombineHandler } from './jobs/video-combine/handler';
 import { videoPropsHandler } from './jobs/video-props/handler';
@@ -19,6 +20,7 @@ const handlers: { readonly [K in keyof Jobs]: JobHandler<Jobs[K]> } = {
   videoProps: videoPropsHandler,
   datasetExport: datasetExportHandler,
   trainingDeliver: trainingDeliverHandler,
+  trainingCanary: trainingCanaryHandler,
   campaignSnapshot: campaignSnapshotHandler,
   campaignVideoProps: campaignVideoPropsHandler,
 };

@@ -38,7 +38,7 @@ describe('the route table (membership matrix)', () => {
     }
     for (const row of routeTable.filter((r) => r.scope === 'id'))
       expect(`${row.path} ${JSON.stringify(row.body ?? '')}`, row.file).toMatch(
-        /:(project|campaign|pairCampaign|item|trajectory|assignment|pairAssignment|export|video)\b/,
+        /:(project|campaign|pairCampaign|item|trajectory|assignment|pairAssignment|export|video|run)\b/,
       );
   });
 

@@ -12,6 +12,7 @@
  *   :assignment  the caller's own single-item claim in A (another member's for outsiders)
  *   :pairAssignment the same in the pairwise campaign
  *   :export      a finished dataset export     :video         a rendered video
+ *   :run         a finished training run of A with its checkpoint
  *   :token       an invitation token (public page)
  */
 export type RouteArea = 'public' | 'studio' | 'review' | 'lead' | 'admin';
@@ -88,6 +89,10 @@ export const pageRoutes: RouteRow[] = [
   page('(studio)/insight/environments/page.tsx', '/insight/environments?project=:project', 'lead', 'id'),
   page('(studio)/insight/policies/page.tsx', '/insight/policies?project=:project', 'lead', 'id'),
   page('(studio)/insight/compare/page.tsx', '/insight/compare?project=:project', 'lead', 'id'),
+  // training: the runs of the projects the caller leads; one run (:run, a run of A); the hill climb of A
+  page('(studio)/training/page.tsx', '/training', 'lead', 'list'),
+  page('(studio)/training/runs/[id]/page.tsx', '/training/runs/:run', 'lead', 'id'),
+  page('(studio)/training/hill-climb/page.tsx', '/training/hill-climb?project=:project', 'lead', 'id'),
 ];
 
 export const apiRoutes: RouteRow[] = [
@@ -165,6 +170,25 @@ export const apiRoutes: RouteRow[] = [
   api('GET', 'insight/environments/route.ts', 'insight/environments?project=:project', 'lead', 'id'),
   api('GET', 'insight/policies/route.ts', 'insight/policies?project=:project', 'lead', 'id'),
   api('GET', 'insight/compare/route.ts', 'insight/compare?project=:project', 'lead', 'id'),
+  // training runs (:run as above). Start: a base that is no policy of A is refused (422) after the guard, before any work
+  api('POST', 'training-runs/route.ts', 'training-runs', 'lead', 'id', {
+    ok: [422],
+    body: { project: ':project', recipe: 'trl-dpo', base: 'matrix-no-such-policy' },
+  }),
+  api('GET', 'training-runs/route.ts', 'training-runs?project=:project', 'lead', 'id'),
+  api('GET', 'training-runs/[id]/route.ts', 'training-runs/:run', 'lead', 'id'),
+  // a finished run cannot be cancelled (409); a queued or running one can
+  api('POST', 'training-runs/[id]/cancel/route.ts', 'training-runs/:run/cancel', 'lead', 'id', { ok: [200, 409] }),
+  // the trainer agent's calls: an empty body is refused (422) after the guard; claim lists (no agent: 422 for everyone)
+  api('POST', 'training-runs/claim/route.ts', 'training-runs/claim', 'lead', 'list', { ok: [422], body: { waitSeconds: 0 } }),
+  api('POST', 'training-runs/[id]/heartbeat/route.ts', 'training-runs/:run/heartbeat', 'lead', 'id', { ok: [422], body: {} }),
+  api('POST', 'training-runs/[id]/events/route.ts', 'training-runs/:run/events', 'lead', 'id', { ok: [422], body: {} }),
+  api('POST', 'training-runs/[id]/checkpoint/route.ts', 'training-runs/:run/checkpoint', 'lead', 'id', { ok: [422], body: {} }),
+  api('POST', 'training-runs/[id]/complete/route.ts', 'training-runs/:run/complete', 'lead', 'id', { ok: [422], body: {} }),
+  api('GET', 'training-runs/[id]/dataset/route.ts', 'training-runs/:run/dataset', 'lead', 'id'),
+  api('GET', 'training-runs/[id]/eval-tasks/route.ts', 'training-runs/:run/eval-tasks', 'lead', 'id'),
+  // the canary comparison of a run (:run as above; a run with no checkpoint yet answers its empty comparison)
+  api('GET', 'training-runs/[id]/comparison/route.ts', 'training-runs/:run/comparison', 'lead', 'id'),
 ];
 
 export const routeTable: RouteRow[] = [...pageRoutes, ...apiRoutes];

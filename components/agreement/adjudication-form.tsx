@@ -9,7 +9,8 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { ErrorLine } from '@/components/ui/error-line';
 import { Options } from '@/components/ui/options';
 
-const input = 'rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
+// max-w-full and min-w-0: a select as wide as its longest choice stays inside its card (it is cut, its choices are not)
+const input = 'min-w-0 max-w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none';
 
 /** A select of a question's choices whose empty choice leaves the answer not settled. */
 function UnsettledSelect({
@@ -25,7 +26,7 @@ function UnsettledSelect({
   options: readonly { value: string; label: string }[];
 }) {
   return (
-    <select {...attrs} className={input} value={value} onChange={(e) => onChange(e.target.value)}>
+    <select {...attrs} className={`${input} shrink-0`} value={value} onChange={(e) => onChange(e.target.value)}>
       <option value="">not settled</option>
       <Options options={options} />
     </select>
@@ -40,8 +41,8 @@ const VERDICTS = [
 /** One question on one row: its prompt, then its field (`id`). */
 function QuestionRow({ id, prompt, children }: { id: string; prompt: string; children: ReactNode }) {
   return (
-    <label htmlFor={id} className="flex items-center justify-between gap-3 text-sm">
-      <span className="text-zinc-800">{prompt}</span>
+    <label htmlFor={id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
+      <span className="min-w-0 flex-1 basis-40 text-zinc-800">{prompt}</span>
       {children}
     </label>
   );

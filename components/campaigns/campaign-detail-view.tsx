@@ -274,6 +274,60 @@ export function CampaignDetailView({
           </nav>
         ) : null}
       </Panel>
+
+      <Panel title="Latest reviews: how each was covered" id="coverage">
+        {c.recentReviews.length === 0 ? (
+          <p className="text-sm text-zinc-500">No review yet.</p>
+        ) : (
+          <>
+            <p className="mb-2 text-xs text-zinc-500">
+              Watched: share of the video played on screen. Read: transcript steps read for their reading time ({c.readingWpm} words a
+              minute). Time: from the claim to the submit, beside the least time reading and watching what the review reports takes; faster
+              is {c.tooFast === 'refuse' ? 'refused' : 'flagged'}.
+            </p>
+            <DataTable
+              frame="none"
+              className="-mx-4 -my-1"
+              edges
+              testId="coverage-table"
+              columns={['Reviewer', 'Task', right('Watched'), right('Read'), right('Time (least)'), '', 'Submitted']}
+            >
+              {c.recentReviews.map((r) => (
+                <tr key={r.id} data-testid="coverage-row" data-too-fast={r.coverage.tooFast || undefined}>
+                  <td className="px-4 py-1.5 font-medium text-zinc-900">{r.reviewer}</td>
+                  <td className="max-w-xs truncate px-3 py-1.5 text-zinc-700" title={r.task}>
+                    {r.task}
+                    {r.revision > 1 ? <span className="ml-1 text-xs text-zinc-400">rev {r.revision}</span> : null}
+                  </td>
+                  <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums">
+                    {r.coverage.watched === null ? '—' : `${Math.round(r.coverage.watched * 100)}%`}
+                  </td>
+                  <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums">
+                    {r.coverage.read === null ? '—' : `${r.coverage.read.steps}/${r.coverage.read.of}`}
+                  </td>
+                  <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums">
+                    {r.coverage.elapsedSeconds === null
+                      ? '—'
+                      : `${seconds(r.coverage.elapsedSeconds)} (${seconds(r.coverage.minimumSeconds ?? 0)})`}
+                  </td>
+                  <td className="px-3 py-1.5">
+                    {r.coverage.tooFast ? (
+                      <Badge className="bg-rose-50 text-rose-800 ring-rose-200" title="submitted faster than reading what it reports takes">
+                        too fast
+                      </Badge>
+                    ) : null}
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-1.5 text-xs text-zinc-500">{formatDateTime(r.submittedAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </>
+        )}
+      </Panel>
     </div>
   );
+}
+
+function seconds(s: number): string {
+  return s < 90 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }

@@ -6,7 +6,7 @@ import type { CampaignFormProject } from '@/lib/campaigns/queries/campaign-form-
 import type { CampaignPreview } from '@/lib/campaigns/queries/campaign-preview';
 import { stableStringify } from '@/lib/ingest/stable-json';
 import type { ReviewPlan } from '@/lib/campaigns/review-plan';
-import type { RubricDefinition } from '@/lib/review/rubric';
+import { templateFor, type RubricTemplate } from '@/lib/review/rubric-templates';
 import { rubricIssues } from '@/lib/review/rubric-issues';
 import { ReviewPlanPanel } from './review-plan-panel';
 import { definitionFrom, draftFrom, RubricEditor, type DraftRubric } from './rubric-editor';
@@ -15,7 +15,8 @@ import { PendingButton } from '@/components/ui/pending-button';
 
 const input =
   'w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
-const NEW_RUBRIC = 'new';
+/** a choice of "Start from" that is a template (lib/review/rubric-templates.ts), not a saved rubric version */
+const TEMPLATE = 'template:';
 const SPLITS = [
   ['train', 'Train'],
   ['eval', 'Eval'],
@@ -124,7 +125,7 @@ const optionalNumber = (s: string) => (s.trim() === '' ? undefined : Number(s));
  */
 export function CampaignForm({
   projects,
-  defaultRubric,
+  templates,
   create,
   preview,
   plan,
@@ -133,7 +134,8 @@ export function CampaignForm({
   projects: CampaignFormProject[];
   /** the filter to start from (the import page's "make a campaign from these": ?project=&environment=&policy=) */
   initial?: { project?: string; environment?: string; policy?: string };
-  defaultRubric: RubricDefinition;
+  /** the rubric templates per domain, the standard one first (lib/review/rubric-templates.ts) */
+  templates: RubricTemplate[];
   create: (input: unknown) => Promise<ActionResult<{ id: string; items: number; rubricVersionCreated: boolean }>>;
   preview: (input: unknown) => Promise<ActionResult<CampaignPreview>>;
   plan: (input: unknown) => Promise<ActionResult<(ReviewPlan & { secondsPerReview: number }) | null>>;
@@ -157,16 +159,22 @@ export function CampaignForm({
   /** '' = the default: read when an expertise is required, else skim */
   const [pacing, setPacing] = useState<'' | 'read' | 'skim'>('');
   const [coverageBasis, setCoverageBasis] = useState<'video' | 'transcript' | 'either'>('either');
+  const [readingWpm, setReadingWpm] = useState('230');
+  const [tooFast, setTooFast] = useState<'flag' | 'refuse'>('flag');
   const [hidePolicy, setHidePolicy] = useState(true);
   const [hideReward, setHideReward] = useState(true);
   const [gold, setGold] = useState('');
   const [sampling, setSampling] = useState<'all' | 'random' | 'active'>('all');
   const [budgetValue, setBudgetValue] = useState('20');
   const [budgetUnit, setBudgetUnit] = useState<'items' | 'hours'>('items');
-  const [rubricChoice, setRubricChoice] = useState(project?.rubrics[0]?.versionId ?? NEW_RUBRIC);
+  const standard = templates[0]!;
+  const templateOf = (choice: string) => templates.find((t) => `${TEMPLATE}${t.id}` === choice) ?? null;
+  const [rubricChoice, setRubricChoice] = useState(project?.rubrics[0]?.versionId ?? `${TEMPLATE}${standard.id}`);
   const chosen = project?.rubrics.find((r) => r.versionId === rubricChoice) ?? null;
-  const [rubricName, setRubricName] = useState(chosen?.name ?? 'Agent run review');
-  const [draft, setDraft] = useState<DraftRubric>(() => draftFrom(chosen?.definition ?? defaultRubric));
+  const [rubricName, setRubricName] = useState(chosen?.name ?? templateOf(rubricChoice)?.name ?? standard.name);
+  const [draft, setDraft] = useState<DraftRubric>(() =>
+    draftFrom(chosen?.definition ?? templateOf(rubricChoice)?.definition ?? standard.definition),
+  );
   const [errors, setErrors] = useState<Map<string, string[]>>(new Map());
   const [formError, setFormError] = useState<string | null>(null);
   const [previewed, setPreviewed] = useState<{ key: string; result: CampaignPreview | { error: string } } | null>(null);
@@ -235,15 +243,24 @@ export function CampaignForm({
     setEnvironment('');
     setPolicy('');
     const first = projects.find((p) => p.slug === slug)?.rubrics[0];
-    pickRubric(first?.versionId ?? NEW_RUBRIC, slug);
+    pickRubric(first?.versionId ?? `${TEMPLATE}${standard.id}`, slug);
   };
   const pickRubric = (choice: string, slug = projectSlug) => {
     setRubricChoice(choice);
     const r = projects.find((p) => p.slug === slug)?.rubrics.find((x) => x.versionId === choice);
-    setRubricName(r?.name ?? 'Agent run review');
-    setDraft(draftFrom(r?.definition ?? defaultRubric));
+    const template = templateOf(choice) ?? standard;
+    setRubricName(r?.name ?? template.name);
+    setDraft(draftFrom(r?.definition ?? template.definition));
     setErrors(new Map());
   };
+
+  // a domain template that fits the campaign (its environment or required expertise) and is not what the rubric starts from
+  const fitting = templateFor(
+    templates,
+    [environment, ...expertise.split(',')].filter((w) => w.trim() !== ''),
+  );
+  const suggested =
+    fitting && rubricChoice !== `${TEMPLATE}${fitting.id}` && chosen?.name !== fitting.name && rubricName !== fitting.name ? fitting : null;
 
   const definition = definitionFrom(draft);
   const checked = rubricIssues(definition);
@@ -286,6 +303,8 @@ export function CampaignForm({
         minCoverage: Number(coverage) / 100,
         ...(pacing ? { pacing } : {}),
         coverageBasis,
+        readingWpm: Number(readingWpm),
+        tooFast,
         blind: { hidePolicy, hideReward },
         gold: mode === 'single' ? goldItems : [],
         rubric,
@@ -542,6 +561,28 @@ export function CampaignForm({
               <option value="transcript">transcript read</option>
             </select>
           </Field>
+          <Field label="Reading speed" hint="words a minute a step's reading time is counted at" error={errorAt('readingWpm')}>
+            <input
+              className={input}
+              type="number"
+              min={60}
+              max={1000}
+              value={readingWpm}
+              onChange={(e) => setReadingWpm(e.target.value)}
+              aria-label="Reading speed (words a minute)"
+            />
+          </Field>
+          <Field label="Too-fast reviews" hint="submitted faster than reading what they report takes" error={errorAt('tooFast')}>
+            <select
+              className={input}
+              value={tooFast}
+              onChange={(e) => setTooFast(e.target.value as 'flag' | 'refuse')}
+              aria-label="Too-fast reviews"
+            >
+              <option value="flag">flag them for me</option>
+              <option value="refuse">refuse them</option>
+            </select>
+          </Field>
         </div>
         <div className="flex flex-wrap gap-6 text-sm text-zinc-700">
           <label className="flex items-center gap-2">
@@ -566,8 +607,27 @@ export function CampaignForm({
                   {r.name} v{r.version} ({r.definition.questions.length} questions)
                 </option>
               ))}
-              <option value={NEW_RUBRIC}>New rubric (from the standard template)</option>
+              {templates.map((t) => (
+                <option key={t.id} value={`${TEMPLATE}${t.id}`}>
+                  New rubric from a template: {t.label} ({t.definition.questions.length} questions)
+                </option>
+              ))}
             </select>
+            {suggested ? (
+              <button
+                type="button"
+                className="mt-1 text-left text-xs text-indigo-700 hover:underline"
+                onClick={() => pickRubric(`${TEMPLATE}${suggested.id}`)}
+                data-testid="rubric-suggestion"
+              >
+                This campaign reviews {suggested.fits[0]}: start from the {suggested.label} template (
+                {suggested.definition.questions
+                  .filter((q) => q.type === 'single')
+                  .map((q) => q.id.replace(/_/g, ' '))
+                  .join(', ')}
+                )
+              </button>
+            ) : null}
           </Field>
           <Field
             label="Rubric name"

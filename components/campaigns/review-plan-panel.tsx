@@ -3,6 +3,8 @@ import { DataTable } from '@/components/ui/table';
 
 const pts = (halfWidth: number) => `±${(halfWidth * 100).toFixed(1)} pts`;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** a plan's target is a whole number of points (±5, ±30) */
+const targetPts = (halfWidth: number) => `±${Math.round(halfWidth * 100)} pts`;
 
 const MODES = [
   { key: 'everything', label: 'Everything' },
@@ -13,7 +15,7 @@ const MODES = [
 /**
  * The review planner's answer for one figure (reviewer pass rate over the campaign's items): the
  * 95% half-width expected at the budget under each way of choosing items, and how many reviewed
- * items each needs for ±5 points. `reviewed` and `k` turn the total into "about N more reviews".
+ * items each needs for the target (±5 points, or the first round width reviewing everything can reach). `reviewed` and `k` turn the total into "about N more reviews".
  */
 export function ReviewPlanPanel({ plan, reviewed = 0, k }: { plan: ReviewPlan; reviewed?: number; k: number }) {
   const more = (total: number | null) => (total === null ? null : Math.max(0, total - reviewed));
@@ -35,7 +37,7 @@ export function ReviewPlanPanel({ plan, reviewed = 0, k }: { plan: ReviewPlan; r
         columns={[
           { label: 'Review', className: 'py-1' },
           { label: 'Interval at the budget', className: 'py-1' },
-          { label: `To reach ${pts(plan.target)}`, className: 'py-1' },
+          { label: `To reach ${targetPts(plan.target)}`, className: 'py-1' },
         ]}
       >
         {MODES.map((m) => {
@@ -60,8 +62,8 @@ export function ReviewPlanPanel({ plan, reviewed = 0, k }: { plan: ReviewPlan; r
         </p>
       ) : (
         <p className="text-[11px] text-zinc-500">
-          From the reviews so far: how much the labels vary and how much of it the judge and verifier scores explain
-          (lib/stats/review-planning.ts).
+          From the {plan.labeled} items reviewed so far: how much their labels vary and how much of it the judge and verifier scores
+          explain.
         </p>
       )}
     </div>

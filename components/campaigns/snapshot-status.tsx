@@ -9,6 +9,7 @@ import { formatCount } from '@/lib/video/text';
  * What a stored snapshot (lib/campaigns/read-campaign-snapshot.ts) the page shows is as of:
  * "As of N reviews, <time>"; stale: how many label changes came since, while it is refreshed;
  * computing: none yet. Until it is current the page refreshes itself (every 2 s for 20 s, then slower, up to 30 s).
+ * A block span, not a p: pages put it inside their header's description (a p in a p is a hydration error, React #418).
  */
 export function SnapshotStatus({
   state,
@@ -42,19 +43,19 @@ export function SnapshotStatus({
   }, [state, router]);
   if (state === 'computing')
     return (
-      <p className="text-xs text-zinc-500" role="status" data-testid={testId} data-state={state}>
+      <span className="block text-xs text-zinc-500" role="status" data-testid={testId} data-state={state}>
         <span className="mr-1 inline-block size-2 animate-pulse rounded-full bg-indigo-400" aria-hidden />
         Computing… this page fills in when it is ready.
-      </p>
+      </span>
     );
   return (
-    <p className="text-xs text-zinc-500" data-testid={testId} data-state={state}>
+    <span className="block text-xs text-zinc-500" data-testid={testId} data-state={state}>
       As of {count === null ? '' : formatCount(count)} {count === 1 ? noun[0] : noun[1]}, {builtAt ? formatDateTime(builtAt) : ''}
       {state === 'stale' ? (
         <span className="ml-2 rounded-full bg-amber-50 px-2 py-0.5 font-medium text-amber-800 ring-1 ring-inset ring-amber-600/20">
           {formatCount(newer)} newer {newer === 1 ? 'change' : 'changes'}: refreshing
         </span>
       ) : null}
-    </p>
+    </span>
   );
 }

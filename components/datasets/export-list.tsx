@@ -3,6 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ExportView } from '@/lib/datasets/export-view';
 import { DataTable } from '@/components/ui/table';
+import { IntentLink } from '@/components/ui/intent-link';
+import { LinkedText } from './label-scope-fields';
 
 const running = (r: ExportView) => r.status === 'queued' || r.status === 'running';
 
@@ -40,7 +42,16 @@ function describe(params: Record<string, unknown>, campaigns: Record<string, str
 }
 
 /** Every version of the project's datasets, newest first; running ones poll until they finish. */
-export function ExportList({ initial, campaigns }: { initial: ExportView[]; campaigns: Record<string, string> }) {
+export function ExportList({
+  initial,
+  campaigns,
+  runs = {},
+}: {
+  initial: ExportView[];
+  campaigns: Record<string, string>;
+  /** the training runs built on each export (by export id): their frozen label set is that version */
+  runs?: Record<string, { id: string; status: string; checkpointName: string | null }[]>;
+}) {
   const active = initial.filter(running).map((r) => r.id);
   // the running ones re-read every second until each has finished
   const { data: fresh } = useQuery({
@@ -82,7 +93,11 @@ export function ExportList({ initial, campaigns }: { initial: ExportView[]; camp
           <td className="px-3 py-2 text-xs text-zinc-600">{describe(r.params, campaigns)}</td>
           <td className="px-3 py-2">
             <Status row={r} />
-            {r.error ? <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700">{r.error}</p> : null}
+            {r.error ? (
+              <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700">
+                <LinkedText text={r.error} />
+              </p>
+            ) : null}
           </td>
           <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{r.rows ?? '—'}</td>
           <td className="px-3 py-2 font-mono text-xs text-zinc-500" title={r.sha256 ?? undefined}>
@@ -102,6 +117,19 @@ export function ExportList({ initial, campaigns }: { initial: ExportView[]; camp
             ) : (
               <span className="text-zinc-400">—</span>
             )}
+            {runs[r.id]?.length ? (
+              <span className="mt-1 block text-zinc-600" data-testid="export-runs">
+                Trained:{' '}
+                {runs[r.id]!.map((run, i) => (
+                  <span key={run.id}>
+                    {i > 0 ? ', ' : ''}
+                    <IntentLink href={`/training/runs/${run.id}`} className="text-indigo-700 hover:underline" title={run.status}>
+                      {run.checkpointName ?? `run ${run.id.slice(0, 8)} (${run.status})`}
+                    </IntentLink>
+                  </span>
+                ))}
+              </span>
+            ) : null}
           </td>
         </tr>
       ))}

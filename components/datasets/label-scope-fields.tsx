@@ -1,8 +1,11 @@
+import { IntentLink } from '@/components/ui/intent-link';
+
 /**
  * The fields a dataset export and a training sink share (which format, which campaign's labels,
  * how many reviews and how much agreement an item needs), and their error line, so the two
  * forms read the same and post the same names.
  */
+
 export interface FormatOption {
   value: string;
   label: string;
@@ -66,7 +69,27 @@ export function FormError({ error }: { error: string | null }) {
       role="alert"
       className="mt-3 whitespace-pre-wrap break-words rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
     >
-      {error}
+      <LinkedText text={error} />
     </p>
   ) : null;
+}
+
+/** A studio path in a message (a refusal's "see them at /trajectories?…&split=eval"), as a link to it. */
+const STUDIO_PATH = /(\/trajectories\?[^\s;,]+)/;
+
+/** A message with its studio paths as links (the rest as text). */
+export function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(STUDIO_PATH).map((part, i) =>
+        i % 2 === 1 ? (
+          <IntentLink key={i} href={part} className="font-medium underline hover:text-red-950">
+            {part.includes('split=eval') ? 'the eval-split trajectories' : part}
+          </IntentLink>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }

@@ -3,7 +3,11 @@ import type { MeanEstimate, Proportion } from '@/lib/insight/intervals';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** A rate with its 95% interval and n; "—" with n when there is nothing to estimate. */
+/**
+ * A rate with its 95% interval and n; "—" with n when there is nothing to estimate. The figures
+ * break between the value, the interval and n (never inside one), so a wide table (the training
+ * ranking: ten columns of them) fits its card at 1440 px by stacking them instead of running off the right.
+ */
 export function RateFigure({ p, testId }: { p: Proportion; testId?: string }) {
   if (p.rate === null || !p.ci) {
     return (
@@ -13,16 +17,12 @@ export function RateFigure({ p, testId }: { p: Proportion; testId?: string }) {
     );
   }
   return (
-    <span
-      className="whitespace-nowrap"
-      data-testid={testId}
-      title={`${p.k} of ${p.n}; 95% Wilson interval ${pct(p.ci[0])}–${pct(p.ci[1])}`}
-    >
+    <span data-testid={testId} title={`${p.k} of ${p.n}; 95% Wilson interval ${pct(p.ci[0])}–${pct(p.ci[1])}`}>
       <span className="font-mono tabular-nums text-zinc-900">{pct(p.rate)}</span>{' '}
-      <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+      <span className="whitespace-nowrap font-mono text-[11px] tabular-nums text-zinc-500">
         [{pct(p.ci[0])}–{pct(p.ci[1])}]
       </span>{' '}
-      <span className="text-[11px] text-zinc-400">n={p.n}</span>
+      <span className="whitespace-nowrap text-[11px] text-zinc-400">n={p.n}</span>
     </span>
   );
 }
@@ -36,17 +36,16 @@ export function AgreementFigure({ a, symbol }: { a: AgreementEstimate; symbol: s
     );
   }
   return (
-    <span
-      className="whitespace-nowrap"
-      title={a.ci ? `95% bootstrap interval ${a.ci[0].toFixed(2)} to ${a.ci[1].toFixed(2)} over ${a.n} units` : `${a.n} units`}
-    >
-      <span className="text-zinc-500">{symbol}</span> <span className="font-mono tabular-nums text-zinc-900">{a.value.toFixed(2)}</span>{' '}
+    <span title={a.ci ? `95% bootstrap interval ${a.ci[0].toFixed(2)} to ${a.ci[1].toFixed(2)} over ${a.n} units` : `${a.n} units`}>
+      <span className="whitespace-nowrap">
+        <span className="text-zinc-500">{symbol}</span> <span className="font-mono tabular-nums text-zinc-900">{a.value.toFixed(2)}</span>
+      </span>{' '}
       {a.ci ? (
-        <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+        <span className="whitespace-nowrap font-mono text-[11px] tabular-nums text-zinc-500">
           [{a.ci[0].toFixed(2)}, {a.ci[1].toFixed(2)}]
         </span>
       ) : null}{' '}
-      <span className="text-[11px] text-zinc-400">n={a.n}</span>
+      <span className="whitespace-nowrap text-[11px] text-zinc-400">n={a.n}</span>
     </span>
   );
 }
@@ -59,16 +58,16 @@ export function MeanFigure({ m }: { m: MeanEstimate }) {
       </span>
     );
   return (
-    <span className="whitespace-nowrap" title="mean normalised Likert score (score − 1) / (points − 1), 95% t interval">
+    <span title="mean normalised Likert score (score − 1) / (points − 1), 95% t interval">
       <span className="font-mono tabular-nums text-zinc-900">{m.mean.toFixed(2)}</span>{' '}
       {m.ci ? (
-        <span className="font-mono text-[11px] tabular-nums text-zinc-500">
+        <span className="whitespace-nowrap font-mono text-[11px] tabular-nums text-zinc-500">
           [{m.ci[0].toFixed(2)}, {m.ci[1].toFixed(2)}]
         </span>
       ) : (
         <span className="text-[11px] text-zinc-400">no CI</span>
       )}{' '}
-      <span className="text-[11px] text-zinc-400">n={m.n}</span>
+      <span className="whitespace-nowrap text-[11px] text-zinc-400">n={m.n}</span>
     </span>
   );
 }

@@ -19,6 +19,9 @@ export interface IntervalPoint {
   n: number;
 }
 
+/** a bar's label under the axis, at most this long (the tooltip has it whole) */
+const MAX_TICK_CHARS = 22;
+
 export function IntervalChart({
   rows,
   series,
@@ -46,12 +49,23 @@ export function IntervalChart({
     return o;
   });
   const fmt = (x: number) => (percent ? `${Math.round(x * 100)}%` : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
+  // every label is drawn (interval 0): long or many ones slant and are cut to fit under their bar, whole in the tooltip
+  const slant = rows.length > 3 || rows.some((r) => r.label.length > 14);
+  // cut in the middle: the start (the model) and the end (its checkpoint, its agent) tell policies apart
+  const tick = (label: string) =>
+    label.length > MAX_TICK_CHARS ? `${label.slice(0, 8)}…${label.slice(label.length - (MAX_TICK_CHARS - 9))}` : label;
   return (
-    <div style={{ height }} data-testid={testId} className="w-full">
+    <div style={{ height: height + (slant ? 48 : 0) }} data-testid={testId} className="w-full">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+        <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: slant ? 48 : 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#52525b' }} interval={0} />
+          <XAxis
+            dataKey="label"
+            tick={{ fontSize: 11, fill: '#52525b' }}
+            tickFormatter={tick}
+            interval={0}
+            {...(slant ? { angle: -30, textAnchor: 'end', height: 84 } : {})}
+          />
           <YAxis
             domain={domain ?? (percent ? [0, 1] : ['auto', 'auto'])}
             tickFormatter={fmt}
@@ -71,7 +85,8 @@ export function IntervalChart({
               ];
             }}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {/* above the bars: slanted labels below would run into it */}
+          <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12, paddingBottom: 8 }} />
           {series.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false}>
               <ErrorBar dataKey={`${s.key}_err`} width={6} strokeWidth={1.5} stroke="#18181b" isAnimationActive={false} />

@@ -12,8 +12,13 @@ export function PolicyTable({ policies, compareHref }: { policies: PolicyFigures
         return (
           <tr key={p.id} data-testid="policy-row">
             <td className="px-3 py-2 font-mono text-xs text-zinc-500">{p.rank ?? '—'}</td>
-            <td className="max-w-72 truncate px-3 py-2 font-mono text-xs text-zinc-900" title={inert(p.name)}>
-              {inert(p.name)}
+            <td className="max-w-72 px-3 py-2 font-mono text-xs text-zinc-900" title={inert([p.name, ...p.aliases].join('\n'))}>
+              <span className="block truncate">{inert(p.name)}</span>
+              {p.aliases.length ? (
+                <span className="block truncate font-sans text-[11px] text-zinc-500" data-testid="policy-aliases">
+                  also {p.aliases.map(inert).join(', ')}
+                </span>
+              ) : null}
             </td>
             <td className="px-3 py-2 text-xs">
               {p.rating === null ? (

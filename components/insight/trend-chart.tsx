@@ -2,7 +2,7 @@
 
 import { CartesianGrid, ErrorBar, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
-/** One metric across ordered checkpoints, with 95% error bars and n in the tooltip. */
+/** One metric across ordered checkpoints, with 95% error bars and n in the tooltip; a sentence when nothing was measured. */
 export function TrendChart({
   points,
   label,
@@ -24,12 +24,27 @@ export function TrendChart({
     ci: p.low !== null && p.high !== null ? [p.low, p.high] : null,
   }));
   const fmt = (x: number) => (percent ? `${Math.round(x * 100)}%` : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
+  if (!points.some((p) => p.value !== null))
+    return (
+      <p
+        className="flex h-56 w-full items-center justify-center rounded-lg bg-zinc-50 px-4 text-center text-sm text-zinc-500"
+        data-testid={testId}
+      >
+        {label}: nothing measured at any checkpoint yet.
+      </p>
+    );
   return (
     <div className="h-56 w-full" data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
-          <XAxis dataKey="checkpoint" tick={{ fontSize: 11, fill: '#52525b' }} padding={{ left: 24, right: 24 }} />
+          <XAxis
+            dataKey="checkpoint"
+            tick={{ fontSize: 11, fill: '#52525b' }}
+            padding={{ left: 24, right: 24 }}
+            interval="preserveStartEnd"
+            minTickGap={8}
+          />
           <YAxis domain={percent ? [0, 1] : ['auto', 'auto']} tickFormatter={fmt} tick={{ fontSize: 11, fill: '#71717a' }} width={52} />
           <Tooltip
             formatter={(value, name, item) => {

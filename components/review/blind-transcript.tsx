@@ -20,14 +20,54 @@ const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string
 /** how long after the reviewer's own scrolling the transcript stops following the playhead */
 const USER_SCROLL_HOLD_MS = 4000;
 const TICK_MS = 500;
+/** reading counts only while the reviewer was there this recently (a key, the pointer, the wheel, a scroll or a touch) */
+const PRESENCE_MS = 45_000;
+/** a step is in view when this share of it (or of the visible transcript, for a tall step) is on screen */
+const IN_VIEW_SHARE = 0.4;
+
+/**
+ * Whether a step is on screen: inside the transcript's scroll box AND the window (a step below
+ * the fold sits inside its box but is not read; issue 43 §1).
+ */
+function onScreen(el: HTMLElement, box: HTMLElement): boolean {
+  const r = el.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  const top = Math.max(r.top, b.top, 0);
+  const bottom = Math.min(r.bottom, b.bottom, window.innerHeight);
+  const shown = bottom - top;
+  if (shown <= 0 || r.height <= 0) return false;
+  const boxShown = Math.min(b.bottom, window.innerHeight) - Math.max(b.top, 0);
+  return shown >= r.height * IN_VIEW_SHARE || shown >= boxShown * IN_VIEW_SHARE;
+}
+
+/** The last time the reviewer did something on the page (module-wide: one listener for every transcript). */
+let lastPresenceAt = -Infinity;
+let presenceListening = false;
+function listenForPresence(): void {
+  if (presenceListening || typeof document === 'undefined') return;
+  presenceListening = true;
+  const mark = () => {
+    lastPresenceAt = performance.now();
+  };
+  for (const type of ['pointermove', 'pointerdown', 'wheel', 'keydown', 'touchstart'] as const)
+    document.addEventListener(type, mark, { passive: true, capture: true });
+  document.addEventListener('scroll', mark, { passive: true, capture: true });
+}
+
+/** Whether reading time counts now: the tab visible and focused, and the reviewer present. */
+function attending(): boolean {
+  return document.visibilityState === 'visible' && document.hasFocus() && performance.now() - lastPresenceAt < PRESENCE_MS;
+}
 
 /**
  * The blind transcript beside the player: every step in full (lib/video/transcript.ts), each
  * rendered once it comes near the view (see useNearView). The
  * step showing in the video is highlighted and kept in view unless the reviewer is scrolling;
  * clicking a step seeks the video to it; a step's "Note" pins an evidence note to the frame
- * where it shows. Steps in view are reported every half second (transcript reading counts
- * toward coverage, lib/review/transcript-reading.ts).
+ * where it shows. Steps in view (inside the box and the window) are reported every half second
+ * while the tab is visible and focused and the reviewer has done something on the page in the
+ * last 45 s (transcript reading counts toward coverage, lib/review/transcript-reading.ts: one
+ * step at a time, each for its reading time).
  */
 export function BlindTranscript({
   steps,
@@ -39,6 +79,7 @@ export function BlindTranscript({
   onPinStep,
   onReading,
   className = 'max-h-[34rem]',
+  fill = false,
 }: {
   steps: TranscriptStep[];
   activeStep: number | null;
@@ -50,6 +91,11 @@ export function BlindTranscript({
   onPinStep: (step: number) => void;
   onReading: (inView: number[], seconds: number) => void;
   className?: string;
+  /**
+   * fill its parent's height at lg (the review pages lay the transcript out beside the player:
+   * the parent is a flex column with the room left; the steps scroll in their own box)
+   */
+  fill?: boolean;
 }) {
   const box = useRef<HTMLOListElement>(null);
   const visible = useRef(new Set<number>());
@@ -77,12 +123,18 @@ export function BlindTranscript({
       { root, threshold: [0, 0.1, 0.2, 0.4, 0.6, 0.8, 1] },
     );
     root.querySelectorAll('[data-transcript-step]').forEach((el) => observer.observe(el));
+    listenForPresence();
     let last = performance.now();
     const timer = window.setInterval(() => {
       const now = performance.now();
       const dt = Math.min(2, (now - last) / 1000);
       last = now;
-      if (document.visibilityState === 'visible' && seen.size > 0) onReadingRef.current([...seen], dt);
+      if (seen.size === 0 || !attending()) return;
+      const inView = [...seen].filter((step) => {
+        const el = root.querySelector<HTMLElement>(`[data-transcript-step="${step}"]`);
+        return el !== null && onScreen(el, root);
+      });
+      if (inView.length > 0) onReadingRef.current(inView, dt);
     }, TICK_MS);
     return () => {
       observer.disconnect();
@@ -109,7 +161,10 @@ export function BlindTranscript({
 
   if (steps.length === 0) return <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-500">No steps.</p>;
   return (
-    <section aria-label={label} className="rounded-xl border border-zinc-200 bg-white shadow-sm">
+    <section
+      aria-label={label}
+      className={`rounded-xl border border-zinc-200 bg-white shadow-sm ${fill ? 'flex min-h-0 flex-col lg:min-h-0 lg:flex-1' : ''}`}
+    >
       <div className="flex items-baseline justify-between border-b border-zinc-100 px-3 py-1.5">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{label}</h2>
         <span className="text-[11px] text-zinc-400" data-testid="transcript-read">
@@ -118,7 +173,7 @@ export function BlindTranscript({
       </div>
       <ol
         ref={box}
-        className={`relative space-y-2 overflow-y-auto p-2 ${className}`}
+        className={`relative space-y-2 overflow-y-auto p-2 ${fill ? 'max-h-[34rem] lg:max-h-none lg:min-h-0 lg:flex-1' : className}`}
         onWheel={markUserScroll}
         onTouchMove={markUserScroll}
         onKeyDown={markUserScroll}

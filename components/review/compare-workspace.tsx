@@ -12,12 +12,13 @@ import { assignmentVideoParts } from '../video/use-video-parts';
 import type { VideoHead } from '@/lib/video/video-pieces';
 import { BlindTranscript } from './blind-transcript';
 import { EvidenceNotes } from './evidence-notes';
-import { shortfallVerb } from './review-workspace';
+import { REVIEW_SCREEN, shortfallVerb } from './review-workspace';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
 import { REVIEW_SPEEDS, useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
+import { useProgressSaver } from './use-progress-saver';
 import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
 import { RichText } from '@/render/ui/rich-text';
 import { DataTable } from '../ui/table';
@@ -43,11 +44,21 @@ const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
   old.share === next.share && Math.floor(old.videoShare * 100) === Math.floor(next.videoShare * 100);
 
 /**
- * The pairwise page: the two runs side by side (sides as the server randomised them), one
- * control bar driving both players (play, pause, seek by time or step, speed), a 5-point
- * preference plus "both bad", a required rationale, pass/fail per criterion for each side,
- * and watch coverage of both videos.
+ * The pairwise page, one screen at lg (issue 43 §2): one large player showing the left or the
+ * right run (sides as the server randomised them; `v` or the toolbar switches, each run keeps its
+ * own place, trackers and coverage: the one off screen is not watched), one control bar driving
+ * both players (play, pause, seek by time or step, speed), both transcripts side by side under
+ * the player; beside them the task, a 5-point preference plus "both bad", a required rationale,
+ * pass/fail per criterion for each side, evidence notes and the submit button.
  */
+
+/**
+ * The player's width: the column's, its height capped so the toolbar (2.5 rem), its controls
+ * (1.75 rem), the gaps (2.25 rem) and 12 rem of transcripts fit under it in the one screen
+ * (100dvh - 5.5 rem): at 1440x900 the column's 912 px (516 px allowed), the video's 17-20 px card
+ * text at 12-14 px.
+ */
+const COMPARE_PLAYER_WIDTH = 'lg:max-w-[calc((100dvh-24rem)*16/9)]';
 export function CompareWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: CompareActions }) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
   // each video's head (view.videos[i] is its props): the Players load their scenes from the blind view's route
@@ -62,8 +73,25 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
   const rightPlayerRef = useRef<PlayerHandle>(null);
   const players = useMemo(() => ({ left: leftPlayerRef, right: rightPlayerRef }), []);
   // each run's proof of reading: what the submit button and the server count, kept in state as the trackers change
-  const left = useRunTracking({ playerRef: leftPlayerRef, video: leftVideo, transcript: transcripts.left, basis, same: sameToShow });
-  const right = useRunTracking({ playerRef: rightPlayerRef, video: rightVideo, transcript: transcripts.right, basis, same: sameToShow });
+  const wpm = view.campaign.readingWpm;
+  const left = useRunTracking({
+    playerRef: leftPlayerRef,
+    video: leftVideo,
+    transcript: transcripts.left,
+    basis,
+    same: sameToShow,
+    earned: view.earned[0],
+    wpm,
+  });
+  const right = useRunTracking({
+    playerRef: rightPlayerRef,
+    video: rightVideo,
+    transcript: transcripts.right,
+    basis,
+    same: sameToShow,
+    earned: view.earned[1],
+    wpm,
+  });
   const runs = { left, right };
   const { coverage: coverageLeft, report: reportLeft } = left;
   const { coverage: coverageRight, report: reportRight } = right;
@@ -82,7 +110,13 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
   const [cell, setCell] = useState(0);
   const [time, setTime] = useState(0);
   const [rate, setRate] = useState(1);
+  // the run in the one large player (the other keeps its place, trackers and coverage off screen)
+  const [shown, setShown] = useState<Side>('left');
   const flow = useAssignmentFlow({ view, revision, actions, notes: view.myComparison?.evidence ?? [], sortNotes: false });
+  const leftReport = left.report;
+  const rightReport = right.report;
+  const reports = useCallback(() => [leftReport(), rightReport()], [leftReport, rightReport]);
+  useProgressSaver(view.assignment.id, reports, actions.saveProgress, !flow.closed);
   const { pending, closed, setError, setPin, send } = flow;
   const notes = flow.evidence.notes;
 
@@ -200,7 +234,8 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
           changeRate(nextSpeed(players.left.current?.rate() ?? 1, action.delta));
           break;
         case 'pin-note':
-          pinNote(action.right ? 'right' : 'left');
+          // the run in the player, or (Shift+N) the other one
+          pinNote(action.right ? (shown === 'left' ? 'right' : 'left') : shown);
           break;
         case 'digit': {
           const p = preferenceForDigit(action.value);
@@ -210,6 +245,9 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
         }
         case 'both-bad':
           setBothBad((b) => !b);
+          break;
+        case 'switch-run':
+          setShown((s) => (s === 'left' ? 'right' : 'left'));
           break;
         case 'verdict': {
           const c = cells[Math.min(cell, cells.length - 1)];
@@ -242,100 +280,164 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
     .filter(Boolean)
     .join(' and ');
 
+  const runLabel = (side: Side) => (side === 'left' ? 'Left run' : 'Right run');
   return (
-    <div className="space-y-4">
-      <TaskPanel view={view} />
-      <div
-        className="sticky top-16 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-zinc-200 bg-white/95 px-3 py-2 text-sm shadow-sm backdrop-blur"
-        role="toolbar"
-        aria-label="Both players"
-      >
-        <button type="button" onClick={togglePlay} className="rounded-md bg-zinc-900 px-3 py-1 text-xs font-semibold text-white">
-          Play / pause both
-        </button>
-        <button
-          type="button"
-          onClick={() => both((p) => p.stepBy(-1))}
-          className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
-          aria-label="Previous step on both"
+    // one screen at lg (REVIEW_SCREEN): one large player showing either run, both transcripts under it, the form beside
+    <div className={`grid gap-4 lg:grid-cols-[minmax(0,1fr)_20rem] ${REVIEW_SCREEN}`} data-testid="compare-layout">
+      <div className="flex min-w-0 flex-col gap-3 lg:min-h-0">
+        <div
+          className="flex flex-wrap items-center gap-2 rounded-lg border border-zinc-200 bg-white px-2 py-1.5 text-sm shadow-sm"
+          role="toolbar"
+          aria-label="Both players"
         >
-          ◀ step
-        </button>
-        <button
-          type="button"
-          onClick={() => both((p) => p.stepBy(1))}
-          className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
-          aria-label="Next step on both"
-        >
-          step ▶
-        </button>
-        <input
-          type="range"
-          min={0}
-          max={Math.floor(maxSeconds)}
-          step={1}
-          value={Math.floor(time)}
-          onChange={(e) => {
-            setTime(Number(e.target.value));
-            seekSeconds(Number(e.target.value));
-          }}
-          aria-label="Seek both videos"
-          className="min-w-40 flex-1 accent-indigo-600"
-        />
-        <span className="font-mono text-xs tabular-nums text-zinc-600">
-          {clock(time)} / {clock(maxSeconds)}
-        </span>
-        <label className="flex items-center gap-1 text-xs text-zinc-600">
-          Speed
-          <select
-            value={rate}
-            onChange={(e) => changeRate(Number(e.target.value))}
-            aria-label="Speed of both"
-            className="rounded border border-zinc-300 bg-white px-1 py-0.5"
-          >
-            {REVIEW_SPEEDS.map((s) => (
-              <option key={s} value={s}>
-                {s}×
-              </option>
+          <div className="flex overflow-hidden rounded-md border border-zinc-300" role="group" aria-label="Run in the player (v)">
+            {(['left', 'right'] as const).map((side) => (
+              <button
+                key={side}
+                type="button"
+                aria-pressed={shown === side}
+                onClick={() => setShown(side)}
+                title={`Show the ${side} run in the player (v switches)`}
+                className={`flex items-baseline gap-1.5 px-2 py-1 text-xs ${shown === side ? 'bg-indigo-600 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'}`}
+              >
+                <span className="font-semibold">{runLabel(side)}</span>
+                <span className={shown === side ? 'text-indigo-100' : 'text-zinc-500'} data-testid={`coverage-${side}`}>
+                  watched {Math.floor((runs[side].covered?.videoShare ?? 0) * 100)}%
+                  {basis !== 'video' ? ` · read ${runs[side].transcriptProps.readSteps.size}/${transcripts[side].length}` : ''}
+                </span>
+              </button>
             ))}
-          </select>
-        </label>
-        <ShortcutsButton flow={flow} />
-      </div>
-      <div className="grid gap-4 md:grid-cols-2">
-        {(['left', 'right'] as const).map((side) => (
-          <section key={side} aria-label={`${side === 'left' ? 'Left' : 'Right'} run`} className="min-w-0" data-testid={`side-${side}`}>
-            <div className="mb-1 flex items-baseline justify-between">
-              <h2 className="text-sm font-semibold text-zinc-900">{side === 'left' ? 'Left run' : 'Right run'}</h2>
-              <span className="text-xs text-zinc-500" data-testid={`coverage-${side}`}>
-                watched {Math.floor((runs[side].covered?.videoShare ?? 0) * 100)}%
-                {basis !== 'video' ? ` · read ${runs[side].transcriptProps.readSteps.size}/${transcripts[side].length} steps` : ''}
-              </span>
-            </div>
-            <ReviewPlayer
-              {...runs[side].playerProps}
-              parts={parts[side]}
-              onFrame={side === 'left' ? onFrameLeft : runs.right.playerProps.onFrame}
-            />
-            <div className="mt-3">
-              <BlindTranscript
-                {...runs[side].transcriptProps}
-                label={side === 'left' ? 'Left transcript' : 'Right transcript'}
-                divergentStep={divergent}
-                onPinStep={side === 'left' ? pinStepLeft : pinStepRight}
-              />
-            </div>
-          </section>
-        ))}
-      </div>
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <div className="space-y-4">
-          <EvidenceNotes
-            {...flow.evidence}
-            fps={fps}
-            sideLabels={SIDE_LABELS}
-            onSeek={(n) => players[n.side === 'b' ? 'right' : 'left'].current?.seekToFrame(n.frame)}
+          </div>
+          <button type="button" onClick={togglePlay} className="rounded-md bg-zinc-900 px-2.5 py-1 text-xs font-semibold text-white">
+            Play / pause both
+          </button>
+          <button
+            type="button"
+            onClick={() => both((p) => p.stepBy(-1))}
+            className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
+            aria-label="Previous step on both"
+          >
+            ◀ step
+          </button>
+          <button
+            type="button"
+            onClick={() => both((p) => p.stepBy(1))}
+            className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
+            aria-label="Next step on both"
+          >
+            step ▶
+          </button>
+          <input
+            type="range"
+            min={0}
+            max={Math.floor(maxSeconds)}
+            step={1}
+            value={Math.floor(time)}
+            onChange={(e) => {
+              setTime(Number(e.target.value));
+              seekSeconds(Number(e.target.value));
+            }}
+            aria-label="Seek both videos"
+            className="min-w-24 flex-1 accent-indigo-600"
           />
+          <span className="font-mono text-xs tabular-nums text-zinc-600">
+            {clock(time)} / {clock(maxSeconds)}
+          </span>
+          <label className="flex items-center gap-1 text-xs text-zinc-600">
+            Speed
+            <select
+              value={rate}
+              onChange={(e) => changeRate(Number(e.target.value))}
+              aria-label="Speed of both"
+              className="rounded border border-zinc-300 bg-white px-1 py-0.5"
+            >
+              {REVIEW_SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}×
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {/*
+          Each side is `display: contents`: its player (the shown one only; the other keeps its
+          place, trackers and coverage, off screen, so it is not watched) over both columns, its
+          transcript in its own column under the player.
+        */}
+        <div className="grid grid-cols-1 gap-3 md:grid-cols-2 lg:min-h-0 lg:flex-1 lg:grid-rows-[auto_minmax(0,1fr)]">
+          {(['left', 'right'] as const).map((side) => (
+            <section key={side} aria-label={runLabel(side)} className="contents" data-testid={`side-${side}`}>
+              <div
+                className={`w-full md:col-span-2 md:row-start-1 lg:mx-auto ${COMPARE_PLAYER_WIDTH} ${shown === side ? '' : 'hidden'}`}
+                data-shown={shown === side || undefined}
+              >
+                <ReviewPlayer
+                  {...runs[side].playerProps}
+                  parts={parts[side]}
+                  onFrame={side === 'left' ? onFrameLeft : runs.right.playerProps.onFrame}
+                />
+              </div>
+              <div className={`flex min-w-0 flex-col lg:min-h-0 md:row-start-2 ${side === 'left' ? 'md:col-start-1' : 'md:col-start-2'}`}>
+                <BlindTranscript
+                  {...runs[side].transcriptProps}
+                  label={side === 'left' ? 'Left transcript' : 'Right transcript'}
+                  divergentStep={divergent}
+                  onPinStep={side === 'left' ? pinStepLeft : pinStepRight}
+                  fill
+                />
+              </div>
+            </section>
+          ))}
+        </div>
+      </div>
+      <aside className="flex min-w-0 flex-col gap-3 lg:min-h-0" aria-label="Your comparison">
+        <div className="space-y-3 lg:min-h-0 lg:flex-1 lg:overflow-y-auto lg:pr-1" data-testid="compare-aside-scroll">
+          <TaskPanel view={view} strip className="lg:max-h-[9rem]" />
+          {view.myComparison ? (
+            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
+              You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.
+            </p>
+          ) : null}
+          <fieldset disabled={closed} className="rounded-lg border border-zinc-200 bg-white p-3">
+            <legend className="sr-only">Your preference</legend>
+            <div className="mb-2 flex items-baseline justify-between gap-2">
+              <p className="text-sm font-medium text-zinc-900">
+                Which run is better? <span className="text-red-600">*</span>{' '}
+                <span className="text-xs font-normal text-zinc-400">keys 1-5</span>
+              </p>
+              <ShortcutsButton flow={flow} />
+            </div>
+            <div className="grid grid-cols-5 gap-1" role="radiogroup" aria-label="Preference">
+              {PREFERENCES.map((p, i) => (
+                <button
+                  key={p.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={preference === p.value}
+                  onClick={() => setPreference(p.value)}
+                  className={`rounded-md border px-1 py-1 text-[11px] leading-tight ${preference === p.value ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
+                >
+                  <span className="block font-mono opacity-60">{i + 1}</span>
+                  {p.label}
+                </button>
+              ))}
+            </div>
+            <label className="mt-2 flex items-center gap-2 text-sm text-zinc-700">
+              <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad{' '}
+              <span className="text-xs text-zinc-400">(b)</span>
+            </label>
+            <label className="mt-2 block text-sm font-medium text-zinc-900">
+              Rationale <span className="text-red-600">*</span>
+              <textarea
+                value={rationale}
+                onChange={(e) => setRationale(e.target.value)}
+                rows={3}
+                maxLength={5000}
+                placeholder="Why is one better? What did each get right or wrong?"
+                className="mt-1 w-full rounded border border-zinc-300 px-2 py-1 text-sm font-normal"
+              />
+            </label>
+          </fieldset>
           {criteria.length > 0 ? (
             <section aria-labelledby="criteria-title" className="rounded-lg border border-zinc-200 bg-white p-3">
               <h2 id="criteria-title" className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">
@@ -368,7 +470,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
                                   setVerdicts((x) => ({ ...x, [side]: { ...x[side], [c.key]: verdict } }));
                                   setCell(at);
                                 }}
-                                className={`rounded border px-1.5 py-0.5 text-xs ${v === verdict ? (verdict === 'pass' ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-red-600 bg-red-600 text-white') : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
+                                className={`rounded border px-1 py-0.5 text-xs ${v === verdict ? (verdict === 'pass' ? 'border-emerald-600 bg-emerald-600 text-white' : 'border-red-600 bg-red-600 text-white') : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
                               >
                                 {verdict}
                               </button>
@@ -382,57 +484,26 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
               </DataTable>
             </section>
           ) : null}
+          <EvidenceNotes
+            {...flow.evidence}
+            fps={fps}
+            sideLabels={SIDE_LABELS}
+            onSeek={(n) => {
+              const side = n.side === 'b' ? 'right' : 'left';
+              setShown(side);
+              players[side].current?.seekToFrame(n.frame);
+            }}
+          />
         </div>
-        <aside className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3" aria-label="Your comparison">
-          {view.myComparison ? (
-            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
-              You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.
-            </p>
-          ) : null}
-          <fieldset disabled={closed}>
-            <legend className="mb-2 text-sm font-medium text-zinc-900">
-              Which run is better? <span className="text-red-600">*</span>{' '}
-              <span className="text-xs font-normal text-zinc-400">keys 1-5</span>
-            </legend>
-            <div className="grid grid-cols-5 gap-1" role="radiogroup" aria-label="Preference">
-              {PREFERENCES.map((p, i) => (
-                <button
-                  key={p.value}
-                  type="button"
-                  role="radio"
-                  aria-checked={preference === p.value}
-                  onClick={() => setPreference(p.value)}
-                  className={`rounded-md border px-1 py-1.5 text-[11px] leading-tight ${preference === p.value ? 'border-indigo-600 bg-indigo-600 text-white' : 'border-zinc-300 text-zinc-700 hover:bg-zinc-50'}`}
-                >
-                  <span className="block font-mono opacity-60">{i + 1}</span>
-                  {p.label}
-                </button>
-              ))}
-            </div>
-            <label className="mt-2 flex items-center gap-2 text-sm text-zinc-700">
-              <input type="checkbox" checked={bothBad} onChange={(e) => setBothBad(e.target.checked)} /> Both bad{' '}
-              <span className="text-xs text-zinc-400">(b)</span>
-            </label>
-            <label className="mt-2 block text-sm font-medium text-zinc-900">
-              Rationale <span className="text-red-600">*</span>
-              <textarea
-                value={rationale}
-                onChange={(e) => setRationale(e.target.value)}
-                rows={4}
-                maxLength={5000}
-                placeholder="Why is one better? What did each get right or wrong?"
-                className="mt-1 w-full rounded border border-zinc-300 px-2 py-1 text-sm font-normal"
-              />
-            </label>
-          </fieldset>
+        <div className="shrink-0 space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
           <SubmitBar
             flow={flow}
             blocked={watchMore ? `${shortfallVerb(basis)} ${watchMore} to submit` : null}
             ready="Submit (Ctrl+Enter)"
             onSubmit={submit}
           />
-        </aside>
-      </div>
+        </div>
+      </aside>
       <WorkspaceDialogs flow={flow} page="compare" />
     </div>
   );

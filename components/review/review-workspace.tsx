@@ -18,6 +18,7 @@ import { TaskPanel } from './task-panel';
 import { useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
+import { useProgressSaver } from './use-progress-saver';
 import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
 
 export type ReviewActions = AssignmentActions<{ review: { id: string; revision: number; duplicate: boolean } }>;
@@ -29,9 +30,10 @@ const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
   old.transcriptSteps.length === next.transcriptSteps.length;
 
 /**
- * The single-item review page: the blind video with its chapters, the rubric beside it,
- * evidence notes pinned to moments, watch coverage, skip, and a keyboard shortcut for
- * everything (`?` lists them).
+ * The single-item review page, laid out for reading at lg (one screen, issue 43 §2): a task
+ * strip, the blind video (its height capped) and the transcript under it in its own scroll box;
+ * the rubric, evidence notes pinned to moments, watch coverage and submit beside them; skip,
+ * and a keyboard shortcut for everything (`?` lists them).
  */
 export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: ReviewActions }) {
   const video = view.videos[0]!;
@@ -43,7 +45,15 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
   const basis = view.campaign.coverageBasis;
   // the share the submit button and the server count, kept in state as the trackers change
   const playerRef = useRef<PlayerHandle>(null);
-  const run = useRunTracking({ playerRef, video, transcript, basis, same: sameToShow });
+  const run = useRunTracking({
+    playerRef,
+    video,
+    transcript,
+    basis,
+    same: sameToShow,
+    earned: view.earned[0],
+    wpm: view.campaign.readingWpm,
+  });
   const { coverage, report, momentAt } = run;
   const revision = (view.myReview?.revision ?? 0) + 1;
 
@@ -52,6 +62,8 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
   const [cursor, setCursor] = useState(0);
   const flow = useAssignmentFlow({ view, revision, actions, notes: view.myReview?.evidence ?? [], sortNotes: true });
   const { pending, closed, setError, setPin, send, elapsedSec } = flow;
+  const reports = useCallback(() => [report()], [report]);
+  useProgressSaver(view.assignment.id, reports, actions.saveProgress, !closed);
   const notes = flow.evidence.notes;
 
   const pinStep = useCallback(
@@ -173,41 +185,43 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
   const share = covered?.share ?? 0;
   const shortfall = coverageShortfall(share, view.campaign.minCoverage);
   return (
-    <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
-      <div className="min-w-0 space-y-4">
-        <TaskPanel view={view} />
-        <ReviewPlayer {...run.playerProps} parts={parts} />
-        <BlindTranscript {...run.transcriptProps} onPinStep={pinStep} />
-        <EvidenceNotes {...flow.evidence} fps={video.fps} onSeek={(n) => playerRef.current?.seekToFrame(n.frame)} />
-      </div>
-      <aside
-        className="min-w-0 space-y-3 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto"
-        aria-label="Your review"
-      >
-        <div className="flex items-baseline justify-between">
-          <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
-          <ShortcutsButton flow={flow} />
+    // one screen at lg (REVIEW_SCREEN): the page does not scroll, the transcript and the rubric scroll in their own boxes
+    <div className={`grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem] ${REVIEW_SCREEN}`} data-testid="review-layout">
+      <div className="flex min-w-0 flex-col gap-3 lg:min-h-0">
+        <TaskPanel view={view} strip className="shrink-0 lg:max-h-[6.5rem]" />
+        <div className={`w-full shrink-0 lg:mx-auto ${REVIEW_PLAYER_WIDTH}`}>
+          <ReviewPlayer {...run.playerProps} parts={parts} />
         </div>
-        {rubric.instructions ? <p className="whitespace-pre-wrap text-xs text-zinc-600">{rubric.instructions}</p> : null}
-        {view.myReview ? (
-          <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
-            You submitted revision {view.myReview.revision}. Submitting again keeps it and saves revision {revision}.
-          </p>
-        ) : null}
-        <RubricForm
-          rubric={rubric}
-          criteria={view.task.criteria}
-          answers={answers}
-          onChange={setAnswer}
-          focused={focused}
-          criterionCursor={cursor}
-          onFocusQuestion={(i) => {
-            setFocused(i);
-            setCursor(0);
-          }}
-          disabled={closed}
-        />
-        <div className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
+        <BlindTranscript {...run.transcriptProps} onPinStep={pinStep} fill />
+      </div>
+      <aside className="flex min-w-0 flex-col gap-3 lg:min-h-0" aria-label="Your review">
+        <div className="space-y-3 lg:min-h-0 lg:flex-1 lg:overflow-y-auto lg:pr-1" data-testid="review-aside-scroll">
+          <div className="flex items-baseline justify-between">
+            <h2 className="text-sm font-semibold text-zinc-900">{rubric.title}</h2>
+            <ShortcutsButton flow={flow} />
+          </div>
+          {rubric.instructions ? <p className="whitespace-pre-wrap text-xs text-zinc-600">{rubric.instructions}</p> : null}
+          {view.myReview ? (
+            <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
+              You submitted revision {view.myReview.revision}. Submitting again keeps it and saves revision {revision}.
+            </p>
+          ) : null}
+          <RubricForm
+            rubric={rubric}
+            criteria={view.task.criteria}
+            answers={answers}
+            onChange={setAnswer}
+            focused={focused}
+            criterionCursor={cursor}
+            onFocusQuestion={(i) => {
+              setFocused(i);
+              setCursor(0);
+            }}
+            disabled={closed}
+          />
+          <EvidenceNotes {...flow.evidence} fps={video.fps} onSeek={(n) => playerRef.current?.seekToFrame(n.frame)} />
+        </div>
+        <div className="shrink-0 space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
           <div className="flex items-center justify-between text-xs text-zinc-600">
             <span data-testid="coverage">
               {coverageLabel(view.campaign.coverageBasis, share)}
@@ -235,6 +249,20 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
     </div>
   );
 }
+
+/**
+ * The review pages at lg are one screen: the studio's header (3.5 rem) and the main area's
+ * padding (2 rem each side, of which 1 rem is taken back here) leave 100dvh - 5.5 rem; the page
+ * itself does not scroll, so nothing that seeks, pins or focuses can scroll the player away.
+ */
+export const REVIEW_SCREEN = 'lg:-my-4 lg:h-[calc(100dvh-5.5rem)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden';
+
+/**
+ * The review page's player: as wide as the column, its height capped so the task strip (6.5 rem),
+ * its controls (1.75 rem), the gaps (2.25 rem) and at least 15 rem of transcript fit under it
+ * (at 1440x900: 404 px high, 718 px wide; at 1920x1080 the column's full 844 px).
+ */
+const REVIEW_PLAYER_WIDTH = 'lg:max-w-[calc((100dvh-31rem)*16/9)]';
 
 /** What the coverage line says, in the campaign's basis. */
 export function coverageLabel(basis: 'video' | 'transcript' | 'either', share: number): string {

@@ -5,7 +5,7 @@ import { ErrorLine } from '../ui/error-line';
 import { Modal } from './modal';
 import { PendingButton } from '@/components/ui/pending-button';
 
-/** Asks why the reviewer skips (the reason is kept with the assignment). */
+/** Asks why the reviewer skips (the reason is kept with the assignment); Enter skips, Shift+Enter starts a new line. */
 export function SkipDialog({
   pending,
   error,
@@ -46,9 +46,16 @@ export function SkipDialog({
               e.stopPropagation();
               onClose();
             }
+            // Enter skips (as the button would: only with a reason); Shift+Enter is a new line; IME composition is left alone
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              e.stopPropagation();
+              if (!pending && reason.trim().length >= 3) e.currentTarget.form?.requestSubmit();
+            }
           }}
         />
       </label>
+      <p className="mt-1 text-xs text-zinc-500">Enter skips · Shift+Enter for a new line</p>
       <ErrorLine error={error} className="mt-1 text-sm text-red-700" />
       <div className="mt-3 flex justify-end gap-2">
         <button type="button" onClick={onClose} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm">

@@ -5,13 +5,21 @@ import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '@/lib/rich-text/inert-text';
 import { RichText } from '@/render/ui/rich-text';
 
-/** The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what blind review hides. */
-export function TaskPanel({ view }: { view: AssignmentView }) {
+/**
+ * The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what
+ * blind review hides. `strip`: a compact strip for the review pages' one-screen layout (the
+ * instruction's first lines, and at lg the whole panel in at most `maxHeight`, scrolling inside).
+ */
+export function TaskPanel({ view, strip = false, className = '' }: { view: AssignmentView; strip?: boolean; className?: string }) {
   const { task, campaign } = view;
   return (
-    <section aria-labelledby="task-title" className="rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-sm">
+    <section
+      aria-labelledby="task-title"
+      className={`rounded-xl border border-zinc-200 bg-white shadow-sm ${strip ? 'px-3 py-2 lg:overflow-y-auto' : 'px-4 py-3'} ${className}`}
+      data-testid="task-panel"
+    >
       <div className="flex flex-wrap items-baseline gap-2">
-        <h1 id="task-title" className="text-lg font-semibold tracking-tight text-zinc-900">
+        <h1 id="task-title" className={`${strip ? 'text-base' : 'text-lg'} font-semibold tracking-tight text-zinc-900`}>
           {inert(task.name)}
         </h1>
         {task.environment ? (
@@ -32,12 +40,18 @@ export function TaskPanel({ view }: { view: AssignmentView }) {
         </span>
       </div>
       {task.instruction.trim() !== '' ? (
-        <div className="mt-2 border-l-2 border-indigo-200 pl-3">
-          <ExpandableText text={task.instruction} maxLines={6} maxChars={800} className="text-sm text-zinc-800" rich />
+        <div className={`${strip ? 'mt-1' : 'mt-2'} border-l-2 border-indigo-200 pl-3`}>
+          <ExpandableText
+            text={task.instruction}
+            maxLines={strip ? 2 : 6}
+            maxChars={strip ? 300 : 800}
+            className="text-sm text-zinc-800"
+            rich
+          />
         </div>
       ) : null}
       {task.criteria.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Acceptance criteria">
+        <ul className={`${strip ? 'mt-1' : 'mt-2'} flex flex-wrap gap-1.5`} aria-label="Acceptance criteria">
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
               <RichText text={c.text} inline />

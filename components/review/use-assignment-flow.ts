@@ -26,6 +26,8 @@ function newKey(assignmentId: string, revision: number): string {
 export interface AssignmentActions<Saved> {
   submit: (input: unknown) => Promise<ActionResult<Saved & { next: Next }>>;
   skip: (input: unknown) => Promise<ActionResult<Next>>;
+  /** keeps the coverage so far on the server (lib/review/save-review-progress.ts) */
+  saveProgress?: (input: unknown) => Promise<ActionResult<unknown>>;
 }
 
 /**

@@ -22,6 +22,8 @@ export function useRunTracking({
   transcript,
   basis,
   same,
+  earned,
+  wpm,
 }: {
   /** the run's player (the page drives it too) */
   playerRef: RefObject<PlayerHandle | null>;
@@ -31,16 +33,27 @@ export function useRunTracking({
   basis: CoverageBasis;
   /** whether a new coverage changes nothing the page shows: the old one is kept (no re-render); a stable function */
   same: (old: StoredCoverage, next: StoredCoverage) => boolean;
+  /** what the server kept of this run's coverage (a reload starts from it) */
+  earned?: { ranges: [number, number][]; transcriptSteps: number[] };
+  /** the campaign's reading speed (words a minute) */
+  wpm?: number;
 }) {
-  const tracker = useRef(new WatchTracker(video.durationInFrames));
-  const reader = useRef(new ReadingTracker(transcript));
+  const tracker = useRef(new WatchTracker(video.durationInFrames, earned?.ranges));
+  const reader = useRef(new ReadingTracker(transcript, { wpm, alreadyRead: earned?.transcriptSteps }));
   const measure = useMemo<CoverageMeasure>(
     () => ({ totalFrames: video.durationInFrames, chapters: video.chapters, steps: transcript.map((s) => s.index) }),
     [video, transcript],
   );
-  const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(() => new Set());
+  // a reload starts from what the server kept (computed from the props, not the trackers: render reads no ref)
+  const [readSteps, setReadSteps] = useState<ReadonlySet<number>>(
+    () => new Set((earned?.transcriptSteps ?? []).filter((s) => transcript.some((t) => t.index === s))),
+  );
   const [activeStep, setActiveStep] = useState<number | null>(null);
-  const [covered, setCovered] = useState<StoredCoverage | null>(null);
+  const [covered, setCovered] = useState<StoredCoverage | null>(() =>
+    earned && (earned.ranges.length > 0 || earned.transcriptSteps.length > 0)
+      ? measureCoverage({ ranges: earned.ranges, speeds: [], seeks: 0, transcriptSteps: earned.transcriptSteps }, measure, basis)
+      : null,
+  );
 
   /** what the submit sends for this run: the stretches played and the steps read (the server measures the share itself) */
   const report = useCallback(() => ({ ...tracker.current.report(), transcriptSteps: reader.current.read() }), []);

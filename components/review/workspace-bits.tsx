@@ -10,10 +10,13 @@ import { REVIEW_SPEEDS, type AssignmentFlow } from './use-assignment-flow';
 
 /**
  * A run's player on the review pages: its own keys off (the page's one handler has them), it
- * stays on the closing card at the end, compact, at the review speeds.
+ * stays on the closing card at the end, compact, at the review speeds, without a chapter list
+ * (the transcript beside it lists the steps, each one plays from there).
  */
-export function ReviewPlayer(props: Omit<ComponentProps<typeof TrajectoryPlayer>, 'keyboard' | 'rewindAtEnd' | 'compact' | 'speeds'>) {
-  return <TrajectoryPlayer {...props} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} />;
+export function ReviewPlayer(
+  props: Omit<ComponentProps<typeof TrajectoryPlayer>, 'keyboard' | 'rewindAtEnd' | 'compact' | 'speeds' | 'chapterList'>,
+) {
+  return <TrajectoryPlayer {...props} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} chapterList={false} />;
 }
 
 /** The `?` button that opens the shortcut list. */

@@ -125,9 +125,23 @@ export const TrajectoryPlayer = forwardRef<
      * URLs as the playhead needs them, and playback waits while the part it reaches loads
      */
     parts?: VideoParts;
+    /** false: no chapter list (the review pages' transcript beside the player is the list of steps); omitted steps still named */
+    chapterList?: boolean;
   }
 >(function TrajectoryPlayer(
-  { video, initialFrame = 0, onFrame, onPlayed, onSeek, compact = false, keyboard = true, speeds = SPEEDS, rewindAtEnd = true, parts },
+  {
+    video,
+    initialFrame = 0,
+    onFrame,
+    onPlayed,
+    onSeek,
+    compact = false,
+    keyboard = true,
+    speeds = SPEEDS,
+    rewindAtEnd = true,
+    parts,
+    chapterList = true,
+  },
   ref,
 ) {
   const player = useRef<PlayerRef>(null);
@@ -147,6 +161,21 @@ export const TrajectoryPlayer = forwardRef<
   const lastFrame = useRef(initialFrame);
   const rateRef = useRef(1);
   rateRef.current = rate;
+  // watched counts only while the video is on screen (half of it in the window) and the tab is visible (issue 43 §1)
+  const screen = useRef<HTMLDivElement>(null);
+  const onScreen = useRef(true);
+  useEffect(() => {
+    const el = screen.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) onScreen.current = e.isIntersecting && e.intersectionRatio >= 0.5;
+      },
+      { threshold: [0, 0.25, 0.5, 0.75, 1] },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const seekToFrame = useCallback(
     (f: number) => {
@@ -206,7 +235,8 @@ export const TrajectoryPlayer = forwardRef<
       // forward frames while playing are "watched", however coarse the updates on a busy
       // machine, as long as the jump fits the real time elapsed at this rate; longer jumps are seeks
       const allowed = Math.ceil(((now - lastAt) / 1000) * video.fps * rateRef.current * 1.5) + 4;
-      if (f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying())
+      const watched = onScreen.current && document.visibilityState === 'visible';
+      if (watched && f > lastFrame.current && f - lastFrame.current <= allowed && p.isPlaying())
         onPlayed?.({ from: lastFrame.current, to: f + 1, rate: rateRef.current });
       lastFrame.current = f;
       lastAt = now;
@@ -331,6 +361,7 @@ export const TrajectoryPlayer = forwardRef<
     <div className={`grid gap-3 ${compact ? '' : 'lg:grid-cols-[1fr_260px]'}`} onKeyDown={onKeyDown} data-testid="trajectory-player">
       <div className="min-w-0">
         <div
+          ref={screen}
           className="relative overflow-hidden rounded-xl border border-zinc-200 bg-zinc-900 shadow-sm"
           tabIndex={0}
           aria-label="Proof-of-work video (Space to play, [ ] to jump between steps)"
@@ -394,19 +425,25 @@ export const TrajectoryPlayer = forwardRef<
           {keyboard ? <span className="hidden text-zinc-400 sm:inline">Space play · J/L ±5 s · [ ] step · 1-5 speed</span> : null}
         </div>
       </div>
-      <nav aria-label="Steps in the video" className="min-w-0">
-        <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
-        <ol ref={listRef} onScroll={onListScroll} className={`relative overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
-          {windowFrom > 0 ? <li aria-hidden style={{ height: windowFrom * CHAPTER_ROW_PX }} /> : null}
-          {video.chapters.slice(windowFrom, windowTo).map((c) => (
-            <ChapterRow key={c.step} chapter={c} active={active?.step === c.step} fps={video.fps} onSeek={seekToStep} />
-          ))}
-          {windowTo < video.chapters.length ? (
-            <li aria-hidden style={{ height: (video.chapters.length - windowTo) * CHAPTER_ROW_PX }} />
-          ) : null}
-        </ol>
-        {video.omittedSteps && video.omittedSteps.length > 0 ? <OmittedSteps video={video} /> : null}
-      </nav>
+      {!chapterList ? (
+        video.omittedSteps && video.omittedSteps.length > 0 ? (
+          <OmittedSteps video={video} />
+        ) : null
+      ) : (
+        <nav aria-label="Steps in the video" className="min-w-0">
+          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Chapters</p>
+          <ol ref={listRef} onScroll={onListScroll} className={`relative overflow-y-auto pr-1 ${compact ? 'max-h-40' : 'max-h-[420px]'}`}>
+            {windowFrom > 0 ? <li aria-hidden style={{ height: windowFrom * CHAPTER_ROW_PX }} /> : null}
+            {video.chapters.slice(windowFrom, windowTo).map((c) => (
+              <ChapterRow key={c.step} chapter={c} active={active?.step === c.step} fps={video.fps} onSeek={seekToStep} />
+            ))}
+            {windowTo < video.chapters.length ? (
+              <li aria-hidden style={{ height: (video.chapters.length - windowTo) * CHAPTER_ROW_PX }} />
+            ) : null}
+          </ol>
+          {video.omittedSteps && video.omittedSteps.length > 0 ? <OmittedSteps video={video} /> : null}
+        </nav>
+      )}
     </div>
   );
 });

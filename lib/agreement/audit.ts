@@ -9,8 +9,9 @@ import { byUnit, type QuestionRatings } from './question-ratings';
  * Human consensus per item (current reviews only):
  * - score (0..1): the mean of the first Likert question rescaled (1 -> 0, points -> 1); without
  *   one, the share of criteria verdicts that are "pass";
- * - pass: every acceptance criterion's majority verdict is "pass" (a tie is not a pass); without
- *   a criteria question, score >= 0.5.
+ * - pass: "fail" when any acceptance criterion's majority verdict is "fail", "split" when none
+ *   fails but the reviewers tie on one (no human verdict: left out of the pass/fail comparison),
+ *   else "pass"; without a criteria question, score >= 0.5.
  * Pairwise campaigns: score is the mean preference / 2 (-1 A much better .. 1 B much better);
  * "pass" is the preferred side (A, B or tie by the sign of the mean).
  *
@@ -20,8 +21,13 @@ import { byUnit, type QuestionRatings } from './question-ratings';
  * are divided by 10 or 100, whichever brings them into range). Then Krippendorff's alpha of the
  * two "raters" (humans, source): nominal on pass/fail, interval on the 0..1 scores, with
  * bootstrap intervals. Items where they disagree most come first: a pass/fail mismatch, then
- * the largest score gap.
+ * the largest score gap; `auditRowDisagrees` says which rows disagree at all (a pass/fail
+ * mismatch, or scores more than `DISAGREE_GAP` apart), the only ones the page lists.
  */
+
+/** Scores further apart than this (a quarter of the 0..1 scale: one point of a 5-point Likert) disagree. */
+export const DISAGREE_GAP = 0.25;
+
 export interface AuditItem {
   itemId: string;
   trajectoryId: string;
@@ -102,21 +108,37 @@ function humanConsensus(
     for (const r of criteria.ratings) values.set(r.itemId, [...(values.get(r.itemId) ?? []), r.value === 'pass' ? 1 : 0]);
     for (const [itemId, v] of values) scores.set(itemId, mean(v)!);
   }
-  const passes = new Map<string, boolean>();
+  // per item: 'fail' once a criterion's majority fails, 'split' while one ties (and none fails)
+  const passes = new Map<string, 'pass' | 'fail' | 'split'>();
   if (criteria) {
     for (const ratings of byUnit(criteria.ratings).values()) {
       const m = modeOf(ratings.map((r) => r.value))!;
       const itemId = ratings[0]!.itemId;
-      passes.set(itemId, (passes.get(itemId) ?? true) && !m.tied && m.value === 'pass');
+      const verdict = m.tied ? 'split' : m.value === 'pass' ? 'pass' : 'fail';
+      const before = passes.get(itemId) ?? 'pass';
+      passes.set(itemId, before === 'fail' || verdict === 'fail' ? 'fail' : before === 'split' || verdict === 'split' ? 'split' : 'pass');
     }
   }
   for (const [itemId, score] of scores) {
-    const pass = criteria ? passes.get(itemId) : score >= 0.5;
+    const pass = criteria ? passes.get(itemId) : score >= 0.5 ? 'pass' : 'fail';
     if (pass === undefined) continue;
-    byItem.set(itemId, { score, pass: pass ? 'pass' : 'fail' });
+    byItem.set(itemId, { score, pass });
   }
   const basis = likert ? `mean of “${likert.label}”` : criteria ? 'share of criteria passed' : null;
-  return { basis: basis && criteria ? `${basis}; pass = every criterion's majority is pass` : basis, byItem };
+  return {
+    basis: basis && criteria ? `${basis}; pass = every criterion's majority is pass, split = reviewers tie on one` : basis,
+    byItem,
+  };
+}
+
+/** Both sides give a verdict (a split human verdict is none) and they differ. */
+function mismatch(row: AuditItem): boolean {
+  return row.humanPass !== 'split' && row.sourcePass !== null && row.humanPass !== row.sourcePass;
+}
+
+/** A row where humans and the source disagree: a pass/fail mismatch, or scores more than DISAGREE_GAP apart. */
+export function auditRowDisagrees(row: AuditItem): boolean {
+  return mismatch(row) || (row.gap !== null && row.gap > DISAGREE_GAP);
 }
 
 export function measurementAudit(
@@ -171,7 +193,8 @@ export function measurementAudit(
       for (const item of items) {
         const human = byItem.get(item.id)!;
         const s = of(item);
-        if (s.pass !== null) {
+        // a split human verdict is no verdict: nothing to compare the source's pass/fail with
+        if (s.pass !== null && human.pass !== 'split') {
           passRatings.push({ unit: item.id, rater: 'humans', value: human.pass }, { unit: item.id, rater: source, value: s.pass });
           compared++;
           if (s.pass === human.pass) matched++;
@@ -179,6 +202,7 @@ export function measurementAudit(
         if (s.score !== null)
           scoreRatings.push({ unit: item.id, rater: 'humans', value: human.score }, { unit: item.id, rater: source, value: s.score });
         if (s.pass === null && s.score === null) continue;
+        const gap = s.score === null ? null : Math.abs(human.score - s.score);
         rows.push({
           itemId: item.id,
           trajectoryId: item.trajectoryId,
@@ -187,13 +211,14 @@ export function measurementAudit(
           sourceScore: s.score,
           humanPass: human.pass,
           sourcePass: s.pass,
-          gap: s.score === null ? null : Math.abs(human.score - s.score),
+          gap,
           adjudicated: item.adjudicated,
         });
       }
       rows.sort(
         (x, y) =>
-          Number(y.humanPass !== y.sourcePass) - Number(x.humanPass !== x.sourcePass) ||
+          Number(auditRowDisagrees(y)) - Number(auditRowDisagrees(x)) ||
+          Number(mismatch(y)) - Number(mismatch(x)) ||
           (y.gap ?? -1) - (x.gap ?? -1) ||
           (x.itemId < y.itemId ? -1 : 1),
       );

@@ -51,6 +51,7 @@ const nav: NavItem[] = [
   { href: '/lead/agreement', label: 'Agreement', area: 'lead' },
   { href: '/lead/datasets', label: 'Datasets', area: 'lead' },
   { href: '/insight', label: 'Insight', area: 'lead' },
+  { href: '/training', label: 'Training', area: 'lead' },
   { href: '/admin', label: 'Admin', area: 'admin' },
   { href: '/admin/sinks', label: 'Training sinks', area: 'admin' },
 ];

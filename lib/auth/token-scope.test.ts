@@ -23,4 +23,29 @@ describe('tokenScopeRefusal', () => {
     expect(tokenScopeRefusal('training', 'GET', '/api/v1/campaigns')).toMatchObject({ code: 'FORBIDDEN' });
     expect(tokenScopeRefusal('training', 'POST', '/api/v1/exports/e1')).not.toBeNull();
   });
+
+  it('lets a training token make the trainer agent calls and read runs, nothing else of training runs', () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/training-runs/claim'],
+      ['POST', '/api/v1/training-runs/r1/heartbeat'],
+      ['POST', '/api/v1/training-runs/r1/events'],
+      ['POST', '/api/v1/training-runs/r1/checkpoint'],
+      ['POST', '/api/v1/training-runs/r1/complete'],
+      ['GET', '/api/v1/training-runs/r1/dataset'],
+      ['GET', '/api/v1/training-runs/r1/eval-tasks'],
+      ['GET', '/api/v1/training-runs'],
+      ['GET', '/api/v1/training-runs/r1'],
+    ])
+      expect(tokenScopeRefusal('training', method!, path!), `${method} ${path}`).toBeNull();
+    // starting and cancelling runs are a lead's, not an agent's
+    const start = tokenScopeRefusal('training', 'POST', '/api/v1/training-runs');
+    expect(start).toMatchObject({ code: 'FORBIDDEN', details: { scope: 'training' } });
+    expect(start!.message).toContain("'training' scope");
+    expect(tokenScopeRefusal('training', 'POST', '/api/v1/training-runs/r1/cancel')).not.toBeNull();
+    expect(tokenScopeRefusal('training', 'GET', '/api/v1/training-runs/claim')).not.toBeNull();
+    expect(tokenScopeRefusal('training', 'GET', '/api/v1/training-runs/r1/comparison')).not.toBeNull();
+    // a read token reads runs but makes no agent call
+    expect(tokenScopeRefusal('read', 'GET', '/api/v1/training-runs/r1')).toBeNull();
+    expect(tokenScopeRefusal('read', 'POST', '/api/v1/training-runs/claim')).not.toBeNull();
+  });
 });

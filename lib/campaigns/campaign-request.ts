@@ -4,7 +4,7 @@ import { campaignBlindSchema, trajectoryFilterSchema } from './campaign-settings
 import { projectSlugSchema } from '../trajectories/project-schemas';
 import { pacingSchema } from '../video/pacing';
 import { samplingInput } from './campaign-sampling';
-import { coverageBasisSchema } from '../review/coverage';
+import { coverageBasisSchema, readingWpmSchema, tooFastSchema } from '../review/coverage';
 
 /**
  * What a lead sends to create a campaign, from the form (server action) or
@@ -27,7 +27,9 @@ export const campaignRequest = z.object({
   project: projectSlugSchema,
   name: z.string().trim().min(1, 'give the campaign a name').max(200),
   mode: z.enum(['single', 'pairwise']),
+  // a canary's lineage is recorded by lib/training/open-canary-campaign.ts only, never asked for
   filter: trajectoryFilterSchema
+    .omit({ canary: true })
     .default({})
     .refine((f) => f.minReward === undefined || f.maxReward === undefined || f.minReward <= f.maxReward, {
       message: 'the minimum reward must be at most the maximum',
@@ -38,6 +40,10 @@ export const campaignRequest = z.object({
   minCoverage: z.number().min(0, 'coverage is a share between 0 and 1').max(1, 'coverage is a share between 0 and 1').default(0),
   /** what meets minCoverage: the video played, the transcript read, or either */
   coverageBasis: coverageBasisSchema.default('video'),
+  /** the reading speed transcript steps are counted at (words a minute, 230 by default) */
+  readingWpm: readingWpmSchema.default(230),
+  /** a review submitted faster than reading what it reports takes: "flag" it for the lead (default) or "refuse" it */
+  tooFast: tooFastSchema.default('flag'),
   blind: campaignBlindSchema.default({ hidePolicy: true, hideReward: true }),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
   /** the video's pacing for reviewers: read (every card readable at 1x) or skim; default read when an expertise is required */

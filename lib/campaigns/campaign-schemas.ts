@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coverageBasisSchema } from '../review/coverage';
+import { coverageBasisSchema, tooFastSchema } from '../review/coverage';
 import { rubricDefinition } from '../review/rubric';
 import { projectSlugSchema } from '../trajectories/project-schemas';
 import { pacingSchema } from '../video/pacing';
@@ -69,6 +69,8 @@ export const campaignDetailAnswer = z.object({
     ...campaignHead,
     minCoverage: z.number(),
     coverageBasis: coverageBasisSchema,
+    readingWpm: z.number().int(),
+    tooFast: tooFastSchema,
     blind: campaignBlindSchema,
     pacing: pacingSchema,
     filter: trajectoryFilterSchema,
@@ -78,6 +80,24 @@ export const campaignDetailAnswer = z.object({
     createdAt: isoTime,
     closedAt: isoTime.nullable(),
     createdBy: z.string().nullable(),
+    /** the latest current reviews (and comparisons), each with how it was covered and the clock check (lib/review/attention.ts) */
+    recentReviews: z.array(
+      z.object({
+        id: z.string(),
+        reviewer: z.string(),
+        task: z.string(),
+        revision: z.number().int(),
+        submittedAt: isoTime,
+        durationSec: z.number().nullable(),
+        coverage: z.object({
+          watched: z.number().nullable(),
+          read: z.object({ steps: z.number().int(), of: z.number().int() }).nullable(),
+          elapsedSeconds: z.number().nullable(),
+          minimumSeconds: z.number().nullable(),
+          tooFast: z.boolean(),
+        }),
+      }),
+    ),
     project: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
     rubric: z.object({ versionId: z.string(), name: z.string(), version: z.number().int(), definition: rubricDefinition }),
     progress: z.object({

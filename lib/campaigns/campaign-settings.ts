@@ -11,6 +11,8 @@ export const trajectoryFilterSchema = z.object({
   taskNames: z.array(z.string()).optional(),
   /** items picked by hand: only these trajectories (the campaign is then not a random sample) */
   trajectoryIds: z.array(z.string().min(1)).min(1).max(5000).optional(),
+  /** a canary campaign's lineage (lib/training/open-canary-campaign.ts): the new checkpoint's policy id and its parent's; recorded, not a condition */
+  canary: z.object({ child: z.string().min(1), parent: z.string().min(1) }).optional(),
 });
 export type TrajectoryFilter = z.infer<typeof trajectoryFilterSchema>;
 

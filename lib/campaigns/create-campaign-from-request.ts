@@ -122,6 +122,8 @@ export async function createCampaignFromRequest(raw: unknown, actorId: string | 
       requiredExpertise: req.requiredExpertise,
       minCoverage: req.minCoverage,
       coverageBasis: req.coverageBasis,
+      readingWpm: req.readingWpm,
+      tooFast: req.tooFast,
       blind: req.blind,
       filter: req.filter,
       leaseSeconds: req.leaseSeconds,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { expertiseTagSchema } from '../auth/roles';
 import { writeAudit } from '../auth/queries/audit';
 import { AppError } from '../errors';
-import { coverageBasisSchema } from '../review/coverage';
+import { coverageBasisSchema, readingWpmSchema, tooFastSchema } from '../review/coverage';
 import { defaultPacing, pacingSchema } from '../video/pacing';
 import { campaignBlindSchema, trajectoryFilterSchema } from './campaign-settings';
 import { analyzeCampaignItems, campaignCandidates, insertCampaign, type CampaignItemRow, type PlannedItem } from './queries/campaigns';
@@ -16,6 +16,10 @@ export const createCampaignInput = z.object({
   requiredExpertise: z.array(expertiseTagSchema).max(10).default([]),
   minCoverage: z.number().min(0).max(1).default(0),
   coverageBasis: coverageBasisSchema.default('video'),
+  /** the reading speed transcript steps are counted at (words a minute) */
+  readingWpm: readingWpmSchema.default(230),
+  /** a review submitted faster than reading what it reports takes: flagged for the lead, or refused */
+  tooFast: tooFastSchema.default('flag'),
   blind: campaignBlindSchema.default({ hidePolicy: true, hideReward: true }),
   filter: trajectoryFilterSchema.default({}),
   leaseSeconds: z.number().int().min(60).max(86_400).default(1800),
@@ -77,6 +81,8 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
       requiredExpertise: data.requiredExpertise,
       minCoverage: data.minCoverage,
       coverageBasis: data.coverageBasis,
+      readingWpm: data.readingWpm,
+      tooFast: data.tooFast,
       blind: data.blind,
       pacing: data.pacing ?? defaultPacing(data.requiredExpertise),
       filter: data.filter,

@@ -111,8 +111,8 @@ export async function refreshCampaignSnapshots(
     const t0 = performance.now();
     const at = await labelClock(campaignId);
     const payload: PlanSnapshotPayload = { plan: await planCampaignReview(campaignId) };
-    // a plan's "as of": the items reviewed when it was computed
-    await store(plan, at, facts.reviewed, payload, performance.now() - t0);
+    // a plan's "as of": the reviewed items it was computed from (the count its panel says, reviews in any campaign of the project)
+    await store(plan, at, payload.plan?.labeled ?? facts.reviewed, payload, performance.now() - t0);
   }
   return { written, skipped };
 }

@@ -8,10 +8,16 @@ import { ACTIVE_FLOOR_SHARE, activeItem, judgeScales, type ItemSignals } from '.
  * What a lead sees before spending a review budget (campaign form and campaign page): for a
  * figure over a campaign's items, the 95% half-width expected at the budget when reviewers
  * review everything, a random sample, or "where it tells the most" (lib/stats/review-planning.ts),
- * and about how many reviewed items each needs to reach +-h (planTarget). The labels' spread and the share
+ * and about how many reviewed items each needs to reach +-target (planTarget). The labels' spread and the share
  * of it the predictor leaves come from the labels in hand (the figure's current estimate); with
  * fewer than two labels, a rate of one half and a predictor that explains nothing (the widest
  * case), said as `assumed`.
+ *
+ * One plan says one thing: reviewing everything passes through a random sample on its way (in
+ * whatever order the items come), so it reaches the target after the same number of reviewed
+ * items as a random sample does, never later; "everything" differs only in where it ends (every
+ * item, the narrowest interval). `labeled` is the one count of reviewed items the plan, its
+ * "now" and its "as of" all use.
  */
 export interface ReviewPlan {
   figure: EstimateFigure;
@@ -35,12 +41,19 @@ export const signalsOf = (r: EstimateRow): ItemSignals => ({
   reviews: r.reviews,
 });
 
+/** Targets are whole steps of this (5 points): ±5, ±10, ±15 … */
+export const PLAN_TARGET_STEP = 0.05;
+
 /**
  * The target half-width: ±5 points, or (when not even reviewing every item gets there) the
- * everything width plus a fifth, rounded up to a whole point, so the answer is a number.
+ * first whole step of 5 points at least a tenth wider than reviewing everything gives (±26.2 ->
+ * ±30), so the answer is a reachable, round number.
  */
 export function planTarget(everything: number): number {
-  return everything <= PLAN_TARGET_HALF_WIDTH ? PLAN_TARGET_HALF_WIDTH : Math.ceil(everything * 1.2 * 100) / 100;
+  if (everything <= PLAN_TARGET_HALF_WIDTH) return PLAN_TARGET_HALF_WIDTH;
+  // rounding before the ceiling keeps 0.15 * 1.1 / 0.05 = 3.3000000000000003 from being 4 steps
+  const steps = Math.ceil(Number(((everything * 1.1) / PLAN_TARGET_STEP).toFixed(9)));
+  return Number((steps * PLAN_TARGET_STEP).toFixed(2));
 }
 
 export function planReviews(rows: readonly EstimateRow[], figure: EstimateFigure, budget: number, fixedTarget?: number): ReviewPlan | null {
@@ -67,6 +80,7 @@ export function planReviews(rows: readonly EstimateRow[], figure: EstimateFigure
     assumed: !fromLabels,
     halfWidth: { everything: width('everything'), random: width('random'), active: width('active') },
     target,
-    toReach: { everything: reach('everything'), random: reach('random'), active: reach('active') },
+    // everything gets there when a random sample does (it passes through one); reach('everything') is n or null
+    toReach: { everything: reach('random'), random: reach('random'), active: reach('active') },
   };
 }

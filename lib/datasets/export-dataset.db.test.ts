@@ -34,7 +34,7 @@ describe('dataset export over seeded reviews', () => {
     const out = path.join(dir, 'dpo.jsonl');
     const code = await main(['export', '--format', 'trl-dpo', '--out', out, '--project', seeded.slug, '--json'], io);
     expect(code).toBe(1);
-    expect(io.err).toMatch(/error: Refused: 3 item\(s\) belong to eval-split tasks.*task held-out-0; trajectories/);
+    expect(io.err).toMatch(/error: Refused: 3 items belong to eval-split tasks \(task held-out-0\).*See them at \/trajectories\?project=/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -130,7 +130,7 @@ export async function exportDataset(raw: ExportRequest, outPath: string, options
   const purpose = purposeOf(req.split);
   const scope = await resolveDatasetScope({ projectId: req.projectId, project: req.project, campaignId: req.campaignId, split: req.split });
   // the guard, before anything is written: a training export must not touch an eval task
-  if (purpose === 'training') assertNoEvalItems(await findEvalItems(scope), purpose);
+  if (purpose === 'training') assertNoEvalItems(await findEvalItems(scope), purpose, scope.projectName);
 
   const target = path.resolve(outPath);
   const cardPath = `${target}.card.md`;

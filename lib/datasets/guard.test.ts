@@ -12,11 +12,25 @@ describe('the measurement guard', () => {
     expect(offendingItems([trainPair, evalPair])).toEqual([{ itemId: 'e1', task: 'sky', trajectoryIds: ['e1-a', 'e1-b'] }]);
   });
 
-  it('a training export with eval items fails with a clear message naming them', () => {
+  it('a training export with eval items fails saying how many, of which tasks and where to see them; the ids only in its details', () => {
     const offending = offendingItems([evalPair]);
-    expect(() => assertNoEvalItems(offending, 'training')).toThrowError(
-      /1 item\(s\) belong to eval-split tasks.*e1 \(task sky; trajectories e1-a, e1-b\)/,
-    );
+    expect(() => assertNoEvalItems(offending, 'training')).toThrowError(/^Refused: 1 item belongs to eval-split tasks \(task sky\)/);
+    // 17 items of 3 tasks: the count and the tasks, a link to the project's eval trajectories, no ids in the message
+    const many = Array.from({ length: 17 }, (_, i) => ({ itemId: `item-${i}`, task: `held-out-${i % 3}`, trajectoryIds: [`traj-${i}`] }));
+    let refusal: unknown;
+    try {
+      assertNoEvalItems(many, 'training', 'my project');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({
+      code: 'BAD_INPUT',
+      details: { offending: many, see: '/trajectories?project=my%20project&split=eval' },
+    });
+    const message = (refusal as Error).message;
+    expect(message).toMatch(/^Refused: 17 items belong to eval-split tasks \(3 tasks: held-out-0, held-out-1, held-out-2\)/);
+    expect(message).toContain('See them at /trajectories?project=my%20project&split=eval');
+    expect(message).not.toMatch(/item-\d|traj-\d/);
     try {
       assertNoEvalItems(offending, 'training');
     } catch (error) {

@@ -20,15 +20,26 @@ export function purposeOf(split: 'train' | 'eval' | undefined): ExportPurpose {
   return split === 'eval' ? 'evaluation' : 'training';
 }
 
-/** Fails with every offending item when a training export would include eval data. */
-export function assertNoEvalItems(offending: readonly OffendingItem[], purpose: ExportPurpose): void {
+/** Where a refusal's items can be seen: the project's eval-split trajectories in the studio. */
+export function evalItemsPath(project: string): string {
+  return `/trajectories?project=${encodeURIComponent(project)}&split=eval`;
+}
+
+/**
+ * Fails when a training export would include eval data: the message says how many items, of
+ * which tasks, and where to see them (the project's eval-split trajectories, when the project is
+ * known); every offending item, with its trajectory ids, is in `details.offending`, never the message.
+ */
+export function assertNoEvalItems(offending: readonly OffendingItem[], purpose: ExportPurpose, project?: string): void {
   if (purpose !== 'training' || offending.length === 0) return;
-  const shown = offending.slice(0, 20).map((o) => `${o.itemId} (task ${o.task}; trajectories ${o.trajectoryIds.join(', ')})`);
-  const more = offending.length > shown.length ? `; and ${offending.length - shown.length} more` : '';
+  const n = offending.length;
+  const tasks = [...new Set(offending.map((o) => o.task))];
+  const shownTasks = tasks.slice(0, 5).join(', ') + (tasks.length > 5 ? ` and ${tasks.length - 5} more` : '');
+  const where = project ? `See them at ${evalItemsPath(project)}; their ids are` : 'Their item and trajectory ids are';
   throw new AppError(
     'BAD_INPUT',
-    `Refused: ${offending.length} item(s) belong to eval-split tasks, which are measurement and never go into training data: ${shown.join('; ')}${more}. Export the train split to leave them out (--split train), or the eval split for an evaluation set (--split eval).`,
-    { details: { offending } },
+    `Refused: ${n} ${n === 1 ? 'item belongs' : 'items belong'} to eval-split tasks (${tasks.length === 1 ? 'task' : `${tasks.length} tasks:`} ${shownTasks}), which are measurement and never go into training data. ${where} in this error's details. Export the train split to leave them out (--split train), or the eval split for an evaluation set (--split eval).`,
+    { details: { offending, ...(project ? { see: evalItemsPath(project) } : {}) } },
   );
 }
 

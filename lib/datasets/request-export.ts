@@ -28,7 +28,7 @@ export async function requestExport(
   const req = exportRequestSchema.parse(input);
   const scope = await resolveDatasetScope({ projectId: req.projectId, campaignId: req.campaignId, split: req.split });
   const purpose = purposeOf(req.split);
-  assertNoEvalItems(await findEvalItems(scope), purpose);
+  assertNoEvalItems(await findEvalItems(scope), purpose, scope.projectName);
   const { format, projectId, ...params } = req;
   const dedupeKey = createHash('sha256').update(stableStringify({ format, params })).digest('hex');
   const row = await createExport({

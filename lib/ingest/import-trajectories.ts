@@ -2,6 +2,7 @@ import { setImmediate as ioTurn } from 'node:timers/promises';
 import { AppError } from '../errors';
 import type { FormatName } from '../formats/trajectory';
 import { renderAfterImport } from '../video/render-after-import';
+import { canaryAfterImport } from '../training/canary-after-import';
 import type { CollectedInput } from './collect-inputs';
 import { parseCollected, type ParsedSlot, type ReadAhead, type Slot } from './parse-collected';
 import type { ParsePool } from './parse-pool';
@@ -96,7 +97,8 @@ export interface ImportOptions extends ImportOverrides {
   /**
    * The follow-up jobs the import requests once its trajectories are stored, queued on this
    * database: a video render for each new trajectory when its project renders automatically
-   * (lib/video/render-after-import.ts). Both edges (witness import, POST /api/v1/trajectories) ask
+   * (lib/video/render-after-import.ts), and the canary check when the new trajectories belong to a
+   * checkpoint or a checkpoint's parent (lib/training/canary-after-import.ts). Both edges (witness import, POST /api/v1/trajectories) ask
    * for them; without it none are queued (tests, benchmarks, the demo seed).
    */
   followUps?: { databaseUrl: string };
@@ -432,9 +434,16 @@ async function parseInto(run: ImportRun, store: BatchStore, completion: Completi
 async function requestFollowUps(run: ImportRun): Promise<void> {
   const projectId = run.knownProjectId(); // null: nothing was stored, nor asked where to
   if (!run.options.followUps || projectId === null) return;
+  const created = run.report.trajectories.filter((t) => t.created);
   await renderAfterImport(
     run.options.followUps.databaseUrl,
     projectId,
-    run.report.trajectories.filter((t) => t.created).map((t) => t.id),
+    created.map((t) => t.id),
+  );
+  // a checkpoint's (or its parent's) new trajectories may open or extend its canary campaign
+  await canaryAfterImport(
+    run.options.followUps.databaseUrl,
+    projectId,
+    created.map((t) => t.policy),
   );
 }

@@ -15,12 +15,18 @@ export const insightQuery = z.object({
 });
 export type InsightQuery = z.infer<typeof insightQuery>;
 
-/** A page's search parameters or a URL's query (first value of each; empty ones left out), BAD_INPUT naming the parameter. */
+/**
+ * A page's search parameters or a URL's query (first value of each; empty ones left out), BAD_INPUT naming the parameter.
+ * `environment` is read as `env` (the trajectory list's name for it), so `?environment=physics-derivations` filters
+ * (or is refused by name) rather than being ignored.
+ */
 export function parseInsightQuery(params: Record<string, string | string[] | undefined>): InsightQuery {
-  const flat = Object.fromEntries(
+  const flat: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(params)
       .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
       .filter(([, v]) => v !== undefined && v !== ''),
   );
+  if (flat.env === undefined && flat.environment !== undefined) flat.env = flat.environment;
+  delete flat.environment;
   return parseInput(insightQuery, flat, 'query parameter');
 }

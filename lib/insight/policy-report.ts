@@ -1,5 +1,5 @@
 import type { CriterionRow, OutcomeRow, PolicyRow, PolicyStatsRow } from './queries/insight-policies';
-import { checkpointSeries, type CheckpointOf } from './checkpoints';
+import { checkpointGroups, checkpointSeries, type CheckpointOf } from './checkpoints';
 import { excludes, meanInterval, newcombeDifference, wilson, type MeanEstimate, type Proportion } from './intervals';
 import { leaderboard } from './leaderboard';
 import { moreNeeded, perGroupNeeded } from './power';
@@ -10,6 +10,8 @@ import { figureColumns, r4 } from './figure-columns';
 export interface PolicyFigures {
   id: string;
   name: string;
+  /** the other names of the same checkpoint, merged into this row (checkpointGroups) */
+  aliases: string[];
   rank: number | null;
   rating: number | null;
   ratingCi: [number, number] | null;
@@ -28,14 +30,43 @@ export interface PolicyReport {
   trends: { family: string; points: (PolicyFigures & CheckpointOf)[] }[];
 }
 
+const STAT_FIELDS = [
+  'trajectories',
+  'scored',
+  'verifierPasses',
+  'humanPass',
+  'humanJudged',
+  'likertN',
+  'likertSum',
+  'likertSumSquares',
+] as const;
+
+/**
+ * The leaderboard. Policies that are one checkpoint under several names (checkpointGroups:
+ * `acme-coder-7b@ckpt-2000` and `acme/coder-7b@ckpt-2000 / generate`) are one row, named by the
+ * group, the others its aliases: their counts summed, their comparisons one player's (a
+ * comparison between two of them is left out: a checkpoint against itself).
+ */
 export function policyReport(
-  policies: readonly PolicyRow[],
+  allPolicies: readonly PolicyRow[],
   outcomes: readonly OutcomeRow[],
-  stats: readonly PolicyStatsRow[],
+  allStats: readonly PolicyStatsRow[],
 ): PolicyReport {
-  const nameOf = new Map(policies.map((p) => [p.id, p.name]));
+  const groups = checkpointGroups(allPolicies);
+  const groupName = new Map(groups.flatMap((g) => g.members.map((m) => [m.id, g.name] as const)));
+  const aliasesOf = new Map(groups.map((g) => [g.name, g.members.map((m) => m.name).filter((n) => n !== g.name)]));
+  const policies = groups.map((g) => g.members.find((m) => m.name === g.name)!);
+  const stats = groups.map((g): PolicyStatsRow => {
+    const rows = allStats.filter((x) => g.members.some((m) => m.id === x.policyId));
+    const sum = Object.fromEntries(STAT_FIELDS.map((f) => [f, rows.reduce((acc, r) => acc + Number(r[f]), 0)])) as Record<
+      (typeof STAT_FIELDS)[number],
+      number
+    >;
+    return { policyId: policies.find((p) => p.name === g.name)!.id, ...sum };
+  });
+  const nameOf = (id: string) => groupName.get(id) ?? id;
   const bt = leaderboard(
-    outcomes.map((o) => ({ ...o, policyA: nameOf.get(o.policyA) ?? o.policyA, policyB: nameOf.get(o.policyB) ?? o.policyB })),
+    outcomes.map((o) => ({ ...o, policyA: nameOf(o.policyA), policyB: nameOf(o.policyB) })).filter((o) => o.policyA !== o.policyB),
   );
   const ratingOf = new Map(bt.ratings.map((r, i) => [r.model, { ...r, rank: i + 1 }]));
   const figures = policies
@@ -45,6 +76,7 @@ export function policyReport(
       return {
         id: p.id,
         name: p.name,
+        aliases: aliasesOf.get(p.name) ?? [],
         rank: r?.rank ?? null,
         rating: r?.rating ?? null,
         ratingCi: r?.ci ?? null,

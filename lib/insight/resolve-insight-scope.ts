@@ -25,7 +25,8 @@ export async function resolveInsightProject(
 export async function resolveInsightEnvironment(projectId: string, name: string | undefined) {
   const environments = await insightEnvironments(projectId);
   if (!name) return { environment: null, environments };
-  const environment = environments.find((e) => e.name === name);
+  // by name (the pages' links), or by id (the trajectory list's links)
+  const environment = environments.find((e) => e.name === name) ?? environments.find((e) => e.id === name);
   if (!environment) throw new AppError('NOT_FOUND', `No environment named ${name} in this project`);
   return { environment, environments };
 }

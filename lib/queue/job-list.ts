@@ -3,6 +3,7 @@ import { campaignSnapshotJob } from './jobs/campaign-snapshot';
 import { campaignVideoPropsJob } from './jobs/campaign-video-props';
 import { datasetExportJob } from './jobs/dataset-export';
 import { sessionsPruneJob } from './jobs/sessions-prune';
+import { trainingCanaryJob } from './jobs/training-canary';
 import { trainingDeliverJob } from './jobs/training-deliver';
 import { videoCombineJob } from './jobs/video-combine';
 import { videoRenderChunkJob } from './jobs/video-render-chunk';
@@ -22,6 +23,7 @@ export const jobs = {
   videoProps: videoPropsJob,
   datasetExport: datasetExportJob,
   trainingDeliver: trainingDeliverJob,
+  trainingCanary: trainingCanaryJob,
   campaignSnapshot: campaignSnapshotJob,
   campaignVideoProps: campaignVideoPropsJob,
 } as const;

@@ -38,6 +38,15 @@ export function coverageShare(ranges: [number, number][], totalFrames: number): 
   return mergeRanges(ranges, totalFrames).reduce((n, [a, b]) => n + (b - a), 0) / totalFrames;
 }
 
+/** A campaign's reading speed: words a minute a transcript step's prose is counted at (lib/review/transcript-reading.ts). */
+export const readingWpmSchema = z
+  .number()
+  .int()
+  .min(60, 'a reading speed of at least 60 words a minute')
+  .max(1000, 'a reading speed of at most 1,000 words a minute');
+/** What a review submitted faster than reading what it reports takes gets (lib/review/attention.ts): flagged for the lead, or refused. */
+export const tooFastSchema = z.enum(['flag', 'refuse']);
+
 /** What meets a campaign's minimum coverage: the video played, the transcript read, or either (their union). */
 export const coverageBases = ['video', 'transcript', 'either'] as const;
 export const coverageBasisSchema = z.enum(coverageBases);
@@ -50,6 +59,8 @@ export interface CoverageMeasure {
   chapters: ReadonlyArray<{ step: number; fromFrame: number; toFrame: number }>;
   /** every step index of the trajectory (what transcript reading is measured against) */
   steps: readonly number[];
+  /** each step's reading load [words of prose, seconds of maths, code and output] (lib/review/transcript-reading.ts), in `steps` order; absent on measures stored before it */
+  reading?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** A bare frame count (video basis only) as a measure. */
@@ -73,6 +84,8 @@ export type StoredCoverage = {
   transcriptShare: number;
   speeds: number[];
   seeks: number;
+  /** the clock check of the submit (lib/review/attention.ts); absent on reviews from before it */
+  attention?: { elapsedSeconds: number; minimumSeconds: number; tooFast: boolean };
 };
 
 /**
@@ -116,4 +129,37 @@ export function coverageRefusal(c: StoredCoverage, minCoverage: number, what = '
   if (c.basis === 'transcript') return `Read at least ${need} of the steps of ${what}'s transcript before submitting (${sofar})`;
   if (c.basis === 'either') return `Watch or read at least ${need} of ${what} before submitting (${sofar})`;
   return `Watch at least ${need} of ${what} before submitting (${sofar})`;
+}
+
+/** How a stored review was covered, for the lead (one run, or a comparison's two): what it watched and read, and the clock check. */
+export interface CoverageSummary {
+  /** share of the video(s) played (a comparison: the mean of the two) */
+  watched: number | null;
+  read: { steps: number; of: number } | null;
+  elapsedSeconds: number | null;
+  minimumSeconds: number | null;
+  tooFast: boolean;
+}
+
+function runParts(c: unknown): { videoShare: number; read: number; of: number } | null {
+  if (typeof c !== 'object' || c === null) return null;
+  const r = c as Partial<StoredCoverage>;
+  if (typeof r.videoShare !== 'number') return null;
+  return { videoShare: r.videoShare, read: r.transcriptSteps?.length ?? 0, of: r.totalSteps ?? 0 };
+}
+
+/** Reads a stored coverage (a review's StoredCoverage, or a comparison's {a, b, attention}); anything malformed reads as unknown. */
+export function coverageSummary(stored: unknown): CoverageSummary {
+  const obj = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
+  const runs = 'a' in obj || 'b' in obj ? [runParts(obj.a), runParts(obj.b)] : [runParts(obj)];
+  const known = runs.filter((r): r is NonNullable<typeof r> => r !== null);
+  const attention = obj.attention as { elapsedSeconds?: unknown; minimumSeconds?: unknown; tooFast?: unknown } | undefined;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    watched: known.length === 0 ? null : known.reduce((n, r) => n + r.videoShare, 0) / known.length,
+    read: known.length === 0 ? null : { steps: known.reduce((n, r) => n + r.read, 0), of: known.reduce((n, r) => n + r.of, 0) },
+    elapsedSeconds: num(attention?.elapsedSeconds),
+    minimumSeconds: num(attention?.minimumSeconds),
+    tooFast: attention?.tooFast === true,
+  };
 }

@@ -39,7 +39,16 @@ export const assignmentViewSchema = z.object({
     pacing: pacingSchema,
     coverageBasis: coverageBasisSchema,
     blind: campaignBlindSchema,
+    /** words a minute a transcript step's reading time is counted at */
+    readingWpm: z.number().int(),
   }),
+  /** the coverage the server kept for each video so far (same order as `videos`) */
+  earned: z.array(
+    z.object({
+      ranges: z.array(z.tuple([z.number().int(), z.number().int()])),
+      transcriptSteps: z.array(z.number().int()),
+    }),
+  ),
   rubric: z.object({ versionId: z.string(), version: z.number().int(), definition: rubricDefinition }),
   task: z.object({
     name: z.string(),

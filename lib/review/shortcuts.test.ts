@@ -10,12 +10,13 @@ describe('review shortcuts', () => {
     expect(resolveShortcut({ key: 'p', typing: false })).toEqual({ kind: 'verdict', value: 'pass' });
     expect(resolveShortcut({ key: 'n', typing: false })).toEqual({ kind: 'pin-note' });
     expect(resolveShortcut({ key: '?', typing: false })).toEqual({ kind: 'help' });
+    expect(resolveShortcut({ key: 'v', typing: false })).toEqual({ kind: 'switch-run' });
     expect(resolveShortcut({ key: 'Enter', ctrlKey: true, typing: false })).toEqual({ kind: 'submit' });
     expect(resolveShortcut({ key: 'x', typing: false })).toBeNull();
   });
 
   it('never fires while typing, except submit and escape', () => {
-    for (const key of [' ', 'k', 'n', 'p', 'f', '1', 's', '?', 'ArrowDown']) expect(resolveShortcut({ key, typing: true })).toBeNull();
+    for (const key of [' ', 'k', 'n', 'p', 'f', 'v', '1', 's', '?', 'ArrowDown']) expect(resolveShortcut({ key, typing: true })).toBeNull();
     expect(resolveShortcut({ key: 'Enter', metaKey: true, typing: true })).toEqual({ kind: 'submit' });
     expect(resolveShortcut({ key: 'Escape', typing: true })).toEqual({ kind: 'escape' });
     // browser combinations stay the browser's
@@ -41,7 +42,7 @@ describe('review shortcuts', () => {
 
   it('lists every resolvable action in the overlay table', () => {
     const kinds = new Set(shortcuts.map((s) => s.action.kind));
-    for (const key of [' ', 'j', ']', '-', 'n', '3', 'b', 'p', 'ArrowDown', 's', '?', 'Escape'])
+    for (const key of [' ', 'j', ']', '-', 'n', '3', 'b', 'v', 'p', 'ArrowDown', 's', '?', 'Escape'])
       expect(kinds.has(resolveShortcut({ key, typing: false })!.kind)).toBe(true);
   });
 });

@@ -7,11 +7,13 @@ export type ShortcutAction =
   | { kind: 'seek-seconds'; seconds: number }
   | { kind: 'step'; delta: 1 | -1 }
   | { kind: 'speed'; delta: 1 | -1 }
+  /** `right`: on the compare page, the run not in the player (Shift+N) */
   | { kind: 'pin-note'; right?: boolean }
   | { kind: 'digit'; value: number }
   | { kind: 'verdict'; value: 'pass' | 'fail' }
   | { kind: 'question'; delta: 1 | -1 }
   | { kind: 'both-bad' }
+  | { kind: 'switch-run' }
   | { kind: 'submit' }
   | { kind: 'skip' }
   | { kind: 'help' }
@@ -34,11 +36,12 @@ export const shortcuts: Shortcut[] = [
   { keys: ['-'], label: 'Slower', action: { kind: 'speed', delta: -1 } },
   { keys: ['='], label: 'Faster', action: { kind: 'speed', delta: 1 } },
   { keys: ['n'], label: 'Pin a note to this moment', action: { kind: 'pin-note' }, page: 'review' },
-  { keys: ['n'], label: 'Pin a note to this moment of the left video', action: { kind: 'pin-note' }, page: 'compare' },
-  { keys: ['Shift+N'], label: 'Pin a note to this moment of the right video', action: { kind: 'pin-note', right: true }, page: 'compare' },
+  { keys: ['n'], label: 'Pin a note to this moment of the run in the player', action: { kind: 'pin-note' }, page: 'compare' },
+  { keys: ['Shift+N'], label: 'Pin a note to this moment of the other run', action: { kind: 'pin-note', right: true }, page: 'compare' },
   { keys: ['1-9'], label: 'Answer the focused question (scale point, option)', action: { kind: 'digit', value: 0 }, page: 'review' },
   { keys: ['1-5'], label: 'Preference: left much better … right much better', action: { kind: 'digit', value: 0 }, page: 'compare' },
   { keys: ['b'], label: 'Both bad', action: { kind: 'both-bad' }, page: 'compare' },
+  { keys: ['v'], label: 'Show the other run in the player (each keeps its place)', action: { kind: 'switch-run' }, page: 'compare' },
   { keys: ['p'], label: 'Pass the focused criterion', action: { kind: 'verdict', value: 'pass' } },
   { keys: ['f'], label: 'Fail the focused criterion', action: { kind: 'verdict', value: 'fail' } },
   { keys: ['↓'], label: 'Next question', action: { kind: 'question', delta: 1 } },
@@ -105,6 +108,8 @@ export function resolveShortcut(press: KeyPress): ShortcutAction | null {
       return { kind: 'verdict', value: 'fail' };
     case 'b':
       return { kind: 'both-bad' };
+    case 'v':
+      return { kind: 'switch-run' };
     case 'ArrowDown':
       return { kind: 'question', delta: 1 };
     case 'ArrowUp':

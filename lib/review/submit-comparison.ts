@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
+import { attentionOf, earnedOf, tooFastRefusal, withEarned } from './attention';
 import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './coverage';
+import { VIDEO_FPS } from '../video/schema';
 import { checkEvidence, evidenceList } from './evidence';
 import type { ComparisonColumns, SubmitRow, SubmitTarget } from './queries/label-submits';
 import { submitLabel, type Measure, type Submitter, type SubmitResult } from './submit-steps';
@@ -41,11 +43,16 @@ type ComparisonInput = z.infer<typeof submitComparisonInput>;
  * runs covered to the campaign's minimum on its basis, evidence notes inside the videos and their
  * steps. Answers the row's columns in the item's A/B terms (un-randomised).
  */
-function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left = 0, right = 0]: Measure[]): ComparisonColumns {
+function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left = 0, right = 0]: Measure[], now: Date): ComparisonColumns {
   const basis = target.item.campaign.coverageBasis;
+  // screen order: B on the left when swapSides; what the page saved as it went counts too (lib/review/attention.ts)
+  const ids = target.swapSides
+    ? [target.item.trajectoryBId, target.item.trajectoryId]
+    : [target.item.trajectoryId, target.item.trajectoryBId];
+  const earned = (i: number) => (ids[i] ? earnedOf(target.progress, ids[i]) : null);
   const measured = {
-    left: measureCoverage(input.coverage.left, left, basis),
-    right: measureCoverage(input.coverage.right, right, basis),
+    left: measureCoverage(withEarned(input.coverage.left, earned(0)), left, basis),
+    right: measureCoverage(withEarned(input.coverage.right, earned(1)), right, basis),
   };
   const keys = parseCriteria(target.item.trajectory.task.acceptanceCriteria).map((c) => c.key);
   for (const side of ['left', 'right'] as const) {
@@ -56,6 +63,17 @@ function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left =
     const refusal = coverageRefusal(measured[side], target.item.campaign.minCoverage, `the ${side} run`);
     if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
   }
+  const { campaign } = target.item;
+  const attention = attentionOf(
+    [
+      { coverage: measured.left, measure: measureOf(left) },
+      { coverage: measured.right, measure: measureOf(right) },
+    ],
+    campaign.readingWpm,
+    VIDEO_FPS,
+    (now.getTime() - target.claimedAt.getTime()) / 1000,
+  );
+  if (attention.tooFast && campaign.tooFast === 'refuse') throw new AppError('BAD_INPUT', tooFastRefusal(attention));
   const swap = target.swapSides;
   const steps = { a: target.item.trajectory.steps, b: target.item.trajectoryBSteps ?? 0 };
   checkEvidence(input.evidence, [
@@ -63,7 +81,7 @@ function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left =
     { frames: measureOf(right).totalFrames, steps: swap ? steps.a : steps.b },
   ]);
   const mapped = unrandomise(input, swap);
-  const coverage = swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right };
+  const coverage = { ...(swap ? { a: measured.right, b: measured.left } : { a: measured.left, b: measured.right }), attention };
   const evidence = input.evidence.map((e) => (e.side && swap ? { ...e, side: e.side === 'a' ? 'b' : 'a' } : e));
   return {
     preference: mapped.preference,
@@ -75,8 +93,8 @@ function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left =
 }
 
 /** The row a comparison writes, from its own checks against the two videos' measures (submitLabel takes the other steps, the review's too). */
-function comparisonRow(input: ComparisonInput, target: SubmitTarget, measures: Measure[]): SubmitRow {
-  return { kind: 'comparison', data: comparisonColumns(input, target, measures) };
+function comparisonRow(input: ComparisonInput, target: SubmitTarget, measures: Measure[], now: Date): SubmitRow {
+  return { kind: 'comparison', data: comparisonColumns(input, target, measures, now) };
 }
 
 /** The body of POST /api/v1/assignments/ID/comparisons (the assignment is the path's). */

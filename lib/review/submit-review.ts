@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { parseCriteria } from '../formats/criteria';
 import { parseInput } from '../parse-input';
+import { attentionOf, earnedOf, tooFastRefusal, withEarned } from './attention';
 import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './coverage';
+import { VIDEO_FPS } from '../video/schema';
 import { checkEvidence, evidenceList } from './evidence';
 import { goldScore } from './gold';
 import { answersSchema, rubricDefinition } from './rubric';
@@ -28,7 +30,7 @@ type ReviewInput = z.infer<typeof submitReviewInput>;
  * its steps, the coverage (recomputed on the campaign's basis) reaches the campaign's minimum;
  * a gold item's answers are scored. Answers the row's columns.
  */
-function reviewColumns(input: ReviewInput, target: SubmitTarget, video: Measure): ReviewColumns {
+function reviewColumns(input: ReviewInput, target: SubmitTarget, video: Measure, now: Date): ReviewColumns {
   const { item } = target;
   const rubric = rubricDefinition.parse(item.campaign.rubricVersion.definition);
   const criteria = parseCriteria(item.trajectory.task.acceptanceCriteria);
@@ -41,9 +43,22 @@ function reviewColumns(input: ReviewInput, target: SubmitTarget, video: Measure)
     '',
   ) as Record<string, unknown>;
   checkEvidence(input.evidence, [{ frames: measureOf(video).totalFrames, steps: item.trajectory.steps }]);
-  const coverage = measureCoverage(input.coverage, video, item.campaign.coverageBasis);
-  const refusal = coverageRefusal(coverage, item.campaign.minCoverage);
+  // what the page saved as it went counts too (a reload costs nothing), then the clock check (lib/review/attention.ts)
+  const measured = measureCoverage(
+    withEarned(input.coverage, earnedOf(target.progress, item.trajectoryId)),
+    video,
+    item.campaign.coverageBasis,
+  );
+  const refusal = coverageRefusal(measured, item.campaign.minCoverage);
   if (refusal !== null) throw new AppError('BAD_INPUT', refusal);
+  const attention = attentionOf(
+    [{ coverage: measured, measure: measureOf(video) }],
+    item.campaign.readingWpm,
+    VIDEO_FPS,
+    (now.getTime() - target.claimedAt.getTime()) / 1000,
+  );
+  if (attention.tooFast && item.campaign.tooFast === 'refuse') throw new AppError('BAD_INPUT', tooFastRefusal(attention));
+  const coverage = { ...measured, attention };
   const gold = item.isGold && item.goldAnswers ? goldScore(item.goldAnswers as Record<string, unknown>, answers) : null;
   return {
     rubricVersionId: item.campaign.rubricVersionId,
@@ -56,8 +71,8 @@ function reviewColumns(input: ReviewInput, target: SubmitTarget, video: Measure)
 }
 
 /** The row a review writes, from its own checks against the one video's measure (submitLabel takes the other steps). */
-function reviewRow(input: ReviewInput, target: SubmitTarget, [video = 0]: Measure[]): SubmitRow {
-  return { kind: 'review', data: reviewColumns(input, target, video) };
+function reviewRow(input: ReviewInput, target: SubmitTarget, [video = 0]: Measure[], now: Date): SubmitRow {
+  return { kind: 'review', data: reviewColumns(input, target, video, now) };
 }
 
 /** The body of POST /api/v1/assignments/ID/reviews (the assignment is the path's). */

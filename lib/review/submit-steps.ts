@@ -286,7 +286,7 @@ const labelKinds = {
  */
 export async function submitLabel<I extends { assignmentId: string; idempotencyKey: string }>(
   kind: LabelKind,
-  rowOf: (input: I, target: SubmitTarget, measures: Measure[]) => SubmitRow,
+  rowOf: (input: I, target: SubmitTarget, measures: Measure[], now: Date) => SubmitRow,
   submitter: Submitter,
   assignmentId: string,
   raw: unknown,
@@ -309,7 +309,7 @@ export async function submitLabel<I extends { assignmentId: string; idempotencyK
       const { selfReview } = refuseUnlessOpen(target, reviewerId, label.mode, label.wrongMode);
       const measures = videos ?? storedMeasures(target);
       if (measures === null) return { unmeasured: target };
-      const row = rowOf(input, target, measures);
+      const row = rowOf(input, target, measures, now);
       const written = await writeLabel(run, commitWith, {
         assignmentId,
         locked,

@@ -1,36 +1,60 @@
+import { READING, countWords, richTextReadingSeconds } from '../video/pacing';
+import { mathSegments } from '../video/text';
 import type { TranscriptStep } from '../video/transcript';
 
 /**
- * Transcript reading for watch coverage: a step counts as read once it has been in view in the
- * transcript for as long as reading it takes. Prose at 230 words a minute, code, tool calls and
- * outputs by their lines (at most the first 40 of each), maths by its length (a display equation
- * takes seconds); at least 1.5 s, at most 60 s. The page ticks the tracker with the steps in view;
- * the server counts the steps it reports (lib/review/coverage.ts). Pure.
+ * Transcript reading for watch coverage: a step counts as read once the reviewer has spent its
+ * reading time on it, in view (lib: the page decides what "in view" means: inside the transcript's
+ * scroll box AND the window, the tab visible and focused, the reviewer present). Its reading time
+ * is its prose at the campaign's reading speed (230 words a minute by default) plus its maths and
+ * code as the video's read pacing counts them (lib/video/pacing.ts: maths by its tokens, a line of
+ * code or arguments, a line of output), at least 1.5 s and at most 10 minutes.
+ *
+ * A reader reads one step at a time: each tick's seconds go to the first unread step in view (in
+ * transcript order), and what is left once it is read to the next. So reading steps takes as long
+ * as reading them one after another, and three steps sharing a screen are not all read in the time
+ * of the longest. The server checks the same sums against the clock (lib/review/attention.ts). Pure.
  */
-export const READING_WPM = 230;
+export const READING_WPM = READING.wordsPerMinute;
 const MIN_SECONDS = 1.5;
-const MAX_SECONDS = 60;
-const SECONDS_PER_CODE_LINE = 0.4;
+const MAX_SECONDS = 600;
+/** code and output lines counted per block (a 10,000-line log is scanned, not read) */
+const MAX_BLOCK_LINES = 80;
 
-function words(text: string): number {
-  const prose = text.replace(/\$\$[\s\S]*?\$\$|\\\[[\s\S]*?\\\]/g, (m) => ' w'.repeat(Math.ceil(m.length / 8)));
-  return prose.split(/\s+/).filter(Boolean).length;
+/** A step's reading load: its words of prose, and the seconds of its maths, code and output (independent of the reading speed). */
+export interface StepReading {
+  words: number;
+  fixedSeconds: number;
 }
 
 function lines(text: string): number {
-  return text === '' ? 0 : Math.min(40, text.split('\n').length);
+  return text === '' ? 0 : Math.min(MAX_BLOCK_LINES, text.split('\n').length);
 }
 
-/** Seconds a step must stay in view to count as read. */
-export function readingSeconds(step: TranscriptStep): number {
+export function stepReading(step: TranscriptStep): StepReading {
   const reasoningHead = step.reasoning ? step.reasoning.split('\n').slice(0, 3).join(' ') : '';
-  const prose = words(step.text) + words(reasoningHead);
-  const code =
+  let words = countWords(reasoningHead);
+  let fixedSeconds = 0;
+  for (const s of mathSegments(step.text)) {
+    if (s.k === 'text') words += countWords(s.text);
+    else fixedSeconds += richTextReadingSeconds([s]);
+  }
+  const codeLines =
     step.toolCalls.reduce((n, c) => n + 1 + lines(c.arguments) + (c.code ? lines(c.code.text) : 0), 0) +
-    step.observations.reduce((n, o) => n + lines(o.content), 0) +
     step.diffs.reduce((n, d) => n + lines(d.text), 0);
-  const seconds = (prose / READING_WPM) * 60 + code * SECONDS_PER_CODE_LINE;
-  return Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, seconds));
+  const outputLines = step.observations.reduce((n, o) => n + lines(o.content), 0);
+  fixedSeconds += codeLines * READING.codeLineSeconds + outputLines * READING.outputLineSeconds;
+  return { words, fixedSeconds };
+}
+
+/** Seconds of reading a step's load takes at `wpm` words a minute (floor and cap applied). */
+export function readingSecondsOf(r: StepReading, wpm: number = READING_WPM): number {
+  return Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, (r.words * 60) / wpm + r.fixedSeconds));
+}
+
+/** Seconds a step must be read for to count as read. */
+export function readingSeconds(step: TranscriptStep, wpm: number = READING_WPM): number {
+  return readingSecondsOf(stepReading(step), wpm);
 }
 
 export class ReadingTracker {
@@ -38,23 +62,29 @@ export class ReadingTracker {
   private done = new Set<number>();
   private need: Map<number, number>;
 
-  constructor(steps: readonly TranscriptStep[]) {
-    this.need = new Map(steps.map((s) => [s.index, readingSeconds(s)]));
+  /** `alreadyRead`: steps counted before (kept by the server across a reload) */
+  constructor(steps: readonly TranscriptStep[], options: { wpm?: number; alreadyRead?: readonly number[] } = {}) {
+    this.need = new Map(steps.map((s) => [s.index, readingSeconds(s, options.wpm)]));
+    for (const s of options.alreadyRead ?? []) if (this.need.has(s)) this.done.add(s);
   }
 
-  /** `seconds` passed with these steps in view; true when a step became read. */
+  /** `seconds` spent reading with these steps in view; true when a step became read. */
   tick(inView: Iterable<number>, seconds: number): boolean {
     if (!(seconds > 0)) return false;
+    let left = seconds;
     let changed = false;
-    for (const step of inView) {
-      const need = this.need.get(step);
-      if (need === undefined || this.done.has(step)) continue;
-      const t = (this.seen.get(step) ?? 0) + seconds;
-      this.seen.set(step, t);
-      if (t + 1e-9 >= need) {
+    const order = [...new Set(inView)].filter((s) => this.need.has(s) && !this.done.has(s)).sort((a, b) => a - b);
+    for (const step of order) {
+      if (left <= 0) break;
+      const need = this.need.get(step)!;
+      const had = this.seen.get(step) ?? 0;
+      const spend = Math.min(left, need - had);
+      left -= spend;
+      if (had + spend + 1e-9 >= need) {
+        this.seen.delete(step);
         this.done.add(step);
         changed = true;
-      }
+      } else this.seen.set(step, had + spend);
     }
     return changed;
   }

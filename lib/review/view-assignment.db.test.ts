@@ -150,7 +150,8 @@ describe('the blind assignment view', () => {
     expect(hidden![1]!.text.length).toBeGreaterThan(1900);
     expect(hidden![1]!.text).toContain('$$T = 2\\pi');
     expect(hidden![1]!.reasoning).toBe('first I think\nthen more');
-    expect(hidden![1]!.toolCalls).toEqual([{ name: 'python', arguments: '{\n  "code": "print(1)"\n}' }]);
+    // the program as code, not escaped JSON (issue 43 §3)
+    expect(hidden![1]!.toolCalls).toEqual([{ name: 'python', arguments: '', code: { language: 'python', text: 'print(1)' } }]);
     expect(hidden![2]!.observations).toEqual([{ toolName: 'python', content: 'x'.repeat(5000), isError: false }]);
     for (const step of hidden!)
       expect(Object.keys(step).sort()).toEqual([

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { sql } from '../db/sql';
+import { earnedOf } from './attention';
 import { AppError } from '../errors';
 import { parseCriteria } from '../formats/criteria';
 import { storedVideoOf, trajectoryVideo } from '../video/video-props-for';
@@ -116,9 +117,14 @@ export async function assignmentView(
   const seen = await Promise.all(ids.map((id, i) => videoOf(id, blind, pacing, storedOf[i] ?? null)));
   const videos = seen.map((v) => v.props);
   const transcripts = seen.map((v) => v.transcript);
+  const earned = ids.map((id) => {
+    const run = earnedOf(row!.progress, id);
+    return { ranges: run?.ranges ?? [], transcriptSteps: run?.transcriptSteps ?? [] };
+  });
   if (campaign.mode === 'pairwise' && a.swapSides) {
     videos.reverse();
     transcripts.reverse();
+    earned.reverse();
   }
 
   const { task } = a.item.trajectory;
@@ -155,7 +161,9 @@ export async function assignmentView(
       coverageBasis: campaign.coverageBasis,
       blind,
       pacing,
+      readingWpm: row!.readingWpm,
     },
+    earned,
     rubric: {
       versionId: campaign.rubricVersion.id,
       version: campaign.rubricVersion.version,

@@ -10,7 +10,13 @@ export class WatchTracker {
   private speeds = new Set<number>();
   private seekCount = 0;
 
-  constructor(readonly totalFrames: number) {}
+  /** `earned`: ranges played before (kept by the server across a reload) */
+  constructor(
+    readonly totalFrames: number,
+    earned: readonly [number, number][] = [],
+  ) {
+    this.ranges = mergeRanges([...earned], totalFrames);
+  }
 
   /** a stretch played at `rate`: frames [from, to) */
   played(from: number, to: number, rate: number): void {

@@ -26,12 +26,23 @@ export function markdownWithMathCounted(text: string): { markdown: string; formu
   let out = '';
   let formulas = 0;
   let texChars = 0;
-  for (const t of mathTokens(text)) {
+  // the full stop or comma right after a display equation ends its sentence: it goes inside the
+  // display, never on a line of its own (a stray "." under the equation)
+  let punct = '';
+  const tokens = mathTokens(text);
+  for (const [i, t] of tokens.entries()) {
+    const moved = punct;
+    punct = '';
     if (t.k === 'code') out += t.text;
     else if (t.k === 'dollar') out += '\\$';
-    else if (t.k === 'text') out += literalDunders(t.text.replace(/\$\$+/g, (run) => '\\$'.repeat(run.length)));
-    else {
-      const tex = t.tex.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\vert ');
+    else if (t.k === 'text') {
+      const rest = moved ? t.text.replace(/^\s*[.,;:]/, '') : t.text;
+      out += literalDunders(rest.replace(/\$\$+/g, (run) => '\\$'.repeat(run.length)));
+    } else {
+      const next = tokens[i + 1];
+      const after = t.display && next?.k === 'text' ? /^\s*([.,;:])(?![\p{L}\p{N}])/u.exec(next.text) : null;
+      punct = after ? after[1]! : '';
+      const tex = t.tex.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\vert ') + (punct ? ` ${punct}` : '');
       const fence = t.display ? '$$$' : '$$';
       out += `${fence} ${tex} ${fence}`;
       formulas++;

@@ -155,6 +155,28 @@ describe('listTrajectories', () => {
     expect(typeof row.createdAt).toBe('string');
   });
 
+  it('reads ?environment= as an id or a name, and says so when it names no environment', async () => {
+    const a = await ensureProject({ slug: 'alpha', name: 'Alpha' });
+    const b = await ensureProject({ slug: 'beta', name: 'Beta' });
+    await store(a.id, trajectory('derive', { env: 'physics-derivations' }));
+    await store(a.id, trajectory('fix-bug'));
+    await store(b.id, trajectory('derive-b', { env: 'physics-derivations' }));
+    const tasks = async (params: Parameters<typeof listTrajectories>[0], projectIds: string[] | null = null) =>
+      (await listTrajectories(params, projectIds)).rows.map((r) => r.taskName).sort();
+    expect(await tasks({ project: 'alpha', environment: 'physics-derivations' })).toEqual(['derive']);
+    // no project: every visible project's environment of that name
+    expect(await tasks({ environment: 'physics-derivations' })).toEqual(['derive', 'derive-b']);
+    expect(await tasks({ environment: 'physics-derivations' }, [b.id])).toEqual(['derive-b']);
+    await expect(listTrajectories({ project: 'alpha', environment: 'physics' }, null)).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: 'No environment named physics in alpha',
+      details: { field: 'environment' },
+    });
+    // another project's environment id is no environment of this one
+    const bEnv = (await listTrajectories({ project: 'beta' }, null)).facets.environments[0]!;
+    await expect(listTrajectories({ project: 'alpha', environment: bEnv.id }, null)).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
   it('rejects an unknown project and contradictory reward bounds', async () => {
     await expect(listTrajectories({ project: 'nope' }, null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(listTrajectories({ rewardMin: 1, rewardMax: 0 }, null)).rejects.toMatchObject({ code: 'BAD_INPUT' });

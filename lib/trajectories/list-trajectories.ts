@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
-import { listTrajectoryPage, projectByRef, type TrajectoryList } from './queries/trajectory-queries';
+import { environmentIdsByRef, listTrajectoryPage, projectByRef, type TrajectoryList } from './queries/trajectory-queries';
 import { trajectoryListParamsSchema, type TrajectoryListParams } from './trajectory-list-params';
 
 /**
@@ -8,6 +8,8 @@ import { trajectoryListParamsSchema, type TrajectoryListParams } from './traject
  * filters, how many match, and the facets (lib/trajectories/queries/trajectory-queries.ts
  * listTrajectoryPage), within the projects in `projectIds` (the caller's visible ones; null:
  * every project). An unknown project, or one not in `projectIds`, is NOT_FOUND; bad params BAD_INPUT.
+ * `environment` is an environment's id or its name (`?environment=physics-derivations`); one
+ * that names none there is BAD_INPUT "No environment named …", never a silently empty list.
  */
 export async function listTrajectories(
   input: TrajectoryListParams,
@@ -21,5 +23,11 @@ export async function listTrajectories(
     if (!project || (projectIds !== null && !projectIds.includes(project.id)))
       throw new AppError('NOT_FOUND', `No project named ${p.project}`);
   }
-  return listTrajectoryPage(p, projectIds, project, options);
+  if (!p.environment) return listTrajectoryPage(p, projectIds, project, options);
+  const environmentIds = await environmentIdsByRef(p.environment, projectIds, project?.id ?? null);
+  if (environmentIds.length === 0)
+    throw new AppError('BAD_INPUT', `No environment named ${p.environment}${project ? ` in ${project.slug}` : ''}`, {
+      details: { field: 'environment' },
+    });
+  return listTrajectoryPage({ ...p, environmentIds }, projectIds, project, options);
 }

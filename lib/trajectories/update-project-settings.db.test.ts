@@ -18,9 +18,14 @@ describe('project settings', () => {
 
   it('defaults to rendering after import, and a change is kept, audited and listed', async () => {
     const project = await ensureProject({ slug: 'p1', name: 'P1' });
-    expect(await projectSettings(project.id)).toEqual({ autoRender: true, allowSelfReview: false });
-    expect(await updateProjectSettings(project.id, { autoRender: false }, null)).toEqual({ autoRender: false, allowSelfReview: false });
-    expect(await projectSettings(project.id)).toEqual({ autoRender: false, allowSelfReview: false });
+    const canary = { canary: true, canaryRule: { figure: 'ppi', above: 0.5 } };
+    expect(await projectSettings(project.id)).toEqual({ autoRender: true, allowSelfReview: false, ...canary });
+    expect(await updateProjectSettings(project.id, { autoRender: false }, null)).toEqual({
+      autoRender: false,
+      allowSelfReview: false,
+      ...canary,
+    });
+    expect(await projectSettings(project.id)).toEqual({ autoRender: false, allowSelfReview: false, ...canary });
     expect((await listProjectSettings()).map((p) => [p.slug, p.settings.autoRender])).toEqual([['p1', false]]);
     const audit = await db().auditLog.findMany({ where: { action: 'project.settings' }, select: { projectId: true, data: true } });
     expect(audit).toEqual([{ projectId: project.id, data: { autoRender: false } }]);

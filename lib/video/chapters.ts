@@ -38,6 +38,24 @@ export function frameForStep(chapters: readonly Chapter[], step: number): number
   return chapters.find((c) => c.step === step)?.fromFrame ?? null;
 }
 
+/**
+ * Where a stored evidence note points in this video. A note keeps what the reviewer pinned, the
+ * frame of the video they watched and the step showing then; it is never re-timed. When the
+ * video was paced anew since (VIDEO_PROPS_VERSION, a campaign's pacing), its frame may fall in
+ * another step: the note's step is its anchor, so it then points at that step's first frame. A
+ * note without a step (the title or closing card) keeps its frame, within the video.
+ */
+export function evidenceFrame(
+  chapters: readonly Chapter[],
+  totalFrames: number,
+  note: { frame: number; stepIndex: number | null },
+): number {
+  const last = Math.max(0, totalFrames - 1);
+  if (note.stepIndex === null) return Math.min(note.frame, last);
+  if (chapterAt(chapters, note.frame)?.step === note.stepIndex) return note.frame;
+  return Math.min(frameForStep(chapters, note.stepIndex) ?? note.frame, last);
+}
+
 /** The criterion's state at a frame: the last mark at or before it, else pending. */
 export function criterionStateAt(criterion: VideoCriterion, frame: number): CriterionMark | null {
   const i = lastAtOrBefore(criterion.marks, frame, (m) => m.frame);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../formats/build-trajectory';
 import { boxedContents, derivationBeats, finalAnswer } from './derivation';
-import { mathSegments } from './text';
+import { mathSegments, richTextSource } from './text';
 
 const steps = (texts: string[]) =>
   buildTrajectory({
@@ -42,5 +42,16 @@ describe('final answer', () => {
 
   it('reads nested braces in \\boxed', () => {
     expect(boxedContents('\\boxed{\\frac{a}{b}} + \\boxed {c}')).toEqual(['\\frac{a}{b}', 'c']);
+  });
+});
+
+describe('punctuation after a display equation', () => {
+  it('goes with the equation, never a beat or a line of its own', () => {
+    const beats = derivationBeats(mathSegments('so\n\n$$a = b$$.\n\nThen\n\n$$c = d$$, where $d$ is small.'));
+    expect(beats.map((b) => b.equation)).toEqual(['a = b .', 'c = d ,', null]);
+    expect(beats.every((b) => b.prose.every((s) => s.k !== 'text' || !/^\s*[.,]\s*$/.test(s.text)))).toBe(true);
+    expect(beats[2]!.prose[0]).toEqual({ k: 'text', text: 'where ' });
+    // and the video's Markdown for a card puts it inside the display
+    expect(richTextSource(mathSegments('The sum is\n$$S = 1$$.\nDone.'))).toBe('The sum is\n$$S = 1 .$$\n\nDone.');
   });
 });

@@ -97,10 +97,19 @@ export function derivationBeats(message: RichText, maxProseChars = 560): Beat[] 
     for (const c of chunks) beats.push({ prose: c, equation: null });
     return last;
   };
-  for (const s of message) {
+  for (let k = 0; k < message.length; k++) {
+    const s = message[k]!;
     if (s.k === 'math' && s.display && isEquation(s.tex)) {
       const lead = flushProse(true);
-      beats.push({ prose: lead, equation: s.tex });
+      // the full stop or comma after the equation ends its sentence: it goes with the equation, never a line of its own
+      const next = message[k + 1];
+      const punct = next?.k === 'text' ? (/^\s*([.,;:])/.exec(next.text) ?? null) : null;
+      beats.push({ prose: lead, equation: punct ? `${s.tex} ${punct[1]}` : s.tex });
+      if (punct && next?.k === 'text') {
+        const rest = next.text.slice(punct[0].length);
+        if (rest.trim() !== '') prose.push({ k: 'text', text: rest });
+        k++;
+      }
     } else prose.push(s);
   }
   flushProse(false);

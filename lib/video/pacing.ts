@@ -4,11 +4,15 @@ import type { RichText } from './schema';
 /**
  * How long the video holds what it shows. Two pacings, chosen per campaign:
  *
- * - `read`: every card stays on screen long enough to read it at 1x. Prose at 230 words a
- *   minute; maths by its tokens (a symbol or operator weighs more than a word, 0.35 s against
- *   0.26 s; an inline formula adds 0.3 s, a display equation 2 s: it is parsed, not skimmed); code and tool output by lines;
- *   each card gets a second to orient (who acts, what kind of card) and never less than 3 s. No
- *   overall length target: a long run makes a long video.
+ * - `read`: every card stays on screen long enough to read what changed in it at 1x. Prose at
+ *   230 words a minute; maths by its tokens (a symbol or operator weighs more than a word, 0.35 s
+ *   against 0.26 s; an inline formula adds 0.3 s, a display equation 2 s: it is parsed, not
+ *   skimmed); an equation that follows from the last one by what changed in it (its carried terms
+ *   were read on the line before; they move to their new places, `EQUATION_MOTION_SECONDS`); code
+ *   and tool output by lines; each card gets a second to orient and never less than 3 s. No scene
+ *   holds still longer than `STILL_MAX_SECONDS` (12 s): the title card, a page of prose, a beat of a
+ *   derivation, the result card (the transcript beside the player holds the full text; the player
+ *   plays at 0.5x for a slow reader). No overall length target: a long run makes a long video.
  * - `skim`: today's ~90 s overview (about 350 characters a second, at most 6 s a card, the whole
  *   video shrunk towards 90 s), for leads browsing many runs.
  *
@@ -18,6 +22,19 @@ import type { RichText } from './schema';
 export const PACINGS = ['read', 'skim'] as const;
 export const pacingSchema = z.enum(PACINGS);
 export type Pacing = z.infer<typeof pacingSchema>;
+
+/**
+ * Read pacing: the longest a scene (a card, a page, a beat of a derivation) holds still. The
+ * rotating-hoop derivation held 16-17 s on one equation and 48 s on one paragraph (3:10 for a
+ * message a physicist reads in a minute); capped it is 1:45 (lib/video/props.test.ts).
+ */
+export const STILL_MAX_SECONDS = 12;
+/** a derivation beat: the carried terms of the last equation move to their places in the next one */
+export const EQUATION_MOTION_SECONDS = 1;
+/** skim: the least an equation of a derivation stays on screen (1-2 s a step could not be followed) */
+export const SKIM_EQUATION_SECONDS = 3;
+/** skim: the least a prose beat of a derivation stays on screen */
+export const SKIM_PROSE_BEAT_SECONDS = 1.5;
 
 /** The pacing a campaign gets when its lead does not choose: read when it asks for an expertise. */
 export function defaultPacing(requiredExpertise: readonly string[]): Pacing {
@@ -105,6 +122,25 @@ export function countMathTokens(tex: string): number {
 /** Seconds to read one display equation. */
 export function displayEquationSeconds(tex: string): number {
   return Math.min(READING.displayEquationMaxSeconds, READING.displayEquationSeconds + countMathTokens(tex) * READING.mathTokenSeconds);
+}
+
+/** A piece of a diffed equation (lib/video/equation-diff.ts DiffedPiece), structurally. */
+interface ChangedPiece {
+  tex: string;
+  kind: string;
+  state: 'same' | 'changed';
+  parts?: readonly ChangedPiece[];
+}
+
+/**
+ * Seconds to read an equation that follows from the previous one: only its changed terms are
+ * new to the reader (the carried ones were read on the line before and move into place), plus
+ * the display equation's own second or two. An equation with nothing carried reads whole.
+ */
+export function changedEquationSeconds(pieces: readonly ChangedPiece[]): number {
+  const changed = (list: readonly ChangedPiece[]): number =>
+    list.reduce((n, p) => n + (p.parts ? changed(p.parts) : p.state === 'changed' && p.kind !== 'space' ? countMathTokens(p.tex) : 0), 0);
+  return Math.min(READING.displayEquationMaxSeconds, READING.displayEquationSeconds + changed(pieces) * READING.mathTokenSeconds);
 }
 
 /** Seconds to read rich text at 1x: prose words, inline maths tokens, display equations. */

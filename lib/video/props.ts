@@ -26,19 +26,26 @@ import {
   type RichText,
 } from './schema';
 import { castTimeInPiece } from './chapters';
-import { derivationBeats, finalAnswer, type FinalAnswer } from './derivation';
+import { derivationBeats, displayEquations, finalAnswer, type FinalAnswer } from './derivation';
 import { diffEquations, RELATED_SHARE, sharedShare, unchangedPieces } from './equation-diff';
 import {
+  changedEquationSeconds,
   countWords,
   displayEquationSeconds,
+  EQUATION_MOTION_SECONDS,
   readCardSeconds,
   READING,
   richTextReadingSeconds,
+  SKIM_EQUATION_SECONDS,
+  SKIM_PROSE_BEAT_SECONDS,
   STEP_FLOOR_SECONDS,
+  STILL_MAX_SECONDS,
   VIDEO_MAX_SECONDS,
   VIDEO_SELECTION_SECONDS,
+  type CardContent,
   type Pacing,
 } from './pacing';
+import { equationMorph } from './equation-morph';
 import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
 import { codeSpan } from '../rich-text/markdown-source';
@@ -317,7 +324,8 @@ function paceOf(b: StepMaterial, o: Resolved): Pace & { paced: (seconds: number,
     if (group.length > 1) body += group.reduce((n, k) => n + smallCardSeconds(cards[k]!), 0);
     else {
       const k = group[0]!;
-      body += cardSeconds(cards[k]!) + (answer?.step === k ? RESULT_SKIM_SECONDS : 0);
+      const derivation = b.read ? null : skimDerivationSeconds(cards[k]!);
+      body += (derivation ?? cardSeconds(cards[k]!)) + (answer?.step === k ? RESULT_SKIM_SECONDS : 0);
       const w = windows?.perStep.get(k);
       if (w && term) body += term.estimateSeconds(w[0], w[1], natural.max, natural.idle, natural.hold);
       if (diffs[k]!.files.length > 0) body += diffSeconds(diffs[k]!.files);
@@ -345,7 +353,9 @@ function titleScenes(b: StepMaterial, timeline: Timeline): { text: ReturnType<ty
     b.read ? 900 : 420,
   );
   const rich = mathSegments(text.text);
-  const titleFrames = b.frames(b.read ? Math.max(TITLE_SECONDS, readCardSeconds({ text: rich }) + 1.5) : TITLE_SECONDS);
+  const titleFrames = b.frames(
+    b.read ? Math.min(STILL_MAX_SECONDS, Math.max(TITLE_SECONDS, readCardSeconds({ text: rich }) + 1.5)) : TITLE_SECONDS,
+  );
   timeline.scenes.push({ kind: 'title', from: 0, duration: titleFrames });
   timeline.at = titleFrames;
   return { text, rich };
@@ -363,7 +373,7 @@ function afterStepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, k: nu
   }
   const d = b.diffs[k]!;
   if (d.files.length > 0) {
-    const seconds = b.read ? readDiffSeconds(d.files) : pace.paced(diffSeconds(d.files), 1.5);
+    const seconds = b.read ? Math.min(STILL_MAX_SECONDS, readDiffSeconds(d.files)) : pace.paced(diffSeconds(d.files), 1.5);
     const scene = diffScene(d.files, d.title, k, timeline.at, b.frames, seconds);
     timeline.scenes.push(scene);
     timeline.at += scene.duration;
@@ -383,11 +393,20 @@ function stepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, timeline: 
   const { trajectory, cards, read, frames } = b;
   for (const group of b.groups) {
     const sceneFrom = timeline.at;
-    if (group.length === 1 && read) {
-      // read pacing: a derivation scene for display maths, pages for long prose, then tools
+    const single = group.length === 1 ? cards[group[0]!]! : null;
+    if (single && (read || hasDerivation(single))) {
+      // read pacing: a derivation scene for display maths, pages for long prose, then tools; skim: a derivation scene too (each equation held to be followed)
       const k = group[0]!;
-      const card = cards[k]!;
-      for (const scene of readScenes(card, timeline.at, frames, repeatsTask(trajectory.steps[k]!, trajectory))) {
+      const card = single;
+      const cardSecondsOf = read ? readStepSeconds : (c: StepCard) => pace.paced(cardSeconds(c), 1);
+      for (const scene of readScenes(
+        card,
+        timeline.at,
+        frames,
+        read && repeatsTask(trajectory.steps[k]!, trajectory),
+        read,
+        cardSecondsOf,
+      )) {
         timeline.scenes.push(scene);
         if (scene.kind === 'step') {
           const entry = scene.cards[0]!;
@@ -397,7 +416,12 @@ function stepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, timeline: 
         timeline.at += scene.duration;
       }
       afterStepScenes(b, pace, k, timeline);
-      resultScenes(b, k, timeline, (seconds) => seconds);
+      resultScenes(
+        b,
+        k,
+        timeline,
+        read ? (seconds) => Math.min(STILL_MAX_SECONDS, seconds) : (seconds) => pace.paced(Math.min(seconds, RESULT_SKIM_SECONDS), 2),
+      );
       timeline.chapters.push(chapterOf(trajectory.steps[k]!, card, sceneFrom, timeline.at));
       continue;
     }
@@ -405,11 +429,7 @@ function stepScenes(b: StepMaterial, pace: ReturnType<typeof paceOf>, timeline: 
     for (const k of group) {
       const card = cards[k]!;
       const duration = frames(
-        read
-          ? readCardSeconds(cardContent(card))
-          : group.length > 1
-            ? pace.paced(smallCardSeconds(card), 0.5)
-            : pace.paced(cardSeconds(card), 1),
+        read ? readStepSeconds(card) : group.length > 1 ? pace.paced(smallCardSeconds(card), 0.5) : pace.paced(cardSeconds(card), 1),
       );
       const revealFrame = timeline.at + Math.min(Math.round(duration * 0.35), frames(0.8));
       entries.push({ card, from: timeline.at, duration, revealFrame });
@@ -444,7 +464,7 @@ function closingScenes(
   }
   const submissionDiffs = trajectory.submission ? findUnifiedDiffs(trajectory.submission) : [];
   if (submissionDiffs.length > 0) {
-    const seconds = read ? readDiffSeconds(submissionDiffs) : diffSeconds(submissionDiffs);
+    const seconds = read ? Math.min(STILL_MAX_SECONDS, readDiffSeconds(submissionDiffs)) : diffSeconds(submissionDiffs);
     const scene = diffScene(submissionDiffs, 'submission', null, timeline.at, frames, seconds);
     timeline.scenes.push(scene);
     timeline.at += scene.duration;
@@ -572,11 +592,51 @@ const READ_MESSAGE_MAX_CHARS = 6000;
 /** one beat of a derivation at least */
 const BEAT_MIN_SECONDS = 2.5;
 
-function cardContent(card: StepCard) {
+/** A derivation beat's still time: read, its reading time within [2.5 s, 12 s]; skim, an equation 3-5 s, a paragraph 1.5 s. */
+function beatStillSeconds(reading: number, hasEquation: boolean, read: boolean): number {
+  if (read) return clamp(reading, BEAT_MIN_SECONDS, STILL_MAX_SECONDS);
+  return hasEquation ? clamp(reading / 2, SKIM_EQUATION_SECONDS, 5) : SKIM_PROSE_BEAT_SECONDS;
+}
+
+/** Whether a card's message is a derivation (it has display equations): it gets a derivation scene under both pacings. */
+function hasDerivation(card: StepCard): boolean {
+  return card.message.some((s) => s.k === 'math' && s.display && /[\p{L}\p{N}]/u.test(s.tex));
+}
+
+/** A derivation card's length under skim (its beats, as readScenes paces them), null when it is not one. */
+function skimDerivationSeconds(card: StepCard): number | null {
+  if (!hasDerivation(card)) return null;
+  const beats = derivationBeats(card.message);
+  if (!beats.some((b) => b.equation !== null)) return null;
+  const tools = card.toolCalls.length > 0 || card.observations.length > 0 ? cardSeconds({ ...card, message: [], reasoning: null }) : 0;
+  // every equation after the first may move from the last (an estimate: pacing only needs the length)
+  return (
+    beats.reduce(
+      (n, b, i) =>
+        n +
+        (b.equation && i > 0 ? EQUATION_MOTION_SECONDS : 0) +
+        beatStillSeconds(b.equation ? displayEquationSeconds(b.equation) : 0, b.equation !== null, false),
+      0,
+    ) + tools
+  );
+}
+
+/**
+ * A card under read pacing: its prose, reasoning and output held to be read but never still
+ * longer than STILL_MAX_SECONDS, plus its code's lines (the listing scrolls through the program:
+ * that is motion, not a still).
+ */
+function readStepSeconds(card: StepCard): number {
+  const c = cardContent(card);
+  const still = Math.min(STILL_MAX_SECONDS, readCardSeconds({ ...c, codeLines: 0 }));
+  return Math.min(READING.cardMaxSeconds, still + (c.codeLines ?? 0) * READING.codeLineSeconds);
+}
+
+function cardContent(card: StepCard): CardContent {
   return {
     text: card.message,
     extraProse: card.reasoning ?? undefined,
-    codeLines: card.toolCalls.reduce((n, c) => n + excerptLines(c.body), 0),
+    codeLines: card.toolCalls.reduce((n, c) => n + (c.code ? c.code.text.split('\n').length : excerptLines(c.body)), 0),
     outputLines: card.observations.reduce((n, c) => n + excerptLines(c.body), 0),
   };
 }
@@ -586,7 +646,14 @@ function cardContent(card: StepCard) {
  * with its tool calls and observations, if any); else one card, or pages of a long message (the
  * reasoning on the first, the tools on the last), each held for its reading time.
  */
-function readScenes(card: StepCard, from: number, frames: (s: number) => number, repeat: boolean): Scene[] {
+function readScenes(
+  card: StepCard,
+  from: number,
+  frames: (s: number) => number,
+  repeat: boolean,
+  read: boolean,
+  cardSecondsOf: (c: StepCard) => number,
+): Scene[] {
   if (repeat) {
     // the task, repeated as the first user message: the title card already held it for reading
     const duration = frames(READING.cardMinSeconds);
@@ -604,7 +671,7 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
   let at = from;
   const hasTools = card.toolCalls.length > 0 || card.observations.length > 0;
   const stepScene = (c: StepCard, page?: [number, number]): StepScene => {
-    const duration = frames(readCardSeconds(cardContent(c)));
+    const duration = frames(cardSecondsOf(c));
     const revealFrame = at + Math.min(Math.round(duration * 0.35), frames(0.8));
     return { kind: 'step', from: at, duration, cards: [{ card: c, from: at, duration, revealFrame }], ...(page ? { page } : {}) };
   };
@@ -614,9 +681,11 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
     let previous: { tex: string; number: number } | null = null;
     let number = 0;
     beats.forEach((b, i) => {
-      let seconds = richTextReadingSeconds(b.prose) + (b.equation !== null ? displayEquationSeconds(b.equation) : 0);
-      seconds += i === 0 ? READING.orientSeconds + (card.reasoning ? (countWords(card.reasoning) * 60) / READING.wordsPerMinute : 0) : 0.5;
-      const duration = frames(Math.max(BEAT_MIN_SECONDS, seconds));
+      // paced by what changes: the prose, and of the equation only what is new since the last one
+      let still =
+        richTextReadingSeconds(b.prose) +
+        (i === 0 ? READING.orientSeconds + (card.reasoning ? (countWords(card.reasoning) * 60) / READING.wordsPerMinute : 0) : 0.5);
+      let motion = 0;
       let equation: DerivationBeat['equation'] = null;
       let prev: DerivationBeat['previous'] = null;
       if (b.equation !== null) {
@@ -627,9 +696,16 @@ function readScenes(card: StepCard, from: number, frames: (s: number) => number,
           const related = sharedShare(d) >= RELATED_SHARE;
           prev = { tex: previous.tex, pieces: related ? d.before : unchangedPieces(previous.tex), number: previous.number };
           equation = { tex: b.equation, pieces: related ? d.after : unchangedPieces(b.equation), number };
-        } else equation = { tex: b.equation, pieces: unchangedPieces(b.equation), number };
+          still += related ? changedEquationSeconds(d.after) : displayEquationSeconds(b.equation);
+          // the terms the two lines share move to their new places first (equation-morph.ts)
+          if (equationMorph(prev.pieces, equation.pieces).carried > 0) motion = EQUATION_MOTION_SECONDS;
+        } else {
+          equation = { tex: b.equation, pieces: unchangedPieces(b.equation), number };
+          still += displayEquationSeconds(b.equation);
+        }
         previous = { tex: b.equation, number };
       } else if (previous) prev = { tex: previous.tex, pieces: unchangedPieces(previous.tex), number: previous.number };
+      const duration = frames(motion + beatStillSeconds(still, b.equation !== null, read));
       out.push({ from: at, duration, prose: b.prose, equation, previous: prev });
       at += duration;
     });
@@ -738,10 +814,6 @@ function summariseReasoning(reasoning: string | null): string | null {
   return clipChars(flat, 220).text;
 }
 
-function commandOf(call: ToolCall): string | null {
-  return toolCallCode(call.name, call.arguments)?.code ?? null;
-}
-
 /**
  * Arguments as readable lines: `key: value`, multi-line strings as indented blocks, a unified
  * diff as a one-line summary (the diff itself gets its own scene).
@@ -766,24 +838,38 @@ function formatArguments(args: unknown): string {
   return lines.join('\n');
 }
 
-function toolCallCard(call: ToolCall, compact: boolean): ToolCallCard {
-  const command = commandOf(call);
+/** the longest program a read-paced card lists whole (the rest: the transcript) */
+const READ_CODE_MAX_LINES = 400;
+
+function toolCallCard(call: ToolCall, compact: boolean, read: boolean): ToolCallCard {
+  const program = toolCallCode(call.name, call.arguments);
+  const command = program?.code ?? null;
   const text = command ?? formatArguments(call.arguments);
-  return {
+  const card: ToolCallCard = {
     name: call.name,
     kind: command !== null ? 'command' : 'args',
     body: excerpt(text, { headLines: compact ? 3 : 6, tailLines: compact ? 1 : 2, maxLineChars: 110 }),
   };
+  // read pacing: a program is listed whole (the step is about the code), not cut to its first lines
+  if (read && program && command!.trim().includes('\n')) {
+    const lines = command!.replace(/\s+$/, '').split('\n');
+    card.code = {
+      text: lines.slice(0, READ_CODE_MAX_LINES).join('\n'),
+      language: program.language,
+      omittedLines: Math.max(0, lines.length - READ_CODE_MAX_LINES),
+      rest: Object.keys(program.rest).length > 0 ? formatArguments(program.rest) : '',
+    };
+  }
+  return card;
 }
 
 function stepCard(step: Step, trajectory: Trajectory, base: number | null, hidePolicy: boolean, read: boolean): StepCard {
-  // read pacing keeps the whole message (it is paged); skim shows its start
-  const message = clipChars(
-    plainText(step.text)
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
-    read ? READ_MESSAGE_MAX_CHARS : 700,
-  );
+  // read pacing keeps the whole message (it is paged), and so does a derivation (its equations
+  // are built up one after another under both pacings); skim shows the start of other messages
+  const flat = plainText(step.text)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const message = clipChars(flat, read || displayEquations(mathSegments(flat)).length > 0 ? READ_MESSAGE_MAX_CHARS : 700);
   const compact = step.toolCalls.length + step.observations.length > 3;
   const callNames = new Map(step.toolCalls.filter((c) => c.id !== null).map((c) => [c.id!, c.name]));
   const observations: ObservationCard[] = step.observations.slice(0, 4).map((ob) => ({
@@ -799,7 +885,7 @@ function stepCard(step: Step, trajectory: Trajectory, base: number | null, hideP
     message: mathSegments(message.text),
     messageOmittedChars: message.omitted,
     reasoning: summariseReasoning(step.reasoning),
-    toolCalls: step.toolCalls.slice(0, 4).map((c) => toolCallCard(c, compact)),
+    toolCalls: step.toolCalls.slice(0, 4).map((c) => toolCallCard(c, compact, read)),
     observations,
     timestamp: step.timestamp,
     realSeconds: ts !== null && base !== null ? round3((ts - base) / 1000) : step.castTime,

@@ -21,8 +21,13 @@ export const VIDEO_HEIGHT = 720;
  * 2: read/skim pacing, derivation scenes, result card with plot, frame 0 = the settled title card (the poster).
  * 3: maths notation written out (`$...$`) shown as code, not an empty formula; the diff's flare without blur.
  * 4: a chapter names its command as code; Python dunder names (`__pycache__`) shown as written, not bold.
+ * 5: read pacing by what changes (no scene still past 12 s; the hoop video 3:10 -> 1:43), skim builds derivations up
+ *    (3 s an equation at least), equations morph line to line, a full stop after a display equation stays in it,
+ *    the criteria rail, programs listed whole. Stored props and videos of version 4 are derived and rendered anew;
+ *    stored evidence keeps its frame and step: it is read against the chapters of the video it points into
+ *    (lib/video/chapters.ts evidenceFrame), never re-timed.
  */
-export const VIDEO_PROPS_VERSION = 4;
+export const VIDEO_PROPS_VERSION = 5;
 
 const frame = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
@@ -51,6 +56,21 @@ export const toolCallCardSchema = z.object({
   /** `command` = a shell command shown as `$ …`; `args` = pretty-printed arguments */
   kind: z.enum(['command', 'args']),
   body: excerptSchema,
+  /**
+   * Read pacing, a call that runs a program of more than one line (lib/video/tool-call-code.ts):
+   * the whole program, shown highlighted with line numbers and paged through while the card
+   * holds (render/ui/code-listing.tsx, as the transcript shows it), its other arguments beside it.
+   */
+  code: z
+    .object({
+      text: z.string(),
+      language: z.enum(['python', 'bash']).nullable(),
+      /** lines past READ_CODE_MAX_LINES left out (read them in the transcript) */
+      omittedLines: count,
+      /** the other arguments, one `key: value` a line ('' when none) */
+      rest: z.string(),
+    })
+    .optional(),
 });
 export type ToolCallCard = z.infer<typeof toolCallCardSchema>;
 

@@ -136,13 +136,26 @@ export function richTextLength(rt: RichText): number {
  * Rich text back to the Markdown-with-maths source the one renderer reads
  * (render/ui/rich-text.tsx): maths as `$…$` / `$$…$$`, a dollar in the text escaped as `\$`
  * outside code spans and fences (so it stays a dollar), everything else as written. Scanning the
- * result again (lib/rich-text/math-spans.ts) finds exactly the same maths.
+ * result again (lib/rich-text/math-spans.ts) finds the same maths, except that the full stop or
+ * comma right after a display equation is moved inside it (`$$E = mc^2 .$$`): drawn on a line of
+ * its own it read as a stray ".".
  */
 export function richTextSource(rt: RichText): string {
   let out = '';
-  for (const s of rt) {
-    if (s.k === 'math') out += s.display ? `\n$$${s.tex}$$\n` : `$${s.tex}$`;
-    else out += escapeDollarsOutsideCode(s.text);
+  for (let k = 0; k < rt.length; k++) {
+    const s = rt[k]!;
+    if (s.k === 'text') out += escapeDollarsOutsideCode(s.text);
+    else if (!s.display) out += `$${s.tex}$`;
+    else {
+      // the full stop or comma that ends the sentence goes inside the display (never a line of its own)
+      const next = rt[k + 1];
+      const punct = next?.k === 'text' ? /^\s*([.,;:])/.exec(next.text) : null;
+      out += `\n$$${s.tex}${punct ? ` ${punct[1]}` : ''}$$\n`;
+      if (punct && next?.k === 'text') {
+        out += escapeDollarsOutsideCode(next.text.slice(punct[0].length));
+        k++;
+      }
+    }
   }
   return out;
 }

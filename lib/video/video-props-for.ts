@@ -7,6 +7,7 @@ import { trajectoryVideoProps } from './props';
 import type { Pacing } from './pacing';
 import { VIDEO_PROPS_VERSION, type TrajectoryVideoProps } from './schema';
 import { blindTranscript, type TranscriptStep } from './transcript';
+import { stepReading } from '../review/transcript-reading';
 import { splitVideoProps, type VideoHead } from './video-pieces';
 
 export interface BlindSettings {
@@ -39,13 +40,19 @@ export function videoPropsOfLoaded(loaded: LoadedTrajectory, blind?: BlindSettin
 
 function derive(loaded: LoadedTrajectory, blind: BlindSettings | undefined, pacing: Pacing): TrajectoryVideo {
   const props = videoPropsOfLoaded(loaded, blind, pacing);
+  const transcript = blindTranscript(loaded.trajectory, { blind });
   return {
     props,
-    transcript: blindTranscript(loaded.trajectory, { blind }),
+    transcript,
     measure: {
       totalFrames: props.durationInFrames,
       chapters: props.chapters.map((c) => ({ step: c.step, fromFrame: c.fromFrame, toFrame: c.toFrame })),
       steps: loaded.trajectory.steps.map((s) => s.index),
+      // each step's reading load, for the server's clock checks of coverage (lib/review/attention.ts)
+      reading: transcript.map((t) => {
+        const r = stepReading(t);
+        return [r.words, Math.round(r.fixedSeconds * 100) / 100] as const;
+      }),
     },
   };
 }
@@ -67,6 +74,7 @@ export function storedVideoOf(
 const storedMeasure = z.object({
   chapters: z.array(z.object({ step: z.number(), fromFrame: z.number(), toFrame: z.number() })),
   steps: z.array(z.number()),
+  reading: z.array(z.tuple([z.number(), z.number()])).optional(),
 });
 
 export interface VideoOf {
@@ -105,7 +113,7 @@ export async function trajectoryVideo(trajectoryId: string, options: VideoOf = {
       props: JSON.stringify(video.props),
       transcript: JSON.stringify(video.transcript),
       durationInFrames: video.measure.totalFrames,
-      measure: { chapters: video.measure.chapters, steps: video.measure.steps },
+      measure: { chapters: video.measure.chapters, steps: video.measure.steps, reading: video.measure.reading },
     },
     splitTexts(video.props, found.inputsHash),
   );

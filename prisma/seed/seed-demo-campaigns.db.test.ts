@@ -91,6 +91,17 @@ describe('demo campaigns (seedDemo)', () => {
     expect(untouched).toMatchObject({ mode: 'single', status: 'open', reviewsDone: 0, requiredExpertise: ['physics'] });
     // physicists get the video paced for reading
     expect((await db().campaign.findUniqueOrThrow({ where: { id: untouched.id }, select: { pacing: true } })).pacing).toBe('read');
+    // ...and the physics rubric: its checks are algebra, units, limits and special cases, a numerical check
+    const physicsRubric = await db().campaign.findUniqueOrThrow({
+      where: { id: untouched.id },
+      select: { rubricVersion: { select: { definition: true, rubric: { select: { name: true } } } } },
+    });
+    expect(physicsRubric.rubricVersion.rubric.name).toBe('Physics derivation review');
+    expect(
+      (physicsRubric.rubricVersion.definition as { questions: { id: string; type: string }[] }).questions
+        .filter((q) => q.type === 'single')
+        .map((q) => q.id),
+    ).toEqual(['algebra', 'units', 'limits', 'numerical_check']);
     expect((await db().campaign.findUniqueOrThrow({ where: { id: single.id }, select: { pacing: true } })).pacing).toBe('skim');
 
     // reviews done = submitted assignments = current reviews; no item over k

@@ -13,6 +13,7 @@ import { batchFailure } from '../../lib/ingest/store-trajectory';
 import { toStorable } from '../../lib/ingest/queries/storable-trajectory';
 import { prepareTrajectory } from '../../lib/ingest/prepare-trajectory';
 import { defaultReviewRubric } from '../../lib/review/default-rubric';
+import { rubricTemplates } from '../../lib/review/rubric-templates';
 import type { EvidenceNote } from '../../lib/review/evidence';
 import type { TrajectoryVideoProps } from '../../lib/video/schema';
 import { videoPropsFor } from '../../lib/video/video-props-for';
@@ -131,10 +132,10 @@ export async function seedDemoCampaigns(
   let clock = now.getTime() - 2 * 86_400_000;
   const tick = (minutes: number) => new Date((clock += minutes * 60_000));
 
-  const ensure = async (name: string, input: Omit<CreateCampaignInput, 'name' | 'rubricVersionId'>) => {
+  const ensure = async (name: string, input: Omit<CreateCampaignInput, 'name' | 'rubricVersionId'>, rubricVersionId = rubric) => {
     const existing = await findCampaignIdByName(projectId, name);
     if (existing) return { id: existing, created: false };
-    const campaign = await createCampaign(projectId, { ...input, name, rubricVersionId: rubric }, leadId);
+    const campaign = await createCampaign(projectId, { ...input, name, rubricVersionId }, leadId);
     report.campaignsCreated++;
     return { id: campaign.id, created: true };
   };
@@ -248,19 +249,27 @@ export async function seedDemoCampaigns(
       });
   await Promise.all([...singleWork, ...pairwiseWork]);
 
-  // 3. a campaign nobody has touched: physics runs for physicists only
-  await ensure(DEMO_CAMPAIGNS.untouched, {
-    mode: 'single',
-    overlap: 2,
-    minCoverage: 0.8,
-    // a physicist may read the derivation in the transcript instead of watching every card
-    coverageBasis: 'either',
-    requiredExpertise: ['physics'],
-    filter: { environment: 'physics-derivations' },
-    blind: { hidePolicy: true, hideReward: false },
-    // physicists check every line: cards held long enough to read at 1x, derivations built up
-    pacing: 'read',
-  });
+  // 3. a campaign nobody has touched: physics runs for physicists only, on the physics rubric (algebra, units, limits, a numerical check)
+  const physics = rubricTemplates().find((t) => t.id === 'physics')!;
+  const physicsRubric =
+    (await latestRubricVersion(projectId, physics.name))?.id ??
+    (await saveRubricVersion(projectId, physics.name, physics.definition, leadId)).versionId;
+  await ensure(
+    DEMO_CAMPAIGNS.untouched,
+    {
+      mode: 'single',
+      overlap: 2,
+      minCoverage: 0.8,
+      // a physicist may read the derivation in the transcript instead of watching every card
+      coverageBasis: 'either',
+      requiredExpertise: ['physics'],
+      filter: { environment: 'physics-derivations' },
+      blind: { hidePolicy: true, hideReward: false },
+      // physicists check every line: cards held long enough to read at 1x, derivations built up
+      pacing: 'read',
+    },
+    physicsRubric,
+  );
 
   // 4. a nightly batch in "review where it tells the most" mode, part reviewed
   const active = await seedDemoActiveCampaign(projectId, users, leadId, rubric, new Date(now.getTime() - 86_400_000));

@@ -14,7 +14,8 @@ const displays = (out: string) => out.split('class="katex-display"').length - 1;
 describe('markdownWithMath', () => {
   it('rewrites the four notations for remark-math and escapes the dollars that stay text', () => {
     expect(markdownWithMath('So $E=mc^2$ and \\(a+b\\), then $$\\int_0^1 x\\,dx$$ and \\[x^2\\].')).toBe(
-      'So $$ E=mc^2 $$ and $$ a+b $$, then $$$ \\int_0^1 x\\,dx $$$ and $$$ x^2 $$$.',
+      // the full stop after the last display goes inside it (a line of its own read as a stray ".")
+      'So $$ E=mc^2 $$ and $$ a+b $$, then $$$ \\int_0^1 x\\,dx $$$ and $$$ x^2 . $$$',
     );
     expect(markdownWithMath('echo $$ and $HOME costs $5')).toBe('echo \\$\\$ and $HOME costs $5');
     expect(markdownWithMath('`a $$ b` and `$x$`')).toBe('`a $$ b` and `$x$`');

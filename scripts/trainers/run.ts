@@ -17,19 +17,27 @@
  *
  * 5. The Python client (clients/python) against one real studio: `witness start` (the demo seed, a
  *    worker) on free ports with its own data dir, started at the outset beside steps 1-2; the client is
- *    installed into the venv from a copy of ./clients/python (non-editable, every run), a token made for
- *    the demo admin (`witness token create`), and pytest's tests (clients/python/tests, WITNESS_URL and
- *    WITNESS_TOKEN) counted here one by one from its junit report; the studio is stopped (SIGTERM) before
+ *    installed into the venv from a copy of ./clients/python (non-editable, every run), two tokens made for
+ *    the demo admin (`witness token create`: scope all, and scope training for witness-trainer), and pytest's
+ *    tests (clients/python/tests, WITNESS_URL, WITNESS_TOKEN, WITNESS_TRAINING_TOKEN, and the studio's
+ *    WITNESS_DATA_DIR and WITNESS_DATABASE_URL) counted here one by one from its junit report; the studio is stopped (SIGTERM) before
  *    the trainers run, and in every case.
  *
- * `--client` runs only step 5 (and the venv), `--keep` keeps the temp folder (exports, studio log).
+ * 6. The closed loop on a CPU (scripts/trainers/loop.ts), against the same studio before it stops:
+ *    `witness train start` on the demo's DPO labels with the tiny model as base, the real
+ *    `witness-trainer --once` training it (examples/train_dpo.py) and answering the eval tasks with the
+ *    trained checkpoint (examples/eval_generate.py), the canary campaign, the demo reviewers' votes
+ *    through the API, and a screenshot of the hill-climb page (hill-climb.png in the temp folder).
+ *
+ * `--client` runs only step 5 (and the venv), `--loop` only step 6 (and the venv), `--keep` keeps the
+ * temp folder (exports, studio log, witness-trainer.log, hill-climb.png).
  *
  * Ends with one plain line `N passed, N failed`; exits non-zero when anything failed. It never
  * passes without training: a venv that cannot be installed is a failure with what to do.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportCommand } from '../../cli/commands/export';
@@ -39,13 +47,16 @@ import { disconnectDb } from '../../lib/db/client';
 import { portInUse } from '../../lib/db/embedded-postgres';
 import { setEnv } from '../../lib/env';
 import { seedDemo } from '../../prisma/seed/seed-demo';
+import { trainingLoop } from './loop';
+import { ensureTrainersVenv, installPythonClient, runCommand } from './venv';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const here = path.join(root, 'scripts', 'trainers');
-const requirementsFile = path.join(here, 'requirements.txt');
 const keep = process.argv.includes('--keep');
 /** `--client`: only the Python client's tests (step 5), not the exports and trainers (for working on clients/python) */
 const clientOnly = process.argv.includes('--client');
+/** `--loop`: only the closed loop (step 6, scripts/trainers/loop.ts) against the studio (and the venv) */
+const loopOnly = process.argv.includes('--loop');
 
 interface Result {
   name: string;
@@ -62,71 +73,18 @@ function record(name: string, status: Result['status'], t0: number, detail?: str
   console.log(`${mark} ${name} (${r.seconds.toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
 }
 
-function run(
-  command: string,
-  args: string[],
-  options: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const take = (chunk: Buffer) => {
-      const text = chunk.toString();
-      output = (output + text).slice(-20000);
-      if (!options.quiet) process.stdout.write(text);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('error', (error) => resolve({ code: 127, output: `${output}\n${error.message}` }));
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-  });
-}
+const run = runCommand;
 
-/** The venv for this exact requirements file; created (pip from the machine's index) when missing. */
+/** The venv for this exact requirements file (scripts/trainers/venv.ts), recorded as a result. */
 async function ensureVenv(): Promise<string | null> {
   const t0 = performance.now();
-  const requirements = readFileSync(requirementsFile, 'utf8');
-  const hash = createHash('sha256').update(requirements).digest('hex').slice(0, 16);
-  const cache = process.env.WITNESS_TRAINERS_CACHE ?? path.join(os.homedir(), '.cache', 'witness-trainers');
-  const venv = path.join(cache, hash);
-  const python = path.join(venv, 'bin', 'python');
-  const marker = path.join(venv, '.witness-installed');
-  if (existsSync(marker) && existsSync(python)) {
-    record(`venv ${venv} (reused)`, 'passed', t0);
-    return python;
-  }
-  console.log(`creating the trainers' venv ${venv} from ${path.relative(root, requirementsFile)} (a few minutes, once)`);
-  rmSync(venv, { recursive: true, force: true });
-  mkdirSync(cache, { recursive: true });
-  const base = process.env.PYTHON ?? 'python3';
-  const made = await run(base, ['-m', 'venv', venv], { quiet: true });
-  const installed =
-    made.code === 0
-      ? await run(
-          path.join(venv, 'bin', 'pip'),
-          ['install', '--disable-pip-version-check', '--retries', '1', '--timeout', '60', '-r', requirementsFile],
-          {
-            quiet: true,
-          },
-        )
-      : made;
-  if (installed.code !== 0) {
-    const tail = installed.output.trim().split('\n').slice(-8).join('\n');
-    record(
-      'venv',
-      'failed',
-      t0,
-      `could not install the trainers (${base} -m venv + pip install -r ${path.relative(root, requirementsFile)}).\n${tail}\n` +
-        'What to do: give this machine Python 3.10+ with venv and a pip index that has these pinned versions ' +
-        '(pip config: index-url / find-links of a local mirror, or internet access to PyPI), or update the pins to versions ' +
-        'your index has; then run `npm run test:trainers` again. The test does not pass without training.',
-    );
-    rmSync(venv, { recursive: true, force: true });
+  const venv = await ensureTrainersVenv();
+  if (!venv.ok) {
+    record('venv', 'failed', t0, `${venv.message} The test does not pass without training.`);
     return null;
   }
-  writeFileSync(marker, requirements);
-  record(`venv ${venv} (created)`, 'passed', t0);
-  return python;
+  record(`venv ${venv.venv} (${venv.created ? 'created' : 'reused'})`, 'passed', t0);
+  return venv.python;
 }
 
 async function freePort(from: number): Promise<number> {
@@ -270,15 +228,9 @@ function logTail(file: string): string {
  */
 async function clientTests(pythonBin: string, studio: Studio, dir: string): Promise<void> {
   const t0 = performance.now();
-  const source = path.join(dir, 'client-src');
-  cpSync(path.join(root, 'clients', 'python'), source, {
-    recursive: true,
-    filter: (from) => !/(^|[/\\])(build|__pycache__|\.pytest_cache|[^/\\]*\.egg-info)$/.test(from),
-  });
-  const pip = ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--no-index', '--no-build-isolation'];
-  const installed = await run(pythonBin, [...pip, '--force-reinstall', source], { quiet: true });
-  if (installed.code !== 0) {
-    record('python client: pip install ./clients/python', 'failed', t0, installed.output.trim().split('\n').slice(-10).join('\n'));
+  const installed = await installPythonClient(pythonBin, dir);
+  if (!installed.ok) {
+    record('python client: pip install ./clients/python', 'failed', t0, installed.message);
     return;
   }
   record('python client: pip install ./clients/python (into the venv)', 'passed', t0);
@@ -306,6 +258,33 @@ async function clientTests(pythonBin: string, studio: Studio, dir: string): Prom
     record('python client: witness token create', 'failed', t2, `exit ${made.code}: ${made.output.trim().slice(-2000)}`);
     return;
   }
+  // a second token, of scope training, for the trainer agent's tests (clients/python/tests/test_trainer.py)
+  const madeTraining = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'cli', 'main.ts'),
+      'token',
+      'create',
+      '--user',
+      'admin@witness.local',
+      '--scope',
+      'training',
+      '--json',
+    ],
+    { quiet: true, env: studio.env },
+  );
+  const trainingToken = (/"token"\s*:\s*"([^"]+)"/.exec(madeTraining.output.trim().split('\n').pop() ?? '') ?? [])[1];
+  if (!trainingToken) {
+    record(
+      'python client: witness token create --scope training',
+      'failed',
+      t2,
+      `exit ${madeTraining.code}: ${madeTraining.output.trim().slice(-2000)}`,
+    );
+    return;
+  }
 
   const junit = path.join(dir, 'pytest.xml');
   const r = await run(
@@ -316,6 +295,10 @@ async function clientTests(pythonBin: string, studio: Studio, dir: string): Prom
         ...process.env,
         WITNESS_URL: studio.url,
         WITNESS_TOKEN: token,
+        WITNESS_TRAINING_TOKEN: trainingToken,
+        // the studio's data dir (a test corrupts a stored dataset) and database (a test writes a state no path makes)
+        WITNESS_DATA_DIR: studio.env.WITNESS_DATA_DIR,
+        WITNESS_DATABASE_URL: `postgresql://witness:witness@127.0.0.1:${studio.env.WITNESS_DB_PORT}/witness`,
         WITNESS_REQUIRE_STUDIO: '1',
         WITNESS_CACHE: path.join(dir, 'client-cache'),
         HF_HUB_OFFLINE: '1',
@@ -371,17 +354,26 @@ async function main(): Promise<number> {
   try {
     // the client's studio starts first, beside the venv and the in-process export (other ports, another data dir)
     studio = await startStudio(dir);
-    const [pythonBin, rows] = await Promise.all([ensureVenv(), clientOnly ? null : exportDemo(dir)]);
+    const [pythonBin, rows] = await Promise.all([ensureVenv(), clientOnly || loopOnly ? null : exportDemo(dir)]);
     const exportsDir = path.join(dir, 'exports');
     if (rows) writeFileSync(path.join(exportsDir, 'rows.json'), JSON.stringify(rows));
     if (pythonBin) {
       console.log('\n=== Python client (clients/python/tests) against a studio ===');
       const t1 = performance.now();
-      await clientTests(pythonBin, studio, dir);
+      if (!loopOnly) await clientTests(pythonBin, studio, dir);
+      if (!clientOnly) {
+        console.log('\n=== The closed loop: train start, witness-trainer, eval, canary, votes, hill climb (scripts/trainers/loop.ts) ===');
+        const t2 = performance.now();
+        const ready = await studioReady(studio, 15 * 60_000).then(
+          () => true,
+          (error: Error) => (record('loop: the studio (witness start)', 'failed', t2, error.message), false),
+        );
+        if (ready) await trainingLoop({ python: pythonBin, studio, dir, record });
+      }
       await stopStudio(studio);
       console.log(`python client: ${((performance.now() - t1) / 1000).toFixed(1)} s, the studio stopped`);
     }
-    if (pythonBin && !clientOnly) {
+    if (pythonBin && !clientOnly && !loopOnly) {
       console.log('\n=== TRL trainers (scripts/trainers/test_trl.py) ===');
       await python(
         pythonBin,

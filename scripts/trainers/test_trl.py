@@ -22,6 +22,10 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ left in the clone by the import below
+import tiny_model  # noqa: E402 - scripts/trainers/tiny_model.py: the tiny Qwen2 and its tokenizer
+
 STEPS = 3
 FORMATS = ["trl-dpo", "trl-kto", "trl-reward", "trl-sft", "trl-prm", "openrlhf", "slime"]
 
@@ -58,52 +62,19 @@ class Ctx:
 
 
 def build_tokenizer(ctx: Ctx):
-    import trl
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    template = (Path(trl.__file__).parent / "chat_templates" / "qwen2_5_training.jinja").read_text()
-    special = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    texts = [line for f in FORMATS for line in (ctx.exports / f"{f}.jsonl").read_text().splitlines()] + [template]
-    tok.train_from_iterator(
-        texts, trainers.BpeTrainer(vocab_size=1024, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    )
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
-    fast.chat_template = template
+    texts = [line for f in FORMATS for line in (ctx.exports / f"{f}.jsonl").read_text().splitlines()]
+    fast = tiny_model.build_tokenizer(texts)
     fast.save_pretrained(ctx.work / "tokenizer")
     ctx.tokenizer = fast
     return f"byte-level BPE, {len(fast)} tokens, Qwen2.5 training template"
 
 
 def tiny(kind: str, ctx: Ctx, **extra):
-    import torch
-    from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoModelForTokenClassification, Qwen2Config
+    from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoModelForTokenClassification
 
-    torch.manual_seed(0)
-    t = ctx.tokenizer
-    config = Qwen2Config(
-        vocab_size=len(t),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        max_position_embeddings=8192,
-        pad_token_id=t.pad_token_id,
-        eos_token_id=t.eos_token_id,
-        bos_token_id=None,
-        tie_word_embeddings=True,
-        **extra,
-    )
     auto = {"lm": AutoModelForCausalLM, "seq": AutoModelForSequenceClassification, "tok": AutoModelForTokenClassification}[kind]
     # saved and loaded from a local folder: trainers that copy the model (DPO/KTO's reference) load it by its path
-    folder = ctx.work / f"model-{kind}"
-    auto.from_config(config).save_pretrained(folder)
-    t.save_pretrained(folder)
-    return auto.from_pretrained(folder)
+    return auto.from_pretrained(tiny_model.save_tiny_model(ctx.work / f"model-{kind}", ctx.tokenizer, kind, **extra))
 
 
 def common(ctx: Ctx, name: str) -> dict:

@@ -5,6 +5,7 @@ import { claimNextItem } from '@/lib/review/claim-next-item';
 import { skipAssignment } from '@/lib/review/skip-assignment';
 import { submitComparison, submitComparisonInput } from '@/lib/review/submit-comparison';
 import { submitReview, submitReviewInput } from '@/lib/review/submit-review';
+import { saveReviewProgress, saveReviewProgressInput } from '@/lib/review/save-review-progress';
 import { AppError } from '@/lib/errors';
 import { requireProjectRoleFor } from '@/lib/auth/require-project-role';
 import type { SessionUser } from '@/lib/auth/session-user';
@@ -64,4 +65,9 @@ export const submitComparisonAction = defineAction(
     const row = await submitComparison(user, rest, new Date()); // checks the caller's membership too
     return { comparison: { id: row.id, revision: row.revision, duplicate: row.duplicate }, next: await claim(campaignId, user) };
   },
+);
+
+/** Keeps the reviewer's coverage so far (every few seconds and when the tab is hidden): a reload costs nothing. */
+export const saveProgressAction = defineAction('review', saveReviewProgressInput, async (input, user) =>
+  saveReviewProgress(user, input, new Date()),
 );

@@ -1,12 +1,15 @@
 import { rubricDefinition } from '../../review/rubric';
 import { trajectoryFilterSchema } from '../campaign-settings';
 import { blindSettings } from '../../review/blind-settings';
+import { coverageSummary } from '../../review/coverage';
 import { db } from '../../db/client';
 import { sql } from '../../db/sql';
 import { campaignHead, campaignHeadSelect } from './campaign-list';
 
 /** How many items a page of the detail lists (the counts above it always cover every item; `page` picks which). */
 export const CAMPAIGN_ITEMS_PER_PAGE = 100;
+/** How many of the latest reviews the detail lists with their coverage. */
+const RECENT_REVIEWS = 50;
 
 /**
  * One campaign for its lead: settings, rubric version, progress overall and per reviewer
@@ -22,6 +25,8 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       ...campaignHeadSelect,
       minCoverage: true,
       coverageBasis: true,
+      readingWpm: true,
+      tooFast: true,
       blind: true,
       pacing: true,
       filter: true,
@@ -37,7 +42,7 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
   });
   if (!c) return null;
 
-  const [summary, reviewers, items, creator] = await Promise.all([
+  const [summary, reviewers, items, creator, recent] = await Promise.all([
     db().$queryRaw<{ items: bigint; population: bigint; gold: bigint; reviews: bigint; complete: bigint; active: bigint }[]>`
       SELECT count(*) FILTER (WHERE selected) AS items,
              count(*) AS population,
@@ -123,6 +128,24 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       [campaignId, CAMPAIGN_ITEMS_PER_PAGE, page * CAMPAIGN_ITEMS_PER_PAGE],
     ),
     c.createdById ? db().user.findUnique({ where: { id: c.createdById }, select: { name: true } }) : null,
+    // the latest current labels and how each was covered (issue 43 §1: the lead sees it per review)
+    sql<{ id: string; reviewer: string; task: string; submittedAt: Date; coverage: unknown; durationSec: number | null; revision: number }>(
+      `SELECT x.id, u.name AS reviewer, k.name AS task, x."submittedAt", x.coverage, x."durationSec", x.revision
+       FROM (SELECT r.id, r."reviewerId", r."campaignItemId", r."submittedAt", r.coverage, r."durationSec", r.revision
+             FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId"
+             WHERE ci."campaignId" = $1 AND r."isCurrent"
+             UNION ALL
+             SELECT p.id, p."reviewerId", p."campaignItemId", p."submittedAt", p.coverage, NULL, p.revision
+             FROM pairwise_comparison p JOIN campaign_item ci ON ci.id = p."campaignItemId"
+             WHERE ci."campaignId" = $1 AND p."isCurrent") x
+       JOIN "user" u ON u.id = x."reviewerId"
+       JOIN campaign_item ci ON ci.id = x."campaignItemId"
+       JOIN trajectory t ON t.id = ci."trajectoryId"
+       JOIN task k ON k.id = t."taskId"
+       ORDER BY x."submittedAt" DESC, x.id
+       LIMIT $2`,
+      [campaignId, RECENT_REVIEWS],
+    ),
   ]);
   const s = summary[0]!;
   const itemCount = Number(s.items);
@@ -130,6 +153,8 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
     ...campaignHead(c),
     minCoverage: c.minCoverage,
     coverageBasis: c.coverageBasis,
+    readingWpm: c.readingWpm,
+    tooFast: c.tooFast === 'refuse' ? ('refuse' as const) : ('flag' as const),
     blind: blindSettings.parse(c.blind),
     pacing: c.pacing,
     filter: trajectoryFilterSchema.catch({}).parse(c.filter),
@@ -179,6 +204,15 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       b: i.bId ? { trajectoryId: i.bId, policy: i.bPolicy!, reward: i.bReward } : null,
     })),
     itemsShown: items.length,
+    recentReviews: recent.map((r) => ({
+      id: r.id,
+      reviewer: r.reviewer,
+      task: r.task,
+      revision: r.revision,
+      submittedAt: r.submittedAt.toISOString(),
+      durationSec: r.durationSec,
+      coverage: coverageSummary(r.coverage),
+    })),
     /** the items listed are the `itemsFrom`-th (0-based) onward, of progress.items, CAMPAIGN_ITEMS_PER_PAGE a page */
     itemsPage: page,
     itemsFrom: page * CAMPAIGN_ITEMS_PER_PAGE,

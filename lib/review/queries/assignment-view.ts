@@ -44,7 +44,11 @@ export interface AssignmentView {
     pacing: Pacing;
     coverageBasis: CoverageBasis;
     blind: BlindSettings;
+    /** words a minute a transcript step's reading time is counted at */
+    readingWpm: number;
   };
+  /** the coverage the server kept for each video so far (same order as `videos`): the page starts from it after a reload */
+  earned: { ranges: [number, number][]; transcriptSteps: number[] }[];
   rubric: { versionId: string; version: number; definition: RubricDefinition };
   task: {
     name: string;
@@ -92,6 +96,8 @@ export interface ViewRow {
   coverageBasis: CoverageBasis;
   blind: unknown;
   pacing: Pacing;
+  readingWpm: number;
+  progress: unknown;
   rubricVersionId: string;
   rubricVersion: number;
   definition: unknown;
@@ -151,7 +157,7 @@ export async function readAssignmentViewRow(run: SqlRun, assignmentId: string, w
            ci."trajectoryId", ci."trajectoryBId",
            tk.name AS "taskName", tk.instruction, tk."acceptanceCriteria", e.name AS "environment",
            c.id AS "campaignId", c."projectId", c.name AS "campaignName", c.mode::text AS mode, c.status::text AS "campaignStatus", c."minCoverage",
-           c."coverageBasis"::text AS "coverageBasis", c.blind, c.pacing::text AS pacing,
+           c."coverageBasis"::text AS "coverageBasis", c.blind, c.pacing::text AS pacing, c."readingWpm", a.progress,
            rv.id AS "rubricVersionId", rv.version AS "rubricVersion", rv.definition,
            r.revision AS "reviewRevision", r.answers AS "reviewAnswers", r.evidence AS "reviewEvidence", r."submittedAt" AS "reviewSubmittedAt",
            pc.revision AS "comparisonRevision", pc.preference, pc."bothBad", pc.rationale, pc.criteria AS "comparisonCriteria",

@@ -21,6 +21,9 @@ interface SubmitCampaign {
   coverageBasis: CoverageBasis;
   mode: CampaignMode;
   rubricVersionId: string;
+  /** reading speed (words a minute) and what a too-fast submit gets (lib/review/attention.ts) */
+  readingWpm: number;
+  tooFast: string;
 }
 
 /** What a submit is checked against: the assignment with its item, campaign, rubric and task criteria. */
@@ -29,6 +32,9 @@ export interface SubmitTarget {
   /** the campaign's project (the caller's membership is checked against it) */
   projectId: string;
   swapSides: boolean;
+  claimedAt: Date;
+  /** the coverage the server kept for the assignment (assignment.progress) */
+  progress: Prisma.JsonValue;
   item: {
     id: string;
     isGold: boolean;
@@ -77,6 +83,8 @@ export async function findSubmitTarget(
       reviewerId: string;
       projectId: string;
       swapSides: boolean;
+      claimedAt: Date;
+      progress: Prisma.JsonValue;
       itemId: string;
       isGold: boolean;
       goldAnswers: Prisma.JsonValue | null;
@@ -99,9 +107,9 @@ export async function findSubmitTarget(
       measureB: unknown;
     }
   >(
-    `SELECT a."reviewerId", c."projectId", a."swapSides", ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
+    `SELECT a."reviewerId", c."projectId", a."swapSides", a."claimedAt", a.progress, ci.id AS "itemId", ci."isGold", ci."goldAnswers", ci."trajectoryId", ci."trajectoryBId",
            c.status::text AS status, c.overlap, c.pacing::text AS pacing, c.blind, c."minCoverage", c."coverageBasis"::text AS "coverageBasis",
-           c.mode::text AS mode, c."rubricVersionId", rv.definition, tk."acceptanceCriteria",
+           c.mode::text AS mode, c."rubricVersionId", c."readingWpm", c."tooFast", rv.definition, tk."acceptanceCriteria",
            t."stepCount" AS "stepsA", tb."stepCount" AS "stepsB", t."importedById" AS "uploaderA", tb."importedById" AS "uploaderB",
            coalesce((p.settings->>'allowSelfReview')::boolean, false) AS "allowSelfReview",
            k.id AS "doneId", k."assignmentId" AS "doneAssignmentId", k.revision AS "doneRevision",
@@ -129,6 +137,8 @@ export async function findSubmitTarget(
     reviewerId: row.reviewerId,
     projectId: row.projectId,
     swapSides: row.swapSides,
+    claimedAt: row.claimedAt,
+    progress: row.progress,
     item: {
       id: row.itemId,
       isGold: row.isGold,
@@ -144,6 +154,8 @@ export async function findSubmitTarget(
         coverageBasis: row.coverageBasis,
         mode: row.mode,
         rubricVersionId: row.rubricVersionId,
+        readingWpm: row.readingWpm,
+        tooFast: row.tooFast,
         rubricVersion: { definition: row.definition },
       },
       trajectory: { steps: row.stepsA, task: { acceptanceCriteria: row.acceptanceCriteria } },

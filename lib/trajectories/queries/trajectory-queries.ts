@@ -98,7 +98,7 @@ async function reviewCounts(ids: string[]): Promise<Map<string, number>> {
 }
 
 /** the WHERE of a list (on trajectory t joined to task tk) and its parameters */
-function listWhere(p: ParsedTrajectoryListParams, projectIds: string[] | null, projectId: string | null) {
+function listWhere(p: ParsedTrajectoryListParams & { environmentIds?: string[] }, projectIds: string[] | null, projectId: string | null) {
   const values: unknown[] = [];
   const arg = (v: unknown) => {
     values.push(v);
@@ -109,7 +109,8 @@ function listWhere(p: ParsedTrajectoryListParams, projectIds: string[] | null, p
   if (projectIds !== null)
     and.push(projectIds.length === 1 ? `t."projectId" = ${arg(projectIds[0])}` : `t."projectId" = ANY(${arg(projectIds)}::text[])`);
   if (projectId) and.push(`t."projectId" = ${arg(projectId)}`);
-  if (p.environment) and.push(`tk."environmentId" = ${arg(p.environment)}`);
+  if (p.environmentIds) and.push(`tk."environmentId" = ANY(${arg(p.environmentIds)}::text[])`);
+  else if (p.environment) and.push(`tk."environmentId" = ${arg(p.environment)}`);
   if (p.policy) and.push(`t."policyId" = ${arg(p.policy)}`);
   if (p.split) and.push(`tk.split = ${arg(p.split)}::"Split"`);
   if (p.q) and.push(`tk.name ILIKE ${arg(`%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
@@ -228,7 +229,7 @@ async function trajectoryRows(where: string, values: unknown[], tail: string): P
  * walks the (projectId, createdAt DESC, id DESC) index.
  */
 export async function listTrajectoryPage(
-  p: ParsedTrajectoryListParams,
+  p: ParsedTrajectoryListParams & { environmentIds?: string[] },
   projectIds: string[] | null,
   project: { id: string; slug: string; name: string } | null,
   options: { exactCountLimit?: number } = {},
@@ -272,6 +273,21 @@ export async function listTrajectoryPage(
       policies: policies.map((x) => ({ id: x.id, name: x.name, projectSlug: x.project.slug })),
     },
   };
+}
+
+/**
+ * The environments a list filter names: the one with that id, else those with that name, of
+ * `projectId` when given, else of the projects in `projectIds` (null: every project).
+ */
+export async function environmentIdsByRef(ref: string, projectIds: string[] | null, projectId: string | null): Promise<string[]> {
+  const scope = projectId ? { projectId } : projectIds === null ? {} : { projectId: { in: projectIds } };
+  const rows = await db().environment.findMany({
+    where: { AND: [scope, { OR: [{ id: ref }, { name: ref }] }] },
+    select: { id: true, name: true },
+    take: 100,
+  });
+  const byId = rows.filter((r) => r.id === ref);
+  return (byId.length ? byId : rows).map((r) => r.id);
 }
 
 // ---------------------------------------------------------------- detail

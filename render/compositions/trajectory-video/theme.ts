@@ -32,6 +32,7 @@ export const actorColor: Record<string, string> = {
 export const layout = {
   topBar: 56,
   rail: 52,
-  sidebar: 330,
+  /** the criteria sidebar: 300 px of 1280 (it was 330 at 13.5 px text; now 18 px, never clamped) */
+  sidebar: 300,
   pad: 28,
 } as const;

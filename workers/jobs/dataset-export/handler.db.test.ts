@@ -75,7 +75,7 @@ describe('dataset.export job (the UI path)', () => {
     const seeded = await seedLabelledProject({ tasks: 1, evalTasks: 1 });
     await expect(requestExport(url(), { projectId: seeded.projectId, format: 'trl-sft' }, null)).rejects.toMatchObject({
       code: 'BAD_INPUT',
-      message: expect.stringMatching(/^Refused: 3 item\(s\) belong to eval-split tasks.*held-out-0/),
+      message: expect.stringMatching(/^Refused: 3 items belong to eval-split tasks.*held-out-0/),
     });
     expect(await db().export.count()).toBe(0);
   });

@@ -109,43 +109,72 @@ export default async function PoliciesInsightPage(props: InsightPageProps) {
               />
             </Card>
           ) : null}
-          {report.trends.map((t) => (
-            <Card
-              key={t.family}
-              title={`Across checkpoints: ${t.family}`}
-              actions={
-                t.points.length >= 2 ? (
-                  <IntentLink
-                    className="text-xs text-indigo-700 hover:underline"
-                    href={`/insight/compare?project=${p}&a=${encodeURIComponent(t.points.at(-2)!.name)}&b=${encodeURIComponent(t.points.at(-1)!.name)}${envQ}`}
+          {report.trends.map((t) => {
+            const at = (x: (typeof t.points)[number]) => x.checkpoint ?? x.name;
+            const charts = [
+              {
+                label: 'Bradley-Terry rating',
+                color: '#6366f1',
+                percent: false,
+                points: t.points.map((x) => ({ checkpoint: at(x), ...intervalPoint(x.rating, x.ratingCi, x.battles) })),
+              },
+              {
+                label: 'Rubric score (0–1)',
+                color: '#8b5cf6',
+                percent: false,
+                points: t.points.map((x) => ({ checkpoint: at(x), ...meanPoint(x.rubricScore) })),
+              },
+              {
+                label: 'Reviewers pass',
+                color: '#10b981',
+                percent: true,
+                points: t.points.map((x) => ({ checkpoint: at(x), ...ratePoint(x.reviewerPass) })),
+              },
+            ];
+            const measured = charts.filter((c) => c.points.some((x) => x.value !== null));
+            return (
+              <Card
+                key={t.family}
+                title={`Across checkpoints: ${t.family}`}
+                actions={
+                  t.points.length >= 2 ? (
+                    <IntentLink
+                      className="text-xs text-indigo-700 hover:underline"
+                      href={`/insight/compare?project=${p}&a=${encodeURIComponent(t.points.at(-2)!.name)}&b=${encodeURIComponent(t.points.at(-1)!.name)}${envQ}`}
+                    >
+                      compare the last two
+                    </IntentLink>
+                  ) : null
+                }
+              >
+                {measured.length === 0 ? (
+                  <p className="text-sm text-zinc-500" data-testid="trend-empty">
+                    Nothing to draw yet across {t.points.map(at).join(', ')}: no pairwise comparisons, rubric scores or reviewer verdicts of
+                    these checkpoints{environment ? ` on ${environment.name}` : ''}. Review their runs in a campaign to see the trend.
+                  </p>
+                ) : (
+                  <div
+                    className={`grid gap-4 ${measured.length === 1 ? '' : measured.length === 2 ? 'lg:grid-cols-2' : 'lg:grid-cols-3'}`}
+                    data-testid="trend"
                   >
-                    compare the last two
-                  </IntentLink>
-                ) : null
-              }
-            >
-              <div className="grid gap-4 lg:grid-cols-3" data-testid="trend">
-                <TrendChart
-                  label="Bradley-Terry rating"
-                  color="#6366f1"
-                  percent={false}
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...intervalPoint(x.rating, x.ratingCi, x.battles) }))}
-                />
-                <TrendChart
-                  label="Rubric score (0–1)"
-                  color="#8b5cf6"
-                  percent={false}
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...meanPoint(x.rubricScore) }))}
-                />
-                <TrendChart
-                  label="Reviewers pass"
-                  color="#10b981"
-                  percent
-                  points={t.points.map((x) => ({ checkpoint: x.checkpoint ?? x.name, ...ratePoint(x.reviewerPass) }))}
-                />
-              </div>
-            </Card>
-          ))}
+                    {measured.map((c) => (
+                      <TrendChart key={c.label} label={c.label} color={c.color} percent={c.percent} points={c.points} />
+                    ))}
+                  </div>
+                )}
+                {measured.length > 0 && measured.length < charts.length ? (
+                  <p className="mt-2 text-xs text-zinc-500">
+                    Not measured at any checkpoint yet:{' '}
+                    {charts
+                      .filter((c) => !measured.includes(c))
+                      .map((c) => c.label)
+                      .join(', ')}
+                    .
+                  </p>
+                ) : null}
+              </Card>
+            );
+          })}
           <MethodNotes>
             <li>
               <b>Bradley-Terry</b>: current pairwise comparisons; a preference above 0 is a win for B, below 0 for A, 0 a tie; “both bad” is

@@ -9,6 +9,10 @@ import { exportView } from '@/lib/datasets/export-view';
 import { datasetFormats, formatLabel } from '@/lib/datasets/formats';
 import { listExportableCampaigns, listProjectExports } from '@/lib/datasets/list-exports';
 import { listProjectsFor } from '@/lib/trajectories/list-projects-for';
+import { listRunsForExports } from '@/lib/training/list-runs-for-exports';
+import { viewTrainForm } from '@/lib/training/view-train-form';
+import { TrainOnLabels } from '@/components/training/train-on-labels';
+import { startTrainingRunAction } from '../../training/actions';
 import { requirePageUser } from '../../../_server/current-user';
 import { requestExportAction } from './actions';
 
@@ -33,6 +37,14 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
     );
   }
   const [campaigns, exports] = await Promise.all([listExportableCampaigns(user, project.id), listProjectExports(user, project.id)]);
+  const [train, runs] = await Promise.all([
+    viewTrainForm(user, project.id),
+    listRunsForExports(
+      user,
+      project.id,
+      exports.map((e) => e.id),
+    ),
+  ]);
   return (
     <>
       <PageHeader
@@ -74,6 +86,16 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
           />
         )}
       </section>
+      {campaigns.length > 0 ? (
+        <section aria-label="Train on these labels" className="mb-10">
+          <TrainOnLabels
+            projectId={project.id}
+            campaigns={campaigns.map((c) => ({ id: c.id, name: c.name }))}
+            {...train}
+            start={startTrainingRunAction}
+          />
+        </section>
+      ) : null}
       <section aria-labelledby="versions">
         <h2 id="versions" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
           Versions
@@ -81,7 +103,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
         {exports.length === 0 ? (
           <EmptyState title="No exports yet">Build one above; every version stays downloadable, unchanged.</EmptyState>
         ) : (
-          <ExportList initial={exports.map(exportView)} campaigns={Object.fromEntries(campaigns.map((c) => [c.id, c.name]))} />
+          <ExportList initial={exports.map(exportView)} campaigns={Object.fromEntries(campaigns.map((c) => [c.id, c.name]))} runs={runs} />
         )}
       </section>
     </>

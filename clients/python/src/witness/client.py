@@ -385,9 +385,20 @@ class Witness:
         target = Path(path)
         if job.sha256 and target.exists() and _sha256(target) == job.sha256:
             return target
+        url = f"/api/v1/exports/{_segment(job.id)}/file"
+        self.download(url, target, sha256=job.sha256, what=f"export {job.id}")
+        return target
+
+    def download(self, url: str, target: str | os.PathLike[str], *, sha256: str | None = None, what: str | None = None) -> str:
+        """GETs ``url`` (a path of the studio's API) streamed to ``target`` and returns the bytes' sha256 (hex).
+
+        Written to ``<target>.part`` and hashed on the way, then moved into place; a 429/502/503/504 or a dropped
+        connection is tried again from the start (``max_retries`` times). When ``sha256`` is given and the bytes do not
+        match, nothing is left behind and ``WitnessError`` ``CORRUPT`` is raised (``details``: ``expected``, ``got``).
+        A refusal (404, 410, …) raises the studio's error."""
+        target = Path(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".part")
-        url = f"/api/v1/exports/{_segment(job.id)}/file"
         attempt = 0
         while True:
             # streamed to disk (a dataset may be large), hashed on the way; a 429/5xx or a dropped connection is tried again
@@ -405,16 +416,25 @@ class Witness:
                     if response.status_code not in (429, *_RETRY_STATUSES) or attempt >= self.max_retries:
                         raise WitnessError.from_response(response)
             except httpx.TransportError as error:
+                partial.unlink(missing_ok=True)
                 if attempt >= self.max_retries:
                     raise WitnessError(f"could not download {url}: {error}", code="UNAVAILABLE", status=0, method="GET", url=url) from error
                 wait = None
             self._sleep(_backoff(attempt) if wait is None else min(wait, self.max_retry_wait))
             attempt += 1
-        if job.sha256 and digest.hexdigest() != job.sha256:
+        got = digest.hexdigest()
+        if sha256 and got != sha256:
             partial.unlink(missing_ok=True)
-            raise WitnessError(f"the downloaded file does not match the export's sha256 {job.sha256}", code="CORRUPT", status=200)
+            raise WitnessError(
+                f"the downloaded file{f' of {what}' if what else ''} does not match its sha256: expected {sha256}, got {got}",
+                code="CORRUPT",
+                status=200,
+                details={"expected": sha256, "got": got},
+                method="GET",
+                url=url,
+            )
         partial.replace(target)
-        return target
+        return got
 
     def export(
         self,

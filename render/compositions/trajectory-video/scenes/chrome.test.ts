@@ -6,8 +6,8 @@ import type { Step } from '../../../../lib/formats/trajectory';
 import { mergeVideoParts } from '../../../../lib/video/merge-video-parts';
 import { splitVideoProps } from '../../../../lib/video/video-pieces';
 import { trajectoryVideoProps } from '../../../../lib/video/props';
-import { actorColor } from '../theme';
-import { ProgressRail } from './chrome';
+import { actorColor, layout } from '../theme';
+import { Checklist, criteriaPages, CRITERION_FONT_PX, ProgressRail } from './chrome';
 
 const props = trajectoryVideoProps(
   chatRun('harbor', { name: 'rail', instruction: 'Fix the build.' }, 'm', [
@@ -38,5 +38,50 @@ describe('ProgressRail', () => {
       expect(rail(head.props, frame)).toBe(rail(props, frame));
       expect(rail(mergeVideoParts(head, parts.slice(0, 1)), frame)).toBe(rail(props, frame));
     }
+  });
+});
+
+describe('Checklist', () => {
+  // the rotating-hoop task's criteria as its dataset writes them (prisma/seed/demo/physics-derivations/bead-on-rotating-hoop_*.json)
+  const hoop = [
+    'Writes the Lagrangian L = ½mR²(θ̇² + Ω² sin²θ) + mgR cos θ',
+    'Finds the equilibria θ = 0 and cos θ₀ = g/(RΩ²), the latter existing only for Ω² > g/R',
+    'Linearises about the stable equilibrium in each regime',
+    'ω = √(g/R − Ω²) for Ω² < g/R, and ω = Ω sin θ₀ = √(Ω² − g²/(R²Ω²)) for Ω² > g/R',
+  ];
+  const withCriteria = (texts: string[]) =>
+    trajectoryVideoProps(chatRun('inspect', { name: 'hoop', instruction: 'Derive it.' }, 'm', [{ source: 'agent', text: 'Done.' }]), {
+      criteria: texts.map((text, i) => ({ key: `c${i}`, text, origin: 'task' as const, verdict: null })),
+    });
+  const checklist = (p: typeof props) => renderToStaticMarkup(createElement(Checklist, { props: p, frame: 0 }));
+
+  it('typesets criteria written in Unicode maths like LaTeX ones, whole and at a size a review player shows at 12 px or more', () => {
+    const html = checklist(withCriteria(hoop));
+    for (let i = 0; i < hoop.length; i++) expect(html).toContain(`data-criterion="c${i}"`);
+    // the maths is KaTeX (ω, Ω, θ₀ in the maths font), the prose stays prose
+    expect((html.match(/class="katex"/g) ?? []).length).toBeGreaterThanOrEqual(7);
+    expect(html).toContain('Linearises about the stable equilibrium in each regime');
+    // never clamped or cut with "…"
+    expect(html).not.toMatch(/line-clamp|…/);
+    // 18 px in a 1280 px frame: 12 px in a player 860 px wide (the review page beside its transcript at 1440x900)
+    expect(CRITERION_FONT_PX * (860 / 1280)).toBeGreaterThanOrEqual(12);
+    expect(html).toContain(`font-size:${CRITERION_FONT_PX}px`);
+    expect(layout.sidebar / 1280).toBeLessThan(0.25);
+  });
+
+  it('pages criteria that do not fit, each page whole, every criterion on one', () => {
+    const many = Array.from({ length: 12 }, (_, i) => `${hoop[i % 4]!} (${i + 1})`);
+    const pages = criteriaPages(many, 540);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.flat()).toEqual(many.map((_, i) => i));
+    expect(criteriaPages(hoop, 540)).toEqual([[0, 1, 2, 3]]);
+    // criteria in LaTeX are measured by what they draw, not by their TeX source (the damped-spring task's, same seed folder)
+    const spring = [
+      'Writes $m\\ddot x + b\\dot x + kx = 0$ and the characteristic equation',
+      'Shows the damping is light: $b^2 < 4mk$',
+      'Applies both initial conditions: $A = x_0$, $B = \\gamma x_0/\\omega_d$',
+      '$x(t) = x_0 e^{-\\gamma t}(\\cos\\omega_d t + \\frac{\\gamma}{\\omega_d}\\sin\\omega_d t)$ with $\\gamma = b/2m$, $\\omega_d = \\sqrt{k/m-\\gamma^2}$',
+    ];
+    expect(criteriaPages(spring, 540)).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import React from 'react';
 import { chapterAt, criterionStateAt } from '../../../../lib/video/chapters';
 import type { Scene, TrajectoryVideoProps } from '../schema';
 import { actorColor, layout, theme } from '../theme';
+import { markUnicodeMaths } from '../../../../lib/rich-text/unicode-maths';
 import { CheckIcon, clock, CrossIcon, MarkdownView, PendingIcon } from './common';
 
 /** The frame around every scene: top bar, criteria checklist, progress rail with chapter ticks. */
@@ -78,11 +79,65 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
   );
 };
 
+/** Criterion text in the video's sidebar (px at 1280x720): 12 px and more in a review player about two thirds of that wide. */
+export const CRITERION_FONT_PX = 18;
+const CRITERION_LINE_PX = Math.round(CRITERION_FONT_PX * 1.3);
+/** characters on a line of the sidebar at that size (an estimate, on the low side: a page never overflows) */
+const CRITERION_LINE_CHARS = 22;
+/** a page of criteria shows this long when they do not fit at once */
+const PAGE_SECONDS = 8;
+
+/** A long formula in a criterion breaks after a relation or a sign like prose (a label elsewhere keeps it on one line: rich-text.css). */
+const CRITERIA_CSS = '.wd-criterion .katex { white-space: normal; }';
+
+/** A criterion's height in the sidebar (estimated from its text: pure, no measuring). */
+function criterionHeight(text: string): number {
+  // what it draws, roughly: a TeX command is one symbol; dollars, braces and script marks draw nothing
+  const drawn = text.replace(/\\[a-zA-Z]+/g, 'x').replace(/[$^_{}]/g, '');
+  const lines = drawn.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / CRITERION_LINE_CHARS)), 0);
+  return lines * CRITERION_LINE_PX + 17 + 3 + 18 + 2;
+}
+
+/**
+ * The criteria as pages that fit the sidebar whole (a criterion is never cut: an expert must read
+ * all of it); one page for most tasks. Indexes into `criteria`.
+ */
+export function criteriaPages(texts: readonly string[], room: number): number[][] {
+  const pages: number[][] = [[]];
+  let used = 0;
+  texts.forEach((t, i) => {
+    const h = criterionHeight(t) + 10;
+    const page = pages[pages.length - 1]!;
+    if (page.length > 0 && used + h > room) {
+      pages.push([i]);
+      used = h;
+    } else {
+      page.push(i);
+      used += h;
+    }
+  });
+  return pages;
+}
+
 export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }> = ({ props, frame }) => {
   const states = props.criteria.map((c) => criterionStateAt(c, frame));
   const passed = states.filter((s) => s?.state === 'pass').length;
   const failed = states.filter((s) => s?.state === 'fail').length;
-  const shown = props.criteria.slice(0, 9);
+  const texts = props.criteria.map((c) => (c.origin === 'verifier' ? (c.text.split('::').pop() ?? c.text) : markUnicodeMaths(c.text)));
+  const room = props.height - layout.topBar - layout.rail - 36 - 30;
+  // estimated on the text as written (its TeX source is longer than what it draws)
+  const pages = criteriaPages(
+    props.criteria.map((c) => c.text),
+    room,
+  );
+  // the page of a criterion that just changed; else the pages in turn
+  const changed = states.reduce<number>(
+    (best, s, i) => (s && frame - s.frame < 3 * props.fps && (best < 0 || s.frame > states[best]!.frame) ? i : best),
+    -1,
+  );
+  const pageIndex =
+    changed >= 0 ? pages.findIndex((p) => p.includes(changed)) : Math.floor(frame / (PAGE_SECONDS * props.fps)) % pages.length;
+  const shown = pages[pageIndex] ?? [];
   return (
     <div
       style={{
@@ -94,25 +149,27 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
         contain: 'strict',
         borderLeft: `1px solid ${theme.border}`,
         background: theme.panel,
-        padding: '20px 22px',
+        padding: '18px 16px',
         display: 'flex',
         flexDirection: 'column',
-        gap: 12,
+        gap: 10,
       }}
     >
+      <style>{CRITERIA_CSS}</style>
       <div style={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
-        <span style={{ fontSize: 12, letterSpacing: 1.5, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>
-          Acceptance criteria
+        <span style={{ fontSize: 14, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>
+          Criteria{pages.length > 1 ? ` ${pageIndex + 1}/${pages.length}` : ''}
         </span>
-        <span style={{ fontSize: 12, color: theme.muted, fontFamily: theme.mono }}>
+        <span style={{ fontSize: 15, color: theme.muted, fontFamily: theme.mono }}>
           <span style={{ color: theme.pass }}>{passed}</span> / <span style={{ color: theme.fail }}>{failed}</span> /{' '}
           {props.criteria.length}
         </span>
       </div>
       {props.criteria.length === 0 ? (
-        <div style={{ fontSize: 14, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div>
+        <div style={{ fontSize: 16, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div>
       ) : null}
-      {shown.map((c, i) => {
+      {shown.map((i) => {
+        const c = props.criteria[i]!;
         const s = states[i];
         const justChanged = s && frame - s.frame < 12;
         const bg = s?.state === 'pass' ? 'rgba(63,185,80,0.10)' : s?.state === 'fail' ? 'rgba(248,81,73,0.10)' : 'transparent';
@@ -121,34 +178,32 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
             key={c.key}
             style={{
               display: 'flex',
-              gap: 10,
+              gap: 8,
               alignItems: 'flex-start',
-              padding: '8px 10px',
+              padding: '8px 8px',
               borderRadius: 8,
               background: bg,
               border: `1px solid ${justChanged ? (s.state === 'pass' ? theme.pass : theme.fail) : s ? 'transparent' : theme.border}`,
             }}
           >
-            <div style={{ paddingTop: 1, transform: justChanged ? `scale(${1 + (12 - (frame - s.frame)) / 24})` : undefined }}>
+            <div style={{ paddingTop: 3, transform: justChanged ? `scale(${1 + (12 - (frame - s.frame)) / 24})` : undefined }}>
               {s?.state === 'pass' ? <CheckIcon /> : s?.state === 'fail' ? <CrossIcon /> : <PendingIcon />}
             </div>
             <div style={{ display: 'flex', flexDirection: 'column', gap: 3, minWidth: 0 }}>
               <span
+                data-criterion={c.key}
+                className="wd-criterion"
                 style={{
-                  fontSize: 13.5,
+                  fontSize: CRITERION_FONT_PX,
                   lineHeight: 1.3,
                   color: s ? theme.text : theme.muted,
                   fontFamily: c.origin === 'verifier' ? theme.mono : theme.sans,
                   overflowWrap: 'anywhere',
-                  display: '-webkit-box',
-                  WebkitLineClamp: 2,
-                  WebkitBoxOrient: 'vertical',
-                  overflow: 'hidden',
                 }}
               >
-                {c.origin === 'verifier' ? c.text.split('::').pop() : <MarkdownView source={c.text} inline />}
+                {c.origin === 'verifier' ? texts[i] : <MarkdownView source={texts[i]!} inline />}
               </span>
-              <span style={{ fontSize: 11, color: theme.faint }}>
+              <span style={{ fontSize: 14, color: theme.faint }}>
                 {s
                   ? s.source === 'verifier'
                     ? 'verifier verdict'
@@ -163,9 +218,6 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
           </div>
         );
       })}
-      {props.criteria.length > shown.length ? (
-        <div style={{ fontSize: 12, color: theme.faint }}>+ {props.criteria.length - shown.length} more</div>
-      ) : null}
     </div>
   );
 };

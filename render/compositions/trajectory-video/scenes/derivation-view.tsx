@@ -5,19 +5,20 @@ import { markedTex } from '../../../../lib/video/equation-diff';
 import type { DerivationBeat, DerivationScene } from '../schema';
 import { theme } from '../theme';
 import { caption, enter, MarkdownView, RichTextView } from './common';
+import { MorphingEquation, MOVE_FRAMES } from './equation-morph';
 import { Header } from './step-view';
 
 /**
  * A derivation built up equation by equation: the prose that leads to each display equation,
- * then the equation, with what changed since the previous one (shown dimmed above, what went
- * struck through in red) lit up in amber. The changed pieces are typeset with marker colours
- * (lib/video/equation-diff.ts markedTex) and restyled here per frame, so every frame is a pure
- * function of the props and the frame number and each equation is typeset once.
+ * then the equation, growing out of the previous one (shown dimmed above, what went struck
+ * through in red): the terms both share move to their new places, the new ones fade in, lit
+ * amber when the step changed them (equation-morph.tsx). Equations are typeset with marker
+ * colours (lib/video/equation-diff.ts markedTex, lib/video/equation-morph.ts morphTex) and
+ * restyled per frame, so every frame is a pure function of the props and the frame number and
+ * each equation is typeset once.
  */
 
-const NEW_MARKER = '#fe0001';
 const GONE_MARKER = '#fe0002';
-const AMBER = '#ffc857';
 
 /** The marker colour as the typeset HTML carries it: React writes inline colours as rgb(). */
 const markerSelector = (scope: string, hex: string) => {
@@ -38,11 +39,9 @@ const Equation: React.FC<{ tex: string; fontSize: number; className: string }> =
 /**
  * The stylesheet is the same on every frame: a stylesheet that changed per frame made Chromium
  * recompute the style of the whole frame, and a blurred text-shadow repainted every glyph of the
- * equation. The flare is a custom property on the equation's box instead (its subtree only),
- * drawn as a background behind the changed pieces (no blur).
+ * equation. The flare is a background behind the changed leaves, set on them alone (no blur).
  */
 const DIFF_CSS = `
-  ${markerSelector('.wd-eq-new', NEW_MARKER)} { color: ${AMBER} !important; background: rgba(255,200,87,var(--wd-flare, 0)); border-radius: 3px; }
   ${markerSelector('.wd-eq-prev', GONE_MARKER)} { color: ${theme.fail} !important; text-decoration: line-through; text-decoration-color: rgba(248,81,73,0.9); }
 `;
 
@@ -55,11 +54,13 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
   const t = frame - beat.from;
   // the equation follows its prose by a moment; the highlight flares, then stays as a tint
   const eqFrom = beat.prose.length > 0 ? 10 : 0;
+  // a step from the last equation lights up once its terms have moved and the new ones are in
+  const litFrom = eqFrom + (beat.previous && beat.equation ? Math.round(MOVE_FRAMES * 0.6) : 0);
   // in steps of 1/20: each frame the flare changes repaints the whole equation box, and a step
   // of 1/20 (about 1% of the tint's opacity) is not visible, so the fade repaints every other frame
   const flare =
     Math.round(
-      interpolate(t, [eqFrom, eqFrom + 8, eqFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' }) * 20,
+      interpolate(t, [litFrom, litFrom + 8, litFrom + 40], [0, 1, 0.35], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' }) * 20,
     ) / 20;
   const eq = beat.equation;
   const prev = beat.previous;
@@ -102,11 +103,11 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
             borderRadius: 10,
             background: theme.panel,
             border: `1px solid ${prev && flare > 0 ? `rgba(255,200,87,${(0.15 + flare * 0.5).toFixed(2)})` : theme.border}`,
-            ...enter(frame, beat.from + eqFrom, 10),
-            ...({ '--wd-flare': (flare * 0.22).toFixed(3) } as React.CSSProperties),
+            // growing out of the last equation it is there from the start; the first one enters
+            ...(prev ? {} : enter(frame, beat.from + eqFrom, 10)),
           }}
         >
-          <Equation tex={markedTex(eq.pieces, NEW_MARKER)} fontSize={26} className="wd-eq-new" />
+          <MorphingEquation beat={beat} t={t - eqFrom} fontSize={26} flare={prev ? flare : 0} />
           <EquationNumber n={eq.number} color={theme.muted} />
         </div>
       ) : null}

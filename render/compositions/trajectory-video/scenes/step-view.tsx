@@ -3,6 +3,7 @@ import { interpolate } from 'remotion';
 import type { StepCard, StepScene } from '../schema';
 import { actorColor, theme } from '../theme';
 import { formatCount } from '../../../../lib/video/text';
+import { CodeListing } from '../../../ui/code-listing';
 import { caption, clock, enter, ExcerptView, RichTextView, Tag } from './common';
 
 export const Header: React.FC<{ card: StepCard; note?: string }> = ({ card, note }) => {
@@ -35,14 +36,66 @@ const Section: React.FC<{ label: string; color?: string; children: React.ReactNo
   </div>
 );
 
-/** One step in full: message, reasoning summary, tool calls with arguments, observations. */
-const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFrame: number; page?: [number, number] }> = ({
-  card,
+type ProgramCode = NonNullable<StepCard['toolCalls'][number]['code']>;
+
+/** Lines of a program a card has room for at once (14 px mono in the scene's 556 px, less what else the card shows). */
+export function programPageLines(card: StepCard): number {
+  const others =
+    (card.message.length > 0 ? 4 : 0) + (card.reasoning ? 3 : 0) + card.observations.length * 6 + (card.toolCalls.length - 1) * 4;
+  return Math.max(6, 19 - others);
+}
+
+/** Which lines of a program show at a frame: the card's time shared evenly between its pages. Pure. */
+export function programPage(lines: number, pageLines: number, frame: number, from: number, duration: number): [number, number] {
+  const pages = Math.max(1, Math.ceil(lines / pageLines));
+  const k = Math.min(pages - 1, Math.max(0, Math.floor(((frame - from) / Math.max(1, duration)) * pages)));
+  return [k * pageLines, Math.min(lines, (k + 1) * pageLines)];
+}
+
+/**
+ * A tool call's program, whole: highlighted with line numbers as the transcript shows it
+ * (render/ui/code-listing.tsx), a page at a time while the card holds, never "… 12 more lines".
+ */
+const ProgramView: React.FC<{ code: ProgramCode; frame: number; from: number; duration: number; pageLines: number }> = ({
+  code,
   frame,
   from,
-  revealFrame,
-  page,
+  duration,
+  pageLines,
 }) => {
+  const lines = code.text.split('\n').length;
+  const [first, end] = programPage(lines, pageLines, frame, from, duration);
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+      <CodeListing
+        code={code.text}
+        language={code.language}
+        firstLine={first}
+        lineCount={end - first}
+        style={{ fontFamily: theme.mono, fontSize: 14, lineHeight: 1.45, padding: '4px 6px', borderRadius: 6 }}
+      />
+      {lines > pageLines || code.omittedLines > 0 ? (
+        <span data-program-lines={`${first + 1}-${end}`} style={{ fontSize: 12, color: theme.muted, fontFamily: theme.mono }}>
+          lines {first + 1}–{end} of {lines + code.omittedLines}
+          {code.omittedLines > 0 && end === lines ? ` · the last ${formatCount(code.omittedLines)} in the transcript` : ''}
+        </span>
+      ) : null}
+      {code.rest ? (
+        <ExcerptView excerpt={{ head: code.rest, omittedLines: 0, tail: '', totalLines: 1 }} fontSize={13} color={theme.muted} />
+      ) : null}
+    </div>
+  );
+};
+
+/** One step in full: message, reasoning summary, tool calls with arguments, observations. */
+const FullCard: React.FC<{
+  card: StepCard;
+  frame: number;
+  from: number;
+  duration: number;
+  revealFrame: number;
+  page?: [number, number];
+}> = ({ card, frame, from, duration, revealFrame, page }) => {
   const obsOpacity = interpolate(frame, [revealFrame, revealFrame + 8], [0, 1], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
   const empty = card.message.length === 0 && card.toolCalls.length === 0 && card.observations.length === 0 && !card.reasoning;
   return (
@@ -105,7 +158,11 @@ const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFr
               }}
             >
               <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.accent, fontWeight: 700 }}>{c.name}</span>
-              <ExcerptView excerpt={c.body} prefix={c.kind === 'command' ? '$ ' : undefined} fontSize={14} />
+              {c.code ? (
+                <ProgramView code={c.code} frame={frame} from={from} duration={duration} pageLines={programPageLines(card)} />
+              ) : (
+                <ExcerptView excerpt={c.body} prefix={c.kind === 'command' ? '$ ' : undefined} fontSize={14} />
+              )}
             </div>
           ))}
         </Section>
@@ -143,7 +200,7 @@ const FullCard: React.FC<{ card: StepCard; frame: number; from: number; revealFr
 export const StepView: React.FC<{ scene: StepScene; frame: number }> = ({ scene, frame }) => {
   if (scene.cards.length === 1) {
     const c = scene.cards[0]!;
-    return <FullCard card={c.card} frame={frame} from={c.from} revealFrame={c.revealFrame} page={scene.page} />;
+    return <FullCard card={c.card} frame={frame} from={c.from} duration={c.duration} revealFrame={c.revealFrame} page={scene.page} />;
   }
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 14 }}>

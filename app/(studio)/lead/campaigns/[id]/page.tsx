@@ -2,6 +2,7 @@ import { IntentLink } from '@/components/ui/intent-link';
 import { z } from 'zod';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
 import { AgentReviewsPanel } from '@/components/campaigns/agent-reviews-panel';
+import { TrainOnLabels } from '@/components/training/train-on-labels';
 import { CampaignDetailView } from '@/components/campaigns/campaign-detail-view';
 import { CampaignStatusButton } from '@/components/campaigns/campaign-status-button';
 import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
@@ -11,9 +12,11 @@ import type { PlanSnapshotPayload } from '@/lib/campaigns/refresh-campaign-snaps
 import { PLAN_VARIANT } from '@/lib/campaigns/snapshot-variant';
 import { viewCampaignDetail } from '@/lib/campaigns/view-campaign-detail';
 import { listAgentReviews } from '@/lib/review/list-agent-reviews';
+import { viewTrainForm } from '@/lib/training/view-train-form';
 import { orPageError } from '../../../../_server/or-not-found';
 import { requirePageUser } from '../../../../_server/current-user';
 import { setCampaignStatusAction } from '../actions';
+import { startTrainingRunAction } from '../../../training/actions';
 
 export const metadata = { title: 'Campaign' };
 
@@ -28,9 +31,10 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   const now = new Date();
   const campaign = await orPageError(viewCampaignDetail(user, id, { page }, now));
   // the review plan reads every item's signals and labels: a stored snapshot, refreshed by the campaign.snapshot job
-  const [plan, agents] = await Promise.all([
+  const [plan, agents, train] = await Promise.all([
     campaign.mode === 'single' ? readCampaignSnapshot<PlanSnapshotPayload>(id, PLAN_VARIANT, now) : null,
     listAgentReviews(user, { campaignId: id, limit: 20 }),
+    viewTrainForm(user, campaign.project.id),
   ]);
   return (
     <>
@@ -70,6 +74,9 @@ export default async function CampaignPage({ params, searchParams }: Props) {
       />
       <div className="mt-6">
         <AgentReviewsPanel reviews={agents.reviews} more={agents.nextCursor !== null} />
+      </div>
+      <div className="mt-6">
+        <TrainOnLabels projectId={campaign.project.id} campaignId={campaign.id} {...train} start={startTrainingRunAction} />
       </div>
     </>
   );

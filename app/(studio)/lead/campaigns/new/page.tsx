@@ -4,7 +4,7 @@ import { CampaignForm } from '@/components/campaigns/campaign-form';
 import { NoProjects } from '@/components/projects/no-projects';
 import { PageHeader } from '@/components/ui/page-header';
 import { viewCampaignForm } from '@/lib/campaigns/view-campaign-form';
-import { defaultReviewRubric } from '@/lib/review/default-rubric';
+import { rubricTemplates } from '@/lib/review/rubric-templates';
 import { requirePageUser } from '../../../../_server/current-user';
 import { createCampaignAction, planCampaignAction, previewCampaignAction } from '../actions';
 
@@ -34,7 +34,7 @@ export default async function NewCampaignPage({ searchParams }: { searchParams: 
       ) : (
         <CampaignForm
           projects={projects}
-          defaultRubric={defaultReviewRubric()}
+          templates={rubricTemplates()}
           create={createCampaignAction}
           preview={previewCampaignAction}
           plan={planCampaignAction}

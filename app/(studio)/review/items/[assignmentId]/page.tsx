@@ -2,7 +2,7 @@ import { redirect } from 'next/navigation';
 import { ReviewWorkspace } from '@/components/review/review-workspace';
 import { requirePageUser } from '../../../../_server/current-user';
 import { ownAssignmentPage } from '../../../../_server/own-assignment';
-import { skipAction, submitReviewAction } from '../../actions';
+import { saveProgressAction, skipAction, submitReviewAction } from '../../actions';
 
 export const metadata = { title: 'Review' };
 
@@ -10,5 +10,11 @@ export default async function ReviewItemPage({ params }: { params: Promise<{ ass
   const user = await requirePageUser('review');
   const { view, heads } = await ownAssignmentPage((await params).assignmentId, user);
   if (view.campaign.mode === 'pairwise') redirect(`/review/compare/${view.assignment.id}`);
-  return <ReviewWorkspace view={view} heads={heads} actions={{ submit: submitReviewAction, skip: skipAction }} />;
+  return (
+    <ReviewWorkspace
+      view={view}
+      heads={heads}
+      actions={{ submit: submitReviewAction, skip: skipAction, saveProgress: saveProgressAction }}
+    />
+  );
 }

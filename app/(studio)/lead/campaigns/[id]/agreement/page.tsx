@@ -11,6 +11,7 @@ import { Facts, Panel } from '@/components/trajectories/panel';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { SnapshotStatus } from '@/components/campaigns/snapshot-status';
+import { auditRowDisagrees, DISAGREE_GAP } from '@/lib/agreement/audit';
 import { dashboardParams } from '@/lib/agreement/dashboard-params';
 import { viewAgreementDashboard } from '@/lib/agreement/view-agreement-dashboard';
 import { orPageError } from '../../../../../_server/or-not-found';
@@ -257,32 +258,46 @@ export default async function AgreementPage({ params, searchParams }: Props) {
                 {d.audit.sources.map((s) => (
                   <div key={s.source}>
                     <h3 className="mb-1 text-sm font-semibold text-zinc-800">Where humans and {inert(s.label)} disagree most</h3>
-                    <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm" data-testid="audit-worst">
-                      {s.worst.slice(0, 8).map((w) => (
-                        <li key={w.itemId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5">
-                          <IntentLink
-                            href={`/trajectories/${w.trajectoryId}`}
-                            className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
-                          >
-                            {inert(w.taskName)}
-                          </IntentLink>
-                          <span className={`text-xs ${w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-500'}`}>
-                            humans {w.humanPass} ({w.humanScore.toFixed(2)}) · {s.source === 'verifier' ? 'verifier' : 'judge'}{' '}
-                            {w.sourcePass ?? '—'} ({w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)})
-                          </span>
-                          {w.adjudicated ? (
-                            <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
-                              adjudicated
+                    {s.worst.some(auditRowDisagrees) ? null : (
+                      <p className="text-sm text-zinc-600" data-testid="audit-worst-none">
+                        They agree on every item: the same pass/fail and scores within {DISAGREE_GAP} of each other.
+                      </p>
+                    )}
+                    <ul
+                      className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm empty:hidden"
+                      data-testid="audit-worst"
+                    >
+                      {s.worst
+                        .filter(auditRowDisagrees)
+                        .slice(0, 8)
+                        .map((w) => (
+                          <li key={w.itemId} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-1.5">
+                            <IntentLink
+                              href={`/trajectories/${w.trajectoryId}`}
+                              className="min-w-40 flex-1 truncate font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+                            >
+                              {inert(w.taskName)}
+                            </IntentLink>
+                            <span
+                              className={`text-xs ${w.humanPass !== 'split' && w.sourcePass !== null && w.humanPass !== w.sourcePass ? 'font-semibold text-rose-700' : 'text-zinc-600'}`}
+                            >
+                              humans {w.humanPass === 'split' ? 'split (reviewers tie on a criterion)' : w.humanPass}, score{' '}
+                              {w.humanScore.toFixed(2)} · {s.source === 'verifier' ? 'verifier' : 'judge'} {w.sourcePass ?? '—'}, score{' '}
+                              {w.sourceScore === null ? '—' : w.sourceScore.toFixed(2)}
                             </span>
-                          ) : null}
-                          <IntentLink
-                            href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`}
-                            className="text-xs text-indigo-700 hover:underline"
-                          >
-                            review answers & video
-                          </IntentLink>
-                        </li>
-                      ))}
+                            {w.adjudicated ? (
+                              <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 ring-1 ring-inset ring-indigo-600/20">
+                                adjudicated
+                              </span>
+                            ) : null}
+                            <IntentLink
+                              href={`/lead/campaigns/${d.campaign.id}/adjudication/${w.itemId}`}
+                              className="text-xs text-indigo-700 hover:underline"
+                            >
+                              review answers & video
+                            </IntentLink>
+                          </li>
+                        ))}
                     </ul>
                   </div>
                 ))}

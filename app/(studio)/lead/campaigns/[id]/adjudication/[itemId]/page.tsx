@@ -8,6 +8,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { majorityAnswers } from '@/lib/agreement/majority-answers';
 import type { AdjudicationView } from '@/lib/agreement/queries/adjudications';
 import { viewAdjudication } from '@/lib/agreement/view-adjudication';
+import { listRunsForReview } from '@/lib/training/list-runs-for-review';
+import { TrainedOnPanel } from '@/components/training/trained-on-panel';
 import type { RubricDefinition } from '@/lib/review/rubric';
 import type { TrajectoryVideoProps } from '@/lib/video/schema';
 import { videoPropsFor } from '@/lib/video/video-props-for';
@@ -88,7 +90,7 @@ function SelfReviewMark() {
 export default async function AdjudicateItem({ params }: Props) {
   const user = await requirePageUser('lead');
   const { id, itemId } = await params;
-  const view = await orPageError(viewAdjudication(user, id, itemId));
+  const [view, runs] = await orPageError(Promise.all([viewAdjudication(user, id, itemId), listRunsForReview(user, itemId)]));
   const pairwise = view.campaign.mode === 'pairwise';
   const [videoA, videoB] = await Promise.all([
     videoOrNull(view.item.trajectoryId, view.campaign.pacing),
@@ -270,6 +272,16 @@ export default async function AdjudicateItem({ params }: Props) {
               save={recordAdjudicationAction}
             />
           </Panel>
+          {runs.length ? (
+            <Panel title={`Training runs on these reviews (${runs.length})`} id="trained-on">
+              <TrainedOnPanel
+                runs={runs}
+                reviewerNames={Object.fromEntries(
+                  [...view.reviews, ...view.comparisons].map((r) => [r.reviewerId, inert(r.reviewerName)] as const),
+                )}
+              />
+            </Panel>
+          ) : null}
           {view.adjudications.length ? (
             <Panel title="Decisions" id="history">
               <ol className="space-y-2 text-sm" data-testid="adjudication-history">

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { admitProgress, attentionOf, earnedOf, minimumSeconds, withEarned } from './attention';
+import { coverageSummary, measureCoverage, type CoverageMeasure } from './coverage';
+
+/* Issue 43 §1: the server checks coverage it can check, against the clock. */
+
+// three steps of 12 s reading each at 230 wpm (46 words), a 900-frame (30 s at 30 fps) video
+const measure: CoverageMeasure = {
+  totalFrames: 900,
+  chapters: [
+    { step: 0, fromFrame: 0, toFrame: 300 },
+    { step: 1, fromFrame: 300, toFrame: 600 },
+    { step: 2, fromFrame: 600, toFrame: 900 },
+  ],
+  steps: [0, 1, 2],
+  reading: [
+    [46, 0],
+    [46, 0],
+    [46, 0],
+  ],
+};
+const report = (ranges: [number, number][], steps: number[]) => ({ ranges, speeds: [1], seeks: 0, transcriptSteps: steps });
+const opts = (elapsedSeconds: number, wpm = 230) => ({ wpm, fps: 30, elapsedSeconds, now: '2026-12-07T00:00:00.000Z' });
+
+describe('admitProgress', () => {
+  it('keeps what the time since the last save could hold, in transcript order, and drops the rest', () => {
+    // 20 s (+5 s slack) hold two steps of 12 s, not three
+    const a = admitProgress(null, report([], [2, 0, 1]), measure, opts(20));
+    expect(a.run.transcriptSteps).toEqual([0, 1]);
+    expect(a.droppedSteps).toBe(1);
+    // the next save 10 s later adds the third
+    const b = admitProgress(a.run, report([], [0, 1, 2]), measure, opts(10));
+    expect(b.run.transcriptSteps).toEqual([0, 1, 2]);
+    expect(b.droppedSteps).toBe(0);
+    // a slower campaign reading speed needs more time: 46 words at 115 wpm = 24 s
+    expect(admitProgress(null, report([], [0]), measure, opts(15, 115)).run.transcriptSteps).toEqual([]);
+  });
+
+  it('keeps new frames only if playing them at 2x fits in the time', () => {
+    const fits = admitProgress(null, report([[0, 600]], []), measure, opts(6)); // 600 frames at 60 fps (2x) = 10 s <= 6 + 5
+    expect(fits.run.ranges).toEqual([[0, 600]]);
+    const tooMany = admitProgress(fits.run, report([[0, 900]], []), measure, opts(0)); // 300 more frames in 0 s (+5 slack = 300 frames) fits exactly
+    expect(tooMany.run.ranges).toEqual([[0, 900]]);
+    const liar = admitProgress(null, report([[0, 900]], []), measure, opts(1)); // 900 frames in 1 s (+5): 360 allowed
+    expect(liar.run.ranges).toEqual([]);
+    expect(liar.droppedFrames).toBe(900);
+  });
+
+  it('ignores steps the trajectory does not have, and reads malformed stored progress as nothing', () => {
+    expect(admitProgress(null, report([], [7]), measure, opts(100)).run.transcriptSteps).toEqual([]);
+    expect(earnedOf({ t: 'nonsense' }, 't')).toBeNull();
+    expect(earnedOf(null, 't')).toBeNull();
+    expect(earnedOf({ t: { ranges: [[0, 5]], transcriptSteps: [1] } }, 't')).toMatchObject({ ranges: [[0, 5]], transcriptSteps: [1] });
+  });
+});
+
+describe('the submit clock check', () => {
+  it('a review that reports everything read 5 s after the claim is too fast; the same after a minute is not', () => {
+    const c = measureCoverage(report([], [0, 1, 2]), measure, 'transcript');
+    expect(minimumSeconds(c, measure, 230, 30)).toBeCloseTo(36, 5);
+    expect(attentionOf([{ coverage: c, measure }], 230, 30, 5)).toEqual({ elapsedSeconds: 5, minimumSeconds: 36, tooFast: true });
+    expect(attentionOf([{ coverage: c, measure }], 230, 30, 60).tooFast).toBe(false);
+  });
+
+  it('watching counts at 2x; reading and watching may overlap (the longer one is the minimum); a comparison reads both transcripts', () => {
+    const watched = measureCoverage(report([[0, 900]], []), measure, 'video');
+    expect(minimumSeconds(watched, measure, 230, 30)).toBe(15);
+    const both = measureCoverage(report([[0, 900]], [0]), measure, 'either');
+    expect(minimumSeconds(both, measure, 230, 30)).toBe(15);
+    const read = measureCoverage(report([], [0, 1]), measure, 'transcript');
+    expect(
+      attentionOf(
+        [
+          { coverage: read, measure },
+          { coverage: read, measure },
+        ],
+        230,
+        30,
+        40,
+      ).minimumSeconds,
+    ).toBe(48);
+  });
+
+  it('a submit counts what the server kept before a reload', () => {
+    const merged = withEarned(report([[600, 900]], [2]), {
+      ranges: [[0, 300]],
+      transcriptSteps: [0],
+      speeds: [1.5],
+      seeks: 2,
+      savedAt: null,
+    });
+    expect(merged.transcriptSteps.sort()).toEqual([0, 2]);
+    expect(measureCoverage(merged, measure, 'video').ranges).toEqual([
+      [0, 300],
+      [600, 900],
+    ]);
+  });
+
+  it('the lead reads how a review was covered (one run or a comparison)', () => {
+    const c = {
+      ...measureCoverage(report([[0, 450]], [0, 1]), measure, 'either'),
+      attention: { elapsedSeconds: 8, minimumSeconds: 24, tooFast: true },
+    };
+    expect(coverageSummary(c)).toEqual({ watched: 0.5, read: { steps: 2, of: 3 }, elapsedSeconds: 8, minimumSeconds: 24, tooFast: true });
+    expect(coverageSummary({ a: c, b: { ...c, videoShare: 1 }, attention: c.attention })).toMatchObject({
+      watched: 0.75,
+      read: { steps: 4, of: 6 },
+    });
+    expect(coverageSummary('garbage')).toEqual({ watched: null, read: null, elapsedSeconds: null, minimumSeconds: null, tooFast: false });
+  });
+});

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { coverageReport, mergeRanges, type CoverageMeasure, type CoverageReport, type StoredCoverage } from './coverage';
+import { readingSecondsOf, type StepReading } from './transcript-reading';
+
+/**
+ * What the server can check of a reviewer's attention (issue 43 §1), against the clock:
+ *
+ * - Progress (the coverage the page saves every few seconds, kept per assignment so a reload or a
+ *   crash costs nothing) is admitted only as far as the time since the last save allows: reading
+ *   the newly read steps (one after another, at the campaign's reading speed) and playing the newly
+ *   played frames (at most 2x) must fit in the seconds that passed, with a few seconds of slack.
+ * - A submit is measured against the time since the claim: reading what the review reports read
+ *   and watching what it reports watched takes at least `minimumSeconds`; a human review submitted
+ *   faster is flagged for the lead (the campaign's `tooFast`: "flag", the default) or refused ("refuse").
+ *
+ * Pure: the clock comes in as seconds.
+ */
+
+/** the fastest playback rate the player offers */
+export const MAX_PLAYBACK_RATE = 2;
+/** seconds of slack on every clock check (a save in flight, a tick that straddled it) */
+const SLACK_SECONDS = 5;
+/** a submit is too fast below this share of the minimum (clocks and rounding; an honest page never comes near) */
+const TOO_FAST_SHARE = 0.9;
+
+/** A run's coverage as the server keeps it between saves. */
+export const earnedRun = z.object({
+  ranges: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).default([]),
+  transcriptSteps: z.array(z.number().int().nonnegative()).default([]),
+  speeds: z.array(z.number()).default([]),
+  seeks: z.number().int().nonnegative().default(0),
+  /** ISO time of the save that admitted it */
+  savedAt: z.string().nullable().default(null),
+});
+export type EarnedRun = z.infer<typeof earnedRun>;
+
+/** assignment.progress: trajectory id -> its earned run (anything malformed reads as nothing earned) */
+export function earnedOf(progress: unknown, trajectoryId: string): EarnedRun | null {
+  if (typeof progress !== 'object' || progress === null) return null;
+  const found = earnedRun.safeParse((progress as Record<string, unknown>)[trajectoryId]);
+  return found.success ? found.data : null;
+}
+
+/** Seconds of reading the given steps take (measure.reading at `wpm`; a step without a known load takes the floor). */
+export function readingSecondsFor(steps: readonly number[], measure: CoverageMeasure, wpm: number): number {
+  const index = new Map(measure.steps.map((s, i) => [s, i]));
+  let total = 0;
+  for (const s of steps) {
+    const i = index.get(s);
+    if (i === undefined) continue;
+    const load = measure.reading?.[i];
+    total += readingSecondsOf(load ? { words: load[0], fixedSeconds: load[1] } : ({ words: 0, fixedSeconds: 0 } as StepReading), wpm);
+  }
+  return total;
+}
+
+function framesIn(ranges: readonly [number, number][]): number {
+  return ranges.reduce((n, [a, b]) => n + (b - a), 0);
+}
+
+/**
+ * A save of progress: what `next` adds to `prev` that fits in `elapsedSeconds` (steps in
+ * transcript order, while their reading fits; the new frames only if playing them fits).
+ * Answers the run to keep and what was dropped.
+ */
+export function admitProgress(
+  prev: EarnedRun | null,
+  next: CoverageReport,
+  measure: CoverageMeasure,
+  options: { wpm: number; fps: number; elapsedSeconds: number; now: string },
+): { run: EarnedRun; droppedSteps: number; droppedFrames: number } {
+  const before = prev ?? earnedRun.parse({});
+  const budget = Math.max(0, options.elapsedSeconds) + SLACK_SECONDS;
+  const known = new Set(measure.steps);
+  const had = new Set(before.transcriptSteps);
+  const fresh = [...new Set(next.transcriptSteps)].filter((s) => known.has(s) && !had.has(s)).sort((a, b) => a - b);
+  const steps = [...before.transcriptSteps];
+  let spent = 0;
+  let droppedSteps = 0;
+  for (const s of fresh) {
+    const need = readingSecondsFor([s], measure, options.wpm);
+    if (spent + need <= budget) {
+      spent += need;
+      steps.push(s);
+    } else droppedSteps++;
+  }
+  const oldRanges = mergeRanges(before.ranges, measure.totalFrames);
+  const merged = mergeRanges([...oldRanges, ...next.ranges], measure.totalFrames);
+  const added = framesIn(merged) - framesIn(oldRanges);
+  const allowance = budget * options.fps * MAX_PLAYBACK_RATE;
+  const ranges = added <= allowance ? merged : oldRanges;
+  return {
+    run: {
+      ranges,
+      transcriptSteps: steps.sort((a, b) => a - b),
+      speeds: [...new Set([...before.speeds, ...next.speeds])].slice(0, 100),
+      seeks: Math.max(before.seeks, next.seeks),
+      savedAt: options.now,
+    },
+    droppedSteps,
+    droppedFrames: added <= allowance ? 0 : added,
+  };
+}
+
+/** A submit's report with what the server kept for the run (a reload's earlier coverage counts). */
+export function withEarned(report: CoverageReport, earned: EarnedRun | null): CoverageReport {
+  if (!earned) return report;
+  return coverageReport.parse({
+    ranges: [...earned.ranges, ...report.ranges],
+    speeds: [...new Set([...earned.speeds, ...report.speeds])].slice(0, 100),
+    seeks: Math.max(earned.seeks, report.seeks),
+    transcriptSteps: [...new Set([...earned.transcriptSteps, ...report.transcriptSteps])],
+  });
+}
+
+/** The least time a review's coverage takes: reading its steps one after another, or playing its frames at 2x (whichever is longer: they may overlap). */
+export function minimumSeconds(coverage: StoredCoverage, measure: CoverageMeasure, wpm: number, fps: number): number {
+  const reading = readingSecondsFor(coverage.transcriptSteps, measure, wpm);
+  const watching = framesIn(coverage.ranges) / fps / MAX_PLAYBACK_RATE;
+  return Math.max(reading, watching);
+}
+
+export const attentionSchema = z.object({
+  /** seconds from the claim to the submit */
+  elapsedSeconds: z.number(),
+  /** the least time what the review reports takes */
+  minimumSeconds: z.number(),
+  /** submitted faster than that */
+  tooFast: z.boolean(),
+});
+export type Attention = z.infer<typeof attentionSchema>;
+
+/** The attention check of a submit over its runs (a comparison: both transcripts read, the longer video watched). */
+export function attentionOf(
+  runs: { coverage: StoredCoverage; measure: CoverageMeasure }[],
+  wpm: number,
+  fps: number,
+  elapsedSeconds: number,
+): Attention {
+  let reading = 0;
+  let watching = 0;
+  for (const r of runs) {
+    reading += readingSecondsFor(r.coverage.transcriptSteps, r.measure, wpm);
+    watching = Math.max(watching, framesIn(r.coverage.ranges) / fps / MAX_PLAYBACK_RATE);
+  }
+  const minimum = Math.max(reading, watching);
+  const elapsed = Math.max(0, elapsedSeconds);
+  return {
+    elapsedSeconds: Math.round(elapsed * 10) / 10,
+    minimumSeconds: Math.round(minimum * 10) / 10,
+    tooFast: elapsed + 1e-9 < minimum * TOO_FAST_SHARE,
+  };
+}
+
+/** The refusal a campaign that refuses too-fast reviews gives. */
+export function tooFastRefusal(a: Attention): string {
+  return `Submitted ${formatSeconds(a.elapsedSeconds)} after the claim, but reading and watching what this review reports takes at least ${formatSeconds(a.minimumSeconds)}: this campaign refuses reviews faster than that. Read or watch it, then submit.`;
+}
+
+function formatSeconds(s: number): string {
+  if (s < 90) return `${Math.round(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
