@@ -142,7 +142,8 @@ class MetricParser:
       as ``f"{v:.4g}"`` strings in transformers 5, numbers before: ``{'loss': '0.6931', 'grad_norm': '1.2',
       'learning_rate': '5e-07', 'rewards/accuracies': '0.5', 'epoch': '0.5'}``) or ``PrinterCallback`` (``print(logs)``):
       one point per numeric value, at its ``step`` when it has one, else the count of such dictionaries so far in
-      this attempt (1, 2, …); read only when it has ``epoch`` or a ``…loss`` key, so a printed config is not a metric;
+      this attempt (1, 2, …); read only when it has ``epoch`` or a ``…loss`` key, so a printed config is not a metric,
+      and not the end-of-training summary (``train_runtime``, ``train_loss``, …);
     - ``{"witness_checkpoint": {"name": …, "uri": …}}``: the checkpoint to register (the last such line wins).
 
     Non-numeric and non-finite values are skipped. A progress bar's carriage returns are undone first (the text
@@ -181,6 +182,9 @@ class MetricParser:
     def _trainer_dict(self, data: dict[Any, Any]) -> list[dict[str, Any]]:
         keys = [k for k in data if isinstance(k, str)]
         if len(keys) != len(data) or not ("epoch" in data or any(k.endswith("loss") for k in keys)):
+            return []
+        # the end-of-training summary (train_runtime, train_loss, …) is not a step: read, it was a stray point past the last
+        if "train_runtime" in data:
             return []
         if not any(_number(v) is not None for k, v in data.items() if k != "step"):
             return []
