@@ -1,5 +1,5 @@
 import type { Criterion } from '@/lib/formats/trajectory';
-import { RichText } from '@/render/ui/rich-text';
+import { CriterionText } from '@/render/ui/criterion-text';
 
 function Verdict({ verdict }: { verdict: boolean | null }) {
   if (verdict === true)
@@ -38,7 +38,7 @@ export function CriteriaChecklist({ criteria }: { criteria: Criterion[] }) {
         <li key={c.key} className="flex items-start gap-2 text-sm">
           <Verdict verdict={c.verdict} />
           <span className="min-w-0 flex-1">
-            <RichText text={c.text} inline className="break-words text-zinc-800" />
+            <CriterionText text={c.text} className="break-words text-zinc-800" />
             <span className="ml-1.5 whitespace-nowrap text-[11px] text-zinc-400">{originLabel[c.origin]}</span>
           </span>
         </li>

@@ -214,3 +214,32 @@ export function curvesOf(
     }),
   }));
 }
+
+/** The lineage rows the page shows without `?all=1`. */
+export const LINEAGE_ROWS_AT_A_GLANCE = 25;
+/** the focused checkpoint's ancestors it shows besides */
+const GLANCE_ANCESTORS = 5;
+
+/**
+ * The lineage at a glance (pure): every checkpoint when there are few; else the focused one's
+ * line (it and up to 5 ancestors) and the newest checkpoints (the tail of the tree order), in tree
+ * order. The page links to all of them.
+ */
+export function lineageAtAGlance(
+  view: Pick<HillClimbView, 'checkpoints' | 'focus'>,
+  max = LINEAGE_ROWS_AT_A_GLANCE,
+): HillClimbCheckpoint[] {
+  const all = view.checkpoints;
+  if (all.length <= max) return all;
+  const byId = new Map(all.map((c) => [c.id, c]));
+  const keep = new Set<string>();
+  let line = 0;
+  for (
+    let c = view.focus ? byId.get(view.focus) : undefined;
+    c && !keep.has(c.id) && line <= GLANCE_ANCESTORS;
+    c = c.parentId ? byId.get(c.parentId) : undefined, line++
+  )
+    keep.add(c.id);
+  for (const c of all.slice(-max)) keep.add(c.id);
+  return all.filter((c) => keep.has(c.id));
+}

@@ -9,7 +9,7 @@ import { NoProjects } from '@/components/projects/no-projects';
 import type { Proportion } from '@/lib/insight/intervals';
 import { hillClimbFigureLabel, hillClimbFigures, type HillClimbView } from '@/lib/training/view-hill-climb';
 import type { WinRate } from '@/lib/training/win-rates-vs-parent';
-import { viewHillClimb } from '@/lib/training/view-hill-climb';
+import { lineageAtAGlance, viewHillClimb } from '@/lib/training/view-hill-climb';
 import { requirePageUser } from '../../../_server/current-user';
 import { orErrorPage } from '../../../_server/or-not-found';
 
@@ -55,7 +55,9 @@ function link(view: HillClimbView, over: { figure?: string; checkpoint?: string 
  */
 export default async function HillClimbPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser('lead');
-  const result = await orErrorPage(async () => viewHillClimb(user, await searchParams), { show: ['BAD_INPUT'], notFoundField: 'project' });
+  const params = await searchParams;
+  const showAll = params.all === '1';
+  const result = await orErrorPage(async () => viewHillClimb(user, params), { show: ['BAD_INPUT'], notFoundField: 'project' });
   if (result.error) {
     return (
       <>
@@ -77,6 +79,8 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
       </>
     );
   const focus = view.checkpoints.find((c) => c.id === view.focus) ?? null;
+  // at a glance: the focused checkpoint's line and the newest others; every checkpoint one click away (?all=1)
+  const rows = showAll ? view.checkpoints : lineageAtAGlance(view);
   const anyWinRates = view.checkpoints.some((c) => c.winRates);
   return (
     <>
@@ -167,7 +171,7 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
                 'Curves',
               ]}
             >
-              {view.checkpoints.map((c) => (
+              {rows.map((c) => (
                 <tr
                   key={c.id}
                   data-testid="lineage-row"
@@ -258,6 +262,25 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
                 </tr>
               ))}
             </DataTable>
+            {rows.length < view.checkpoints.length || showAll ? (
+              <p className="mt-2 text-xs text-zinc-500" data-testid="lineage-more">
+                {showAll ? (
+                  <>
+                    All {view.checkpoints.length} checkpoints.{' '}
+                    <IntentLink href={link(view, {})} className="text-indigo-700 hover:underline">
+                      Show the newest and the chosen line only
+                    </IntentLink>
+                  </>
+                ) : (
+                  <>
+                    Showing {rows.length} of {view.checkpoints.length} checkpoints: the chosen one&apos;s line and the newest.{' '}
+                    <IntentLink href={`${link(view, {})}&all=1`} className="text-indigo-700 hover:underline">
+                      Show all {view.checkpoints.length}
+                    </IntentLink>
+                  </>
+                )}
+              </p>
+            ) : null}
           </section>
 
           <section aria-labelledby="curves" className="mb-8">
