@@ -141,7 +141,7 @@ export async function run(): Promise<BenchFigure[]> {
       return {
         player: player !== null && player.top >= 0 && player.bottom <= innerHeight,
         transcript: transcript !== null && transcript.top < innerHeight - 150 && transcript.bottom <= innerHeight,
-        scrolls: document.scrollingElement!.scrollHeight > innerHeight + 1,
+        scrolls: document.scrollingElement!.scrollHeight > innerHeight,
       };
     });
     if (!layout.player || !layout.transcript || layout.scrolls)

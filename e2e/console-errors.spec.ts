@@ -313,14 +313,24 @@ test('policies: one checkpoint is one row, empty trends say so, labels do not ov
   // x labels of the bar charts do not overlap one another: level ones do not touch; slanted ones (-30°) are parallel lines at
   // least a line apart (their anchors >= 14 px apart, 11 px type)
   for (const chart of await page.locator('[data-testid="bt-chart"], [data-testid="score-chart"]').all()) {
-    // the chart draws once its container is measured
-    await expect(chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick text').first()).toBeVisible();
-    const ticks = (await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick text').evaluateAll((els) =>
-      els.map((e) => {
-        const r = e.getBoundingClientRect();
-        return { x: Number(e.getAttribute('x')), slanted: /rotate/.test(e.getAttribute('transform') ?? ''), left: r.left, right: r.right };
-      }),
-    )) as { x: number; slanted: boolean; left: number; right: number }[];
+    // the chart draws once its container is measured; recharts 3 draws tick labels in a layer of their own: the x ones
+    // are the non-numeric labels (the y axis's are numbers and percentages)
+    const labels = chart.locator('text.recharts-cartesian-axis-tick-value');
+    await expect(labels.first()).toBeVisible();
+    const ticks = (
+      (await labels.evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return {
+            text: e.textContent ?? '',
+            x: Number(e.getAttribute('x')),
+            slanted: /rotate/.test(e.getAttribute('transform') ?? ''),
+            left: r.left,
+            right: r.right,
+          };
+        }),
+      )) as { text: string; x: number; slanted: boolean; left: number; right: number }[]
+    ).filter((t) => !/^[\d.,%\s−-]+$/.test(t.text));
     expect(ticks.length).toBeGreaterThan(0);
     for (let i = 1; i < ticks.length; i++) {
       const [a, b] = [ticks[i - 1]!, ticks[i]!];

@@ -99,7 +99,7 @@ async function windowStill(page: Page) {
     overflow: document.scrollingElement!.scrollHeight - window.innerHeight,
   }));
   expect(scrollY).toBe(0);
-  expect(overflow).toBeLessThanOrEqual(1);
+  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 /** The review page's one-screen layout: the player and the transcript both in view, the window still. */
@@ -131,7 +131,6 @@ test('an idle review page earns nothing, the submit is refused, reading counts a
   await page.waitForTimeout(35_000);
   await expect(page.getByTestId('transcript-read')).toContainText(`0 of ${total} steps read`);
   await expect(page.getByTestId('coverage')).toContainText('Seen 0%');
-  await expect(page.getByTestId('coverage')).toContainText(`read 0/${total} steps`);
   // the submit button says what is missing
   const blocked = page.getByRole('button', { name: /^Watch or read \d+% more to submit$/ });
   await expect(blocked).toBeDisabled();
@@ -274,6 +273,21 @@ test('the compare page: one large player switching runs, both transcripts and th
   await expect(left).toBeVisible();
   await expect(right).toBeHidden();
   const checkScreen = async () => {
+    console.log(
+      JSON.stringify(
+        await page.evaluate(() =>
+          [
+            '[role="toolbar"]',
+            '[data-shown] [data-testid="trajectory-player"]',
+            '[data-testid="side-left"] [data-testid="transcript"]',
+            'aside',
+          ].map((sel) => {
+            const r = document.querySelector(sel)!.getBoundingClientRect();
+            return `${sel}: y ${Math.round(r.top)}-${Math.round(r.bottom)} x ${Math.round(r.left)}-${Math.round(r.right)}`;
+          }),
+        ),
+      ),
+    );
     const shown = page.locator('[data-shown] [data-testid="trajectory-player"]');
     await inViewport(page, shown);
     for (const side of ['left', 'right']) await inViewport(page, page.getByTestId(`side-${side}`).getByTestId('transcript'), 150);
@@ -289,13 +303,15 @@ test('the compare page: one large player switching runs, both transcripts and th
   await page.keyboard.press(']');
   await expect(left.getByText(/off-axis equilibria/).first()).toBeVisible({ timeout: 20_000 });
   const texts = await playerText(left.locator('[aria-label^="Proof-of-work video"]'));
-  const main = texts.filter((t) => t.text.includes('off-axis equilibria'));
-  expect(main.length).toBeGreaterThan(0);
-  for (const t of main) expect(t.px, `"${t.text.slice(0, 40)}" at ${t.px.toFixed(1)} px`).toBeGreaterThanOrEqual(12);
+  // the sentence is drawn twice: the step card's message (the main text) and the progress rail's one-line label under it
+  const drawn = texts.filter((t) => t.text.includes('off-axis equilibria')).sort((a, b) => b.px - a.px);
+  expect(drawn.length).toBeGreaterThan(0);
+  const card = drawn[0]!;
+  expect(card.px, `the card's message "${card.text.slice(0, 40)}" at ${card.px.toFixed(1)} px`).toBeGreaterThanOrEqual(12);
   const smallest = [...texts].sort((a, b) => a.px - b.px).slice(0, 5);
   test.info().annotations.push({
     type: 'player text',
-    description: `main card text ${Math.min(...main.map((t) => t.px)).toFixed(1)} px; smallest: ${smallest.map((t) => `"${t.text.slice(0, 24)}" ${t.px.toFixed(1)} px`).join('; ')}`,
+    description: `card message ${card.px.toFixed(1)} px; smallest: ${smallest.map((t) => `"${t.text.slice(0, 24)}" ${t.px.toFixed(1)} px`).join('; ')}`,
   });
   console.log(test.info().annotations.at(-1)!.description);
   await screenshot(page, 'compare-page-1440');

@@ -185,7 +185,7 @@ export function AdjudicationForm({
             case 'multi': {
               const chosen = Array.isArray(answers[q.id]) ? (answers[q.id] as string[]) : [];
               return (
-                <fieldset key={q.id} className="text-sm">
+                <fieldset key={q.id} className="min-w-0 text-sm">
                   <legend className="text-zinc-800">{q.prompt}</legend>
                   <div className="mt-1 flex flex-wrap gap-3">
                     {q.options.map((o) => (
@@ -205,7 +205,8 @@ export function AdjudicationForm({
             case 'criteria': {
               const verdicts = (answers[q.id] as Record<string, string> | undefined) ?? {};
               return (
-                <fieldset key={q.id} className="text-sm">
+                // min-w-0: a fieldset is at least as wide as its content by default, pushing the selects past the card
+                <fieldset key={q.id} className="min-w-0 text-sm">
                   <legend className="text-zinc-800">{q.prompt}</legend>
                   <div className="mt-1 space-y-1">
                     {criteria.map((c) => (

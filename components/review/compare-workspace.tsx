@@ -316,16 +316,18 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             onClick={() => both((p) => p.stepBy(-1))}
             className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
             aria-label="Previous step on both"
+            title="Previous step on both ([)"
           >
-            ◀ step
+            ◀
           </button>
           <button
             type="button"
             onClick={() => both((p) => p.stepBy(1))}
             className="rounded-md border border-zinc-300 px-2 py-1 text-xs"
             aria-label="Next step on both"
+            title="Next step on both (])"
           >
-            step ▶
+            ▶
           </button>
           <input
             type="range"
@@ -344,7 +346,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             {clock(time)} / {clock(maxSeconds)}
           </span>
           <label className="flex items-center gap-1 text-xs text-zinc-600">
-            Speed
+            <span className="sr-only">Speed</span>
             <select
               value={rate}
               onChange={(e) => changeRate(Number(e.target.value))}

@@ -251,11 +251,12 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
 }
 
 /**
- * The review pages at lg are one screen: the studio's header (3.5 rem) and the main area's
- * padding (2 rem each side, of which 1 rem is taken back here) leave 100dvh - 5.5 rem; the page
- * itself does not scroll, so nothing that seeks, pins or focuses can scroll the player away.
+ * The review pages at lg are one screen: the studio's header (3.5 rem and its 1 px border) and the
+ * main area's padding (2 rem each side, of which 1 rem is taken back here) leave 100dvh - 5.5 rem
+ * - 1 px; the page itself does not scroll, so nothing that seeks, pins or focuses can scroll the
+ * player away.
  */
-export const REVIEW_SCREEN = 'lg:-my-4 lg:h-[calc(100dvh-5.5rem)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden';
+export const REVIEW_SCREEN = 'lg:-my-4 lg:h-[calc(100dvh-5.5rem-1px)] lg:grid-rows-[minmax(0,1fr)] lg:overflow-hidden';
 
 /**
  * The review page's player: as wide as the column, its height capped so the task strip (6.5 rem),

@@ -106,13 +106,19 @@ describe('starting a run freezes its label set', () => {
     expect(new Set(labels.map((l) => l.reviewerId))).toEqual(new Set(comparisons.map((c) => c.reviewerId)));
 
     const view = await viewTrainingRun(lead, id);
+    // a comparison's time is its claim-to-submit time (comparisons record no duration of their own)
+    const timed = await db().pairwiseComparison.findMany({
+      where: { id: { in: [...fileIds] } },
+      select: { submittedAt: true, assignment: { select: { claimedAt: true } } },
+    });
+    const hours = timed.reduce((s, c) => s + (c.submittedAt.getTime() - c.assignment.claimedAt.getTime()) / 1000, 0) / 3600;
     expect(view.labelSet).toEqual({
       rows: 3,
       sha256: run.datasetSha256,
       reviews: 6,
       reviewers: 2,
       campaigns: [seeded.pairwiseCampaignId],
-      reviewerHours: 0,
+      reviewerHours: expect.closeTo(hours, 6),
       staleReviews: 0,
     });
     expect(view).toMatchObject({
