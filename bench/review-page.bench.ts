@@ -134,10 +134,10 @@ export async function run(): Promise<BenchFigure[]> {
     await tti(reviewUrl, lastStep);
     // the layout measured is the one a reviewer reads in (issue 43 §2): at 1440x900 the player and the
     // transcript are side by side on one screen, the page itself does not scroll
+    // (no named functions inside: tsx would wrap them in a helper the page does not have)
     const layout = await page.evaluate(() => {
-      const box = (sel: string) => document.querySelector(sel)?.getBoundingClientRect() ?? null;
-      const player = box('[data-testid="trajectory-player"]');
-      const transcript = box('[data-testid="transcript"]');
+      const player = document.querySelector('[data-testid="trajectory-player"]')?.getBoundingClientRect() ?? null;
+      const transcript = document.querySelector('[data-testid="transcript"]')?.getBoundingClientRect() ?? null;
       return {
         player: player !== null && player.top >= 0 && player.bottom <= innerHeight,
         transcript: transcript !== null && transcript.top < innerHeight - 150 && transcript.bottom <= innerHeight,

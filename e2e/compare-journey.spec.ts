@@ -23,8 +23,10 @@ test('a reviewer compares two runs side by side and submits a preference with ra
   for (let i = 0; i < 4; i++) await page.keyboard.press('=');
   await expect(page.getByLabel('Speed of both')).toHaveValue('4');
   await page.keyboard.press('k');
-  await expect(page.getByTestId('coverage-left')).toHaveText(/watched [1-9]/, { timeout: 20_000 });
+  // the left run watched enough: only the right is missing now
+  await expect(page.getByRole('button', { name: /^Watch \d+% more of the right to submit$/ })).toBeVisible({ timeout: 20_000 });
   await page.keyboard.press('k');
+  await expect(page.getByTestId('coverage-left')).toHaveText(/watched [1-9]/);
   await expect(page.getByTestId('coverage-right')).toHaveText(/watched 0%/);
   await page.keyboard.press('v');
   await expect(page.getByTestId('side-right').getByTestId('trajectory-player')).toBeVisible();

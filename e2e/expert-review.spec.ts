@@ -123,9 +123,13 @@ test('reading the transcript meets a transcript-coverage campaign without playin
   await takeNext(page, campaign.name);
   await expect(page.getByRole('button', { name: /^Read \d+% more to submit$/ })).toBeDisabled();
   const transcript = page.getByTestId('transcript');
-  // every step in view long enough to read it (a display equation takes a few seconds)
-  for (const step of await transcript.locator('[data-transcript-step]').all()) await step.scrollIntoViewIfNeeded();
-  await expect(page.getByTestId('transcript-read')).toContainText('3 of 3 steps read', { timeout: 30_000 });
+  // every step in view long enough to read it (a display equation takes a few seconds), one after another
+  // (lib/review/transcript-reading.ts: a reader reads one step at a time), the reviewer present (the pointer on it)
+  for (const [i, step] of (await transcript.locator('[data-transcript-step]').all()).entries()) {
+    await step.scrollIntoViewIfNeeded();
+    await step.hover();
+    await expect(page.getByTestId('transcript-read')).toContainText(`${i + 1} of 3 steps read`, { timeout: 30_000 });
+  }
   await expect(page.getByTestId('coverage')).toContainText('Read 100% of the transcript');
   expect(await page.getByTestId('player-time').innerText()).toContain('frame 0');
 

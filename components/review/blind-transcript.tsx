@@ -42,8 +42,12 @@ function onScreen(el: HTMLElement, box: HTMLElement): boolean {
 
 /** The last time the reviewer did something on the page (module-wide: one listener for every transcript). */
 let lastPresenceAt = -Infinity;
+/** when reading time was last counted, by any transcript on the page */
+let readClock = -Infinity;
 let presenceListening = false;
+/** Starts listening (once); a transcript that mounts (a new item, a client navigation) starts with no presence: the click that brought it counts for nothing. */
 function listenForPresence(): void {
+  lastPresenceAt = -Infinity;
   if (presenceListening || typeof document === 'undefined') return;
   presenceListening = true;
   const mark = () => {
@@ -127,14 +131,18 @@ export function BlindTranscript({
     let last = performance.now();
     const timer = window.setInterval(() => {
       const now = performance.now();
-      const dt = Math.min(2, (now - last) / 1000);
+      // the reading clock is the page's, not this transcript's: two transcripts in view (the compare page) share
+      // the seconds, so reading both takes as long as reading one after the other (what the server checks)
+      const since = Math.max(last, readClock);
       last = now;
       if (seen.size === 0 || !attending()) return;
       const inView = [...seen].filter((step) => {
         const el = root.querySelector<HTMLElement>(`[data-transcript-step="${step}"]`);
         return el !== null && onScreen(el, root);
       });
-      if (inView.length > 0) onReadingRef.current(inView, dt);
+      if (inView.length === 0) return;
+      readClock = now;
+      onReadingRef.current(inView, Math.min(2, Math.max(0, now - since) / 1000));
     }, TICK_MS);
     return () => {
       observer.disconnect();

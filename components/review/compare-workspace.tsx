@@ -5,7 +5,7 @@ import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { nextSpeed, preferenceForDigit } from '@/lib/review/shortcuts';
 import type { StoredCoverage } from '@/lib/review/coverage';
 import { coverageShortfall } from '@/lib/review/watch-tracker';
-import { frameForStep } from '@/lib/video/chapters';
+import { evidenceFrame, frameForStep } from '@/lib/video/chapters';
 import { firstDivergentStep } from '@/lib/video/first-divergent-step';
 import type { PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
@@ -20,7 +20,7 @@ import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
 import { useProgressSaver } from './use-progress-saver';
 import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
-import { RichText } from '@/render/ui/rich-text';
+import { CriterionText } from '@/render/ui/criterion-text';
 import { DataTable } from '../ui/table';
 
 type Side = 'left' | 'right';
@@ -454,7 +454,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
                 {criteria.map((c, ci) => (
                   <tr key={c.key}>
                     <td className="py-1 pr-2 text-xs text-zinc-800">
-                      <RichText text={c.text} inline />
+                      <CriterionText text={c.text} />
                     </td>
                     {(['left', 'right'] as const).map((side, si) => {
                       const at = ci * 2 + si;
@@ -493,7 +493,9 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             onSeek={(n) => {
               const side = n.side === 'b' ? 'right' : 'left';
               setShown(side);
-              players[side].current?.seekToFrame(n.frame);
+              // a note keeps the frame it was pinned at; re-paced since, it points at its step (lib/video/chapters.ts)
+              const v = side === 'left' ? leftVideo : rightVideo;
+              players[side].current?.seekToFrame(evidenceFrame(v.chapters, v.durationInFrames, n));
             }}
           />
         </div>

@@ -6,7 +6,7 @@ import { answersSchema } from '@/lib/review/rubric';
 import { nextSpeed } from '@/lib/review/shortcuts';
 import type { StoredCoverage } from '@/lib/review/coverage';
 import { coverageShortfall } from '@/lib/review/watch-tracker';
-import { frameForStep } from '@/lib/video/chapters';
+import { evidenceFrame, frameForStep } from '@/lib/video/chapters';
 import type { PlayerHandle } from '../video/trajectory-player';
 import { assignmentVideoParts } from '../video/use-video-parts';
 import type { VideoHead } from '@/lib/video/video-pieces';
@@ -219,7 +219,11 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
             }}
             disabled={closed}
           />
-          <EvidenceNotes {...flow.evidence} fps={video.fps} onSeek={(n) => playerRef.current?.seekToFrame(n.frame)} />
+          <EvidenceNotes
+            {...flow.evidence}
+            fps={video.fps}
+            onSeek={(n) => playerRef.current?.seekToFrame(evidenceFrame(video.chapters, video.durationInFrames, n))}
+          />
         </div>
         <div className="shrink-0 space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
           <div className="flex items-center justify-between text-xs text-zinc-600">

@@ -3,7 +3,7 @@
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '@/lib/rich-text/inert-text';
-import { RichText } from '@/render/ui/rich-text';
+import { CriterionText } from '@/render/ui/criterion-text';
 
 /**
  * The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what
@@ -54,7 +54,7 @@ export function TaskPanel({ view, strip = false, className = '' }: { view: Assig
         <ul className={`${strip ? 'mt-1' : 'mt-2'} flex flex-wrap gap-1.5`} aria-label="Acceptance criteria">
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
-              <RichText text={c.text} inline />
+              <CriterionText text={c.text} />
               {c.verdict !== null ? (
                 <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>
                   {c.verdict ? 'verifier: pass' : 'verifier: fail'}
