@@ -87,3 +87,21 @@ export async function killBenchStudio(studio: ChildProcess | undefined): Promise
     studio.kill('SIGKILL');
   });
 }
+
+/** Signs in through the sign-in form in Chromium, as a person would; the session cookie header. */
+export async function signInCookie(browser: Browser, base: string, email: string, password: string): Promise<string> {
+  const context = await browser.newContext({ baseURL: base });
+  try {
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
+    const cookies = await context.cookies();
+    if (cookies.length === 0) throw new Error(`sign-in as ${email}: no session cookie`);
+    return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  } finally {
+    await context.close();
+  }
+}

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres } from '../lib/db/embedded-postgres';
 import { setEnv } from '../lib/env';
 import { migrateDatabase } from '../lib/migrate-database';
 import { viewHillClimb } from '../lib/training/view-hill-climb';
-import { launchBenchChromium, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
+import { launchBenchChromium, signInCookie, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 import type { BenchFigure } from './figure';
 import { freePort } from './free-port';
 import { COMPARISONS_SQL, pairwiseProjectSql } from './pairwise-bench-data';
@@ -59,25 +59,6 @@ export function seedHillClimbSql(): string {
       SELECT 'et-'||r||'-'||t,'hp','ev'||t,${ck('r')},'openai',md5('eval/'||r||'/'||t),1,CASE WHEN (r + t) % 3 = 0 THEN 0 ELSE 1 END
       FROM generate_series(1,${CHECKPOINTS}) r, generate_series(1,10) t;
     ANALYZE;`;
-}
-
-/** Signs in through the sign-in form in Chromium, as a person would; the session cookie header. */
-async function signIn(base: string, email: string, password: string): Promise<string> {
-  const browser = await launchBenchChromium();
-  try {
-    const context = await browser.newContext({ baseURL: base });
-    const page = await context.newPage();
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
-    const cookies = await context.cookies();
-    if (cookies.length === 0) throw new Error(`sign-in as ${email}: no session cookie`);
-    return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  } finally {
-    await browser.close();
-  }
 }
 
 async function timeGet(base: string, route: string, cookie: string | null): Promise<{ ms: number; bytes: number }> {
@@ -132,7 +113,8 @@ export async function hillClimbFigures(): Promise<BenchFigure[]> {
     studio = startBenchStudio({ port, databaseUrl: postgres.url, dataDir: dir, worker: false });
     const base = `http://localhost:${port}`;
     await untilHealthy(base, studio);
-    const cookie = await signIn(base, user.email, password);
+    const browser = await launchBenchChromium();
+    const cookie = await signInCookie(browser, base, user.email, password).finally(() => browser.close());
     const route = '/training/hill-climb?project=bench-hill';
     const warm = await timeGet(base, route, cookie);
     await timeGet(base, '/sign-in', null);

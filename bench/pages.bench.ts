@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { demoUsers } from '../prisma/seed/demo-users';
 import type { BenchFigure } from './figure';
-import { killBenchStudio, launchBenchChromium, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
+import { killBenchStudio, launchBenchChromium, signInCookie, startBenchStudio, stopBenchStudio, untilHealthy } from './bench-studio';
 import { freePort } from './free-port';
 import { BIG_STEPS, openBenchPagesDatabases, REVIEWERS, TRAJECTORIES, type BenchPagesIds } from './pages-bench-data';
 import { refreshCampaignSnapshots } from '../lib/campaigns/refresh-campaign-snapshots';
@@ -71,24 +71,6 @@ interface PageCase {
   role: Role;
   path: string;
   label: string;
-}
-
-/** Signs in through the sign-in form in Chromium, as a person would; the session cookie header. */
-async function signIn(browser: Browser, base: string, email: string, password: string): Promise<string> {
-  const context = await browser.newContext({ baseURL: base });
-  try {
-    const page = await context.newPage();
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/sign-in'));
-    const cookies = await context.cookies();
-    if (cookies.length === 0) throw new Error(`sign-in as ${email}: no session cookie`);
-    return cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  } finally {
-    await context.close();
-  }
 }
 
 /**
@@ -281,7 +263,7 @@ async function withStudio<T>(
     studio = startBenchStudio({ port, databaseUrl, dataDir, worker: false, nodeArgs });
     await untilHealthy(base, studio);
     const password = (email: string) => demoUsers.find((u) => u.email === email)!.password;
-    const as = (email: string) => signIn(browser, base, email, password(email));
+    const as = (email: string) => signInCookie(browser, base, email, password(email));
     const cookies: Record<Role, string> = {
       admin: await as('admin@witness.local'),
       lead: await as('lead@witness.local'),
