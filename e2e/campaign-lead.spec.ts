@@ -23,7 +23,7 @@ async function createThroughForm(page: Page, project: string, name: string): Pro
   await expect(page.getByTestId('filter-preview')).toContainText('4 items, 8 reviews at k=2');
 
   // the rubric: a new project starts from the standard template; edit it
-  await expect(page.getByLabel('Start from')).toHaveValue('new');
+  await expect(page.getByLabel('Start from')).toHaveValue('template:standard');
   await expect(page.getByTestId('rubric-question')).toHaveCount(4);
   await page.getByLabel('Question 2 prompt').fill('');
   await page.getByRole('button', { name: '+ Single choice' }).click();

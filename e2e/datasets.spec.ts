@@ -36,8 +36,8 @@ test('a lead builds a DPO dataset from a pairwise campaign, watches it finish, d
   // a training export of the pairwise campaign
   // the export form's own fields (the page also has "Train on these labels", with selects of its own)
   const exportForm = page.getByRole('form', { name: 'New dataset export' });
-  await exportForm.getByLabel('Campaign', { exact: true }).selectOption({ label: 'Pairs (pairwise)' });
-  await exportForm.getByLabel('Split', { exact: true }).selectOption('train');
+  await exportForm.getByLabel('Campaign').selectOption({ label: 'Pairs (pairwise)' });
+  await exportForm.getByLabel('Split').selectOption('train');
   await page.getByRole('button', { name: 'Build dataset' }).click();
   const row = page.getByTestId('export-row').first();
   await expect(row).toBeVisible();

@@ -90,7 +90,9 @@ test('a lead imports a trajectory through the API, finds it by project and reads
   await expect(page.getByRole('heading', { level: 1, name: task })).toBeVisible();
   await expect(page.getByTestId('step')).toHaveCount(5);
   await expect(page.getByTestId('verifier-reward')).toHaveText('1');
-  await expect(page.getByTestId('tool-call')).toContainText('"command": "ls -l /srv"');
+  // a shell call reads as its command (code, with line numbers), its other arguments under it; not escaped JSON
+  await expect(page.getByTestId('tool-call').getByTestId('tool-call-code')).toContainText('ls -l /srv');
+  await expect(page.getByTestId('tool-call')).not.toContainText('"command"');
   await page.getByText('Reasoning').click();
   await expect(page.getByText('The user wants a count')).toBeVisible();
   await page.evaluate(() => window.scrollTo(0, 0));
