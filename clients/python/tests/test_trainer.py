@@ -157,7 +157,9 @@ for i in range(a.lines):
 for step in range(1, a.steps + 1):
     print(json.dumps({'witness_metric': {'step': step, 'loss': attempt + 1 / step, 'rewards/accuracies': step / a.steps}}), flush=True)
     time.sleep(a.sleep)
-# transformers' own log dict, as its ProgressCallback prints it (floats as strings, transformers 5)
+# transformers' own log dict, as its ProgressCallback prints it (floats as strings, transformers 5), then its
+# end-of-training summary (not a step: left out)
+print("{'grad_norm': '1.5', 'learning_rate': '5e-07', 'epoch': '1.0'}", flush=True)
 print("{'train_runtime': '1.5', 'train_loss': '0.42', 'epoch': '1.0'}", flush=True)
 pathlib.Path(a.out, 'model.bin').write_text(f'weights of attempt {attempt}')
 """
@@ -203,11 +205,12 @@ def test_a_run_is_claimed_trained_checkpointed_evaluated_and_completed(w, studio
     dataset = tmp_path / "runs" / f"{run['id']}.dataset.jsonl"
     assert hashlib.sha256(dataset.read_bytes()).hexdigest() == run["sha256"]
     assert f"training on {run['rows']} rows, attempt 1" in view["logTail"]
-    # 4 steps of two witness_metric names, and the transformers summary dict at step 1 (the first such dict)
+    # 4 steps of two witness_metric names, and the transformers log dict at step 1 (the first such dict); not its summary
     points = {(m["name"], m["step"]): m["value"] for m in view["metrics"]}
     assert len(points) == len(view["metrics"])
     assert {k: v for k, v in points.items() if k[0] == "loss"} == {("loss", s): 1 + 1 / s for s in range(1, 5)}
-    assert points[("train_loss", 1)] == 0.42 and points[("train_runtime", 1)] == 1.5
+    assert points[("grad_norm", 1)] == 1.5 and points[("learning_rate", 1)] == 5e-07
+    assert not any(name in ("train_runtime", "train_loss") for name, _ in points)
     # the eval tasks' answers landed as the checkpoint's eval trajectories, one per task
     tasks = [json.loads(line) for line in (out / "eval_tasks.jsonl").read_text().splitlines()]
     assert tasks and all(set(t) == {"task", "instruction", "criteria"} for t in tasks)
@@ -386,7 +389,7 @@ def test_fault_network_cut_while_uploading_metrics_and_trajectories_adds_nothing
     # every line once, in order
     lines = [line for line in view["logTail"] if line.startswith("log line ")]
     assert lines == [f"log line {i}" for i in range(120)]
-    # every point once: 30 steps × 2 names, plus the summary dict's 3
+    # every point once: 30 steps × 2 names, plus the transformers log dict's 3
     keys = [(m["name"], m["step"]) for m in view["metrics"]]
     assert len(keys) == len(set(keys)) == 30 * 2 + 3
     # one trajectory per eval task, though every other import answer was lost
