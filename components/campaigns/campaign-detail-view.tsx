@@ -4,6 +4,7 @@ import type { CampaignDetail } from '@/lib/campaigns/queries/campaign-detail';
 import { RewardBadge, SplitBadge } from '@/components/trajectories/badges';
 import { Badge } from '@/components/ui/badge';
 import { formatDateTime } from '@/components/ui/format';
+import { formatSeconds } from '@/lib/review/attention';
 import { Facts, Panel } from '@/components/trajectories/panel';
 import type { ReviewPlan } from '@/lib/campaigns/review-plan';
 import { ProgressBar } from './campaign-bits';
@@ -308,7 +309,7 @@ export function CampaignDetailView({
                   <td className="px-3 py-1.5 text-right font-mono text-xs tabular-nums">
                     {r.coverage.elapsedSeconds === null
                       ? '—'
-                      : `${seconds(r.coverage.elapsedSeconds)} (${seconds(r.coverage.minimumSeconds ?? 0)})`}
+                      : `${formatSeconds(r.coverage.elapsedSeconds)} (${formatSeconds(r.coverage.minimumSeconds ?? 0)})`}
                   </td>
                   <td className="px-3 py-1.5">
                     {r.coverage.tooFast ? (
@@ -326,8 +327,4 @@ export function CampaignDetailView({
       </Panel>
     </div>
   );
-}
-
-function seconds(s: number): string {
-  return s < 90 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }

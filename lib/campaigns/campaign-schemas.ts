@@ -88,7 +88,6 @@ export const campaignDetailAnswer = z.object({
         task: z.string(),
         revision: z.number().int(),
         submittedAt: isoTime,
-        durationSec: z.number().nullable(),
         coverage: z.object({
           watched: z.number().nullable(),
           read: z.object({ steps: z.number().int(), of: z.number().int() }).nullable(),

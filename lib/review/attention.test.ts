@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitProgress, attentionOf, earnedOf, minimumSeconds, withEarned } from './attention';
+import { admitProgress, attentionOf, earnedOf, formatSeconds, minimumSeconds, withEarned } from './attention';
 import { coverageSummary, measureCoverage, type CoverageMeasure } from './coverage';
 
 /* Issue 43 §1: the server checks coverage it can check, against the clock. */
@@ -107,5 +107,13 @@ describe('the submit clock check', () => {
       read: { steps: 4, of: 6 },
     });
     expect(coverageSummary('garbage')).toEqual({ watched: null, read: null, elapsedSeconds: null, minimumSeconds: null, tooFast: false });
+  });
+});
+
+describe('formatSeconds', () => {
+  it('rounds first: never "1 min 60 s"', () => {
+    expect(formatSeconds(41.4)).toBe('41 s');
+    expect(formatSeconds(119.6)).toBe('2 min 0 s');
+    expect(formatSeconds(125)).toBe('2 min 5 s');
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { coverageReport, mergeRanges, type CoverageMeasure, type CoverageReport, type StoredCoverage } from './coverage';
-import { readingSecondsOf, type StepReading } from './transcript-reading';
+import { readingSecondsOf } from './transcript-reading';
 
 /**
  * What the server can check of a reviewer's attention (issue 43 §1), against the clock:
@@ -43,15 +43,19 @@ export function earnedOf(progress: unknown, trajectoryId: string): EarnedRun | n
 
 /** Seconds of reading the given steps take (measure.reading at `wpm`; a step without a known load takes the floor). */
 export function readingSecondsFor(steps: readonly number[], measure: CoverageMeasure, wpm: number): number {
+  const seconds = stepSeconds(measure, wpm);
+  return steps.reduce((total, s) => total + seconds(s), 0);
+}
+
+/** Each step's reading seconds at `wpm` (0 for a step the trajectory does not have); the index is built once. */
+function stepSeconds(measure: CoverageMeasure, wpm: number): (step: number) => number {
   const index = new Map(measure.steps.map((s, i) => [s, i]));
-  let total = 0;
-  for (const s of steps) {
-    const i = index.get(s);
-    if (i === undefined) continue;
+  return (step) => {
+    const i = index.get(step);
+    if (i === undefined) return 0;
     const load = measure.reading?.[i];
-    total += readingSecondsOf(load ? { words: load[0], fixedSeconds: load[1] } : ({ words: 0, fixedSeconds: 0 } as StepReading), wpm);
-  }
-  return total;
+    return readingSecondsOf(load ? { words: load[0], fixedSeconds: load[1] } : { words: 0, fixedSeconds: 0 }, wpm);
+  };
 }
 
 function framesIn(ranges: readonly [number, number][]): number {
@@ -77,8 +81,9 @@ export function admitProgress(
   const steps = [...before.transcriptSteps];
   let spent = 0;
   let droppedSteps = 0;
+  const seconds = stepSeconds(measure, options.wpm);
   for (const s of fresh) {
-    const need = readingSecondsFor([s], measure, options.wpm);
+    const need = seconds(s);
     if (spent + need <= budget) {
       spent += need;
       steps.push(s);
@@ -157,7 +162,8 @@ export function tooFastRefusal(a: Attention): string {
   return `Submitted ${formatSeconds(a.elapsedSeconds)} after the claim, but reading and watching what this review reports takes at least ${formatSeconds(a.minimumSeconds)}: this campaign refuses reviews faster than that. Read or watch it, then submit.`;
 }
 
-function formatSeconds(s: number): string {
-  if (s < 90) return `${Math.round(s)} s`;
-  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+/** Seconds as a person reads them: "41 s", "2 min 5 s" (rounded first: never "1 min 60 s"). */
+export function formatSeconds(seconds: number): string {
+  const r = Math.round(seconds);
+  return r < 90 ? `${r} s` : `${Math.floor(r / 60)} min ${r % 60} s`;
 }

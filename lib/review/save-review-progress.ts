@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { requireProjectRole, type ProjectAccess } from '../auth/project-access';
 import { AppError } from '../errors';
 import { parseInput } from '../parse-input';
-import type { Pacing } from '../video/pacing';
 import { VIDEO_FPS } from '../video/schema';
 import { videoMeasureFor } from '../video/video-props-for';
 import { admitProgress, earnedOf, type EarnedRun } from './attention';
-import { blindSettings } from './blind-settings';
+import { readAssignmentTrajectories } from './read-assignment-trajectories';
 import { coverageReport } from './coverage';
 import { updateProgress } from './queries/review-progress';
 
@@ -37,20 +36,16 @@ export async function saveReviewProgress(
   now: Date,
 ): Promise<SavedProgress> {
   const input = parseInput(saveReviewProgressInput, raw, '');
+  // the videos' measures first, outside the row lock (a measure not stored yet is derived and stored: not under a lock)
+  const { ids: screen, pacing, blind } = await readAssignmentTrajectories(input.assignmentId, user.id);
+  const measures = await Promise.all(screen.map((id) => videoMeasureFor(id, pacing, blind)));
   return updateProgress(input.assignmentId, async (target) => {
     if (!target || target.reviewerId !== user.id) throw new AppError('NOT_FOUND', 'No such assignment');
     requireProjectRole(user.access, target.projectId, 'reviewer', 'assignment');
-    const screen =
-      target.mode === 'pairwise' && target.trajectoryBId !== null
-        ? target.swapSides
-          ? [target.trajectoryBId, target.trajectoryId]
-          : [target.trajectoryId, target.trajectoryBId]
-        : [target.trajectoryId];
     if (input.runs.length !== screen.length)
       throw new AppError('BAD_INPUT', `runs: this assignment shows ${screen.length} run(s), the save sent ${input.runs.length}`);
     if (target.status !== 'claimed' && target.status !== 'submitted')
       throw new AppError('CONFLICT', `This assignment is ${target.status}: claim the item again to go on`);
-    const blind = blindSettings.parse(target.blind);
     const stored = (typeof target.progress === 'object' && target.progress !== null ? target.progress : {}) as Record<string, unknown>;
     const next: Record<string, EarnedRun> = {};
     const runs: SavedProgress['runs'] = [];
@@ -58,8 +53,7 @@ export async function saveReviewProgress(
     for (const [i, trajectoryId] of screen.entries()) {
       const prev = earnedOf(stored, trajectoryId);
       const since = prev?.savedAt ? new Date(prev.savedAt) : target.claimedAt;
-      const measure = await videoMeasureFor(trajectoryId, target.pacing as Pacing, blind);
-      const admitted = admitProgress(prev, input.runs[i]!, measure, {
+      const admitted = admitProgress(prev, input.runs[i]!, measures[i]!, {
         wpm: target.readingWpm,
         fps: VIDEO_FPS,
         elapsedSeconds: (now.getTime() - since.getTime()) / 1000,

@@ -129,13 +129,13 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
     ),
     c.createdById ? db().user.findUnique({ where: { id: c.createdById }, select: { name: true } }) : null,
     // the latest current labels and how each was covered (issue 43 §1: the lead sees it per review)
-    sql<{ id: string; reviewer: string; task: string; submittedAt: Date; coverage: unknown; durationSec: number | null; revision: number }>(
-      `SELECT x.id, u.name AS reviewer, k.name AS task, x."submittedAt", x.coverage, x."durationSec", x.revision
-       FROM (SELECT r.id, r."reviewerId", r."campaignItemId", r."submittedAt", r.coverage, r."durationSec", r.revision
+    sql<{ id: string; reviewer: string; task: string; submittedAt: Date; coverage: unknown; revision: number }>(
+      `SELECT x.id, u.name AS reviewer, k.name AS task, x."submittedAt", x.coverage, x.revision
+       FROM (SELECT r.id, r."reviewerId", r."campaignItemId", r."submittedAt", r.coverage, r.revision
              FROM review r JOIN campaign_item ci ON ci.id = r."campaignItemId"
              WHERE ci."campaignId" = $1 AND r."isCurrent"
              UNION ALL
-             SELECT p.id, p."reviewerId", p."campaignItemId", p."submittedAt", p.coverage, NULL, p.revision
+             SELECT p.id, p."reviewerId", p."campaignItemId", p."submittedAt", p.coverage, p.revision
              FROM pairwise_comparison p JOIN campaign_item ci ON ci.id = p."campaignItemId"
              WHERE ci."campaignId" = $1 AND p."isCurrent") x
        JOIN "user" u ON u.id = x."reviewerId"
@@ -210,7 +210,6 @@ export async function getCampaignDetail(campaignId: string, now: Date, options: 
       task: r.task,
       revision: r.revision,
       submittedAt: r.submittedAt.toISOString(),
-      durationSec: r.durationSec,
       coverage: coverageSummary(r.coverage),
     })),
     /** the items listed are the `itemsFrom`-th (0-based) onward, of progress.items, CAMPAIGN_ITEMS_PER_PAGE a page */

@@ -7,20 +7,13 @@ export interface ProgressTarget {
   projectId: string;
   status: string;
   claimedAt: Date;
-  swapSides: boolean;
-  trajectoryId: string;
-  trajectoryBId: string | null;
-  mode: string;
-  pacing: string;
-  blind: Prisma.JsonValue;
   readingWpm: number;
   progress: Prisma.JsonValue;
 }
 
 async function lockProgressTarget(run: SqlRun, assignmentId: string): Promise<ProgressTarget | null> {
   const [row] = await run<ProgressTarget>(
-    `SELECT a."reviewerId", c."projectId", a.status::text AS status, a."claimedAt", a."swapSides", ci."trajectoryId", ci."trajectoryBId",
-            c.mode::text AS mode, c.pacing::text AS pacing, c.blind, c."readingWpm", a.progress
+    `SELECT a."reviewerId", c."projectId", a.status::text AS status, a."claimedAt", c."readingWpm", a.progress
      FROM assignment a
      JOIN campaign_item ci ON ci.id = a."campaignItemId"
      JOIN campaign c ON c.id = ci."campaignId"

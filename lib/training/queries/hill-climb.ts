@@ -213,12 +213,6 @@ export async function itemProject(campaignItemId: string): Promise<string | null
   return row?.campaign.projectId ?? null;
 }
 
-/** An export's project; null when absent. */
-export async function exportProject(exportId: string): Promise<string | null> {
-  const row = await db().export.findUnique({ where: { id: exportId }, select: { projectId: true } });
-  return row?.projectId ?? null;
-}
-
 /** A run's stale labels: the review or comparison revisions it trained on that are no longer current (or gone), with their item. */
 export async function staleLabelsOfRun(
   runId: string,

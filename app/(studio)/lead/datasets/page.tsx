@@ -1,4 +1,4 @@
-import { IntentLink } from '@/components/ui/intent-link';
+import { ProjectTabs } from '@/components/projects/project-tabs';
 import { notFound } from 'next/navigation';
 import { ExportForm } from '@/components/datasets/export-form';
 import { ExportList } from '@/components/datasets/export-list';
@@ -51,24 +51,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Pro
         title="Datasets"
         description="Turn consensus labels into training data in the formats trainers load. Eval-split tasks never go into a training set."
       />
-      {projects.length > 1 ? (
-        <nav aria-label="Projects" className="mb-4 flex flex-wrap gap-2 text-sm">
-          {projects.map((p) => (
-            <IntentLink
-              key={p.id}
-              href={`/lead/datasets?project=${encodeURIComponent(p.slug)}`}
-              aria-current={p.id === project.id ? 'page' : undefined}
-              className={
-                p.id === project.id
-                  ? 'rounded-md bg-zinc-900 px-3 py-1 text-white'
-                  : 'rounded-md border border-zinc-300 px-3 py-1 text-zinc-700 hover:bg-zinc-50'
-              }
-            >
-              {p.name}
-            </IntentLink>
-          ))}
-        </nav>
-      ) : null}
+      <ProjectTabs projects={projects} current={project.slug} href={(slug) => `/lead/datasets?project=${encodeURIComponent(slug)}`} />
       <section aria-labelledby="new-export" className="mb-10">
         <h2 id="new-export" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
           New export — {project.name}

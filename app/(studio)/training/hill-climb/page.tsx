@@ -1,3 +1,4 @@
+import { ProjectTabs } from '@/components/projects/project-tabs';
 import { TrendChart } from '@/components/insight/trend-chart';
 import { MetricChart } from '@/components/training/metric-chart';
 import { RunStatusBadge } from '@/components/training/run-status-badge';
@@ -94,24 +95,11 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
         title="Hill climb"
         description="Checkpoint by checkpoint: the labels that trained it, what it cost in reviewer-hours, and whether it got better, each figure with its 95% interval."
       />
-      {view.projects.length > 1 ? (
-        <nav aria-label="Projects" className="mb-4 flex flex-wrap gap-2 text-sm">
-          {view.projects.map((p) => (
-            <IntentLink
-              key={p.slug}
-              href={`/training/hill-climb?project=${encodeURIComponent(p.slug)}`}
-              aria-current={p.slug === view.project!.slug ? 'page' : undefined}
-              className={
-                p.slug === view.project!.slug
-                  ? 'rounded-md bg-zinc-900 px-3 py-1 text-white'
-                  : 'rounded-md border border-zinc-300 px-3 py-1 text-zinc-700 hover:bg-zinc-50'
-              }
-            >
-              {p.name}
-            </IntentLink>
-          ))}
-        </nav>
-      ) : null}
+      <ProjectTabs
+        projects={view.projects}
+        current={view.project.slug}
+        href={(slug) => `/training/hill-climb?project=${encodeURIComponent(slug)}`}
+      />
       {view.checkpoints.length === 0 ? (
         <EmptyState title="No checkpoints yet">
           A checkpoint appears here when a training run registers it, as a child of the policy it was trained from. Start a run with
