@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from './errors';
-import { parseInput } from './parse-input';
+import { firstValue, parseInput } from './parse-input';
 
 const schema = z.object({ name: z.string().min(2), tags: z.array(z.string()).max(1) });
 
@@ -34,5 +34,13 @@ describe('parseInput', () => {
     const nested = refusal(() => parseInput(schema, { name: 'a', tags: [] }, '', { under: 'answers' }));
     expect(nested.message).toMatch(/^answers\.name: /);
     expect(nested.details).toEqual({ field: 'answers.name' });
+  });
+});
+
+describe('firstValue', () => {
+  it("takes a repeated URL parameter's first value and leaves a single one as it is", () => {
+    expect(firstValue(['a', 'b'])).toBe('a');
+    expect(firstValue('a')).toBe('a');
+    expect(firstValue(undefined)).toBeUndefined();
   });
 });

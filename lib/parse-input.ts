@@ -20,3 +20,8 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, where: 
   const label = where ? (field ? `${where} ${field}` : where) : field || 'input';
   throw new AppError('BAD_INPUT', `${label}: ${issue.message}`, field ? { details: { field } } : {});
 }
+
+/** A URL search parameter's first value (Next gives `string | string[] | undefined`), for `z.preprocess` at page and route edges. */
+export function firstValue(v: unknown): unknown {
+  return Array.isArray(v) ? v[0] : v;
+}

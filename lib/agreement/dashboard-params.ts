@@ -1,7 +1,6 @@
+import { firstValue } from '../parse-input';
 import { z } from 'zod';
 import type { DashboardOptions } from './dashboard';
-
-const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
 /** The dashboard's URL parameters (page and CSV routes read the same ones): q, threshold, cut, range (what the API contract publishes). */
 export const dashboardParamsSchema = z
@@ -20,10 +19,10 @@ export const dashboardParamsSchema = z
 /** Read leniently: a repeated parameter counts once, a bad one is dropped (the defaults apply). */
 const shape = dashboardParamsSchema.shape;
 const lenient = z.object({
-  q: z.preprocess(one, shape.q.catch(undefined)),
-  threshold: z.preprocess(one, shape.threshold.catch(undefined)),
-  cut: z.preprocess(one, shape.cut.catch(undefined)),
-  range: z.preprocess(one, shape.range.catch(undefined)),
+  q: z.preprocess(firstValue, shape.q.catch(undefined)),
+  threshold: z.preprocess(firstValue, shape.threshold.catch(undefined)),
+  cut: z.preprocess(firstValue, shape.cut.catch(undefined)),
+  range: z.preprocess(firstValue, shape.range.catch(undefined)),
 });
 
 export function dashboardParams(search: Record<string, string | string[] | undefined>): DashboardOptions {

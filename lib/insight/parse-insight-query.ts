@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstValue } from '../parse-input';
 import { ESTIMATE_FIGURES } from './estimates';
 import { projectSlugSchema } from '../trajectories/project-schemas';
 import { parseInput } from '../parse-input';
@@ -23,7 +24,7 @@ export type InsightQuery = z.infer<typeof insightQuery>;
 export function parseInsightQuery(params: Record<string, string | string[] | undefined>): InsightQuery {
   const flat: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(params)
-      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
+      .map(([k, v]) => [k, firstValue(v)])
       .filter(([, v]) => v !== undefined && v !== ''),
   );
   if (flat.env === undefined && flat.environment !== undefined) flat.env = flat.environment;

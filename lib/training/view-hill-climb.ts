@@ -3,7 +3,7 @@ import type { SessionUser } from '../auth/session-user';
 import { visibleProjectIds } from '../auth/project-access';
 import { AppError } from '../errors';
 import { wilson, type Proportion } from '../insight/intervals';
-import { parseInput } from '../parse-input';
+import { parseInput, firstValue } from '../parse-input';
 import { listProjectsFor } from '../trajectories/list-projects-for';
 import {
   downsampledMetrics,
@@ -30,11 +30,10 @@ export const hillClimbFigureLabel: Record<HillClimbFigure, string> = {
   ppi: 'Prediction-powered win rate vs parent',
 };
 
-const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 const hillClimbQuery = z.object({
-  project: z.preprocess(first, z.string().trim().min(1).max(200).optional()),
-  figure: z.preprocess(first, z.enum(hillClimbFigures).default('pass')),
-  checkpoint: z.preprocess(first, z.string().trim().min(1).max(200).optional()),
+  project: z.preprocess(firstValue, z.string().trim().min(1).max(200).optional()),
+  figure: z.preprocess(firstValue, z.enum(hillClimbFigures).default('pass')),
+  checkpoint: z.preprocess(firstValue, z.string().trim().min(1).max(200).optional()),
 });
 
 export interface HillClimbCheckpoint {

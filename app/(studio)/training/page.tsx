@@ -1,3 +1,4 @@
+import { firstValue } from '@/lib/parse-input';
 import { z } from 'zod';
 import { RunStatusBadge } from '@/components/training/run-status-badge';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -14,11 +15,10 @@ import { orErrorPage } from '../../_server/or-not-found';
 export const metadata = { title: 'Training' };
 export const dynamic = 'force-dynamic';
 
-const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 const pageQuery = z.object({
-  project: z.preprocess(first, z.string().optional()),
-  status: z.preprocess(first, z.enum(trainingRunStatuses).optional().catch(undefined)),
-  cursor: z.preprocess(first, z.string().optional()),
+  project: z.preprocess(firstValue, z.string().optional()),
+  status: z.preprocess(firstValue, z.enum(trainingRunStatuses).optional().catch(undefined)),
+  cursor: z.preprocess(firstValue, z.string().optional()),
 });
 
 const pill = (active: boolean) =>

@@ -1,3 +1,4 @@
+import { firstValue } from '@/lib/parse-input';
 import { IntentLink } from '@/components/ui/intent-link';
 import { z } from 'zod';
 import { ModeBadge, StatusBadge } from '@/components/campaigns/campaign-bits';
@@ -20,7 +21,7 @@ import { startTrainingRunAction } from '../../../training/actions';
 
 export const metadata = { title: 'Campaign' };
 
-const pageParam = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.coerce.number().int().min(0).max(1_000_000).catch(0));
+const pageParam = z.preprocess(firstValue, z.coerce.number().int().min(0).max(1_000_000).catch(0));
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 

@@ -1,3 +1,4 @@
+import { firstValue } from '@/lib/parse-input';
 import { IntentLink } from '@/components/ui/intent-link';
 import { CampaignTabs } from '@/components/agreement/campaign-tabs';
 import { CsvLink } from '@/components/agreement/csv-link';
@@ -17,7 +18,7 @@ export const metadata = { title: 'Disagreements' };
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const pageParam = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.coerce.number().int().min(0).max(1_000_000).catch(0));
+const pageParam = z.preprocess(firstValue, z.coerce.number().int().min(0).max(1_000_000).catch(0));
 
 /** The disagreement queue: items whose answers split beyond the thresholds, worst first; adjudicated ones marked. */
 export default async function AdjudicationQueue({ params, searchParams }: Props) {
