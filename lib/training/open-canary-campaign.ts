@@ -83,19 +83,22 @@ async function reviewSettings(projectId: string, runId: string | null) {
 export async function openCanaryCampaign(projectId: string, policyIds: string[]): Promise<OpenedCanary[]> {
   if (!(await projectSettings(projectId)).canary) return [];
   const opened: OpenedCanary[] = [];
-  for (const lineage of await checkpointsTouching(projectId, [...new Set(policyIds)])) {
-    const one = await openOne(projectId, lineage);
+  const lineages = await checkpointsTouching(projectId, [...new Set(policyIds)]);
+  if (lineages.length === 0) return [];
+  // the project's gold pairs, read once for every checkpoint
+  const gold: CanaryItemRow[] = (await projectGoldPairs(projectId)).map((g) => ({ ...g, isGold: true }));
+  for (const lineage of lineages) {
+    const one = await openOne(projectId, lineage, gold);
     if (one) opened.push(one);
   }
   return opened;
 }
 
-async function openOne(projectId: string, lineage: CanaryLineage, retried = false): Promise<OpenedCanary | null> {
+async function openOne(projectId: string, lineage: CanaryLineage, gold: CanaryItemRow[], retried = false): Promise<OpenedCanary | null> {
   const tasks = await sharedTasks(lineage.childId, lineage.parentId);
   if (tasks.length === 0) return null;
   const settings = await reviewSettings(projectId, lineage.runId);
   const base = { childPolicyId: lineage.childId, parentPolicyId: lineage.parentId };
-  const gold: CanaryItemRow[] = (await projectGoldPairs(projectId)).map((g) => ({ ...g, isGold: true }));
 
   // the run's recorded campaign, else the one whose filter names this checkpoint (a run recorded but gone: the other)
   let existingId: string | null = null;
@@ -150,7 +153,7 @@ async function openOne(projectId: string, lineage: CanaryLineage, retried = fals
     if ((error as { code?: string }).code === 'P2002' && !retried) return null;
     throw error;
   });
-  if (campaign === null) return openOne(projectId, lineage, true);
+  if (campaign === null) return openOne(projectId, lineage, gold, true);
   if (settings.run) await recordRunCanaryCampaign(settings.run.id, campaign.id);
   const goldAdded = await addCampaignItems(campaign.id, gold, (tx, count) =>
     writeAudit(tx, {
