@@ -1,11 +1,11 @@
 import type { ListFilterValues } from '@/components/trajectories/list-url';
+import { firstValue } from '@/lib/parse-input';
 import { reviewStates, rewardStates, type TrajectoryListParams } from '@/lib/trajectories/trajectory-list-params';
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
 function one(sp: SearchParams, key: string): string | undefined {
-  const v = sp[key];
-  const s = (Array.isArray(v) ? v[0] : v)?.trim();
+  const s = (firstValue(sp[key]) as string | undefined)?.trim();
   return s ? s.slice(0, 200) : undefined;
 }
 
