@@ -19,7 +19,9 @@ import { COMPARISONS_SQL, pairwiseProjectSql } from './pairwise-bench-data';
  * The hill-climb page at scale (issue 41, goal p95 ≤ 200 ms): a project whose base policy has a
  * chain of BENCH_HILL_CHECKPOINTS (default 100) checkpoints, each trained by a run with
  * BENCH_HILL_POINTS (default 10,000) metric points (loss every step: 1M rows in all), the 20
- * labels of a pairwise campaign each, and 10 eval trajectories each. Timed: the page's view
+ * labels of a pairwise campaign each, and 10 eval trajectories each (judged); each checkpoint but the first
+ * has a canary campaign against its parent (its 10 eval tasks, one blind vote each), so the page
+ * computes BENCH_HILL_CHECKPOINTS - 1 comparisons' win rates. Timed: the page's view
  * (lib/training/view-hill-climb.ts, in-process) p95 over 20 loads, and the page's server render
  * (HTML over HTTP, production `witness start --no-worker`, signed in as an admin) p95 over 20
  * loads, beside the sign-in page's p95 (a static route of the same build) in the same loop.
@@ -58,6 +60,24 @@ export function seedHillClimbSql(): string {
     INSERT INTO "trajectory" ("id","projectId","taskId","policyId","sourceFormat","contentHash","stepCount","verifierReward")
       SELECT 'et-'||r||'-'||t,'hp','ev'||t,${ck('r')},'openai',md5('eval/'||r||'/'||t),1,CASE WHEN (r + t) % 3 = 0 THEN 0 ELSE 1 END
       FROM generate_series(1,${CHECKPOINTS}) r, generate_series(1,10) t;
+    INSERT INTO "judge_score" ("id","trajectoryId","judge","score")
+      SELECT 'js-'||r||'-'||t,'et-'||r||'-'||t,'bench-judge',((r * 7 + t * 3) % 10) / 10.0
+      FROM generate_series(1,${CHECKPOINTS}) r, generate_series(1,10) t;
+    INSERT INTO "campaign" ("id","projectId","name","mode","status","rubricVersionId","overlap","blind","filter")
+      SELECT 'cc'||r,'hp','Canary: '||${ck('r')}||' vs '||${ck('r - 1')},'pairwise','open','rv',1,'{"hidePolicy":true,"hideReward":true}'::jsonb,
+             jsonb_build_object('canary', jsonb_build_object('child', ${ck('r')}, 'parent', ${ck('r - 1')}))
+      FROM generate_series(2,${CHECKPOINTS}) r;
+    INSERT INTO "campaign_item" ("id","campaignId","trajectoryId","trajectoryBId","reviewCount","activeCount")
+      SELECT 'ci-'||r||'-'||t,'cc'||r,
+             CASE WHEN (r + t) % 2 = 0 THEN 'et-'||r||'-'||t ELSE 'et-'||(r - 1)||'-'||t END,
+             CASE WHEN (r + t) % 2 = 0 THEN 'et-'||(r - 1)||'-'||t ELSE 'et-'||r||'-'||t END, 1, 1
+      FROM generate_series(2,${CHECKPOINTS}) r, generate_series(1,10) t;
+    INSERT INTO "assignment" ("id","campaignItemId","reviewerId","status","leaseExpiresAt")
+      SELECT 'as-'||i.id, i.id, 'u'||(1 + abs(hashtext(i.id)) % 5), 'submitted', now() FROM "campaign_item" i WHERE i."campaignId" LIKE 'cc%';
+    INSERT INTO "pairwise_comparison" ("id","assignmentId","campaignItemId","reviewerId","preference","rationale","idempotencyKey")
+      SELECT 'pc-'||i.id, 'as-'||i.id, i.id, a."reviewerId", (ARRAY[-2,-1,1,2])[1 + abs(hashtext(i.id||'p')) % 4], 'bench rationale', 'k-'||i.id
+      FROM "campaign_item" i JOIN "assignment" a ON a."campaignItemId" = i.id WHERE i."campaignId" LIKE 'cc%';
+    UPDATE "training_run" SET "canaryCampaignId" = 'cc'||substr(id, 4)::int WHERE substr(id, 4)::int >= 2;
     ANALYZE;`;
 }
 
@@ -97,6 +117,9 @@ export async function hillClimbFigures(): Promise<BenchFigure[]> {
     const series = first.curves.flatMap((c) => c.series);
     if (first.checkpoints.length !== CHECKPOINTS + 1)
       throw new Error(`the view lists ${first.checkpoints.length} checkpoints, expected ${CHECKPOINTS + 1}`);
+    const compared = first.checkpoints.filter((c) => c.winRates?.human.n).length;
+    if (compared !== CHECKPOINTS - 1)
+      throw new Error(`the view has ${compared} checkpoints with human win rates, expected ${CHECKPOINTS - 1}`);
     if (!series.length || series.some((s) => s.points.length > 200))
       throw new Error(`curves: ${series.map((s) => s.points.length).join(', ')} points`);
     const viewMs: number[] = [];

@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { baseUrl, dataDir } from '../lib/env';
+import { createTokenWithCli } from './trainers/create-token';
 import { ensureTrainersVenv, installPythonClient, root, runCommand } from './trainers/venv';
 
 const LEAD = 'lead@witness.local';
@@ -81,34 +82,12 @@ async function main(): Promise<number> {
   }
 
   say(`witness token create --user ${LEAD} --scope training`);
-  const made = await runCommand(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'cli', 'main.ts'),
-      'token',
-      'create',
-      '--user',
-      LEAD,
-      '--scope',
-      'training',
-      '--name',
-      'npm run trainer',
-      '--json',
-    ],
-    { quiet: true },
-  );
-  let token = '';
-  try {
-    token = (JSON.parse(made.output.trim().split('\n').pop() ?? '') as { token?: string }).token ?? '';
-  } catch {
-    // reported below
-  }
-  if (made.code !== 0 || !token) {
+  const made = await createTokenWithCli({ user: LEAD, scope: 'training', name: 'npm run trainer' });
+  if (!made.ok) {
     console.error(`[trainer] witness token create failed (exit ${made.code}):\n${made.output.trim().split('\n').slice(-10).join('\n')}`);
     return 1;
   }
+  const token = made.token;
 
   const py = JSON.stringify(venv.python);
   const command =

@@ -59,13 +59,22 @@ function pairItem(t: SharedTask): CanaryItemRow {
 async function reviewSettings(projectId: string, runId: string | null) {
   const run = runId ? await runCanarySource(runId) : null;
   if (run?.source) return { run, ...run.source };
+  const rubricVersionId = await defaultRubricVersion(projectId);
+  return { run, rubricVersionId, overlap: CANARY_DEFAULT_OVERLAP, requiredExpertise: [] as string[] };
+}
+
+/** The project's default review rubric's latest version, saved first when it is not the latest (or absent). */
+async function defaultRubricVersion(projectId: string, retried = false): Promise<string> {
   const rubric = defaultReviewRubric();
   const latest = await latestRubricVersion(projectId, rubric.title);
-  const rubricVersionId =
-    latest && stableStringify(latest.definition) === stableStringify(rubric)
-      ? latest.id
-      : (await saveRubricVersion(projectId, rubric.title, rubric, null)).versionId;
-  return { run, rubricVersionId, overlap: CANARY_DEFAULT_OVERLAP, requiredExpertise: [] as string[] };
+  if (latest && stableStringify(latest.definition) === stableStringify(rubric)) return latest.id;
+  try {
+    return (await saveRubricVersion(projectId, rubric.title, rubric, null)).versionId;
+  } catch (error) {
+    // two checks at once (two workers) both saved it: the unique (project, name) or (rubric, version) refused the second; take the first's
+    if ((error as { code?: string }).code === 'P2002' && !retried) return defaultRubricVersion(projectId, true);
+    throw error;
+  }
 }
 
 /**
@@ -100,15 +109,12 @@ async function openOne(projectId: string, lineage: CanaryLineage, gold: CanaryIt
   const settings = await reviewSettings(projectId, lineage.runId);
   const base = { childPolicyId: lineage.childId, parentPolicyId: lineage.parentId };
 
-  // the run's recorded campaign, else the one whose filter names this checkpoint (a run recorded but gone: the other)
-  let existingId: string | null = null;
-  let existing: Awaited<ReturnType<typeof canaryCampaignTasks>> = null;
-  for (const id of [settings.run?.canaryCampaignId, (await canaryCampaignOfChild(projectId, lineage.childId))?.id]) {
-    existing = id ? await canaryCampaignTasks(id) : null;
-    if (existing) {
-      existingId = id!;
-      break;
-    }
+  // the run's recorded campaign, else (none recorded, or the recorded one gone) the one whose filter names this checkpoint
+  let existingId: string | null = settings.run?.canaryCampaignId ?? null;
+  let existing = existingId ? await canaryCampaignTasks(existingId) : null;
+  if (!existing) {
+    existingId = (await canaryCampaignOfChild(projectId, lineage.childId))?.id ?? null;
+    existing = existingId ? await canaryCampaignTasks(existingId) : null;
   }
   if (existingId && existing) {
     if (settings.run && settings.run.canaryCampaignId !== existingId) await recordRunCanaryCampaign(settings.run.id, existingId);

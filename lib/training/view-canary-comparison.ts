@@ -6,7 +6,7 @@ import { outcomeOf, winRate, type WinRate } from '../insight/win-rate';
 import { estimatePpiMean } from '../stats/ppi';
 import { projectSettings } from '../trajectories/queries/projects';
 import { canaryDecision } from './canary-decision';
-import type { CanaryComparison, CanaryFigure } from './canary-schemas';
+import type { CanaryComparison, CanaryFigure, CanaryRule } from './canary-schemas';
 import { campaignVotes, runComparisonFacts, sharedTasks, trajectorySignalsOf } from './queries/canary';
 
 type Judged = { judge: string; score: number | null; label: string | null };
@@ -116,11 +116,44 @@ export function canaryFigures(tasks: readonly CanaryTask[], votes: readonly Cana
   };
 }
 
+/** What a comparison names besides its figures: the run, its project, checkpoint, parent and canary campaign. */
+export type CanaryComparisonFacts = Pick<CanaryComparison, 'runId' | 'project' | 'child' | 'parent' | 'campaign'>;
+
+/** A current vote of the canary campaign (side A's policy, the preference, both bad) read as new vs parent. */
+export function voteOfChild(v: { taskId: string; policyA: string; preference: number; bothBad: boolean }, childId: string): CanaryVote {
+  const o = outcomeOf(v.preference, v.bothBad);
+  const aIsNew = v.policyA === childId;
+  return { taskId: v.taskId, outcome: o === 'tie' ? 'tie' : (o === 'a') === aIsNew ? 'new' : 'parent' };
+}
+
+/**
+ * A comparison (pure): the figures of its shared tasks and votes (canaryFigures) and the decision
+ * the project's rule gives (lib/training/canary-decision.ts). Shared by the per-run view and the
+ * batched one (view-canary-comparisons.ts), so both give the same answer.
+ */
+export function canaryComparisonOf(
+  facts: CanaryComparisonFacts,
+  rule: CanaryRule,
+  tasks: readonly CanaryTask[],
+  votes: readonly CanaryVote[],
+): CanaryComparison {
+  const figures = canaryFigures(tasks, votes);
+  const chosen = rule.figure === 'human' ? figures.humanWinRate : rule.figure === 'judge' ? figures.judgeWinRate : figures.ppiWinRate;
+  const have = rule.figure === 'judge' ? figures.judgeWinRate.n : votes.length;
+  return {
+    ...facts,
+    tasks: tasks.length,
+    ...figures,
+    decision: canaryDecision({ estimate: chosen.estimate, ci: chosen.ci, n: chosen.n }, rule, have),
+  };
+}
+
 /**
  * The canary comparison of a training run: its checkpoint against its parent on the tasks both
  * ran, each figure with its 95% interval and n (canaryFigures), and the decision the project's
  * rule gives (lib/training/canary-decision.ts). Project members (reviewers and leads) may read it;
- * NOT_FOUND for a run they do not reach.
+ * NOT_FOUND for a run they do not reach. The hill-climb page reads many at once with
+ * viewCanaryComparisons (the same figures).
  */
 export async function viewCanaryComparison(user: SessionUser, runId: string): Promise<CanaryComparison> {
   const facts = await runComparisonFacts(runId);
@@ -145,25 +178,18 @@ export async function viewCanaryComparison(user: SessionUser, runId: string): Pr
         judge: judgeOutcome(c?.judgeScores ?? [], p?.judgeScores ?? []),
       };
     });
-    if (facts.campaign) {
-      votes = (await campaignVotes(facts.campaign.id)).map((v) => {
-        const o = outcomeOf(v.preference, v.bothBad);
-        const aIsNew = v.policyA === child.id;
-        return { taskId: v.taskId, outcome: o === 'tie' ? 'tie' : (o === 'a') === aIsNew ? 'new' : 'parent' };
-      });
-    }
+    if (facts.campaign) votes = (await campaignVotes(facts.campaign.id)).map((v) => voteOfChild(v, child.id));
   }
-  const figures = canaryFigures(tasks, votes);
-  const chosen = rule.figure === 'human' ? figures.humanWinRate : rule.figure === 'judge' ? figures.judgeWinRate : figures.ppiWinRate;
-  const have = rule.figure === 'judge' ? figures.judgeWinRate.n : votes.length;
-  return {
-    runId: facts.id,
-    project: facts.project.slug,
-    child: child ? { policyId: child.id, name: child.name } : null,
-    parent: parent ? { policyId: parent.id, name: parent.name } : null,
-    campaign: facts.campaign,
-    tasks: tasks.length,
-    ...figures,
-    decision: canaryDecision({ estimate: chosen.estimate, ci: chosen.ci, n: chosen.n }, rule, have),
-  };
+  return canaryComparisonOf(
+    {
+      runId: facts.id,
+      project: facts.project.slug,
+      child: child ? { policyId: child.id, name: child.name } : null,
+      parent: parent ? { policyId: parent.id, name: parent.name } : null,
+      campaign: facts.campaign,
+    },
+    rule,
+    tasks,
+    votes,
+  );
 }

@@ -4,7 +4,7 @@ import { visibleProjectIds } from '../auth/project-access';
 import { AppError } from '../errors';
 import { wilson, type Proportion } from '../insight/intervals';
 import { parseInput, firstValue } from '../parse-input';
-import { listProjectsFor } from '../trajectories/list-projects-for';
+import { listProjectSettingsFor } from '../trajectories/list-projects-for';
 import {
   downsampledMetrics,
   evalPassCounts,
@@ -49,8 +49,10 @@ export interface HillClimbCheckpoint {
   labels: Omit<RunLabelStatsRow, 'runId'> | null;
   /** verifier pass rate of its eval-split trajectories (reward >= 1), Wilson 95% interval */
   pass: Proportion;
-  /** win rate vs its parent from the canary comparison (null: none yet, or not computed here) */
+  /** win rate vs its parent from the canary comparison (null: none yet, or unavailable) */
   winRates: WinRates | null;
+  /** why its win rates could not be computed (null: they were, or there is no canary comparison yet) */
+  winRatesUnavailable: string | null;
 }
 
 export interface CurveSeries {
@@ -105,7 +107,8 @@ function treeOrder(rows: LineagePolicyRow[]): { row: LineagePolicyRow; depth: nu
  */
 export async function viewHillClimb(user: SessionUser, params: Record<string, string | string[] | undefined>): Promise<HillClimbView> {
   const query = parseInput(hillClimbQuery, params, 'query parameter');
-  const projects = await listProjectsFor(user.access, 'lead');
+  // the projects' tabs need their slugs and names only (not the overview's counts)
+  const projects = await listProjectSettingsFor(user.access);
   const visible = visibleProjectIds(user.access, 'lead');
   const project = query.project ? projects.find((p) => p.slug === query.project) : projects[0];
   if (query.project && (!project || (visible !== null && !visible.includes(project.id))))
@@ -115,25 +118,55 @@ export async function viewHillClimb(user: SessionUser, params: Record<string, st
 
   const rows = treeOrder(await lineagePolicies(project.id));
   const runIds = rows.flatMap(({ row }) => (row.runId ? [row.runId] : []));
-  const [stats, passes, winRates] = await Promise.all([
+
+  // the curves: the chosen checkpoint (by id or name; default the newest a run produced) and its nearest produced
+  // ancestors, known from the lineage alone, so their points are read beside the other figures
+  const chosen = query.checkpoint ? rows.find(({ row }) => row.id === query.checkpoint || row.name === query.checkpoint)?.row : undefined;
+  if (query.checkpoint && !chosen)
+    throw new AppError('BAD_INPUT', `query parameter checkpoint: no checkpoint ${query.checkpoint} in project ${project.slug}`, {
+      details: { field: 'checkpoint' },
+    });
+  const focus =
+    chosen ??
+    rows
+      .filter(({ row }) => row.runId)
+      .map(({ row }) => row)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0] ??
+    null;
+  const chain: { name: string; run: { id: string } }[] = [];
+  const rowOf = new Map(rows.map(({ row }) => [row.id, row]));
+  const visited = new Set<string>();
+  for (let c = focus ?? undefined; c && chain.length <= CURVE_ANCESTORS; c = c.parentId ? rowOf.get(c.parentId) : undefined) {
+    // parentId is a plain column: a cycle, never written by a run, ends the walk
+    if (visited.has(c.id)) break;
+    visited.add(c.id);
+    if (c.runId) chain.unshift({ name: c.name, run: { id: c.runId } });
+  }
+
+  const [stats, passes, winRates, points] = await Promise.all([
     runLabelStats(runIds),
     evalPassCounts(rows.map(({ row }) => row.id)),
     loadWinRates(
       user,
+      project.id,
       rows.flatMap(({ row }) => (row.runId && row.canaryCampaignId ? [row.runId] : [])),
+    ),
+    downsampledMetrics(
+      chain.map((c) => c.run.id),
+      MAX_CURVE_POINTS,
     ),
   ]);
   const statsOf = new Map(stats.map((s) => [s.runId, s]));
   const passOf = new Map(passes.map((p) => [p.policyId, p]));
-  const nameOf = new Map(rows.map(({ row }) => [row.id, row.name]));
   const checkpoints: HillClimbCheckpoint[] = rows.map(({ row, depth }) => {
     const s = row.runId ? statsOf.get(row.runId) : undefined;
     const p = passOf.get(row.id);
+    const w = row.runId ? winRates.get(row.runId) : undefined;
     return {
       id: row.id,
       name: row.name,
       parentId: row.parentId,
-      parentName: row.parentId ? (nameOf.get(row.parentId) ?? null) : null,
+      parentName: row.parentId ? (rowOf.get(row.parentId)?.name ?? null) : null,
       depth,
       model: row.model,
       createdAt: row.createdAt.toISOString(),
@@ -152,31 +185,10 @@ export async function viewHillClimb(user: SessionUser, params: Record<string, st
           : { labels: 0, reviewers: 0, reviewerHours: 0, stale: 0, campaigns: [] }
         : null,
       pass: wilson(p?.passes ?? 0, p?.scored ?? 0),
-      winRates: row.runId ? (winRates.get(row.runId) ?? null) : null,
+      winRates: w?.winRates ?? null,
+      winRatesUnavailable: w?.unavailable ?? null,
     };
   });
-
-  // the curves: the chosen checkpoint (by id or name; default the newest a run produced) and its nearest produced ancestors
-  const produced = checkpoints.filter((c) => c.run);
-  const chosen = query.checkpoint ? checkpoints.find((c) => c.id === query.checkpoint || c.name === query.checkpoint) : undefined;
-  if (query.checkpoint && !chosen)
-    throw new AppError('BAD_INPUT', `query parameter checkpoint: no checkpoint ${query.checkpoint} in project ${project.slug}`, {
-      details: { field: 'checkpoint' },
-    });
-  const focus = chosen ?? [...produced].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))[0] ?? null;
-  const chain: HillClimbCheckpoint[] = [];
-  const byId = new Map(checkpoints.map((c) => [c.id, c]));
-  const visited = new Set<string>();
-  for (let c = focus ?? undefined; c && chain.length <= CURVE_ANCESTORS; c = c.parentId ? byId.get(c.parentId) : undefined) {
-    // parentId is a plain column: a cycle, never written by a run, ends the walk
-    if (visited.has(c.id)) break;
-    visited.add(c.id);
-    if (c.run) chain.unshift(c);
-  }
-  const points = await downsampledMetrics(
-    chain.map((c) => c.run!.id),
-    MAX_CURVE_POINTS,
-  );
   const curves = curvesOf(points, chain);
 
   const chart = checkpoints.map((c) => {
@@ -199,19 +211,30 @@ export async function viewHillClimb(user: SessionUser, params: Record<string, st
   };
 }
 
-/** Metric points grouped by name, then by checkpoint (the chain's order). */
+/** Metric points grouped by name, then by checkpoint (the chain's order); the points are grouped in one pass. */
 export function curvesOf(
   points: MetricPointRow[],
   chain: { name: string; run: { id: string } | null }[],
 ): { name: string; series: CurveSeries[] }[] {
-  const names = [...new Set(points.map((p) => p.name))].sort();
-  return names.map((name) => ({
-    name,
-    series: chain.flatMap((c) => {
-      const mine = points.filter((p) => p.name === name && p.runId === c.run?.id);
-      return mine.length ? [{ checkpoint: c.name, runId: c.run!.id, points: mine.map((p) => ({ step: p.step, value: p.value })) }] : [];
-    }),
-  }));
+  const byName = new Map<string, Map<string, { step: number; value: number }[]>>();
+  for (const p of points) {
+    let runs = byName.get(p.name);
+    if (!runs) byName.set(p.name, (runs = new Map()));
+    const point = { step: p.step, value: p.value };
+    const list = runs.get(p.runId);
+    if (list) list.push(point);
+    else runs.set(p.runId, [point]);
+  }
+  return [...byName.keys()].sort().map((name) => {
+    const runs = byName.get(name)!;
+    return {
+      name,
+      series: chain.flatMap((c) => {
+        const mine = c.run ? runs.get(c.run.id) : undefined;
+        return mine ? [{ checkpoint: c.name, runId: c.run!.id, points: mine }] : [];
+      }),
+    };
+  });
 }
 
 /** The lineage rows the page shows without `?all=1`. */

@@ -1,6 +1,6 @@
 import type { SessionUser } from '../auth/session-user';
 import type { CanaryFigure } from './canary-schemas';
-import { viewCanaryComparison } from './view-canary-comparison';
+import { viewCanaryComparisons } from './view-canary-comparisons';
 
 /** A win rate of a checkpoint vs its parent: the estimate, its 95% interval and n (rate and interval null when there is no data). */
 export interface WinRate {
@@ -16,23 +16,34 @@ export interface WinRates {
   verdict: 'promote' | 'reject' | 'hold';
   sentence: string;
 }
+/** A run's win rates, or why they could not be computed (its row says so; the page still shows). */
+export type WinRatesOrUnavailable = { winRates: WinRates; unavailable?: never } | { winRates?: never; unavailable: string };
 
 const rateOf = (f: CanaryFigure): WinRate => ({ rate: f.estimate, ci: f.ci, n: f.n });
 
 /**
- * The win rates vs parent (human blind, judge, prediction-powered) of the runs that have a canary
- * campaign, keyed by run id, from each run's canary comparison (lib/training/view-canary-comparison.ts).
+ * The win rates vs parent (human blind, judge, prediction-powered) of runs of one project that have
+ * a canary campaign, keyed by run id, from their canary comparisons read all at once
+ * (lib/training/view-canary-comparisons.ts); a run whose comparison cannot be computed is
+ * `unavailable`, with the reason.
  */
-export async function loadWinRates(user: SessionUser, runIds: string[]): Promise<Map<string, WinRates>> {
-  const out = new Map<string, WinRates>();
-  const comparisons = await Promise.all(runIds.map((id) => viewCanaryComparison(user, id)));
-  for (const c of comparisons)
-    out.set(c.runId, {
-      human: rateOf(c.humanWinRate),
-      judge: rateOf(c.judgeWinRate),
-      ppi: rateOf(c.ppiWinRate),
-      verdict: c.decision.verdict,
-      sentence: c.decision.sentence,
+export async function loadWinRates(user: SessionUser, projectId: string, runIds: string[]): Promise<Map<string, WinRatesOrUnavailable>> {
+  const out = new Map<string, WinRatesOrUnavailable>();
+  for (const [runId, c] of await viewCanaryComparisons(user, projectId, runIds)) {
+    if (!c.comparison) {
+      out.set(runId, { unavailable: c.unavailable });
+      continue;
+    }
+    const { humanWinRate, judgeWinRate, ppiWinRate, decision } = c.comparison;
+    out.set(runId, {
+      winRates: {
+        human: rateOf(humanWinRate),
+        judge: rateOf(judgeWinRate),
+        ppi: rateOf(ppiWinRate),
+        verdict: decision.verdict,
+        sentence: decision.sentence,
+      },
     });
+  }
   return out;
 }

@@ -48,6 +48,7 @@ import { portInUse } from '../../lib/db/embedded-postgres';
 import { setEnv } from '../../lib/env';
 import { seedDemo } from '../../prisma/seed/seed-demo';
 import { trainingLoop } from './loop';
+import { createTokenWithCli } from './create-token';
 import { ensureTrainersVenv, installPythonClient, runCommand } from './venv';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -245,38 +246,15 @@ async function clientTests(pythonBin: string, studio: Studio, dir: string): Prom
   record(`python client: the studio (witness start) ready at ${studio.url}`, 'passed', t1);
 
   const t2 = performance.now();
-  const made = await run(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'cli', 'main.ts'), 'token', 'create', '--user', 'admin@witness.local', '--scope', 'all', '--json'],
-    { quiet: true, env: studio.env },
-  );
-  let token: string;
-  try {
-    token = (JSON.parse(made.output.trim().split('\n').pop() ?? '') as { token: string }).token;
-    if (!token) throw new Error('no token in the answer');
-  } catch {
+  const made = await createTokenWithCli({ user: 'admin@witness.local', scope: 'all', env: studio.env });
+  if (!made.ok) {
     record('python client: witness token create', 'failed', t2, `exit ${made.code}: ${made.output.trim().slice(-2000)}`);
     return;
   }
+  const token = made.token;
   // a second token, of scope training, for the trainer agent's tests (clients/python/tests/test_trainer.py)
-  const madeTraining = await run(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'cli', 'main.ts'),
-      'token',
-      'create',
-      '--user',
-      'admin@witness.local',
-      '--scope',
-      'training',
-      '--json',
-    ],
-    { quiet: true, env: studio.env },
-  );
-  const trainingToken = (/"token"\s*:\s*"([^"]+)"/.exec(madeTraining.output.trim().split('\n').pop() ?? '') ?? [])[1];
-  if (!trainingToken) {
+  const madeTraining = await createTokenWithCli({ user: 'admin@witness.local', scope: 'training', env: studio.env });
+  if (!madeTraining.ok) {
     record(
       'python client: witness token create --scope training',
       'failed',
@@ -285,6 +263,7 @@ async function clientTests(pythonBin: string, studio: Studio, dir: string): Prom
     );
     return;
   }
+  const trainingToken = madeTraining.token;
 
   const junit = path.join(dir, 'pytest.xml');
   const r = await run(

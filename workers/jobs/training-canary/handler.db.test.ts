@@ -62,4 +62,43 @@ describe('training.canary job (requested after an import or a checkpoint)', () =
     });
     expect(await db().campaign.count()).toBe(1);
   });
+
+  it('extends the campaign recorded on the run (not the one a filter names), and falls back to that one when the recorded is gone', async () => {
+    const project = await db().project.create({ data: { slug: 'canary-recorded', name: 'r' } });
+    const parent = await db().policy.create({ data: { projectId: project.id, name: 'base' } });
+    const run = await db().trainingRun.create({
+      data: { projectId: project.id, recipe: 'trl-dpo', basePolicy: 'base', exportId: 'e', datasetSha256: 's', datasetRows: 1 },
+    });
+    const child = await db().policy.create({ data: { projectId: project.id, name: 'base+1', parentId: parent.id, trainingRunId: run.id } });
+    const rubric = await db().rubric.create({ data: { projectId: project.id, name: 'pairs' } });
+    const version = await db().rubricVersion.create({ data: { rubricId: rubric.id, version: 1, definition: {} } });
+    const campaign = (name: string, filter: object) =>
+      db().campaign.create({
+        data: { projectId: project.id, name, mode: 'pairwise', status: 'open', rubricVersionId: version.id, filter },
+      });
+    // the run records a campaign made by hand (its filter names no checkpoint); another names the checkpoint
+    const recorded = await campaign('by hand', {});
+    const named = await campaign('Canary: base+1 vs base', { canary: { child: child.id, parent: parent.id } });
+    await db().trainingRun.update({ where: { id: run.id }, data: { canaryCampaignId: recorded.id } });
+    const task = async (name: string) => {
+      const t = await db().task.create({ data: { projectId: project.id, name, instruction: 'x', split: 'eval' } });
+      for (const policyId of [parent.id, child.id])
+        await db().trajectory.create({
+          data: { projectId: project.id, taskId: t.id, policyId, sourceFormat: 'harbor', contentHash: randomUUID(), stepCount: 1 },
+        });
+    };
+    await task('t1');
+    const ctx = { jobId: 'j', attempt: 1, signal: new AbortController().signal, log: () => {}, now: () => new Date() };
+    expect(await trainingCanaryHandler.handle({ projectId: project.id, policyIds: [child.id] }, ctx)).toEqual({
+      campaigns: [{ id: recorded.id, added: 1, created: false }],
+    });
+    expect(await db().campaignItem.count({ where: { campaignId: named.id } })).toBe(0);
+
+    // the recorded campaign deleted: the one whose filter names the checkpoint is extended and recorded
+    await db().campaign.delete({ where: { id: recorded.id } });
+    expect(await trainingCanaryHandler.handle({ projectId: project.id, policyIds: [child.id] }, ctx)).toEqual({
+      campaigns: [{ id: named.id, added: 1, created: false }],
+    });
+    expect((await db().trainingRun.findUnique({ where: { id: run.id } }))?.canaryCampaignId).toBe(named.id);
+  });
 });

@@ -37,6 +37,15 @@ function Rate({ p, testId }: { p: Proportion | WinRate | null; testId?: string }
   );
 }
 
+/** A checkpoint whose win rates could not be computed: said on its row, the reason on hover. */
+function Unavailable({ reason }: { reason: string }) {
+  return (
+    <span className="text-xs text-amber-700" title={reason} data-testid="win-unavailable">
+      unavailable
+    </span>
+  );
+}
+
 const hours = (h: number) => (h >= 10 ? h.toFixed(0) : h >= 1 ? h.toFixed(1) : h.toFixed(2));
 
 function link(view: HillClimbView, over: { figure?: string; checkpoint?: string }) {
@@ -224,10 +233,24 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
                   <td className="px-3 py-2">
                     <Rate p={c.pass} testId="pass-rate" />
                   </td>
-                  <td className="px-3 py-2">{c.run ? <Rate p={c.winRates?.human ?? null} testId="human-win" /> : null}</td>
-                  <td className="px-3 py-2">{c.run ? <Rate p={c.winRates?.judge ?? null} /> : null}</td>
                   <td className="px-3 py-2">
-                    {c.run ? (
+                    {c.winRatesUnavailable ? (
+                      <Unavailable reason={c.winRatesUnavailable} />
+                    ) : c.run ? (
+                      <Rate p={c.winRates?.human ?? null} testId="human-win" />
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {c.winRatesUnavailable ? (
+                      <Unavailable reason={c.winRatesUnavailable} />
+                    ) : c.run ? (
+                      <Rate p={c.winRates?.judge ?? null} />
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    {c.winRatesUnavailable ? (
+                      <Unavailable reason={c.winRatesUnavailable} />
+                    ) : c.run ? (
                       <span title={c.winRates?.sentence}>
                         <Rate p={c.winRates?.ppi ?? null} />
                         {c.winRates ? (
