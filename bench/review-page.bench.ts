@@ -25,7 +25,8 @@ import { launchBenchChromium, startBenchStudio, stopBenchStudio, untilHealthy } 
  * one screen at 1440x900, checked before measuring;
  * then, separately, until its video plays after a click on play), against the production build in
  * Debian's Chromium. Time to interactive = from navigation until the last transcript step is
- * on the page and hydrated (React has attached its handlers: a click would seek). Beside it, in
+ * on the page and hydrated (React has attached its handlers: a click would seek; the Player's code
+ * may still be loading, in a poster of its size, which is checked to move nothing). Beside it, in
  * the same run and measured the same way, the sign-in page of the same build (a static page:
  * one form). Median of RUNS cold navigations each, same browser, same session.
  */
@@ -132,6 +133,18 @@ export async function run(): Promise<BenchFigure[]> {
     const lastStep = `[data-transcript-step="${STEPS - 1}"]`;
     // one warm-up of each (compiles nothing in production, but fills the server's caches as a real session would)
     await tti(reviewUrl, lastStep);
+    // the Player's code loads once the page is interactive (components/video/deferred-player.tsx), a poster of
+    // its size in its place until then: the transcript beside it must not move when it arrives
+    const transcriptBox = () =>
+      page.evaluate(() => {
+        const r = document.querySelector('[data-testid="transcript"]')?.getBoundingClientRect();
+        return r ? [r.top, r.left, r.width, r.height].map(Math.round).join(',') : null;
+      });
+    const beforePlayer = await transcriptBox();
+    await page.waitForSelector('[data-testid="trajectory-player"]', { timeout: 30_000 });
+    const afterPlayer = await transcriptBox();
+    if (beforePlayer !== afterPlayer)
+      throw new Error(`review page: the transcript moved when the Player loaded (top,left,width,height ${beforePlayer} -> ${afterPlayer})`);
     // the layout measured is the one a reviewer reads in (issue 43 §2): at 1440x900 the player and the
     // transcript are side by side on one screen, the page itself does not scroll
     // (no named functions inside: tsx would wrap them in a helper the page does not have)

@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, startTransition, useEffect, useRef, useState } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
 import { stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
@@ -65,7 +65,7 @@ function attending(): boolean {
 
 /**
  * The blind transcript beside the player: every step in full (lib/video/transcript.ts), each
- * rendered once it comes near the view (see useNearView). The
+ * rendered once it comes near the view (see NEAR_MARGIN). The
  * step showing in the video is highlighted and kept in view unless the reviewer is scrolling;
  * clicking a step seeks the video to it; a step's "Note" pins an evidence note to the frame
  * where it shows. Steps in view (inside the box and the window) are reported every half second
@@ -103,6 +103,9 @@ export function BlindTranscript({
 }) {
   const box = useRef<HTMLOListElement>(null);
   const visible = useRef(new Set<number>());
+  // the steps rendered whole (see NEAR_MARGIN), for these steps: a new transcript starts with none
+  const [nearOf, setNearOf] = useState<{ steps: TranscriptStep[]; near: ReadonlySet<number> }>(() => ({ steps, near: NO_STEPS }));
+  const near = nearOf.steps === steps ? nearOf.near : NO_STEPS;
   const userScrollAt = useRef(0);
   const onReadingRef = useRef(onReading);
   useEffect(() => {
@@ -151,6 +154,35 @@ export function BlindTranscript({
     };
   }, [steps]);
 
+  // which steps are near the view: one observer for the whole transcript (not one a step); a step
+  // that came near stays rendered whole. Typesetting them is a transition: it yields to the
+  // reviewer's clicks and keys, and never holds up the page becoming interactive.
+  useEffect(() => {
+    const root = box.current;
+    if (!root) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const came: number[] = [];
+        for (const e of entries) {
+          if (!e.isIntersecting) continue;
+          came.push(Number((e.target as HTMLElement).dataset.transcriptStep));
+          observer.unobserve(e.target);
+        }
+        if (came.length === 0) return;
+        startTransition(() =>
+          setNearOf((old) => {
+            const next = new Set(old.steps === steps ? old.near : NO_STEPS);
+            for (const step of came) next.add(step);
+            return { steps, near: next };
+          }),
+        );
+      },
+      { root, rootMargin: NEAR_MARGIN },
+    );
+    root.querySelectorAll('[data-transcript-step]').forEach((el) => observer.observe(el));
+    return () => observer.disconnect();
+  }, [steps]);
+
   // follow the playhead unless the reviewer is scrolling
   useEffect(() => {
     const root = box.current;
@@ -197,6 +229,7 @@ export function BlindTranscript({
             step={s}
             active={s.index === activeStep}
             read={readSteps.has(s.index)}
+            near={near.has(s.index)}
             divergent={divergentStep === i}
             onSeekStep={onSeekStep}
             onPinStep={onPinStep}
@@ -211,6 +244,7 @@ const TranscriptItem = memo(function TranscriptItem({
   step,
   active,
   read,
+  near,
   divergent,
   onSeekStep,
   onPinStep,
@@ -218,17 +252,20 @@ const TranscriptItem = memo(function TranscriptItem({
   step: TranscriptStep;
   active: boolean;
   read: boolean;
+  /** rendered whole (near the view, or it was) */
+  near: boolean;
   divergent: boolean;
   onSeekStep: (step: number) => void;
   onPinStep: (step: number) => void;
 }) {
   const style = sourceStyle[step.source];
-  const [item, near] = useNearView<HTMLLIElement>();
   const empty = step.text === '' && !step.reasoning && step.toolCalls.length === 0 && step.observations.length === 0;
+  const far = near ? 0 : farHeight(step);
   return (
     <li
-      ref={item}
       data-transcript-step={step.index}
+      // off screen, the browser skips a far step's layout and paint, at its estimated height
+      style={near ? undefined : { contentVisibility: 'auto', containIntrinsicSize: `auto ${STEP_HEADER_PX + far}px` }}
       data-active={active || undefined}
       aria-current={active ? 'step' : undefined}
       className={`rounded-lg border border-l-4 ${style.rule} ${active ? 'border-indigo-300 bg-indigo-50/40 ring-1 ring-indigo-200' : 'border-zinc-200 bg-white'}`}
@@ -300,7 +337,7 @@ const TranscriptItem = memo(function TranscriptItem({
           {empty ? <p className="text-xs italic text-zinc-400">Empty step.</p> : null}
         </div>
       ) : (
-        <FarStep step={step} />
+        <FarStep step={step} height={far} />
       )}
     </li>
   );
@@ -312,36 +349,17 @@ const TranscriptItem = memo(function TranscriptItem({
  * again at hydration) kept the review page from becoming interactive for seconds. A step is
  * rendered whole and typeset (Markdown + KaTeX) once it comes within a few screens of the
  * transcript's view, and stays so; until then it is its header (play, note: every step can be
- * played and pinned) and the start of its text, about as tall as the whole step (FarStep).
+ * played and pinned) and the start of its text, about as tall as the whole step (FarStep), and
+ * the browser skips its layout and paint while it is off screen (`content-visibility: auto`, at
+ * that same height).
  */
 const NEAR_MARGIN = '1200px 0px';
+const NO_STEPS: ReadonlySet<number> = new Set();
 
-function useNearView<E extends HTMLElement>(): [RefObject<E | null>, boolean] {
-  const [near, setNear] = useState(false);
-  // a ref, not state: an element kept in state re-rendered every step once more right after
-  // hydration (each ref callback set it), a whole second pass over a 200-step transcript
-  const item = useRef<E>(null);
-  useEffect(() => {
-    const el = item.current;
-    if (!el || near) return;
-    const root = el.closest('[data-testid="transcript"]');
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setNear(true);
-      },
-      { root, rootMargin: NEAR_MARGIN },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [near]);
-  return [item, near];
-}
+/** a far step's estimated height: its body's (farHeight) and its header's */
+const STEP_HEADER_PX = 30;
 
-/** characters of a far step's text shown before it comes near */
-const FAR_PREVIEW = 240;
-
-/** A step far from view: the start of its text, and room for the rest (about its rendered height, so the scroll position holds). */
-function FarStep({ step }: { step: TranscriptStep }) {
+function farHeight(step: TranscriptStep): number {
   const blocks = step.toolCalls.length + step.observations.length + step.diffs.length + (step.reasoning ? 1 : 0);
   const lines = (t: string) => Math.min(LONG_LINES, t.split('\n').length);
   const textLines = Math.min(200, Math.ceil(step.text.length / 90) + step.text.split('\n').length - 1);
@@ -349,9 +367,16 @@ function FarStep({ step }: { step: TranscriptStep }) {
     ...step.toolCalls.map((c) => (c.code ? Math.min(CODE_LINES, c.code.text.split('\n').length) : lines(c.arguments))),
     ...step.observations.map((o) => lines(o.content)),
   ].reduce((a, b) => a + b, 0);
-  const height = 8 + textLines * 20 + blocks * 30 + blockLines * 19.5 + (step.reasoning ? 40 : 0);
+  return Math.round(8 + textLines * 20 + blocks * 30 + blockLines * 19.5 + (step.reasoning ? 40 : 0));
+}
+
+/** characters of a far step's text shown before it comes near */
+const FAR_PREVIEW = 240;
+
+/** A step far from view: the start of its text, and room for the rest (about its rendered height, so the scroll position holds). */
+function FarStep({ step, height }: { step: TranscriptStep; height: number }) {
   return (
-    <div className="px-3 pb-2 text-sm text-zinc-800" style={{ minHeight: Math.round(height) }}>
+    <div className="px-3 pb-2 text-sm text-zinc-800" style={{ minHeight: height }}>
       {step.text !== '' ? (
         <p className="line-clamp-2 whitespace-pre-wrap break-words text-zinc-500">{inert(step.text.slice(0, FAR_PREVIEW))}</p>
       ) : null}

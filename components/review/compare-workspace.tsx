@@ -15,6 +15,7 @@ import { EvidenceNotes } from './evidence-notes';
 import { REVIEW_SCREEN, shortfallVerb } from './review-workspace';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
+import type { TaskTypeset } from './task-typeset';
 import { REVIEW_SPEEDS, useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
@@ -22,6 +23,7 @@ import { useProgressSaver } from './use-progress-saver';
 import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
 import { CriterionText } from '@/render/ui/criterion-text';
 import { DataTable } from '../ui/table';
+import { formatClock } from '../ui/format';
 
 type Side = 'left' | 'right';
 
@@ -36,8 +38,6 @@ const PREFERENCES = [
 ] as const;
 
 const SIDE_LABELS = { a: 'left', b: 'right' } as const;
-
-const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 /** re-render when the share the submit button counts changes, or the whole percent watched a side shows */
 const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
@@ -59,7 +59,18 @@ const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
  * text at 12-14 px.
  */
 const COMPARE_PLAYER_WIDTH = 'lg:max-w-[calc((100dvh-24rem)*16/9)]';
-export function CompareWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: CompareActions }) {
+export function CompareWorkspace({
+  view,
+  heads,
+  actions,
+  typeset,
+}: {
+  view: AssignmentView;
+  heads: VideoHead[];
+  actions: CompareActions;
+  /** the task's rich text, typeset by the page's server render (typesetTask) */
+  typeset?: TaskTypeset;
+}) {
   const [leftVideo, rightVideo] = [view.videos[0]!, view.videos[1]!];
   // each video's head (view.videos[i] is its props): the Players load their scenes from the blind view's route
   const parts = useMemo(
@@ -343,7 +354,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
             className="min-w-24 flex-1 accent-indigo-600"
           />
           <span className="font-mono text-xs tabular-nums text-zinc-600">
-            {clock(time)} / {clock(maxSeconds)}
+            {formatClock(time)} / {formatClock(maxSeconds)}
           </span>
           <label className="flex items-center gap-1 text-xs text-zinc-600">
             <span className="sr-only">Speed</span>
@@ -394,7 +405,7 @@ export function CompareWorkspace({ view, heads, actions }: { view: AssignmentVie
       </div>
       <aside className="flex min-w-0 flex-col gap-3 lg:min-h-0" aria-label="Your comparison">
         <div className="space-y-3 lg:min-h-0 lg:flex-1 lg:overflow-y-auto lg:pr-1" data-testid="compare-aside-scroll">
-          <TaskPanel view={view} strip className="lg:max-h-[9rem]" />
+          <TaskPanel view={view} strip className="lg:max-h-[9rem]" typeset={typeset} />
           {view.myComparison ? (
             <p className="rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900">
               You submitted revision {view.myComparison.revision}. Submitting again saves revision {revision}.

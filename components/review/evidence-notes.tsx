@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { EvidenceNote } from '@/lib/review/evidence';
-import { stepNumber } from '../ui/format';
+import { frameClock, stepNumber } from '../ui/format';
 import { RichText } from '@/render/ui/rich-text';
 
 export interface PendingPin {
@@ -10,11 +10,6 @@ export interface PendingPin {
   stepIndex: number | null;
   side?: 'a' | 'b';
 }
-
-const time = (frame: number, fps: number) => {
-  const s = Math.floor(frame / fps);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
 
 /**
  * Time-anchored evidence: the pinned notes (click one to seek there) and, while pinning, the
@@ -80,7 +75,7 @@ export function EvidenceNotes({
       {pending ? (
         <div className="mb-2 rounded-md border border-indigo-200 bg-indigo-50 p-2">
           <p className="mb-1 text-xs text-indigo-900">
-            Note at {time(pending.frame, fps)}
+            Note at {frameClock(pending.frame, fps)}
             {pending.stepIndex !== null ? ` · step #${stepNumber(pending.stepIndex)}` : ''}
             {pending.side && sideLabels ? ` · ${sideLabels[pending.side]}` : ''}
           </p>
@@ -131,7 +126,7 @@ export function EvidenceNotes({
               className="flex min-w-0 flex-1 items-baseline gap-2 rounded px-1 py-0.5 text-left hover:bg-zinc-100"
               title="Seek to this moment"
             >
-              <span className="font-mono text-xs text-indigo-700">{time(n.frame, fps)}</span>
+              <span className="font-mono text-xs text-indigo-700">{frameClock(n.frame, fps)}</span>
               {n.stepIndex !== null ? <span className="font-mono text-xs text-zinc-400">#{stepNumber(n.stepIndex)}</span> : null}
               {n.side && sideLabels ? <span className="text-xs text-zinc-500">{sideLabels[n.side]}</span> : null}
               <RichText text={n.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />

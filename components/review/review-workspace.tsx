@@ -15,6 +15,7 @@ import { EvidenceNotes } from './evidence-notes';
 import { cleanAnswers, initialAnswers, RubricForm, type Answers } from './rubric-form';
 import { SubmitBar } from './submit-bar';
 import { TaskPanel } from './task-panel';
+import type { TaskTypeset } from './task-typeset';
 import { useAssignmentFlow, type AssignmentActions } from './use-assignment-flow';
 import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
@@ -35,7 +36,18 @@ const sameToShow = (old: StoredCoverage, next: StoredCoverage) =>
  * the rubric, evidence notes pinned to moments, watch coverage and submit beside them; skip,
  * and a keyboard shortcut for everything (`?` lists them).
  */
-export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView; heads: VideoHead[]; actions: ReviewActions }) {
+export function ReviewWorkspace({
+  view,
+  heads,
+  actions,
+  typeset,
+}: {
+  view: AssignmentView;
+  heads: VideoHead[];
+  actions: ReviewActions;
+  /** the task's rich text, typeset by the page's server render (typesetTask) */
+  typeset?: TaskTypeset;
+}) {
   const video = view.videos[0]!;
   // the video's head (view.videos[0] is its props): the Player loads its scenes from the blind view's route
   const parts = useMemo(() => assignmentVideoParts(view.assignment.id, heads[0]!, 0), [view.assignment.id, heads]);
@@ -188,7 +200,7 @@ export function ReviewWorkspace({ view, heads, actions }: { view: AssignmentView
     // one screen at lg (REVIEW_SCREEN): the page does not scroll, the transcript and the rubric scroll in their own boxes
     <div className={`grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem] ${REVIEW_SCREEN}`} data-testid="review-layout">
       <div className="flex min-w-0 flex-col gap-3 lg:min-h-0">
-        <TaskPanel view={view} strip className="shrink-0 lg:max-h-[6.5rem]" />
+        <TaskPanel view={view} strip className="shrink-0 lg:max-h-[6.5rem]" typeset={typeset} />
         <div className={`w-full shrink-0 lg:mx-auto ${REVIEW_PLAYER_WIDTH}`}>
           <ReviewPlayer {...run.playerProps} parts={parts} />
         </div>

@@ -4,13 +4,25 @@ import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '@/lib/rich-text/inert-text';
 import { CriterionText } from '@/render/ui/criterion-text';
+import { TASK_INSTRUCTION_CHARS, TASK_INSTRUCTION_LINES, type TaskTypeset } from './task-typeset';
 
 /**
  * The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what
  * blind review hides. `strip`: a compact strip for the review pages' one-screen layout (the
  * instruction's first lines, and at lg the whole panel in at most `maxHeight`, scrolling inside).
+ * `typeset`: its rich text as the page's server render typeset it (typesetTask, same `strip`).
  */
-export function TaskPanel({ view, strip = false, className = '' }: { view: AssignmentView; strip?: boolean; className?: string }) {
+export function TaskPanel({
+  view,
+  strip = false,
+  className = '',
+  typeset,
+}: {
+  view: AssignmentView;
+  strip?: boolean;
+  className?: string;
+  typeset?: TaskTypeset;
+}) {
   const { task, campaign } = view;
   return (
     <section
@@ -43,10 +55,11 @@ export function TaskPanel({ view, strip = false, className = '' }: { view: Assig
         <div className={`${strip ? 'mt-1' : 'mt-2'} border-l-2 border-indigo-200 pl-3`}>
           <ExpandableText
             text={task.instruction}
-            maxLines={strip ? 2 : 6}
-            maxChars={strip ? 300 : 800}
+            maxLines={TASK_INSTRUCTION_LINES[strip ? 'strip' : 'full']}
+            maxChars={TASK_INSTRUCTION_CHARS[strip ? 'strip' : 'full']}
             className="text-sm text-zinc-800"
             rich
+            typeset={typeset?.instruction}
           />
         </div>
       ) : null}
@@ -54,7 +67,7 @@ export function TaskPanel({ view, strip = false, className = '' }: { view: Assig
         <ul className={`${strip ? 'mt-1' : 'mt-2'} flex flex-wrap gap-1.5`} aria-label="Acceptance criteria">
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
-              <CriterionText text={c.text} />
+              {typeset?.criteria[c.key] ?? <CriterionText text={c.text} />}
               {c.verdict !== null ? (
                 <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>
                   {c.verdict ? 'verifier: pass' : 'verifier: fail'}

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
+import type { SavedProgress } from '@/lib/review/save-review-progress';
 import type { ActionResult } from '@/lib/action-result';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
@@ -27,7 +28,7 @@ export interface AssignmentActions<Saved> {
   submit: (input: unknown) => Promise<ActionResult<Saved & { next: Next }>>;
   skip: (input: unknown) => Promise<ActionResult<Next>>;
   /** keeps the coverage so far on the server (lib/review/save-review-progress.ts) */
-  saveProgress?: (input: unknown) => Promise<ActionResult<unknown>>;
+  saveProgress?: (input: unknown) => Promise<ActionResult<SavedProgress>>;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import type { ActionResult } from '@/lib/action-result';
 import type { CoverageReport } from '@/lib/review/coverage';
+import type { SavedProgress } from '@/lib/review/save-review-progress';
 
 /** how often the page saves coverage while it changes */
 const SAVE_EVERY_MS = 10_000;
@@ -15,7 +16,7 @@ const SAVE_EVERY_MS = 10_000;
 export function useProgressSaver(
   assignmentId: string,
   reports: () => CoverageReport[],
-  save: ((input: unknown) => Promise<ActionResult<unknown>>) | undefined,
+  save: ((input: unknown) => Promise<ActionResult<SavedProgress>>) | undefined,
   enabled: boolean,
 ) {
   const reportsRef = useRef(reports);
@@ -37,7 +38,8 @@ export function useProgressSaver(
       inFlight = true;
       void send({ assignmentId, runs })
         .then((result) => {
-          if (result.ok) sent = body;
+          // a save the clock could not hold all of is sent again at the next tick (the time goes on)
+          if (result.ok && result.data.dropped.steps === 0 && result.data.dropped.frames === 0) sent = body;
         })
         .catch(() => undefined)
         .finally(() => {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useMemo, useState, type RefObject } from 'react';
 import { measureCoverage, type CoverageBasis, type CoverageMeasure, type StoredCoverage } from '@/lib/review/coverage';
 import { ReadingTracker } from '@/lib/review/transcript-reading';
 import { WatchTracker } from '@/lib/review/watch-tracker';
@@ -38,8 +38,10 @@ export function useRunTracking({
   /** the campaign's reading speed (words a minute) */
   wpm?: number;
 }) {
-  const tracker = useRef(new WatchTracker(video.durationInFrames, earned?.ranges));
-  const reader = useRef(new ReadingTracker(transcript, { wpm, alreadyRead: earned?.transcriptSteps }));
+  // made once (a ref's initial value would be made again, and thrown away, at every render: the
+  // reading tracker measures every step of the transcript)
+  const [tracker] = useState(() => new WatchTracker(video.durationInFrames, earned?.ranges));
+  const [reader] = useState(() => new ReadingTracker(transcript, { wpm, alreadyRead: earned?.transcriptSteps }));
   const measure = useMemo<CoverageMeasure>(
     () => ({ totalFrames: video.durationInFrames, chapters: video.chapters, steps: transcript.map((s) => s.index) }),
     [video, transcript],
@@ -56,7 +58,7 @@ export function useRunTracking({
   );
 
   /** what the submit sends for this run: the stretches played and the steps read (the server measures the share itself) */
-  const report = useCallback(() => ({ ...tracker.current.report(), transcriptSteps: reader.current.read() }), []);
+  const report = useCallback(() => ({ ...tracker.report(), transcriptSteps: reader.read() }), [tracker, reader]);
   /** the coverage now, on the campaign's basis (what the server will count) */
   const coverage = useCallback(() => measureCoverage(report(), measure, basis), [report, measure, basis]);
   const refresh = useCallback(() => {
@@ -66,20 +68,20 @@ export function useRunTracking({
 
   const onPlayed = useCallback(
     (r: PlayedRange) => {
-      tracker.current.played(r.from, r.to, r.rate);
+      tracker.played(r.from, r.to, r.rate);
       refresh();
     },
-    [refresh],
+    [tracker, refresh],
   );
-  const onSeek = useCallback(() => tracker.current.seeked(), []);
+  const onSeek = useCallback(() => tracker.seeked(), [tracker]);
   const onFrame = useCallback((f: number) => setActiveStep(chapterAt(video.chapters, f)?.step ?? null), [video.chapters]);
   const onReading = useCallback(
     (inView: number[], seconds: number) => {
-      if (!reader.current.tick(inView, seconds)) return;
-      setReadSteps(new Set(reader.current.read()));
+      if (!reader.tick(inView, seconds)) return;
+      setReadSteps(new Set(reader.read()));
       refresh();
     },
-    [refresh],
+    [reader, refresh],
   );
   const onSeekStep = useCallback((step: number) => playerRef.current?.seekToStep(step), [playerRef]);
   /** a moment of this run to pin a note to: the frame and the step it shows */

@@ -1,7 +1,8 @@
 'use client';
 
 import type { ComponentProps } from 'react';
-import { TrajectoryPlayer } from '../video/trajectory-player';
+import type { TrajectoryPlayer } from '../video/trajectory-player';
+import { DeferredPlayer } from '../video/deferred-player';
 import { ShortcutOverlay } from './shortcut-overlay';
 import { SkipDialog } from './skip-dialog';
 import { REVIEW_SPEEDS, type AssignmentFlow } from './use-assignment-flow';
@@ -11,12 +12,13 @@ import { REVIEW_SPEEDS, type AssignmentFlow } from './use-assignment-flow';
 /**
  * A run's player on the review pages: its own keys off (the page's one handler has them), it
  * stays on the closing card at the end, compact, at the review speeds, without a chapter list
- * (the transcript beside it lists the steps, each one plays from there).
+ * (the transcript beside it lists the steps, each one plays from there). Its code loads once the
+ * page is interactive, a poster of its size in its place until then (components/video/deferred-player.tsx).
  */
 export function ReviewPlayer(
   props: Omit<ComponentProps<typeof TrajectoryPlayer>, 'keyboard' | 'rewindAtEnd' | 'compact' | 'speeds' | 'chapterList'>,
 ) {
-  return <TrajectoryPlayer {...props} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} chapterList={false} />;
+  return <DeferredPlayer {...props} keyboard={false} rewindAtEnd={false} compact speeds={REVIEW_SPEEDS} chapterList={false} />;
 }
 
 /** The `?` button that opens the shortcut list. */

@@ -36,3 +36,14 @@ export function rewardTone(value: number | null): string {
   if (value > 0) return 'bg-amber-50 text-amber-800 ring-amber-200';
   return 'bg-rose-50 text-rose-800 ring-rose-200';
 }
+
+/** A player's clock: whole seconds as m:ss (`1:05`). */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The clock at a frame of a video at `fps`. */
+export function frameClock(frame: number, fps: number): string {
+  return formatClock(frame / fps);
+}

@@ -6,7 +6,7 @@ import { trimUnclosedMath } from '@/lib/rich-text/markdown-source';
 import { chapterAt } from '@/lib/video/chapters';
 import type { Chapter, TrajectoryVideoProps } from '@/lib/video/schema';
 import { TrajectoryVideo } from '@/render/compositions/trajectory-video/trajectory-video';
-import { stepNumber } from '../ui/format';
+import { frameClock, stepNumber } from '../ui/format';
 import { RichText } from '@/render/ui/rich-text';
 import { OmittedSteps } from './omitted-steps';
 import { useVideoParts, type VideoParts } from './use-video-parts';
@@ -36,11 +36,6 @@ const ChapterLabel = memo(function ChapterLabel({ label }: { label: string }) {
  */
 const readableFrame = (c: Chapter) => c.fromFrame + Math.min(10, Math.floor((c.toFrame - c.fromFrame) / 2));
 
-const clockOf = (frame: number, fps: number) => {
-  const s = Math.floor(frame / fps);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
-
 /** one chapter of the list: re-rendered only when it becomes or stops being the active one (not at every frame) */
 const ChapterRow = memo(function ChapterRow({
   chapter,
@@ -63,7 +58,7 @@ const ChapterRow = memo(function ChapterRow({
       >
         <span className="font-mono text-zinc-400">#{stepNumber(chapter.step)}</span>
         <ChapterLabel label={chapter.label} />
-        <span className="font-mono text-zinc-400">{clockOf(chapter.fromFrame, fps)}</span>
+        <span className="font-mono text-zinc-400">{frameClock(chapter.fromFrame, fps)}</span>
       </button>
     </li>
   );
@@ -349,10 +344,6 @@ export const TrajectoryPlayer = forwardRef<
     if (handled) e.preventDefault();
   };
 
-  const seconds = (f: number) => {
-    const s = Math.floor(f / video.fps);
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  };
   const inputProps = pieced.props;
   const drawn = ready(frame);
   const playerStyle = useMemo(() => ({ width: '100%', aspectRatio: `${video.width} / ${video.height}` }), [video.width, video.height]);
@@ -404,7 +395,7 @@ export const TrajectoryPlayer = forwardRef<
         </div>
         <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
           <span className="font-mono tabular-nums" data-testid="player-time">
-            {seconds(frame)} / {seconds(video.durationInFrames)} · frame {frame}
+            {frameClock(frame, video.fps)} / {frameClock(video.durationInFrames, video.fps)} · frame {frame}
           </span>
           <span>{playing ? 'playing' : 'paused'}</span>
           <label className="ml-auto flex items-center gap-1">

@@ -36,6 +36,34 @@ describe('admitProgress', () => {
     expect(admitProgress(null, report([], [0]), measure, opts(15, 115)).run.transcriptSteps).toEqual([]);
   });
 
+  it('charges the clock only what a save used, so a step half read when a save left still fits a later one', () => {
+    // steps read one after another from the claim: 0 in [0, 12] s, 1 in [12, 24], 2 in [24, 36]
+    const at = (s: number) => new Date(Date.UTC(2026, 11, 7) + s * 1000).toISOString();
+    const save = (prev: Parameters<typeof admitProgress>[0], steps: number[], nowS: number) =>
+      admitProgress(prev, report([], steps), measure, {
+        wpm: 230,
+        fps: 30,
+        elapsedSeconds: nowS - (prev?.savedAt ? (Date.parse(prev.savedAt) - Date.parse(at(0))) / 1000 : 0),
+        now: at(nowS),
+      });
+    const a = save(null, [0], 20);
+    expect(a.run.transcriptSteps).toEqual([0]);
+    expect(a.run.savedAt).toBe(at(12)); // charged 12 s: the 8 s spent on step 1 are kept
+    const b = save(a.run, [0, 1], 34);
+    expect(b.run.savedAt).toBe(at(24));
+    const c = save(b.run, [0, 1, 2], 40);
+    expect(c.run.transcriptSteps).toEqual([0, 1, 2]);
+    expect(c.droppedSteps).toBe(0);
+    // had the second save charged up to its own time (34 s), 6 s + 5 s slack would not hold step 2's 12 s
+    expect(admitProgress(b.run, report([], [0, 1, 2]), measure, opts(6)).droppedSteps).toBe(1);
+    // slack is never banked: a save that used more than the time passed is charged up to now, no further
+    const d = admitProgress(null, report([], [0]), measure, opts(8));
+    expect(d.run.transcriptSteps).toEqual([0]);
+    expect(d.run.savedAt).toBe('2026-12-07T00:00:00.000Z');
+    // watching is charged too: 600 frames at 2x take 10 s of the 15 s
+    expect(admitProgress(null, report([[0, 600]], []), measure, opts(15)).run.savedAt).toBe('2026-12-06T23:59:55.000Z');
+  });
+
   it('keeps new frames only if playing them at 2x fits in the time', () => {
     const fits = admitProgress(null, report([[0, 600]], []), measure, opts(6)); // 600 frames at 60 fps (2x) = 10 s <= 6 + 5
     expect(fits.run.ranges).toEqual([[0, 600]]);

@@ -6,9 +6,10 @@ import { readingSecondsOf } from './transcript-reading';
  * What the server can check of a reviewer's attention (issue 43 §1), against the clock:
  *
  * - Progress (the coverage the page saves every few seconds, kept per assignment so a reload or a
- *   crash costs nothing) is admitted only as far as the time since the last save allows: reading
- *   the newly read steps (one after another, at the campaign's reading speed) and playing the newly
- *   played frames (at most 2x) must fit in the seconds that passed, with a few seconds of slack.
+ *   crash costs nothing) is admitted only as far as the clock allows: reading the newly read steps
+ *   (one after another, at the campaign's reading speed) and playing the newly played frames (at
+ *   most 2x) must fit in the seconds not yet charged to earlier saves, with a few seconds of slack.
+ *   In all, what is kept never takes longer than the time since the claim (plus the slack).
  * - A submit is measured against the time since the claim: reading what the review reports read
  *   and watching what it reports watched takes at least `minimumSeconds`; a human review submitted
  *   faster is flagged for the lead (the campaign's `tooFast`: "flag", the default) or refused ("refuse").
@@ -94,13 +95,19 @@ export function admitProgress(
   const added = framesIn(merged) - framesIn(oldRanges);
   const allowance = budget * options.fps * MAX_PLAYBACK_RATE;
   const ranges = added <= allowance ? merged : oldRanges;
+  // The clock is charged only what this save used (reading and watching run side by side: the
+  // larger of the two), so time not used yet (a step half read when the save left) stays for the
+  // next save instead of being forfeited; the slack is never banked (savedAt is never after now).
+  const elapsed = Math.max(0, options.elapsedSeconds);
+  const charged = Math.max(spent, (added <= allowance ? added : 0) / (options.fps * MAX_PLAYBACK_RATE));
+  const savedAt = new Date(Date.parse(options.now) - Math.max(0, elapsed - charged) * 1000).toISOString();
   return {
     run: {
       ranges,
       transcriptSteps: steps.sort((a, b) => a - b),
       speeds: [...new Set([...before.speeds, ...next.speeds])].slice(0, 100),
       seeks: Math.max(before.seeks, next.seeks),
-      savedAt: options.now,
+      savedAt,
     },
     droppedSteps,
     droppedFrames: added <= allowance ? 0 : added,

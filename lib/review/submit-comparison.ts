@@ -7,7 +7,7 @@ import { coverageRefusal, coverageReport, measureCoverage, measureOf } from './c
 import { VIDEO_FPS } from '../video/schema';
 import { checkEvidence, evidenceList } from './evidence';
 import type { ComparisonColumns, SubmitRow, SubmitTarget } from './queries/label-submits';
-import { submitLabel, type Measure, type Submitter, type SubmitResult } from './submit-steps';
+import { screenOrder, submitLabel, type Measure, type Submitter, type SubmitResult } from './submit-steps';
 
 const verdicts = z.record(z.string(), z.enum(['pass', 'fail']));
 
@@ -46,9 +46,7 @@ type ComparisonInput = z.infer<typeof submitComparisonInput>;
 function comparisonColumns(input: ComparisonInput, target: SubmitTarget, [left = 0, right = 0]: Measure[], now: Date): ComparisonColumns {
   const basis = target.item.campaign.coverageBasis;
   // screen order: B on the left when swapSides; what the page saved as it went counts too (lib/review/attention.ts)
-  const ids = target.swapSides
-    ? [target.item.trajectoryBId, target.item.trajectoryId]
-    : [target.item.trajectoryId, target.item.trajectoryBId];
+  const ids = screenOrder(target);
   const earned = (i: number) => (ids[i] ? earnedOf(target.progress, ids[i]) : null);
   const measured = {
     left: measureCoverage(withEarned(input.coverage.left, earned(0)), left, basis),

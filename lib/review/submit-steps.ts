@@ -106,7 +106,7 @@ function refuseUnlessOpen(
 }
 
 /** The item's trajectories in screen order (pairwise: [left, right]). */
-function screenOrder(target: SubmitTarget): string[] {
+export function screenOrder(target: SubmitTarget): string[] {
   const { trajectoryId, trajectoryBId } = target.item;
   return trajectoryBId ? (target.swapSides ? [trajectoryBId, trajectoryId] : [trajectoryId, trajectoryBId]) : [trajectoryId];
 }

@@ -1,4 +1,5 @@
 import { redirect } from 'next/navigation';
+import { typesetTask } from '@/components/review/task-typeset';
 import { ReviewWorkspace } from '@/components/review/review-workspace';
 import { requirePageUser } from '../../../../_server/current-user';
 import { ownAssignmentPage } from '../../../../_server/own-assignment';
@@ -14,6 +15,8 @@ export default async function ReviewItemPage({ params }: { params: Promise<{ ass
     <ReviewWorkspace
       view={view}
       heads={heads}
+      // the task's rich text typeset here, on the server: the browser hydrates it as it is (issue 43 §5)
+      typeset={typesetTask(view.task, true)}
       actions={{ submit: submitReviewAction, skip: skipAction, saveProgress: saveProgressAction }}
     />
   );
