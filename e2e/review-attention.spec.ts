@@ -3,6 +3,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { buildTrajectory } from '../lib/formats/build-trajectory';
 import { demoRubric } from './fixtures/campaigns';
 import { oneTeam, seedUser } from './fixtures/seed'; // also points DATABASE_URL at the e2e database before lib/db loads
+import { playerText } from './fixtures/player-text';
 import { screenshot, signIn } from './fixtures/sign-in';
 import { storeTrajectoryDirect, uniqueName } from './fixtures/trajectories';
 
@@ -216,21 +217,6 @@ test('an idle review page earns nothing, the submit is refused, reading counts a
   await reviewLayoutHolds(page);
   await screenshot(page, 'review-page-1440');
 });
-
-/** The rendered size (px on screen) of the Player's text: each text element's computed size times the Player's scale. */
-async function playerText(player: Locator) {
-  return player.evaluate((root) => {
-    const out: { text: string; px: number }[] = [];
-    for (const el of root.querySelectorAll<HTMLElement>('*')) {
-      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
-      if (own.length === 0 || el.offsetWidth === 0) continue;
-      // the Player scales the 1280x720 composition with a CSS transform: on-screen width / layout width
-      const scale = el.getBoundingClientRect().width / el.offsetWidth;
-      out.push({ text: own.map((n) => n.textContent!.trim()).join(' '), px: parseFloat(getComputedStyle(el).fontSize) * scale });
-    }
-    return out;
-  });
-}
 
 test('the compare page: one large player switching runs, both transcripts and the form on one screen', async ({ page }) => {
   test.setTimeout(240_000);

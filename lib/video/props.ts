@@ -12,6 +12,8 @@ import {
   type DiffScene,
   type DerivationBeat,
   type DerivationScene,
+  type EquationGlyphs,
+  type EquationPieceProps,
   type ObservationCard,
   type ResultScene,
   type Scene,
@@ -42,14 +44,15 @@ import {
   STILL_MAX_SECONDS,
   VIDEO_MAX_SECONDS,
   VIDEO_SELECTION_SECONDS,
-  type CardContent,
   type Pacing,
 } from './pacing';
-import { equationMorph } from './equation-morph';
+import { equationLeaves, equationMorph, morphTex } from './equation-morph';
+import { GlyphTable, typesetGlyphs } from './tex-svg';
 import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
 import { codeSpan } from '../rich-text/markdown-source';
 import { clipChars, excerpt, excerptLines, mathSegments, plainText, richTextLength } from './text';
+import { pagedCardSeconds, stepCardPages, titlePages } from './card-pages';
 
 /**
  * Trajectory -> TrajectoryVideo props. Pure and deterministic: no clock, no randomness, no I/O;
@@ -354,7 +357,13 @@ function titleScenes(b: StepMaterial, timeline: Timeline): { text: ReturnType<ty
   );
   const rich = mathSegments(text.text);
   const titleFrames = b.frames(
-    b.read ? Math.min(STILL_MAX_SECONDS, Math.max(TITLE_SECONDS, readCardSeconds({ text: rich }) + 1.5)) : TITLE_SECONDS,
+    // read: each page of the instruction (as the title card lays it out) a still of its own
+    b.read
+      ? Math.min(
+          STILL_MAX_SECONDS * Math.max(1, titlePages(b.trajectory.task.name, rich).length),
+          Math.max(TITLE_SECONDS, readCardSeconds({ text: rich }) + 1.5),
+        )
+      : TITLE_SECONDS,
   );
   timeline.scenes.push({ kind: 'title', from: 0, duration: titleFrames });
   timeline.at = titleFrames;
@@ -627,18 +636,8 @@ function skimDerivationSeconds(card: StepCard): number | null {
  * that is motion, not a still).
  */
 function readStepSeconds(card: StepCard): number {
-  const c = cardContent(card);
-  const still = Math.min(STILL_MAX_SECONDS, readCardSeconds({ ...c, codeLines: 0 }));
-  return Math.min(READING.cardMaxSeconds, still + (c.codeLines ?? 0) * READING.codeLineSeconds);
-}
-
-function cardContent(card: StepCard): CardContent {
-  return {
-    text: card.message,
-    extraProse: card.reasoning ?? undefined,
-    codeLines: card.toolCalls.reduce((n, c) => n + (c.code ? c.code.text.split('\n').length : excerptLines(c.body)), 0),
-    outputLines: card.observations.reduce((n, c) => n + excerptLines(c.body), 0),
-  };
+  // each page of the card as the composition lays it out (lib/video/card-pages.ts): its reading time, a still capped at STILL_MAX_SECONDS
+  return pagedCardSeconds(stepCardPages(card));
 }
 
 /**
@@ -678,13 +677,23 @@ function readScenes(
   if (beats.some((b) => b.equation !== null)) {
     const sceneFrom = at;
     const out: DerivationBeat[] = [];
+    // each equation's morph leaves as SVG glyphs (lib/video/tex-svg.ts), their paths in one table for the scene
+    const glyphs = new GlyphTable();
+    const typeset = new Map<string, EquationGlyphs | null>();
+    const svgOf = (pieces: EquationPieceProps[]) => {
+      const tex = morphTex(equationLeaves(pieces));
+      if (!typeset.has(tex)) typeset.set(tex, typesetGlyphs(tex, glyphs));
+      return typeset.get(tex)!;
+    };
     let previous: { tex: string; number: number } | null = null;
     let number = 0;
     beats.forEach((b, i) => {
       // paced by what changes: the prose, and of the equation only what is new since the last one
       let still =
         richTextReadingSeconds(b.prose) +
-        (i === 0 ? READING.orientSeconds + (card.reasoning ? (countWords(card.reasoning) * 60) / READING.wordsPerMinute : 0) : 0.5);
+        (i === 0
+          ? READING.orientSeconds + (card.reasoning && !read ? (countWords(card.reasoning) * 60) / READING.wordsPerMinute : 0)
+          : 0.5);
       let motion = 0;
       let equation: DerivationBeat['equation'] = null;
       let prev: DerivationBeat['previous'] = null;
@@ -706,10 +715,20 @@ function readScenes(
         previous = { tex: b.equation, number };
       } else if (previous) prev = { tex: previous.tex, pieces: unchangedPieces(previous.tex), number: previous.number };
       const duration = frames(motion + beatStillSeconds(still, b.equation !== null, read));
+      if (equation) equation.svg = svgOf(equation.pieces);
+      if (prev) prev.svg = svgOf(prev.pieces);
       out.push({ from: at, duration, prose: b.prose, equation, previous: prev });
       at += duration;
     });
-    const header: StepCard = { ...card, message: [], messageOmittedChars: 0, toolCalls: [], observations: [] };
+    const header: StepCard = {
+      ...card,
+      message: [],
+      messageOmittedChars: 0,
+      toolCalls: [],
+      observations: [],
+      // read pacing: the whole reasoning is read on its own card before the derivation (below)
+      reasoning: read ? null : card.reasoning,
+    };
     const scene: DerivationScene = {
       kind: 'derivation',
       from: sceneFrom,
@@ -718,7 +737,19 @@ function readScenes(
       card: header,
       equations: number,
       beats: out,
+      glyphs: glyphs.paths,
     };
+    if (read && card.reasoning) {
+      // the reasoning card comes first: the derivation's beats move on after it
+      const reasoning = stepScene({ ...card, message: [], messageOmittedChars: 0, toolCalls: [], observations: [] });
+      reasoning.from = sceneFrom;
+      reasoning.cards[0]!.from = sceneFrom;
+      reasoning.cards[0]!.revealFrame = sceneFrom;
+      scene.from += reasoning.duration;
+      for (const b of out) b.from += reasoning.duration;
+      scenes.push(reasoning);
+      at += reasoning.duration;
+    }
     scenes.push(scene);
     if (hasTools) scenes.push(stepScene({ ...card, message: [], messageOmittedChars: 0, reasoning: null }));
     return scenes;
@@ -799,6 +830,16 @@ function smallCardSeconds(card: StepCard): number {
 export function actorOf(step: Step, trajectory: Trajectory, hidePolicy: boolean): string {
   if (step.source !== 'agent') return step.source;
   return hidePolicy ? 'agent' : (trajectory.policy.agent ?? 'agent');
+}
+
+/** Read pacing: the reasoning whole, to be read (paged on the card, lib/video/card-pages.ts), up to the cap of a message. */
+function wholeReasoning(reasoning: string | null): string | null {
+  if (!reasoning) return null;
+  const flat = plainText(reasoning)
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return flat === '' ? null : clipChars(flat, READ_MESSAGE_MAX_CHARS).text;
 }
 
 function summariseReasoning(reasoning: string | null): string | null {
@@ -884,7 +925,7 @@ function stepCard(step: Step, trajectory: Trajectory, base: number | null, hideP
     actor: actorOf(step, trajectory, hidePolicy),
     message: mathSegments(message.text),
     messageOmittedChars: message.omitted,
-    reasoning: summariseReasoning(step.reasoning),
+    reasoning: read ? wholeReasoning(step.reasoning) : summariseReasoning(step.reasoning),
     toolCalls: step.toolCalls.slice(0, 4).map((c) => toolCallCard(c, compact, read)),
     observations,
     timestamp: step.timestamp,

@@ -26,8 +26,11 @@ export const VIDEO_HEIGHT = 720;
  *    the criteria rail, programs listed whole. Stored props and videos of version 4 are derived and rendered anew;
  *    stored evidence keeps its frame and step: it is read against the chapters of the video it points into
  *    (lib/video/chapters.ts evidenceFrame), never re-timed.
+ * 6: equations drawn as MathJax SVG glyphs that move and morph line to line (lib/video/tex-svg.ts), a 22 px type
+ *    floor (>= 12 px in the 718 px review player), the criteria sidebar beside the title and closing cards only,
+ *    long content paged instead of cut, step reasoning typeset and paged.
  */
-export const VIDEO_PROPS_VERSION = 5;
+export const VIDEO_PROPS_VERSION = 6;
 
 const frame = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
@@ -219,15 +222,42 @@ export const equationPieceSchema: z.ZodType<EquationPieceProps> = z.lazy(() =>
   }),
 );
 
+/**
+ * A display equation typeset to SVG glyphs where the props are built (lib/video/tex-svg.ts, MathJax),
+ * its morph leaves (lib/video/equation-morph.ts) kept apart by their marker colour. Coordinates in
+ * MathJax's units (1000 = 1 em), y down, the baseline at y = 0. The composition only draws paths.
+ */
+export const equationGlyphsSchema = z.object({
+  /** [left, top (negative: above the baseline), width, height] */
+  box: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  /** [leaf index (-1: not a leaf), index into the scene's glyph table, x, y, scale x, scale y (negative: MathJax's font is y up)] */
+  glyphs: z.array(z.tuple([z.number().int().min(-1), count, z.number(), z.number(), z.number(), z.number()])),
+  /** fraction bars, root vinculums: [leaf index (-1: none), x, y, width, height] */
+  rules: z.array(z.tuple([z.number().int().min(-1), z.number(), z.number(), z.number(), z.number()])),
+});
+export type EquationGlyphs = z.infer<typeof equationGlyphsSchema>;
+
+/** One path of a scene's glyph table: its `d` (font units, y up) and its bounding box [x1, y1, x2, y2]. */
+export const glyphPathSchema = z.object({ d: z.string(), box: z.tuple([z.number(), z.number(), z.number(), z.number()]) });
+export type GlyphPath = z.infer<typeof glyphPathSchema>;
+
+const beatEquationSchema = z.object({
+  tex: z.string(),
+  pieces: z.array(equationPieceSchema),
+  number: z.number().int().positive(),
+  /** its morph leaves as SVG glyphs (null: MathJax could not typeset it, KaTeX draws it; absent in older props) */
+  svg: equationGlyphsSchema.nullable().optional(),
+});
+
 /** One beat of a derivation: the prose leading to an equation, the equation, and what changed since the last one. */
 export const derivationBeatSchema = z.object({
   from: frame,
   duration: z.number().int().positive(),
   prose: richTextSchema,
   /** the equation this beat shows, diffed against the previous one (null: prose only) */
-  equation: z.object({ tex: z.string(), pieces: z.array(equationPieceSchema), number: z.number().int().positive() }).nullable(),
+  equation: beatEquationSchema.nullable(),
   /** the previous equation, its gone pieces marked (null for the first equation) */
-  previous: z.object({ tex: z.string(), pieces: z.array(equationPieceSchema), number: z.number().int().positive() }).nullable(),
+  previous: beatEquationSchema.nullable(),
 });
 export type DerivationBeat = z.infer<typeof derivationBeatSchema>;
 
@@ -239,6 +269,8 @@ export const derivationSceneSchema = z.object({
   card: stepCardSchema,
   equations: count,
   beats: z.array(derivationBeatSchema).min(1),
+  /** the glyph paths the beats' equations index into, each once (absent in older props) */
+  glyphs: z.array(glyphPathSchema).optional(),
 });
 
 /** A sampled plot of the final answer (lib/video/plot.ts); `null` points break the line. */

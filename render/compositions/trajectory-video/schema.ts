@@ -16,6 +16,8 @@ export {
   type ResultScene,
   type AnswerPlot,
   type EquationPieceProps,
+  type EquationGlyphs,
+  type GlyphPath,
   type StepCard,
   type RichText,
   type Excerpt,

@@ -1,3 +1,5 @@
+import { SCENE_ROOM, SIDEBAR_PX, VIDEO_FRAME, VIDEO_TYPE } from '../../../lib/video/card-pages';
+
 /** Colours, fonts and layout of the proof-of-work video (1280x720 base). */
 export const theme = {
   bg: '#0d1014',
@@ -28,11 +30,27 @@ export const actorColor: Record<string, string> = {
   hook: '#e879f9',
 };
 
-/** Layout: a top bar, the criteria sidebar on the right, the progress rail at the bottom. */
+/**
+ * The type scale (px of the 1280x720 composition; defined with the page planner in
+ * lib/video/card-pages.ts, which lays cards out by the same sizes). `min` 22 is 12.3 px on screen
+ * in the review page's 718 px player: no text in the video is smaller.
+ */
+export const type = VIDEO_TYPE;
+
+/** A size from the scale's floor up: any text size a scene draws goes through this. */
+export const size = (px: number): number => Math.max(VIDEO_TYPE.min, px);
+
+/**
+ * Layout: a top bar, the progress rail at the bottom, the scene between. The criteria sidebar
+ * shows beside the title card and the closing card (where a reviewer reads them whole); between,
+ * a criterion that changes shows as a note over the scene's corner, and the top bar counts them.
+ */
 export const layout = {
-  topBar: 56,
-  rail: 52,
-  /** the criteria sidebar: 300 px of 1280 (it was 330 at 13.5 px text; now 18 px, never clamped) */
-  sidebar: 300,
-  pad: 28,
+  topBar: VIDEO_FRAME.topBar,
+  rail: VIDEO_FRAME.rail,
+  /** the criteria sidebar, beside the title and closing cards */
+  sidebar: SIDEBAR_PX,
+  pad: VIDEO_FRAME.pad,
+  /** the scene's room without the sidebar */
+  scene: SCENE_ROOM,
 } as const;

@@ -2,8 +2,9 @@ import React from 'react';
 import { AbsoluteFill, useCurrentFrame } from 'remotion';
 import { sceneAt } from '../../../lib/video/chapters';
 import { ensureFonts } from './fonts';
+import './video.css';
 import type { Scene, TrajectoryVideoProps } from './schema';
-import { Checklist, ProgressRail, TopBar } from './scenes/chrome';
+import { Checklist, CriterionNote, ProgressRail, TopBar, withSidebar } from './scenes/chrome';
 import { ClosingCard } from './scenes/closing-card';
 import { DerivationView } from './scenes/derivation-view';
 import { DiffView } from './scenes/diff-view';
@@ -23,10 +24,15 @@ ensureFonts();
 export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
   const frame = useCurrentFrame();
   const scene = sceneAt(props.scenes, frame);
-  const mainW = props.width - layout.sidebar - layout.pad * 2;
+  // the criteria are read whole beside the title and the closing card; elsewhere the scene has the width
+  const sidebar = withSidebar(scene);
+  const mainW = props.width - (sidebar ? layout.sidebar : 0) - layout.pad * 2;
   const mainH = props.height - layout.topBar - layout.rail - layout.pad * 2;
   return (
-    <AbsoluteFill style={{ background: theme.bg, fontFamily: theme.sans, color: theme.text, fontVariantLigatures: 'none' }}>
+    <AbsoluteFill
+      className="wd-video"
+      style={{ background: theme.bg, fontFamily: theme.sans, color: theme.text, fontVariantLigatures: 'none' }}
+    >
       <TopBar props={props} frame={frame} scene={scene} />
       <div
         style={{
@@ -45,7 +51,7 @@ export const TrajectoryVideo: React.FC<TrajectoryVideoProps> = (props) => {
       >
         <SceneView props={props} scene={scene} frame={frame} width={mainW} height={mainH} />
       </div>
-      <Checklist props={props} frame={frame} />
+      {sidebar ? <Checklist props={props} frame={frame} /> : <CriterionNote props={props} frame={frame} />}
       <ProgressRail props={props} frame={frame} />
     </AbsoluteFill>
   );

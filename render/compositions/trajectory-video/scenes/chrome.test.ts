@@ -7,7 +7,7 @@ import { mergeVideoParts } from '../../../../lib/video/merge-video-parts';
 import { splitVideoProps } from '../../../../lib/video/video-pieces';
 import { trajectoryVideoProps } from '../../../../lib/video/props';
 import { actorColor, layout } from '../theme';
-import { Checklist, criteriaPages, CRITERION_FONT_PX, ProgressRail } from './chrome';
+import { Checklist, criteriaPages, CRITERION_FONT_PX, ProgressRail, withSidebar } from './chrome';
 
 const props = trajectoryVideoProps(
   chatRun('harbor', { name: 'rail', instruction: 'Fix the build.' }, 'm', [
@@ -63,10 +63,13 @@ describe('Checklist', () => {
     expect(html).toContain('Linearises about the stable equilibrium in each regime');
     // never clamped or cut with "…"
     expect(html).not.toMatch(/line-clamp|…/);
-    // 18 px in a 1280 px frame: 12 px in a player 860 px wide (the review page beside its transcript at 1440x900)
-    expect(CRITERION_FONT_PX * (860 / 1280)).toBeGreaterThanOrEqual(12);
+    // 22 px in a 1280 px frame: 12 px in the review page's 718 px player (beside its transcript at 1440x900)
+    expect(CRITERION_FONT_PX * (718 / 1280)).toBeGreaterThanOrEqual(12);
     expect(html).toContain(`font-size:${CRITERION_FONT_PX}px`);
-    expect(layout.sidebar / 1280).toBeLessThan(0.25);
+    // the sidebar stands beside the title and the closing card only: every other scene has the frame's width
+    expect(withSidebar({ kind: 'title', from: 0, duration: 1 })).toBe(true);
+    expect(props.scenes.filter((s) => withSidebar(s)).map((s) => s.kind)).toEqual(['title', 'closing']);
+    expect(layout.scene.width).toBe(1280 - 2 * layout.pad);
   });
 
   it('pages criteria that do not fit, each page whole, every criterion on one', () => {

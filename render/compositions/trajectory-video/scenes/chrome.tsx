@@ -1,7 +1,7 @@
 import React from 'react';
 import { chapterAt, criterionStateAt } from '../../../../lib/video/chapters';
 import type { Scene, TrajectoryVideoProps } from '../schema';
-import { actorColor, layout, theme } from '../theme';
+import { actorColor, layout, theme, type } from '../theme';
 import { markUnicodeMaths } from '../../../../lib/rich-text/unicode-maths';
 import { CheckIcon, clock, CrossIcon, MarkdownView, PendingIcon } from './common';
 
@@ -42,13 +42,12 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
     >
       <div style={{ display: 'flex', alignItems: 'center', gap: 8, flex: 'none' }}>
         <div style={{ width: 10, height: 10, borderRadius: 3, background: theme.accent, transform: 'rotate(45deg)' }} />
-        <span style={{ fontWeight: 700, letterSpacing: 2, fontSize: 13, color: theme.text }}>WITNESS</span>
-        <span style={{ fontSize: 13, color: theme.faint }}>proof of work</span>
+        <span style={{ fontWeight: 700, letterSpacing: 2, fontSize: type.min, color: theme.text }}>WITNESS</span>
       </div>
       <div style={{ width: 1, height: 22, background: theme.border }} />
       <div
         style={{
-          fontSize: 15,
+          fontSize: type.min,
           fontWeight: 600,
           color: theme.text,
           whiteSpace: 'nowrap',
@@ -60,17 +59,20 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
         {props.header.task}
       </div>
       {chapter?.realSeconds != null ? (
-        <div style={{ fontFamily: theme.mono, fontSize: 13, color: theme.muted }}>t+{clock(chapter.realSeconds)}</div>
+        <div style={{ fontFamily: theme.mono, fontSize: type.min, color: theme.muted, flex: 'none' }}>t+{clock(chapter.realSeconds)}</div>
       ) : null}
+      {props.criteria.length > 0 ? <CriteriaCount props={props} frame={frame} /> : null}
       <div
         style={{
-          fontSize: 13,
+          fontSize: type.min,
           fontWeight: 600,
           color: theme.text,
-          padding: '4px 10px',
+          padding: '2px 10px',
           borderRadius: 6,
           background: theme.panelRaised,
           border: `1px solid ${theme.border}`,
+          flex: 'none',
+          whiteSpace: 'nowrap',
         }}
       >
         {right}
@@ -79,13 +81,34 @@ export const TopBar: React.FC<{ props: TrajectoryVideoProps; frame: number; scen
   );
 };
 
-/** Criterion text in the video's sidebar (px at 1280x720): 12 px and more in a review player about two thirds of that wide. */
-export const CRITERION_FONT_PX = 18;
+/** The criteria met, failed and in all, in the top bar (the sidebar shows them whole beside the title and closing cards). */
+const CriteriaCount: React.FC<{ props: TrajectoryVideoProps; frame: number }> = ({ props, frame }) => {
+  const states = props.criteria.map((c) => criterionStateAt(c, frame)?.state);
+  return (
+    <span
+      data-criteria-count
+      style={{ fontSize: type.min, color: theme.muted, fontFamily: theme.mono, flex: 'none', whiteSpace: 'nowrap' }}
+    >
+      <span style={{ color: theme.pass }}>✓{states.filter((s) => s === 'pass').length}</span>{' '}
+      <span style={{ color: theme.fail }}>✗{states.filter((s) => s === 'fail').length}</span> / {props.criteria.length}
+    </span>
+  );
+};
+
+/** The scenes the criteria sidebar stands beside: the title card and the closing card. */
+export function withSidebar(scene: Scene): boolean {
+  return scene.kind === 'title' || scene.kind === 'closing';
+}
+
+/** Criterion text in the video's sidebar (px at 1280x720): 12.3 px in the review page's 718 px player. */
+export const CRITERION_FONT_PX = type.min;
 const CRITERION_LINE_PX = Math.round(CRITERION_FONT_PX * 1.3);
 /** characters on a line of the sidebar at that size (an estimate, on the low side: a page never overflows) */
-const CRITERION_LINE_CHARS = 22;
+const CRITERION_LINE_CHARS = 30;
 /** a page of criteria shows this long when they do not fit at once */
 const PAGE_SECONDS = 8;
+/** a criterion met or failed mid-run shows as a note this long */
+const NOTE_SECONDS = 4;
 
 /** A long formula in a criterion breaks after a relation or a sign like prose (a label elsewhere keeps it on one line: rich-text.css). */
 const CRITERIA_CSS = '.wd-criterion .katex { white-space: normal; }';
@@ -95,7 +118,7 @@ function criterionHeight(text: string): number {
   // what it draws, roughly: a TeX command is one symbol; dollars, braces and script marks draw nothing
   const drawn = text.replace(/\\[a-zA-Z]+/g, 'x').replace(/[$^_{}]/g, '');
   const lines = drawn.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / CRITERION_LINE_CHARS)), 0);
-  return lines * CRITERION_LINE_PX + 17 + 3 + 18 + 2;
+  return lines * CRITERION_LINE_PX + 12 + 2 + Math.round(type.min * 1.3) + 2;
 }
 
 /**
@@ -106,7 +129,7 @@ export function criteriaPages(texts: readonly string[], room: number): number[][
   const pages: number[][] = [[]];
   let used = 0;
   texts.forEach((t, i) => {
-    const h = criterionHeight(t) + 10;
+    const h = criterionHeight(t) + 8;
     const page = pages[pages.length - 1]!;
     if (page.length > 0 && used + h > room) {
       pages.push([i]);
@@ -124,7 +147,7 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
   const passed = states.filter((s) => s?.state === 'pass').length;
   const failed = states.filter((s) => s?.state === 'fail').length;
   const texts = props.criteria.map((c) => (c.origin === 'verifier' ? (c.text.split('::').pop() ?? c.text) : markUnicodeMaths(c.text)));
-  const room = props.height - layout.topBar - layout.rail - 36 - 30;
+  const room = props.height - layout.topBar - layout.rail - 36 - 36;
   // estimated on the text as written (its TeX source is longer than what it draws)
   const pages = criteriaPages(
     props.criteria.map((c) => c.text),
@@ -152,21 +175,21 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
         padding: '18px 16px',
         display: 'flex',
         flexDirection: 'column',
-        gap: 10,
+        gap: 8,
       }}
     >
       <style>{CRITERIA_CSS}</style>
       <div style={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
-        <span style={{ fontSize: 14, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>
+        <span style={{ fontSize: type.min, letterSpacing: 1.2, textTransform: 'uppercase', color: theme.muted, fontWeight: 700 }}>
           Criteria{pages.length > 1 ? ` ${pageIndex + 1}/${pages.length}` : ''}
         </span>
-        <span style={{ fontSize: 15, color: theme.muted, fontFamily: theme.mono }}>
+        <span style={{ fontSize: type.min, color: theme.muted, fontFamily: theme.mono }}>
           <span style={{ color: theme.pass }}>{passed}</span> / <span style={{ color: theme.fail }}>{failed}</span> /{' '}
           {props.criteria.length}
         </span>
       </div>
       {props.criteria.length === 0 ? (
-        <div style={{ fontSize: 16, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div>
+        <div style={{ fontSize: type.body, color: theme.faint, fontStyle: 'italic' }}>No acceptance criteria recorded for this task.</div>
       ) : null}
       {shown.map((i) => {
         const c = props.criteria[i]!;
@@ -180,7 +203,7 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
               display: 'flex',
               gap: 8,
               alignItems: 'flex-start',
-              padding: '8px 8px',
+              padding: '6px 8px',
               borderRadius: 8,
               background: bg,
               border: `1px solid ${justChanged ? (s.state === 'pass' ? theme.pass : theme.fail) : s ? 'transparent' : theme.border}`,
@@ -189,7 +212,7 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
             <div style={{ paddingTop: 3, transform: justChanged ? `scale(${1 + (12 - (frame - s.frame)) / 24})` : undefined }}>
               {s?.state === 'pass' ? <CheckIcon /> : s?.state === 'fail' ? <CrossIcon /> : <PendingIcon />}
             </div>
-            <div style={{ display: 'flex', flexDirection: 'column', gap: 3, minWidth: 0 }}>
+            <div style={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
               <span
                 data-criterion={c.key}
                 className="wd-criterion"
@@ -203,21 +226,75 @@ export const Checklist: React.FC<{ props: TrajectoryVideoProps; frame: number }>
               >
                 {c.origin === 'verifier' ? texts[i] : <MarkdownView source={texts[i]!} inline />}
               </span>
-              <span style={{ fontSize: 14, color: theme.faint }}>
-                {s
-                  ? s.source === 'verifier'
-                    ? 'verifier verdict'
-                    : `seen in step ${(s.step ?? 0) + 1}`
-                  : c.origin === 'verifier'
-                    ? 'verifier test'
-                    : c.verdict === null
-                      ? 'not checked by the verifier'
-                      : 'pending'}
-              </span>
+              <span style={{ fontSize: type.min, color: theme.faint }}>{criterionNote(c, s ?? null)}</span>
             </div>
           </div>
         );
       })}
+    </div>
+  );
+};
+
+/** what the line under a criterion says: where it was seen, or why it is not marked */
+function criterionNote(c: TrajectoryVideoProps['criteria'][number], s: ReturnType<typeof criterionStateAt>): string {
+  return s
+    ? s.source === 'verifier'
+      ? 'verifier verdict'
+      : `seen in step ${(s.step ?? 0) + 1}`
+    : c.origin === 'verifier'
+      ? 'verifier test'
+      : c.verdict === null
+        ? 'not checked by the verifier'
+        : 'pending';
+}
+
+/** A note over the scene's corner for the seconds after a criterion is met or failed (the sidebar is not there). */
+export const CriterionNote: React.FC<{ props: TrajectoryVideoProps; frame: number }> = ({ props, frame }) => {
+  let latest = -1;
+  let at = -1;
+  props.criteria.forEach((c, i) => {
+    const s = criterionStateAt(c, frame);
+    if (s && frame - s.frame < NOTE_SECONDS * props.fps && s.frame > at) {
+      latest = i;
+      at = s.frame;
+    }
+  });
+  if (latest < 0) return null;
+  const c = props.criteria[latest]!;
+  const s = criterionStateAt(c, frame)!;
+  const text = c.origin === 'verifier' ? (c.text.split('::').pop() ?? c.text) : markUnicodeMaths(c.text);
+  const color = s.state === 'pass' ? theme.pass : theme.fail;
+  const k = Math.min(1, (frame - s.frame) / 6);
+  return (
+    <div
+      data-criterion-note={c.key}
+      style={{
+        position: 'absolute',
+        right: layout.pad,
+        bottom: layout.rail + layout.pad,
+        width: 560,
+        display: 'flex',
+        gap: 10,
+        alignItems: 'flex-start',
+        padding: '12px 14px',
+        borderRadius: 10,
+        background: theme.panelRaised,
+        border: `2px solid ${color}`,
+        boxShadow: '0 8px 24px rgba(0,0,0,0.5)',
+        opacity: k,
+        transform: `translateY(${(1 - k) * 12}px)`,
+      }}
+    >
+      <div style={{ paddingTop: 4 }}>{s.state === 'pass' ? <CheckIcon size={20} /> : <CrossIcon size={20} />}</div>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+        <span className="wd-criterion" style={{ fontSize: type.body, lineHeight: 1.3, color: theme.text, overflowWrap: 'anywhere' }}>
+          {c.origin === 'verifier' ? text : <MarkdownView source={text} inline />}
+        </span>
+        <span style={{ fontSize: type.min, color }}>
+          {s.state === 'pass' ? 'met' : 'failed'} · {criterionNote(c, s)}
+        </span>
+      </div>
+      <style>{CRITERIA_CSS}</style>
     </div>
   );
 };
@@ -265,7 +342,17 @@ export const ProgressRail: React.FC<{ props: TrajectoryVideoProps; frame: number
           background: theme.text,
         }}
       />
-      <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8, fontSize: 12, color: theme.muted, gap: 16 }}>
+      <div
+        style={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          marginTop: 7,
+          fontSize: type.min,
+          lineHeight: 1.2,
+          color: theme.muted,
+          gap: 16,
+        }}
+      >
         <span style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
           {chapter ? (
             <>

@@ -1,7 +1,7 @@
 import React from 'react';
 import { interpolate } from 'remotion';
 import type { ClosingScene, TrajectoryVideoProps } from '../schema';
-import { theme } from '../theme';
+import { theme, type } from '../theme';
 import { caption, enter, Pill, RichTextView } from './common';
 
 function scoreColor(v: number | null): string {
@@ -19,23 +19,23 @@ const fmt = (v: number | null) => (v === null ? '—' : Number.isInteger(v) ? St
 export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: ClosingScene; frame: number }> = ({ props, scene, frame }) => {
   const o = props.outcome;
   const grow = interpolate(frame - scene.from, [4, 22], [0, 1], { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
-  const components = o.components.slice(0, 8);
+  const components = o.components.slice(0, 6);
   const usage = o.usage;
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 18, ...enter(frame, scene.from, 10) }}>
-      <div style={{ fontSize: 13, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>Outcome</div>
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 14, ...enter(frame, scene.from, 10) }}>
+      <div style={{ fontSize: type.min, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>Outcome</div>
       <div style={{ display: 'flex', alignItems: 'flex-end', gap: 18 }}>
         {props.blind?.reward ? (
           <>
             <div style={{ fontSize: 48, fontWeight: 800, lineHeight: 1, color: theme.muted, fontFamily: theme.sans }}>Reward hidden</div>
-            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 6 }}>blind review: judge the run on what you saw</div>
+            <div style={{ fontSize: type.min, color: theme.muted, paddingBottom: 6 }}>blind review: judge the run on what you saw</div>
           </>
         ) : (
           <>
             <div style={{ fontSize: 64, fontWeight: 800, lineHeight: 1, color: scoreColor(o.reward), fontFamily: theme.sans }}>
               {o.reward === null ? 'no reward' : fmt(o.reward)}
             </div>
-            <div style={{ fontSize: 16, color: theme.muted, paddingBottom: 8 }}>
+            <div style={{ fontSize: type.min, color: theme.muted, paddingBottom: 8 }}>
               {o.reward === null ? 'the verifier gave no scalar reward' : 'verifier reward'}
             </div>
           </>
@@ -46,15 +46,16 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
           {components.map((c) => {
             const v = Math.max(0, Math.min(1, c.value));
             return (
-              <div key={c.name} style={{ display: 'grid', gridTemplateColumns: '300px 1fr 56px', alignItems: 'center', gap: 12 }}>
+              <div
+                key={c.name}
+                style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1.4fr) 1fr 64px', alignItems: 'center', gap: 12 }}
+              >
                 <span
                   style={{
                     fontFamily: theme.mono,
-                    fontSize: 13,
+                    fontSize: type.min,
                     color: theme.text,
-                    whiteSpace: 'nowrap',
-                    overflow: 'hidden',
-                    textOverflow: 'ellipsis',
+                    overflowWrap: 'anywhere',
                   }}
                 >
                   {c.name.replace(/^test:/, '')}
@@ -62,12 +63,14 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
                 <div style={{ height: 10, borderRadius: 5, background: theme.panelRaised, overflow: 'hidden' }}>
                   <div style={{ width: `${v * grow * 100}%`, height: 10, borderRadius: 5, background: scoreColor(c.value) }} />
                 </div>
-                <span style={{ fontFamily: theme.mono, fontSize: 13, color: scoreColor(c.value), textAlign: 'right' }}>{fmt(c.value)}</span>
+                <span style={{ fontFamily: theme.mono, fontSize: type.min, color: scoreColor(c.value), textAlign: 'right' }}>
+                  {fmt(c.value)}
+                </span>
               </div>
             );
           })}
           {o.components.length > components.length ? (
-            <span style={{ fontSize: 12, color: theme.faint }}>+ {o.components.length - components.length} more components</span>
+            <span style={{ fontSize: type.min, color: theme.faint }}>+ {o.components.length - components.length} more components</span>
           ) : null}
         </div>
       ) : null}
@@ -86,10 +89,10 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
               <div style={{ display: 'flex', alignItems: 'baseline', gap: 8 }}>
                 <span style={caption()}>Judge · {j.judge}</span>
                 <div style={{ flex: 1 }} />
-                <span style={{ fontSize: 18, fontWeight: 700, color: scoreColor(j.score) }}>{fmt(j.score)}</span>
-                {j.label ? <span style={{ fontSize: 12, color: theme.muted }}>{j.label}</span> : null}
+                <span style={{ fontSize: type.body, fontWeight: 700, color: scoreColor(j.score) }}>{fmt(j.score)}</span>
+                {j.label ? <span style={{ fontSize: type.min, color: theme.muted }}>{j.label}</span> : null}
               </div>
-              {j.explanation ? <span style={{ fontSize: 13, lineHeight: 1.4, color: theme.muted }}>{j.explanation}</span> : null}
+              {j.explanation ? <span style={{ fontSize: type.min, lineHeight: 1.35, color: theme.muted }}>{j.explanation}</span> : null}
             </div>
           ))}
         </div>
@@ -97,7 +100,7 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
       {o.answer ? (
         <div style={box}>
           <div style={{ ...caption(), marginBottom: 4 }}>Final answer</div>
-          <RichTextView text={o.answer} style={{ fontSize: 17, lineHeight: 1.45, color: theme.text }} />
+          <RichTextView text={o.answer} style={{ fontSize: type.body, lineHeight: 1.45, color: theme.text }} />
         </div>
       ) : null}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 10 }}>

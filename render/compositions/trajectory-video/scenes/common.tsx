@@ -3,7 +3,7 @@ import { interpolate } from 'remotion';
 import { formatCount, richTextSource } from '../../../../lib/video/text';
 import { RichText } from '../../../ui/rich-text';
 import type { Excerpt, RichText as RichTextProps } from '../schema';
-import { theme } from '../theme';
+import { theme, type } from '../theme';
 
 /** Shared pieces of the video: rich text (the one renderer), excerpts with "… N more lines", icons. */
 
@@ -41,7 +41,7 @@ export const OmittedMarker: React.FC<{ lines: number; what?: string }> = ({ line
       margin: '4px 0',
       color: theme.warn,
       fontFamily: theme.sans,
-      fontSize: 12,
+      fontSize: type.min,
       fontWeight: 600,
     }}
   >
@@ -57,7 +57,7 @@ export const ExcerptView: React.FC<{ excerpt: Excerpt; prefix?: string; color?: 
   excerpt,
   prefix,
   color = theme.text,
-  fontSize = 13,
+  fontSize = type.code,
   empty,
 }) => {
   const mono: React.CSSProperties = {
@@ -111,7 +111,7 @@ export const FastForwardIcon: React.FC<{ size?: number; color?: string }> = ({ s
 
 /** The small uppercase caption over a part of a card (a section's label, "Judge · x", "Plotted", "Final answer"). */
 export function caption(color: string = theme.faint): React.CSSProperties {
-  return { fontSize: 11, letterSpacing: 1.2, textTransform: 'uppercase', color, fontWeight: 700 };
+  return { fontSize: type.min, letterSpacing: 1.2, textTransform: 'uppercase', color, fontWeight: 700 };
 }
 
 /** The badge that names a card ("STEP 3", "DIFF"): bold mono on its colour. */
@@ -119,7 +119,7 @@ export const Tag: React.FC<{ color: string; children: React.ReactNode }> = ({ co
   <span
     style={{
       fontFamily: theme.mono,
-      fontSize: 12,
+      fontSize: type.min,
       fontWeight: 700,
       color: theme.bg,
       background: color,
@@ -157,17 +157,16 @@ export const Pill: React.FC<{ label: string; value: string; color?: string }> = 
     style={{
       display: 'flex',
       flexDirection: 'column',
-      gap: 3,
-      padding: '8px 12px',
+      gap: 2,
+      padding: '6px 12px',
       background: theme.panel,
       border: `1px solid ${theme.border}`,
       borderRadius: 8,
       minWidth: 0,
     }}
   >
-    <span style={{ fontSize: 11, letterSpacing: 1, textTransform: 'uppercase', color: theme.faint, fontWeight: 600 }}>{label}</span>
-    <span style={{ fontSize: 15, color, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-      {value}
-    </span>
+    <span style={{ fontSize: type.min, letterSpacing: 1, textTransform: 'uppercase', color: theme.faint, fontWeight: 600 }}>{label}</span>
+    {/* a name is read whole: it wraps, never "…" */}
+    <span style={{ fontSize: type.min, lineHeight: 1.25, color, fontWeight: 600, overflowWrap: 'anywhere' }}>{value}</span>
   </div>
 );

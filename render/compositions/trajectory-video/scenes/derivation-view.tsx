@@ -2,21 +2,25 @@ import React from 'react';
 import { interpolate } from 'remotion';
 import { lastAtOrBefore } from '../../../../lib/video/chapters';
 import { markedTex } from '../../../../lib/video/equation-diff';
-import type { DerivationBeat, DerivationScene } from '../schema';
+import { MOVE_FRAMES } from '../../../../lib/video/equation-morph';
+import type { DerivationBeat, DerivationScene, GlyphPath } from '../schema';
 import { theme } from '../theme';
 import { caption, enter, MarkdownView, RichTextView } from './common';
-import { MorphingEquation, MOVE_FRAMES } from './equation-morph';
+import { MorphingEquation, StillEquation } from './equation-morph';
 import { Header } from './step-view';
 
 /**
  * A derivation built up equation by equation: the prose that leads to each display equation,
  * then the equation, growing out of the previous one (shown dimmed above, what went struck
  * through in red): the terms both share move to their new places, the new ones fade in, lit
- * amber when the step changed them (equation-morph.tsx). Equations are typeset with marker
- * colours (lib/video/equation-diff.ts markedTex, lib/video/equation-morph.ts morphTex) and
- * restyled per frame, so every frame is a pure function of the props and the frame number and
- * each equation is typeset once.
+ * amber when the step changed them (equation-morph.tsx). Equations come typeset as SVG glyphs in
+ * the props (lib/video/tex-svg.ts), so every frame is a pure function of the props and the frame
+ * number; one MathJax could not typeset is drawn by KaTeX with marker colours (lib/video/equation-diff.ts
+ * markedTex, lib/video/equation-morph.ts morphTex) restyled per frame.
  */
+
+/** the last equation's em, dimmed above the new one */
+const PREVIOUS_EM_PX = 22;
 
 const GONE_MARKER = '#fe0002';
 
@@ -27,7 +31,7 @@ const markerSelector = (scope: string, hex: string) => {
 };
 
 const EquationNumber: React.FC<{ n: number; color: string }> = ({ n, color }) => (
-  <span style={{ fontFamily: theme.mono, fontSize: 14, color, flex: 'none', paddingLeft: 16 }}>({n})</span>
+  <span style={{ fontFamily: theme.mono, fontSize: 22, color, flex: 'none', paddingLeft: 16 }}>({n})</span>
 );
 
 const Equation: React.FC<{ tex: string; fontSize: number; className: string }> = ({ tex, fontSize, className }) => (
@@ -45,12 +49,13 @@ const DIFF_CSS = `
   ${markerSelector('.wd-eq-prev', GONE_MARKER)} { color: ${theme.fail} !important; text-decoration: line-through; text-decoration-color: rgba(248,81,73,0.9); }
 `;
 
-const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; reasoning: string | null }> = ({
-  beat,
-  frame,
-  first,
-  reasoning,
-}) => {
+const BeatView: React.FC<{
+  beat: DerivationBeat;
+  frame: number;
+  first: boolean;
+  reasoning: string | null;
+  table: readonly GlyphPath[] | undefined;
+}> = ({ beat, frame, first, reasoning, table }) => {
   const t = frame - beat.from;
   // the equation follows its prose by a moment; the highlight flares, then stays as a tint
   const eqFrom = beat.prose.length > 0 ? 10 : 0;
@@ -69,7 +74,11 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
       <style>{DIFF_CSS}</style>
       {prev ? (
         <div style={{ display: 'flex', alignItems: 'center', opacity: 0.6, ...enter(frame, beat.from, 6) }}>
-          <Equation tex={markedTex(prev.pieces, GONE_MARKER)} fontSize={19} className="wd-eq-prev" />
+          {prev.svg && table ? (
+            <StillEquation eq={prev} table={table} em={PREVIOUS_EM_PX} />
+          ) : (
+            <Equation tex={markedTex(prev.pieces, GONE_MARKER)} fontSize={PREVIOUS_EM_PX} className="wd-eq-prev" />
+          )}
           <EquationNumber n={prev.number} color={theme.faint} />
         </div>
       ) : null}
@@ -86,12 +95,12 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
           }}
         >
           <span style={{ ...caption('#c297ff'), paddingTop: 3 }}>Reasoning</span>
-          <span style={{ fontSize: 15, lineHeight: 1.45, color: theme.muted, fontStyle: 'italic' }}>{reasoning}</span>
+          <span style={{ fontSize: 22, lineHeight: 1.45, color: theme.muted, fontStyle: 'italic' }}>{reasoning}</span>
         </div>
       ) : null}
       {beat.prose.length > 0 ? (
         <div style={enter(frame, beat.from, 8)}>
-          <RichTextView text={beat.prose} style={{ fontSize: eq ? 18 : 20, lineHeight: 1.5, color: theme.text }} />
+          <RichTextView text={beat.prose} style={{ fontSize: eq ? 22 : 24, lineHeight: 1.45, color: theme.text }} />
         </div>
       ) : null}
       {eq ? (
@@ -102,12 +111,12 @@ const BeatView: React.FC<{ beat: DerivationBeat; frame: number; first: boolean; 
             padding: '10px 16px',
             borderRadius: 10,
             background: theme.panel,
-            border: `1px solid ${prev && flare > 0 ? `rgba(255,200,87,${(0.15 + flare * 0.5).toFixed(2)})` : theme.border}`,
+            border: `1px solid ${prev && flare > 0 ? `rgba(210,153,34,${(0.15 + flare * 0.5).toFixed(2)})` : theme.border}`,
             // growing out of the last equation it is there from the start; the first one enters
             ...(prev ? {} : enter(frame, beat.from + eqFrom, 10)),
           }}
         >
-          <MorphingEquation beat={beat} t={t - eqFrom} fontSize={26} flare={prev ? flare : 0} />
+          <MorphingEquation beat={beat} table={table} t={t - eqFrom} flare={prev ? flare : 0} />
           <EquationNumber n={eq.number} color={theme.muted} />
         </div>
       ) : null}
@@ -126,7 +135,7 @@ export const DerivationView: React.FC<{ scene: DerivationScene; frame: number }>
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16, height: '100%' }}>
       <Header card={scene.card} note={`derivation · equation ${Math.max(1, shown)} of ${scene.equations}`} />
       <div style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}>
-        <BeatView key={i} beat={beat} frame={frame} first={i === 0} reasoning={scene.card.reasoning} />
+        <BeatView key={i} beat={beat} frame={frame} first={i === 0} reasoning={scene.card.reasoning} table={scene.glyphs} />
       </div>
       <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
         {scene.beats.map((b, k) => (

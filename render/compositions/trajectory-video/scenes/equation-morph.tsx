@@ -1,26 +1,162 @@
+import { interpolatePath } from '@remotion/paths';
 import React, { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { continueRender, delayRender, Easing } from 'remotion';
-import { equationMorph, leafOfColor, morphTex, type EquationMorph } from '../../../../lib/video/equation-morph';
-import type { DerivationBeat } from '../schema';
+import {
+  equationMorph,
+  glyphFrame,
+  leafOfColor,
+  morphTex,
+  MOVE_FRAMES,
+  type EquationMorph,
+  type GlyphFrame,
+  type GlyphRole,
+} from '../../../../lib/video/equation-morph';
+import type { DerivationBeat, EquationGlyphs, GlyphPath } from '../schema';
 import { theme } from '../theme';
 import { MarkdownView } from './common';
 
 /**
- * A display equation that grows out of the last one (lib/video/equation-morph.ts): the leaves
- * both share start where they stood in the last equation and move to their places in the new
- * one, the new leaves fade in (lit amber when the diff says they changed), the removed ones are
- * struck through and fade out. Both equations are typeset by the one renderer at the same size,
- * overlaid in one box: the last one (only its removed leaves visible) under the new one.
+ * A display equation that grows out of the last one (lib/video/equation-morph.ts), the way
+ * 3Blue1Brown's TransformMatchingTex does: the leaves both share move from where they stood in
+ * the last equation to their places in the new one, a changed leaf in a removed one's slot morphs
+ * out of it, the new leaves fade in (lit when the diff says they changed), the removed ones are
+ * struck through and fade out.
  *
- * Pure in the frame: where each leaf is typeset is measured in the same frame (useLayoutEffect,
- * before the frame is painted or captured) and the offsets are set from the frame alone, all of
- * them on every frame of the motion; no state is carried between frames. The typeset HTML is the
- * same on every frame (memoised), only a few inline styles change while the terms move.
+ * The equations come typeset as SVG glyphs in the props (lib/video/tex-svg.ts, MathJax where the
+ * props are built): every frame is `glyphFrame` of the props and the frame, drawn as paths; nothing
+ * is measured in the DOM, and no state is carried between frames. An equation MathJax could not
+ * typeset (its `svg` null, or props from before the glyphs) is typeset by KaTeX in the frame and
+ * its leaves measured and moved (KatexMorphingEquation below).
  */
 
-export const MOVE_FRAMES = 24;
-const AMBER = '#ffc857';
+/** a display equation's em in the 1280x720 frame (the review page plays it at 718 px: 19 px there) */
+export const EQUATION_EM_PX = 34;
 
+const ROLE_FILL: Record<GlyphRole, string> = { text: theme.text, lit: theme.warn, gone: theme.fail, faded: theme.muted };
+/** theme.warn as the flare's tint */
+const TINT = (a: number) => `rgba(210,153,34,${a.toFixed(3)})`;
+
+/** The glyphs, rules, strikes and tints of one frame, drawn on the frame's canvas at `em` px to the em (shrunk to fit the box). */
+const GlyphSvg: React.FC<{ frame: GlyphFrame; table: readonly GlyphPath[]; em: number; flare: number; className?: string }> = React.memo(
+  function GlyphSvg({ frame, table, em, flare, className }) {
+    const { view } = frame;
+    // room for the strikes and tints past the glyphs
+    const pad = 60;
+    const vb = [view.x - pad, view.y - pad, view.w + 2 * pad, view.h + 2 * pad];
+    const px = em / 1000;
+    return (
+      <svg
+        className={className}
+        viewBox={vb.join(' ')}
+        width={(vb[2]! * px).toFixed(1)}
+        height={(vb[3]! * px).toFixed(1)}
+        style={{ display: 'block', margin: '0 auto', maxWidth: '100%', height: 'auto' }}
+      >
+        {flare > 0
+          ? frame.tints.map((b, k) => <rect key={`t${k}`} x={b.x} y={b.y} width={b.w} height={b.h} rx={80} fill={TINT(flare * 0.22)} />)
+          : null}
+        {frame.rules.map((r) => (
+          <rect
+            key={r.key}
+            x={r.x}
+            y={r.y}
+            width={r.w}
+            height={r.h}
+            fill={ROLE_FILL[r.role]}
+            opacity={r.opacity < 1 ? r.opacity : undefined}
+          />
+        ))}
+        {frame.glyphs.map((g) => (
+          <path
+            key={g.key}
+            d={g.d ?? table[g.path]?.d}
+            transform={`matrix(${g.sx} 0 0 ${g.sy} ${g.x} ${g.y})`}
+            fill={ROLE_FILL[g.role]}
+            opacity={g.opacity < 1 ? g.opacity : undefined}
+          />
+        ))}
+        {frame.strikes.map((s) => (
+          <line
+            key={s.key}
+            x1={s.x1}
+            x2={s.x1 + (s.x2 - s.x1) * s.progress}
+            y1={s.y}
+            y2={s.y}
+            stroke={theme.fail}
+            strokeWidth={55}
+            strokeLinecap="round"
+            opacity={s.opacity < 1 ? s.opacity : undefined}
+          />
+        ))}
+      </svg>
+    );
+  },
+);
+
+/** The beat's equation as SVG glyphs, moving out of the last one: a pure function of the props and `t`. */
+const GlyphMorphingEquation: React.FC<{
+  before: EquationGlyphs | null;
+  after: EquationGlyphs;
+  morph: EquationMorph;
+  table: readonly GlyphPath[];
+  t: number;
+  lit: boolean;
+  flare: number;
+}> = ({ before, after, morph, table, t, lit, flare }) => {
+  // at rest the frame is the same on every frame: computed once
+  const tKey = before && t < MOVE_FRAMES ? Math.max(t, -1) : MOVE_FRAMES;
+  const frame = useMemo(
+    () => glyphFrame({ before, after, morph, table, t: tKey, lit, interpolatePath }),
+    [before, after, morph, table, tKey, lit],
+  );
+  return (
+    <div style={{ flex: 1, minWidth: 0 }}>
+      <GlyphSvg frame={frame} table={table} em={EQUATION_EM_PX} flare={flare} className="wd-eq-glyphs" />
+    </div>
+  );
+};
+
+/** The last equation, shown dimmed above the new one: what went is struck through in red. Null when it has no glyphs (KaTeX draws it). */
+export const StillEquation: React.FC<{
+  eq: NonNullable<DerivationBeat['previous']>;
+  table: readonly GlyphPath[] | undefined;
+  em: number;
+}> = ({ eq, table, em }) => {
+  const svg = eq.svg;
+  const frame = useMemo(() => {
+    if (!svg || !table) return null;
+    const morph = equationMorph([], eq.pieces);
+    const lit = eq.pieces.some((p) => p.state === 'changed');
+    return glyphFrame({ before: null, after: svg, morph, table, t: MOVE_FRAMES, lit, changed: 'gone' });
+  }, [eq, svg, table]);
+  if (!frame || !table) return null;
+  return (
+    <div style={{ flex: 1, minWidth: 0 }}>
+      <GlyphSvg frame={frame} table={table} em={em} flare={0} className="wd-eq-prev-glyphs" />
+    </div>
+  );
+};
+
+export const MorphingEquation: React.FC<{
+  beat: DerivationBeat;
+  /** the scene's glyph table (absent in older props) */
+  table: readonly GlyphPath[] | undefined;
+  /** frames since the equation's motion starts (negative: before it) */
+  t: number;
+  /** the tint behind lit leaves, 0..1 */
+  flare: number;
+}> = ({ beat, table, t, flare }) => {
+  const eq = beat.equation!;
+  const prev = beat.previous;
+  const morph = useMemo(() => equationMorph(prev?.pieces ?? [], eq.pieces), [prev, eq]);
+  // a step from the last equation (the diff related them): what changed is lit, and what went struck through, even when nothing came in its place
+  const lit = useMemo(() => [...eq.pieces, ...(prev?.pieces ?? [])].some((p) => p.state === 'changed'), [eq, prev]);
+  if (table && eq.svg && (!prev || prev.svg))
+    return <GlyphMorphingEquation before={prev?.svg ?? null} after={eq.svg} morph={morph} table={table} t={t} lit={lit} flare={flare} />;
+  return <KatexMorphingEquation beat={beat} t={t} fontSize={EQUATION_EM_PX} flare={flare} />;
+};
+
+const AMBER = theme.warn;
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 const ease = Easing.inOut(Easing.cubic);
 
@@ -96,7 +232,8 @@ function useFontsLoaded(): boolean {
   return ready;
 }
 
-export const MorphingEquation: React.FC<{
+/** The KaTeX fallback: both equations typeset in the frame, their leaves measured and moved (for equations MathJax could not typeset). */
+const KatexMorphingEquation: React.FC<{
   beat: DerivationBeat;
   /** frames since the equation's motion starts (negative: before it) */
   t: number;
@@ -164,7 +301,7 @@ export const MorphingEquation: React.FC<{
         const o = prev ? clamp01((t - MOVE_FRAMES * 0.35) / (MOVE_FRAMES * 0.65)) : 1;
         for (const el of els) {
           el.style.opacity = o >= 1 ? '' : o.toFixed(3);
-          el.style.backgroundColor = lit && l.state === 'changed' && flare > 0 ? `rgba(255,200,87,${(flare * 0.22).toFixed(3)})` : '';
+          el.style.backgroundColor = lit && l.state === 'changed' && flare > 0 ? TINT(flare * 0.22) : '';
         }
       } else if (!morphing) for (const el of els) place(el, 0, 0);
     }

@@ -1,7 +1,7 @@
 import React from 'react';
 import { interpolate } from 'remotion';
 import type { AnswerPlot, ResultScene } from '../schema';
-import { theme } from '../theme';
+import { theme, type } from '../theme';
 import { revealedPaths } from '../../../../lib/video/plot-reveal';
 import { caption, enter, MarkdownView, RichTextView } from './common';
 
@@ -27,10 +27,10 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
   width,
   height,
 }) => {
-  const left = 64;
+  const left = 96;
   const right = 16;
   const top = 10;
-  const bottom = 34;
+  const bottom = 40;
   const w = width - left - right;
   const h = height - top - bottom;
   const x = (v: number) => left + ((v - plot.xFrom) / (plot.xTo - plot.xFrom)) * w;
@@ -46,7 +46,7 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
         {plot.yTicks.map((v) => (
           <g key={`y${v}`}>
             <line x1={left} x2={left + w} y1={y(v)} y2={y(v)} stroke={theme.border} strokeWidth={1} />
-            <text x={left - 8} y={y(v) + 4} fill={theme.muted} fontSize={12} textAnchor="end" fontFamily={theme.mono}>
+            <text x={left - 8} y={y(v) + 7} fill={theme.muted} fontSize={type.min} textAnchor="end" fontFamily={theme.mono}>
               {fmt(v)}
             </text>
           </g>
@@ -54,7 +54,7 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
         {plot.xTicks.map((v) => (
           <g key={`x${v}`}>
             <line x1={x(v)} x2={x(v)} y1={top} y2={top + h} stroke={theme.border} strokeWidth={1} />
-            <text x={x(v)} y={top + h + 18} fill={theme.muted} fontSize={12} textAnchor="middle" fontFamily={theme.mono}>
+            <text x={x(v)} y={top + h + 26} fill={theme.muted} fontSize={type.min} textAnchor="middle" fontFamily={theme.mono}>
               {fmt(v)}
             </text>
           </g>
@@ -64,10 +64,10 @@ const PlotView: React.FC<{ plot: AnswerPlot; frame: number; from: number; width:
           <path key={k} d={p} fill="none" stroke={theme.accent} strokeWidth={2.5} strokeLinejoin="round" strokeLinecap="round" />
         ))}
       </svg>
-      <div style={{ position: 'absolute', left: left + w - 40, top: top + h + 14, fontSize: 15, color: theme.text }}>
+      <div style={{ position: 'absolute', left: left + w - 40, top: top + h + 8, fontSize: type.body, color: theme.text }}>
         <MarkdownView source={`$${plot.xTex}$`} />
       </div>
-      <div style={{ position: 'absolute', left: 4, top: top + h / 2 - 12, width: 40, fontSize: 15, color: theme.text }}>
+      <div style={{ position: 'absolute', left: 4, top: top + h / 2 - 16, width: 40, fontSize: type.body, color: theme.text }}>
         <MarkdownView source={`$${plot.yTex}$`} />
       </div>
     </div>
@@ -84,8 +84,10 @@ export const ResultCard: React.FC<{ scene: ResultScene; frame: number; width: nu
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 14, height: '100%', ...enter(frame, scene.from, 10) }}>
       <div style={{ display: 'flex', alignItems: 'baseline', gap: 12 }}>
-        <span style={{ fontSize: 13, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>Result</span>
-        <span style={{ fontSize: 13, color: theme.muted }}>
+        <span style={{ fontSize: type.min, letterSpacing: 2, textTransform: 'uppercase', color: theme.accent, fontWeight: 700 }}>
+          Result
+        </span>
+        <span style={{ fontSize: type.min, color: theme.muted }}>
           {SOURCE_LABEL[scene.source]} · step {scene.step + 1}
         </span>
       </div>
@@ -98,17 +100,17 @@ export const ResultCard: React.FC<{ scene: ResultScene; frame: number; width: nu
           boxShadow: '0 0 0 3px rgba(110,168,255,0.12)',
         }}
       >
-        <RichTextView text={scene.answer} style={{ fontSize: plot ? 20 : 24, lineHeight: 1.5, color: theme.text }} />
+        <RichTextView text={scene.answer} style={{ fontSize: plot ? type.body : type.lead, lineHeight: 1.45, color: theme.text }} />
       </div>
       {plot ? (
         <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0 }}>
-          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: 13, color: theme.muted }}>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', fontSize: type.min, color: theme.muted }}>
             <span style={caption()}>Plotted</span>
-            <span style={{ fontSize: 15, color: theme.text }}>
+            <span style={{ fontSize: type.body, color: theme.text }}>
               <MarkdownView source={`$${plot.formula}$`} />
             </span>
             <span>for</span>
-            <span style={{ fontSize: 15, color: theme.text }}>
+            <span style={{ fontSize: type.body, color: theme.text }}>
               <MarkdownView source={`$${plot.rangeTex}$`} />
             </span>
             {plot.given.length > 0 ? <span>with</span> : null}
@@ -132,7 +134,7 @@ export const ResultCard: React.FC<{ scene: ResultScene; frame: number; width: nu
             frame={frame}
             from={scene.from}
             width={Math.min(width, 860)}
-            height={Math.max(180, Math.min(300, height - 230))}
+            height={Math.max(180, Math.min(300, height - 250))}
           />
         </div>
       ) : null}

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildTrajectory } from '../../../../lib/formats/build-trajectory';
 import { trajectoryVideoProps } from '../../../../lib/video/props';
 import type { StepScene } from '../schema';
-import { programPage, programPageLines, StepView } from './step-view';
+import { stepCardPages } from '../../../../lib/video/card-pages';
+import { StepView } from './step-view';
 
 /* Issue 43 §3: the video shows the whole program a step runs, a page at a time, not "… 12 more
    lines". The call's shape is Inspect's `python` tool ({"code": …}, inspect_ai/tool/_tools/_execute.py). */
@@ -39,20 +40,32 @@ describe('a tool call that runs a program, in the video', () => {
   });
 
   it('pages through every line, highlighted with line numbers, never "… N more lines"', () => {
-    const per = programPageLines(entry.card);
+    const pages = stepCardPages(entry.card);
+    expect(pages.length).toBeGreaterThan(1);
     const seen = new Set<number>();
-    for (let f = entry.from; f < entry.from + entry.duration; f += 5) {
-      const [a, b] = programPage(42, per, f, entry.from, entry.duration);
-      for (let k = a; k < b; k++) seen.add(k);
+    let firstRows = '';
+    for (let f = entry.from; f < entry.from + entry.duration; f += 3) {
+      const out = html(f);
+      for (const m of out.matchAll(/data-rows="(\d+)-(\d+)"/g)) {
+        if (!firstRows) firstRows = m[0];
+        for (let k = Number(m[1]); k <= Number(m[2]); k++) seen.add(k);
+      }
     }
     expect(seen.size).toBe(42);
     const first = html(entry.from + 2);
     expect(first).toContain('data-language="python"');
-    expect(first).toContain(`lines 1–${per} of 42`);
+    expect(first).toMatch(/lines 1–\d+ of 42/);
     expect(first).not.toMatch(/more lines/);
     const last = html(entry.from + entry.duration - 1);
     expect(last).toContain('line 42');
     expect(last).toContain('>42<'); // its line number
     expect(last).not.toContain('import'); // the first page is gone
+  });
+
+  it('holds each page for its reading time: the whole card at least its lines at 0.8 s', () => {
+    const pages = stepCardPages(entry.card);
+    const rows = pages.flatMap((p) => p.blocks).reduce((n, b) => n + (b.kind === 'call' ? b.rows[1] - b.rows[0] : 0), 0);
+    expect(rows).toBe(42);
+    expect(entry.duration / props.fps).toBeGreaterThanOrEqual(42 * 0.8);
   });
 });

@@ -1,7 +1,7 @@
 import React, { useMemo } from 'react';
 import { pieceAt, snapshotAt } from '../../../../lib/video/chapters';
 import type { TerminalScene, TerminalStyle, TrajectoryVideoProps } from '../schema';
-import { TERMINAL_DEFAULT_BG, TERMINAL_DEFAULT_FG, theme } from '../theme';
+import { TERMINAL_DEFAULT_BG, TERMINAL_DEFAULT_FG, theme, type } from '../theme';
 import { enter, FastForwardIcon, formatSeconds } from './common';
 
 /** Width of a monospace cell relative to the font size (JetBrains Mono: 600/1000 em). */
@@ -28,29 +28,46 @@ function runStyle(s: TerminalStyle): React.CSSProperties {
 }
 
 /**
- * The part of the screen the scene needs: rows down to the lowest one ever written or holding
- * the cursor, columns out to the longest line (at least 16 x 64), so a mostly empty 120x40
- * terminal is drawn large enough to read. Pure in the scene.
+ * The rows the scene needs: down to the lowest one ever written or holding the cursor (a mostly
+ * empty 120x40 terminal does not draw its empty rows). Pure in the scene.
  */
-function usedArea(scene: TerminalScene, lines: Array<Array<[string, number]>>): { rows: number; cols: number } {
+function usedRows(scene: TerminalScene, lines: Array<Array<[string, number]>>): number {
   let rows = 0;
-  let cols = 0;
   let maxRows = 0;
-  let maxCols = 0;
   for (const s of scene.snapshots) {
     maxRows = Math.max(maxRows, s.rows);
-    maxCols = Math.max(maxCols, s.cols);
     s.lines.forEach((li, y) => {
-      const len = (lines[li] ?? []).reduce((n, r) => n + r[0].length, 0);
-      if (len > 0) rows = Math.max(rows, y + 1);
-      cols = Math.max(cols, len);
+      if ((lines[li] ?? []).some((r) => r[0].trim() !== '')) rows = Math.max(rows, y + 1);
     });
-    if (s.cursor) {
-      rows = Math.max(rows, s.cursor[1] + 1);
-      cols = Math.max(cols, s.cursor[0] + 1);
+    if (s.cursor) rows = Math.max(rows, s.cursor[1] + 1);
+  }
+  return Math.min(maxRows, Math.max(1, rows));
+}
+
+type Run = [string, number];
+
+/** A screen line's runs wrapped at `cols` columns (trailing blanks dropped): one or more rows as drawn. */
+export function wrapRuns(runs: readonly Run[], cols: number): Run[][] {
+  const text = runs.reduce((n, r) => n + r[0], '');
+  const end = text.replace(/\s+$/, '').length;
+  const rows: Run[][] = [[]];
+  let col = 0;
+  let at = 0;
+  for (const [t, si] of runs) {
+    let piece = t.slice(0, Math.max(0, end - at));
+    at += t.length;
+    while (piece.length > 0) {
+      if (col === cols) {
+        rows.push([]);
+        col = 0;
+      }
+      const take = piece.slice(0, cols - col);
+      rows[rows.length - 1]!.push([take, si]);
+      col += take.length;
+      piece = piece.slice(take.length);
     }
   }
-  return { rows: Math.min(maxRows, Math.max(16, rows + 1)), cols: Math.min(maxCols, Math.max(64, cols + 2)) };
+  return rows;
 }
 
 /** The terminal replay: the emulator's snapshot for this frame, drawn as styled runs. */
@@ -64,16 +81,36 @@ export const TerminalView: React.FC<{
   const table = props.terminal;
   const snap = snapshotAt(scene.snapshots, frame);
   const { piece, castTime } = pieceAt(scene.pieces, frame);
-  const area = useMemo(() => usedArea(scene, table?.lines ?? []), [scene, table]);
+  const used = useMemo(() => usedRows(scene, table?.lines ?? []), [scene, table]);
   if (!table) return null;
   const chromeH = 40;
   const padX = 16;
   const padY = 12;
-  const viewCols = Math.min(snap.cols, area.cols);
-  const viewRows = Math.min(snap.rows, area.rows);
-  const fontSize = Math.min(18, (width - padX * 2) / (viewCols * CELL_W), (height - chromeH - padY * 2) / (viewRows * LINE_H));
-  const termW = Math.max(viewCols * CELL_W * fontSize + padX * 2, 480);
-  const termH = viewRows * LINE_H * fontSize + padY * 2;
+  // the type scale's code size, never smaller: a wide screen wraps its lines, a tall one shows the rows at the cursor
+  const fontSize = type.code;
+  const lineH = LINE_H * fontSize;
+  const fitCols = Math.floor((width - padX * 2 - 2) / (CELL_W * fontSize));
+  const fitRows = Math.floor((height - chromeH - padY * 2 - 2) / lineH);
+  const cols = Math.min(snap.cols, fitCols);
+  // each screen line as the rows it wraps to, down to the last used row
+  const screen = snap.lines.slice(0, Math.min(snap.rows, used)).map((li) => wrapRuns(table.lines[li] ?? [], cols));
+  const firstRowOf: number[] = [];
+  let count = 0;
+  for (const rows of screen) {
+    firstRowOf.push(count);
+    count += rows.length;
+  }
+  const cursor =
+    snap.cursor && snap.cursor[1] < screen.length
+      ? { row: firstRowOf[snap.cursor[1]]! + Math.floor(snap.cursor[0] / cols), col: snap.cursor[0] % cols }
+      : null;
+  // the window of rows shown: the last `fitRows` up to the cursor (or the last row), as a terminal scrolls
+  const end = Math.max(cursor ? cursor.row + 1 : count, Math.min(count, fitRows));
+  const top = Math.max(0, end - fitRows);
+  const drawn = screen.flat().slice(top, top + fitRows);
+  const viewRows = Math.max(1, Math.min(fitRows, Math.max(drawn.length, cursor ? cursor.row - top + 1 : 0)));
+  const termW = Math.max(cols * CELL_W * fontSize + padX * 2, 480);
+  const termH = viewRows * lineH + padY * 2;
   const styles = table.styles;
   const card = props.scenes.find((s) => s.kind === 'step' && s.cards.some((c) => c.card.index === scene.step));
   const stepCard = card?.kind === 'step' ? card.cards.find((c) => c.card.index === scene.step)?.card : undefined;
@@ -101,17 +138,30 @@ export const TerminalView: React.FC<{
           ))}
         </div>
         <span
-          style={{ fontSize: 13, color: theme.muted, fontWeight: 600, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+          style={{
+            fontSize: type.min,
+            color: theme.muted,
+            fontWeight: 600,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+          }}
         >
           {scene.step !== null ? `Terminal · step ${scene.step + 1}${stepCard ? ` · ${stepCard.actor}` : ''}` : 'Terminal recording'}
           {marker ? <span style={{ color: theme.faint, fontWeight: 400 }}> · {marker.label}</span> : null}
+          {top > 0 || count > top + viewRows ? (
+            <span style={{ color: theme.faint, fontWeight: 400 }}>
+              {' '}
+              · rows {top + 1}–{Math.min(count, top + viewRows)} of {count}
+            </span>
+          ) : null}
         </span>
         <div style={{ flex: 1 }} />
         {scene.speed > 1.05 ? (
           <span
             style={{
               fontFamily: theme.mono,
-              fontSize: 12,
+              fontSize: type.min,
               color: theme.warn,
               padding: '1px 6px',
               border: '1px solid rgba(210,153,34,0.5)',
@@ -121,10 +171,10 @@ export const TerminalView: React.FC<{
             {scene.speed.toFixed(1)}×
           </span>
         ) : null}
-        <span style={{ fontFamily: theme.mono, fontSize: 12, color: theme.faint }}>
+        <span style={{ fontFamily: theme.mono, fontSize: type.min, color: theme.faint, flex: 'none' }}>
           {snap.cols}×{snap.rows}
         </span>
-        <span style={{ fontFamily: theme.mono, fontSize: 13, color: theme.text, minWidth: 74, textAlign: 'right' }}>
+        <span style={{ fontFamily: theme.mono, fontSize: type.min, color: theme.text, minWidth: 90, textAlign: 'right', flex: 'none' }}>
           {castTime.toFixed(1)} s
         </span>
       </div>
@@ -146,23 +196,23 @@ export const TerminalView: React.FC<{
           fontVariantLigatures: 'none',
         }}
       >
-        {snap.lines.slice(0, viewRows).map((li, y) => (
-          <div key={y} style={{ height: LINE_H * fontSize }}>
-            {(table.lines[li] ?? []).map(([text, si], k) => (
+        {drawn.map((runs, y) => (
+          <div key={y} style={{ height: lineH }}>
+            {runs.map(([text, si], k) => (
               <span key={k} style={runStyle(styles[si]!)}>
                 {text}
               </span>
             ))}
           </div>
         ))}
-        {snap.cursor ? (
+        {cursor && cursor.row >= top && cursor.row < top + viewRows ? (
           <div
             style={{
               position: 'absolute',
-              left: padX + snap.cursor[0] * CELL_W * fontSize,
-              top: padY + snap.cursor[1] * LINE_H * fontSize,
+              left: padX + cursor.col * CELL_W * fontSize,
+              top: padY + (cursor.row - top) * lineH,
               width: CELL_W * fontSize,
-              height: LINE_H * fontSize,
+              height: lineH,
               background: theme.accent,
               opacity: 0.75,
             }}
@@ -194,7 +244,7 @@ export const TerminalView: React.FC<{
             >
               <div style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
                 <FastForwardIcon color={theme.warn} />
-                <span style={{ fontSize: 20, fontWeight: 700, color: theme.text }}>
+                <span style={{ fontSize: type.body, fontWeight: 700, color: theme.text }}>
                   {formatSeconds(piece.castTo - piece.castFrom)} idle
                 </span>
               </div>
