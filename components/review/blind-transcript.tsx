@@ -4,8 +4,7 @@ import { memo, startTransition, useEffect, useRef, useState } from 'react';
 import type { TranscriptStep } from '@/lib/video/transcript';
 import { stepNumber } from '../ui/format';
 import { formatCount } from '../../lib/video/text';
-import { RichText } from '@/render/ui/rich-text';
-import { CodeListing } from '@/render/ui/code-listing';
+import { DeferredCodeListing, DeferredRichText } from '../ui/deferred-text';
 import { inert } from '@/lib/rich-text/inert-text';
 
 const sourceStyle: Record<TranscriptStep['source'], { rule: string; chip: string }> = {
@@ -310,7 +309,7 @@ const TranscriptItem = memo(function TranscriptItem({
       </div>
       {near ? (
         <div className="space-y-2 px-3 pb-2 text-sm text-zinc-800">
-          {step.text !== '' ? <RichText text={step.text} /> : null}
+          {step.text !== '' ? <DeferredRichText text={step.text} /> : null}
           {step.reasoning ? <Reasoning text={step.reasoning} /> : null}
           {step.toolCalls.map((c, i) =>
             c.code ? (
@@ -392,7 +391,7 @@ function Reasoning({ text }: { text: string }) {
   return (
     <div className="rounded-md border border-dashed border-zinc-300 bg-zinc-50/60 px-3 py-1.5 text-[13px] italic text-zinc-600">
       <p className="mb-0.5 text-[11px] font-medium not-italic text-zinc-500">Reasoning</p>
-      <RichText text={shown} />
+      <DeferredRichText text={shown} />
       {long ? (
         <button
           type="button"
@@ -434,7 +433,7 @@ function CodeCall({ name, code, language, rest }: { name: string; code: string; 
           </button>
         ) : null}
       </div>
-      <CodeListing
+      <DeferredCodeListing
         code={inert(code)}
         language={language}
         lineCount={long && !open ? CODE_LINES : undefined}

@@ -21,7 +21,7 @@ import { useReviewShortcuts } from './use-review-shortcuts';
 import { useRunTracking } from './use-run-tracking';
 import { useProgressSaver } from './use-progress-saver';
 import { ReviewPlayer, ShortcutsButton, WorkspaceDialogs } from './workspace-bits';
-import { CriterionText } from '@/render/ui/criterion-text';
+import { DeferredCriterionText } from '../ui/deferred-text';
 import { DataTable } from '../ui/table';
 import { formatClock } from '../ui/format';
 
@@ -465,7 +465,7 @@ export function CompareWorkspace({
                 {criteria.map((c, ci) => (
                   <tr key={c.key}>
                     <td className="py-1 pr-2 text-xs text-zinc-800">
-                      <CriterionText text={c.text} />
+                      <DeferredCriterionText text={c.text} />
                     </td>
                     {(['left', 'right'] as const).map((side, si) => {
                       const at = ci * 2 + si;

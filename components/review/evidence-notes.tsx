@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EvidenceNote } from '@/lib/review/evidence';
 import { frameClock, stepNumber } from '../ui/format';
-import { RichText } from '@/render/ui/rich-text';
+import { DeferredRichText } from '../ui/deferred-text';
 
 export interface PendingPin {
   frame: number;
@@ -129,7 +129,7 @@ export function EvidenceNotes({
               <span className="font-mono text-xs text-indigo-700">{frameClock(n.frame, fps)}</span>
               {n.stepIndex !== null ? <span className="font-mono text-xs text-zinc-400">#{stepNumber(n.stepIndex)}</span> : null}
               {n.side && sideLabels ? <span className="text-xs text-zinc-500">{sideLabels[n.side]}</span> : null}
-              <RichText text={n.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />
+              <DeferredRichText text={n.note} inline className="min-w-0 flex-1 break-words text-zinc-800" />
               {n.wrongStep ? <span className="rounded bg-red-50 px-1 text-[10px] font-medium text-red-700">wrong step</span> : null}
             </button>
             <button

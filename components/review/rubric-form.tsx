@@ -1,7 +1,7 @@
 'use client';
 
 import type { RubricDefinition, RubricQuestion } from '@/lib/review/rubric';
-import { CriterionText } from '@/render/ui/criterion-text';
+import { DeferredCriterionText } from '../ui/deferred-text';
 
 export type Answers = Record<string, unknown>;
 
@@ -159,7 +159,7 @@ function QuestionInput({
               className={`flex items-center gap-2 rounded px-1 py-0.5 ${cursor === k ? 'bg-indigo-50' : ''}`}
               data-criterion={c.key}
             >
-              <CriterionText text={c.text} className="min-w-0 flex-1 text-xs text-zinc-800" />
+              <DeferredCriterionText text={c.text} className="min-w-0 flex-1 text-xs text-zinc-800" />
               {(['pass', 'fail'] as const).map((verdict) => (
                 <button
                   key={verdict}

@@ -3,8 +3,9 @@
 import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { ExpandableText } from '../trajectories/expandable-text';
 import { inert } from '@/lib/rich-text/inert-text';
-import { CriterionText } from '@/render/ui/criterion-text';
-import { TASK_INSTRUCTION_CHARS, TASK_INSTRUCTION_LINES, type TaskTypeset } from './task-typeset';
+import { DeferredCriterionText } from '../ui/deferred-text';
+import type { TaskTypeset } from './task-typeset';
+import { TASK_INSTRUCTION_CHARS, TASK_INSTRUCTION_LINES } from './task-sizes';
 
 /**
  * The task as the reviewer sees it: name, environment, instruction, acceptance criteria, and what
@@ -67,7 +68,7 @@ export function TaskPanel({
         <ul className={`${strip ? 'mt-1' : 'mt-2'} flex flex-wrap gap-1.5`} aria-label="Acceptance criteria">
           {task.criteria.map((c) => (
             <li key={c.key} className="rounded-md border border-zinc-200 bg-zinc-50 px-2 py-0.5 text-xs text-zinc-700">
-              {typeset?.criteria[c.key] ?? <CriterionText text={c.text} />}
+              {typeset?.criteria[c.key] ?? <DeferredCriterionText text={c.text} />}
               {c.verdict !== null ? (
                 <span className={`ml-1 font-semibold ${c.verdict ? 'text-emerald-700' : 'text-red-700'}`}>
                   {c.verdict ? 'verifier: pass' : 'verifier: fail'}

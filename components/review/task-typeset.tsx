@@ -3,10 +3,7 @@ import type { AssignmentView } from '@/lib/review/queries/assignment-view';
 import { RichText } from '@/render/ui/rich-text';
 import { CriterionText } from '@/render/ui/criterion-text';
 import { collapsedText } from '../trajectories/collapsed-text';
-
-/** How much of the instruction the task panel shows while collapsed: the review pages' strip, and the full panel. */
-export const TASK_INSTRUCTION_LINES = { strip: 2, full: 6 } as const;
-export const TASK_INSTRUCTION_CHARS = { strip: 300, full: 800 } as const;
+import { TASK_INSTRUCTION_CHARS, TASK_INSTRUCTION_LINES } from './task-sizes';
 
 /** The task's rich text as the server typeset it: the collapsed instruction, and each criterion by its key. */
 export interface TaskTypeset {

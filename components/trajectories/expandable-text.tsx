@@ -3,14 +3,15 @@
 import { startTransition, useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatCount } from '../../lib/video/text';
 import { inert } from '@/lib/rich-text/inert-text';
-import { RichText } from '@/render/ui/rich-text';
+import { DeferredRichText } from '../ui/deferred-text';
 import { COLLAPSED_CHARS, COLLAPSED_LINES, collapsedText } from './collapsed-text';
 import { MarkedText } from './marked-text';
 
 /**
  * Long text shown by its first lines, with a "Show all" button. Text is untrusted: plain text
  * is a text node with control characters marked (already inert(), inert-text.ts); `rich` text
- * goes through the one rich-text renderer (Markdown + maths, inert output).
+ * goes through the one rich-text renderer (Markdown + maths, inert output), its code loaded apart
+ * (components/ui/deferred-text.tsx) so that a page hydrates without it.
  *
  * `typeset`: the collapsed rich text already typeset by the server component that renders this
  * one (`<RichText text={collapsedText(...).rich} />`): the browser hydrates it as it is, without
@@ -54,7 +55,7 @@ export function ExpandableText({
         <div className={className}>{typeset}</div>
       ) : rich && near ? (
         <div className={className}>
-          <RichText text={more ? collapsed.rich : shown} />
+          <DeferredRichText text={more ? collapsed.rich : shown} />
         </div>
       ) : rich ? (
         <div className={className} data-typeset="when-near">

@@ -4,7 +4,7 @@ import type { CastEvent, Step } from '../formats/trajectory';
 import { trajectoryVideoProps } from './props';
 import { trajectoryVideoSchema, type TrajectoryVideoProps } from './schema';
 import { mergeVideoParts, partAt } from './merge-video-parts';
-import { splitVideoProps, videoHeadSchema, videoPartSchema } from './video-pieces';
+import { PART_SCENE_KINDS, splitVideoProps, videoHeadSchema, videoPartSchema } from './video-pieces';
 
 /** a run with `n` steps, each a shell command whose output the cast replays (the shape of bench/pages-bench-data.ts's long run, smaller) */
 function longRun(n: number): TrajectoryVideoProps {
@@ -56,7 +56,7 @@ describe('splitVideoProps', () => {
       expect(part.scenes[0]![1].kind).not.toBe('terminal');
     }
     const covered = parts.flatMap((p) => p.scenes.map(([i]) => i));
-    const heavy = props.scenes.flatMap((s, i) => (s.kind === 'step' || s.kind === 'terminal' ? [i] : []));
+    const heavy = props.scenes.flatMap((s, i) => (PART_SCENE_KINDS.has(s.kind) ? [i] : []));
     expect(covered).toEqual(heavy);
     expect(head.parts.map((r) => r.part)).toEqual(parts.map((p) => p.part));
     for (let k = 1; k < head.parts.length; k++) expect(head.parts[k]!.fromFrame).toBeGreaterThanOrEqual(head.parts[k - 1]!.toFrame);
@@ -81,5 +81,55 @@ describe('splitVideoProps', () => {
   it('refuses a part of another split', () => {
     const other = splitVideoProps(props, 'rev-2', 8 * 1024).parts[0]!;
     expect(() => mergeVideoParts(head, [other])).toThrow(/split rev-2/);
+  });
+});
+
+describe('splitVideoProps on a maths run', () => {
+  // a derivation (display equations, typeset as SVG glyphs in the props) and a patch (a diff scene)
+  const trajectory = buildTrajectory({
+    format: 'harbor',
+    task: { name: 'hoop', instruction: 'Find the equilibria of a bead on a rotating hoop.' },
+    policy: { model: 'm' },
+    steps: [
+      { source: 'user', text: 'Find the equilibria.' },
+      {
+        source: 'agent',
+        text: 'The Lagrangian gives\n$$\nmR^2\\ddot\\theta = mR^2\\Omega^2\\sin\\theta\\cos\\theta - mgR\\sin\\theta,\n$$\nso that\n$$\n\\ddot\\theta = \\sin\\theta\\left(\\Omega^2\\cos\\theta - \\frac{g}{R}\\right).\n$$',
+      },
+      {
+        source: 'agent',
+        text: 'Fix the sign.',
+        toolCalls: [{ id: 'e1', name: 'bash', arguments: { command: 'git apply fix.patch' } }],
+        observations: [
+          {
+            toolCallId: 'e1',
+            content: '--- a/hoop.py\n+++ b/hoop.py\n@@ -1,2 +1,2 @@\n-w = g / R\n+w = (g / R) ** 0.5\n print(w)\n',
+            isError: false,
+          },
+        ],
+      },
+    ],
+  });
+  const props = trajectoryVideoProps(trajectory, { pacing: 'read' });
+  const { head, parts } = splitVideoProps(props, 'rev-m');
+
+  it('keeps the equations, their glyphs and the hunks out of the head, and merges back whole', () => {
+    const kinds = props.scenes.map((s) => s.kind);
+    expect(kinds).toContain('derivation');
+    expect(kinds).toContain('diff');
+    const derivation = props.scenes.find((s) => s.kind === 'derivation')!;
+    expect(derivation.kind === 'derivation' && (derivation.glyphs?.length ?? 0) > 0).toBe(true);
+    expect(() => trajectoryVideoSchema.parse(head.props)).not.toThrow();
+    for (const s of head.props.scenes) {
+      if (s.kind === 'derivation') {
+        expect(s.glyphs).toEqual([]);
+        expect(s.beats.every((b) => b.equation === null && b.previous === null)).toBe(true);
+      }
+      if (s.kind === 'diff') expect(s.files.every((f) => f.hunks.length === 0)).toBe(true);
+    }
+    expect(JSON.stringify(head).length).toBeLessThan(JSON.stringify(props).length / 2);
+    expect(mergeVideoParts(head, parts)).toEqual(props);
+    const at = derivation.from + 1;
+    expect(partAt(head, at)?.part).toBe(parts.find((p) => p.scenes.some(([, s]) => s.kind === 'derivation'))!.part);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sceneSchema, terminalRunSchema, trajectoryVideoSchema, type Scene, type TrajectoryVideoProps } from './schema';
+import { sceneSchema, terminalRunSchema, trajectoryVideoSchema, type Scene, type StepCard, type TrajectoryVideoProps } from './schema';
 
 /**
  * A video's props split for the browser: a small head the Player starts from, and parts it loads
@@ -9,11 +9,13 @@ import { sceneSchema, terminalRunSchema, trajectoryVideoSchema, type Scene, type
  *
  * The bulk of a long run's props is its terminal replay (a 1,000-step run with a 10 MB cast:
  * 9 MB of screen snapshots and 8.6 MB of screen lines, of 18.9 MB) and its step cards. The head
- * is the whole props with every step and terminal scene replaced by a stub (the same frames, the
- * card's step, source and actor, an empty screen) and no terminal lines: it draws the title card
- * (frame 0, the poster), the chapters, the criteria, the progress rail and the closing card. Each
- * part holds consecutive step and terminal scenes whole, plus every terminal line their screens
- * show. A part never starts at a terminal scene, so a replay's step card arrives with it.
+ * is the whole props with every step, terminal, diff and derivation scene replaced by a stub (the
+ * same frames, the card's step, source and actor, an empty screen, no hunks, no equations) and no
+ * terminal lines: it draws the title card (frame 0, the poster), the chapters, the criteria, the
+ * progress rail, the result and the closing card. Each part holds consecutive scenes of those
+ * kinds whole, plus every terminal line their screens show. A part never starts at a terminal
+ * scene, so a replay's step card arrives with it. (A derivation carries its equations' SVG glyphs:
+ * a maths run's head would otherwise be most of its props.)
  */
 
 /** raw JSON bytes a part aims at (one part is a few hundred ms of a slow link, a few ms of JSON.parse) */
@@ -50,28 +52,37 @@ export const videoPartSchema = z.object({
 });
 export type VideoPart = z.infer<typeof videoPartSchema>;
 
-const heavy = (s: Scene): boolean => s.kind === 'step' || s.kind === 'terminal';
+/** the scenes that come in parts: a step's content, its terminal replay, its diffs and its derivation (with its equations' glyphs) */
+export const PART_SCENE_KINDS: ReadonlySet<Scene['kind']> = new Set(['step', 'terminal', 'diff', 'derivation']);
+
+const heavy = (s: Scene): boolean => PART_SCENE_KINDS.has(s.kind);
+
+/** a card's step, source and actor, nothing to read */
+function stubCard(card: StepCard): StepCard {
+  return {
+    index: card.index,
+    source: card.source,
+    actor: card.actor,
+    message: [],
+    messageOmittedChars: 0,
+    reasoning: null,
+    toolCalls: [],
+    observations: [],
+    timestamp: card.timestamp,
+    realSeconds: card.realSeconds,
+  };
+}
 
 function stub(scene: Scene): Scene {
-  if (scene.kind === 'step')
+  if (scene.kind === 'step') return { ...scene, cards: scene.cards.map((c) => ({ ...c, card: stubCard(c.card) })) };
+  if (scene.kind === 'derivation')
     return {
       ...scene,
-      cards: scene.cards.map((c) => ({
-        ...c,
-        card: {
-          index: c.card.index,
-          source: c.card.source,
-          actor: c.card.actor,
-          message: [],
-          messageOmittedChars: 0,
-          reasoning: null,
-          toolCalls: [],
-          observations: [],
-          timestamp: c.card.timestamp,
-          realSeconds: c.card.realSeconds,
-        },
-      })),
+      card: stubCard(scene.card),
+      beats: [{ from: scene.from, duration: scene.duration, prose: [], equation: null, previous: null }],
+      glyphs: [],
     };
+  if (scene.kind === 'diff') return { ...scene, files: scene.files.slice(0, 1).map((f) => ({ ...f, hunks: [] })), omittedFiles: 0 };
   if (scene.kind === 'terminal') {
     const first = scene.snapshots[0]!;
     return { ...scene, snapshots: [{ frame: scene.from, cols: first.cols, rows: first.rows, lines: [], cursor: null, t: first.t }] };
