@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { ProjectTabs } from '@/components/projects/project-tabs';
 import { TrendChart } from '@/components/insight/trend-chart';
 import { MetricChart } from '@/components/training/metric-chart';
@@ -43,6 +44,15 @@ function Unavailable({ reason }: { reason: string }) {
     <span className="text-xs text-amber-700" title={reason} data-testid="win-unavailable">
       unavailable
     </span>
+  );
+}
+
+/** A win-rate cell of a checkpoint's row: "unavailable" (why, on hover) when its figures could not be computed, empty for a base without a run. */
+function WinRateCell({ checkpoint, children }: { checkpoint: { run: unknown; winRatesUnavailable: string | null }; children: ReactNode }) {
+  return (
+    <td className="px-3 py-2">
+      {checkpoint.winRatesUnavailable ? <Unavailable reason={checkpoint.winRatesUnavailable} /> : checkpoint.run ? children : null}
+    </td>
   );
 }
 
@@ -233,32 +243,20 @@ export default async function HillClimbPage({ searchParams }: { searchParams: Pr
                   <td className="px-3 py-2">
                     <Rate p={c.pass} testId="pass-rate" />
                   </td>
-                  <td className="px-3 py-2">
-                    {c.winRatesUnavailable ? (
-                      <Unavailable reason={c.winRatesUnavailable} />
-                    ) : c.run ? (
-                      <Rate p={c.winRates?.human ?? null} testId="human-win" />
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    {c.winRatesUnavailable ? (
-                      <Unavailable reason={c.winRatesUnavailable} />
-                    ) : c.run ? (
-                      <Rate p={c.winRates?.judge ?? null} />
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    {c.winRatesUnavailable ? (
-                      <Unavailable reason={c.winRatesUnavailable} />
-                    ) : c.run ? (
-                      <span title={c.winRates?.sentence}>
-                        <Rate p={c.winRates?.ppi ?? null} />
-                        {c.winRates ? (
-                          <span className="ml-1 text-[11px] font-semibold uppercase text-zinc-600">{c.winRates.verdict}</span>
-                        ) : null}
-                      </span>
-                    ) : null}
-                  </td>
+                  <WinRateCell checkpoint={c}>
+                    <Rate p={c.winRates?.human ?? null} testId="human-win" />
+                  </WinRateCell>
+                  <WinRateCell checkpoint={c}>
+                    <Rate p={c.winRates?.judge ?? null} />
+                  </WinRateCell>
+                  <WinRateCell checkpoint={c}>
+                    <span title={c.winRates?.sentence}>
+                      <Rate p={c.winRates?.ppi ?? null} />
+                      {c.winRates ? (
+                        <span className="ml-1 text-[11px] font-semibold uppercase text-zinc-600">{c.winRates.verdict}</span>
+                      ) : null}
+                    </span>
+                  </WinRateCell>
                   <td className="px-4 py-2 text-xs">
                     {c.run ? (
                       c.id === view.focus ? (

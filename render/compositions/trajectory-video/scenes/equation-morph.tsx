@@ -9,9 +9,10 @@ import {
   MOVE_FRAMES,
   type EquationMorph,
   type GlyphFrame,
+  type GlyphFrameInput,
   type GlyphRole,
 } from '../../../../lib/video/equation-morph';
-import type { DerivationBeat, EquationGlyphs, GlyphPath } from '../schema';
+import type { DerivationBeat, GlyphPath } from '../schema';
 import { theme } from '../theme';
 import { MarkdownView } from './common';
 
@@ -94,15 +95,15 @@ const GlyphSvg: React.FC<{ frame: GlyphFrame; table: readonly GlyphPath[]; em: n
 );
 
 /** The beat's equation as SVG glyphs, moving out of the last one: a pure function of the props and `t`. */
-const GlyphMorphingEquation: React.FC<{
-  before: EquationGlyphs | null;
-  after: EquationGlyphs;
-  morph: EquationMorph;
-  table: readonly GlyphPath[];
-  t: number;
-  lit: boolean;
-  flare: number;
-}> = ({ before, after, morph, table, t, lit, flare }) => {
+const GlyphMorphingEquation: React.FC<Omit<GlyphFrameInput, 'interpolatePath'> & { flare: number }> = ({
+  before,
+  after,
+  morph,
+  table,
+  t,
+  lit,
+  flare,
+}) => {
   // at rest the frame is the same on every frame: computed once
   const tKey = before && t < MOVE_FRAMES ? Math.max(t, -1) : MOVE_FRAMES;
   const frame = useMemo(
