@@ -1,5 +1,6 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { prerender } from 'react-dom/static';
 import { describe, expect, it } from 'vitest';
 import { collapsedText } from './collapsed-text';
 import { ExpandableText } from './expandable-text';
@@ -31,9 +32,16 @@ describe('ExpandableText', () => {
     expect(out).not.toContain('katex');
   });
 
-  it('typesets rich text itself when no typeset node is given', () => {
-    const out = render({ text: 'So $x^2$.', rich: true, className: 'c' });
-    expect(out).toContain('class="katex"');
+  it('typesets rich text itself when no typeset node is given (its code in a chunk of its own: plain text until the chunk is in)', async () => {
+    const props = { text: 'So $x^2$.', rich: true, className: 'c' };
+    // the synchronous render does not wait for the lazy chunk: the fallback is the text, not typeset
+    const first = render(props);
+    expect(first).toContain('So $x^2$.');
+    expect(first).not.toContain('katex');
+    // the streaming render (what Next's server does) waits for it: the page's HTML is typeset
+    const { prelude } = await prerender(createElement(ExpandableText, props));
+    const html = await new Response(prelude).text();
+    expect(html).toContain('class="katex"');
   });
 
   it('leaves text that will be typeset when near as plain text in the server render', () => {
