@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { everyChapterRun } from '../../e2e/fixtures/every-chapter';
 import { buildTrajectory } from '../formats/build-trajectory';
-import { callRows, excerptRows, pageAt, pagedCardSeconds, stepCardPages, titlePages, VIDEO_TYPE } from './card-pages';
+import {
+  callRows,
+  CLOSING_SECONDS,
+  closingHolds,
+  closingPageAt,
+  closingPages,
+  excerptRows,
+  pageAt,
+  pagedCardSeconds,
+  stepCardPages,
+  titlePages,
+  VIDEO_TYPE,
+} from './card-pages';
 import { READING, STILL_MAX_SECONDS } from './pacing';
 import { trajectoryVideoProps } from './props';
 import type { StepCard, StepScene } from './schema';
@@ -123,5 +135,109 @@ describe('the title card', () => {
     const run = buildTrajectory({ format: 'openai', task: { name: 'hoop', instruction: richTextSource(instruction) }, steps: [] });
     const title = trajectoryVideoProps(run, { pacing: 'read' }).scenes[0]!;
     expect(title.duration / 30).toBeGreaterThan(STILL_MAX_SECONDS);
+  });
+});
+
+describe('the closing card', () => {
+  // an Inspect eval scored by several model-graded scorers, each with its explanation
+  // (inspect_ai/scorer/_model.py model_graded_qa: Score(value, answer, explanation=the grader's reply))
+  const explanation = (i: number) =>
+    `Grader ${i + 1}: the submission derives the effective potential correctly and finds both equilibria; ` +
+    'it checks the limit of a slow hoop and the stability of the bottom point by the sign of the second derivative. '.repeat(4);
+  const judges = Array.from({ length: 5 }, (_, i) => ({
+    judge: `model_graded_qa/${i + 1}`,
+    score: i % 2,
+    label: i % 2 ? 'C' : 'I',
+    explanation: explanation(i),
+  }));
+  const components = Object.fromEntries(
+    Array.from({ length: 9 }, (_, i) => [`test:tests/test_hoop.py::test_case_${i + 1}`, i % 3 ? 1 : 0]),
+  );
+  const answer = Array.from(
+    { length: 6 },
+    (_, i) => `Case ${i + 1}: the equilibrium sits at $\\cos\\theta = g/(\\Omega^2 R)$ when $\\Omega^2 R > g$.`,
+  ).join('\n\n');
+  const run = buildTrajectory({
+    format: 'inspect',
+    task: { name: 'hoop', instruction: 'Find the equilibria.' },
+    steps: [{ source: 'agent', text: 'Done.' }],
+    extra: { verifier: { reward: 0.67, components }, judgeScores: judges, submission: answer },
+  });
+
+  it('shows every component, every judge whole and the whole answer, over pages, in order, nothing "+ N more"', () => {
+    const p = trajectoryVideoProps(run, { pacing: 'read' });
+    const pages = closingPages(p.outcome);
+    expect(pages.length).toBeGreaterThan(2);
+    // pages tile the components and the judges
+    expect(pages[0]!.components[0]).toBe(0);
+    expect(pages[0]!.judges[0]).toBe(0);
+    pages.slice(1).forEach((page, k) => {
+      expect(page.components[0]).toBe(pages[k]!.components[1]);
+      expect(page.judges[0]).toBe(pages[k]!.judges[1]);
+    });
+    expect(pages.at(-1)!.components[1]).toBe(9);
+    expect(pages.at(-1)!.judges[1]).toBe(5);
+    // the explanations are carried whole (they were cut at 220 characters)
+    expect(p.outcome.judges.map((j) => j.explanation)).toEqual(judges.map((j) => j.explanation));
+    // the answer in pages of its own when long, all of it
+    expect(pages.flatMap((page) => (page.answer ? [richTextSource(page.answer)] : [])).join('')).toBe(richTextSource(p.outcome.answer!));
+    // these long explanations go across the card, one to a row, a page holding what fits
+    for (const page of pages) {
+      expect(page.judgeRows.flat()).toEqual(Array.from({ length: page.judges[1] - page.judges[0] }, (_, k) => page.judges[0] + k));
+      for (const row of page.judgeRows) expect(row).toHaveLength(1);
+    }
+  });
+
+  it('sets two judges with short explanations side by side', () => {
+    const short = buildTrajectory({
+      format: 'inspect',
+      task: { name: 'hoop', instruction: 'Find the equilibria.' },
+      steps: [{ source: 'agent', text: 'Done.' }],
+      extra: {
+        judgeScores: [
+          { judge: 'match', score: 1, label: 'C', explanation: 'ANSWER line contains both regimes.' },
+          { judge: 'model_graded_qa', score: 1, label: 'C', explanation: 'GRADE: C. Correct Lagrangian and equilibria.' },
+          { judge: 'model_graded_fact', score: 0, label: 'I', explanation: 'Misses the bifurcation at $\\Omega^2 = g/R$.' },
+        ],
+      },
+    });
+    const pages = closingPages(trajectoryVideoProps(short, { pacing: 'read' }).outcome);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.judgeRows).toEqual([[0, 1], [2]]);
+  });
+
+  it('holds each page for its reading under read pacing (at most 12 s a page), and shows them in turn', () => {
+    const p = trajectoryVideoProps(run, { pacing: 'read' });
+    const scene = p.scenes.find((s) => s.kind === 'closing')!;
+    const pages = closingPages(p.outcome);
+    const holds = closingHolds(pages, true, true);
+    expect(holds[0]).toBeGreaterThanOrEqual(CLOSING_SECONDS + 1);
+    for (const h of holds) expect(h).toBeLessThanOrEqual(STILL_MAX_SECONDS);
+    for (const h of holds.slice(1)) expect(h).toBeGreaterThanOrEqual(READING.cardMinSeconds);
+    expect(scene.duration).toBe(Math.round(holds.reduce((a, b) => a + b, 0) * p.fps));
+    const seen = Array.from({ length: scene.duration }, (_, i) => closingPageAt(holds, scene.from + i, scene.from, scene.duration).page);
+    expect([...new Set(seen)]).toEqual(pages.map((_, k) => k));
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // each page starts where the one before ends
+    const starts = pages.map((_, k) => scene.from + seen.indexOf(k));
+    pages.forEach((_, k) => expect(closingPageAt(holds, starts[k]!, scene.from, scene.duration).from).toBe(starts[k]));
+    // skim: the first page its few seconds, each further page 2.5 s
+    const skim = closingHolds(pages, false, true);
+    expect(skim).toEqual([CLOSING_SECONDS + 1, ...pages.slice(1).map(() => 2.5)]);
+  });
+
+  it('keeps a small outcome on one page, held as before', () => {
+    const small = buildTrajectory({
+      format: 'inspect',
+      task: { name: 'hoop', instruction: 'Find the equilibria.' },
+      steps: [{ source: 'agent', text: 'Done.' }],
+      extra: {
+        verifier: { reward: 1, components: { accuracy: 1 } },
+        judgeScores: [{ judge: 'j', score: 1, label: 'C', explanation: 'Correct.' }],
+      },
+    });
+    const p = trajectoryVideoProps(small, { pacing: 'skim' });
+    expect(closingPages(p.outcome)).toHaveLength(1);
+    expect(p.scenes.find((s) => s.kind === 'closing')!.duration).toBe(Math.round((CLOSING_SECONDS + 1) * p.fps));
   });
 });

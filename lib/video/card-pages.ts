@@ -1,5 +1,5 @@
-import { READING, richTextReadingSeconds, STILL_MAX_SECONDS } from './pacing';
-import type { Excerpt, RichText, StepCard } from './schema';
+import { countWords, READING, richTextReadingSeconds, STILL_MAX_SECONDS } from './pacing';
+import type { Excerpt, RichText, StepCard, TrajectoryVideoProps } from './schema';
 import { formatCount, mathSegments } from './text';
 
 /**
@@ -339,4 +339,156 @@ export function titlePages(task: string, instruction: RichText): RichText[] {
   if (instruction.length === 0) return [];
   const room = titleInstructionRoom(task);
   return pageRichText(instruction, VIDEO_TYPE.body, room.width, room.height);
+}
+
+/** How long the closing card's first page holds (s): the reward and what it is made of, a second more with judges. */
+export const CLOSING_SECONDS = 4.5;
+/** Skim: each further page of the closing card (judges, a long answer). */
+const CLOSING_SKIM_PAGE_SECONDS = 2.5;
+/** A judge's explanation as the video carries it, at most (the review page's judge panel has it whole). */
+export const JUDGE_EXPLANATION_CHARS = 600;
+/** A submission shown as the final answer, at most (over pages of the closing card; the transcript has it whole). */
+export const SUBMISSION_ANSWER_CHARS = 1500;
+
+type Outcome = TrajectoryVideoProps['outcome'];
+
+/** One page of the closing card. The first page has the reward, its components and the exit status; every page its share of the judges and the answer. */
+export interface ClosingPage {
+  /** the components' rows [from, to) */
+  components: [number, number];
+  /** the judges [from, to) */
+  judges: [number, number];
+  /** the judges' rows: two short ones side by side, a long explanation across the card */
+  judgeRows: number[][];
+  /** the final answer's text on this page (a page of it when it is long) */
+  answer: RichText | null;
+  /** the reading time of what is on this page (seconds, before the floor and the still cap) */
+  seconds: number;
+}
+
+/** Heights on the closing card (px of the composition), as closing-card.tsx draws it. */
+const CLOSING = {
+  /** the card's room: the scene beside the criteria sidebar */
+  width: SCENE_ROOM.width - SIDEBAR_PX,
+  /** the "Outcome" caption and its gap */
+  caption: 44,
+  /** the reward line and its gap (first page) */
+  reward: 64 + 14,
+  /** the exit status, tokens and cost pills (their labels may wrap) and the gap above them (first page) */
+  pills: 96 + 14,
+  /** "page 2 of 3" and its gap */
+  footer: 30 + 14,
+  componentGap: 7,
+  judgeGap: 10,
+  /** a judge's box: padding and border, its header line, the gap under it */
+  judgeBox: 2 * 10 + 2 + 30 + 4,
+  /** the answer's box: padding and border, its caption */
+  answerBox: 2 * 10 + 2 + 34,
+} as const;
+
+/** A reward component's name as the closing card shows it (a test's id without its `test:` prefix). */
+export const componentLabel = (name: string) => name.replace(/^test:/, '');
+
+/** a component's row: its name wrapped in its column (2 of 3 shares beside the bar), at least the bar's line */
+function componentHeight(name: string): number {
+  const column = ((CLOSING.width - 64 - 2 * 12) * 2) / 3;
+  return linesOf(componentLabel(name).length, charsPerLine(column, VIDEO_TYPE.min, MONO_EM)) * VIDEO_TYPE.min * 1.35;
+}
+
+/** a judge's box `width` wide: the header (name, score, label) and the explanation wrapped */
+function judgeHeight(j: Outcome['judges'][number], width: number): number {
+  const perLine = charsPerLine(width - 2 * 14 - 2, VIDEO_TYPE.min, SANS_EM);
+  const header = linesOf(`Judge · ${j.judge} 0.00 ${j.label ?? ''}`.length, perLine) - 1;
+  const explanation = j.explanation ? linesOf(j.explanation.length, perLine) * VIDEO_TYPE.min * 1.35 : 0;
+  return CLOSING.judgeBox + header * VIDEO_TYPE.min * 1.35 + explanation;
+}
+/** a judge's box in a column of two, at most this tall, or it goes across the card */
+const JUDGE_COLUMN_MAX_PX = 300;
+
+/**
+ * The closing card laid out over pages that fit beside the criteria: the components, the judges
+ * (two short ones to a row, a long explanation across the card) and the final answer, in that order, as many as fit under the reward on the
+ * first page, the rest on pages of their own; nothing cut, no "+ N more" (issue 43 §3). Each
+ * page carries its reading time (the judges' explanations, the answer, a look at each component).
+ * Pure in the outcome.
+ */
+export function closingPages(outcome: Outcome): ClosingPage[] {
+  const room = SCENE_ROOM.height - CLOSING.caption;
+  const pages: ClosingPage[] = [];
+  let page: ClosingPage = { components: [0, 0], judges: [0, 0], judgeRows: [], answer: null, seconds: 0 };
+  // the first page's room; a later page's is the caption's and the footer's less
+  let left = room - CLOSING.reward - CLOSING.pills;
+  const newPage = () => {
+    pages.push(page);
+    const c = page.components[1];
+    const j = page.judges[1];
+    page = { components: [c, c], judges: [j, j], judgeRows: [], answer: null, seconds: 0 };
+    left = room - CLOSING.footer;
+  };
+  const empty = () => page.components[0] === page.components[1] && page.judges[0] === page.judges[1] && page.answer === null;
+  /** room for `h` px on this page, a new page when it does not fit (a block taller than a page has one of its own) */
+  const fit = (h: number) => {
+    if (h > left && !(pages.length > 0 && empty())) newPage();
+    left -= h;
+  };
+  outcome.components.forEach((c) => {
+    fit(componentHeight(c.name) + CLOSING.componentGap);
+    page.components[1]++;
+    page.seconds += READING.outputLineSeconds;
+  });
+  const column = (CLOSING.width - CLOSING.judgeGap) / 2;
+  for (let i = 0; i < outcome.judges.length;) {
+    const pair = outcome.judges.slice(i, i + 2);
+    const side = pair.length === 2 && pair.every((j) => judgeHeight(j, column) <= JUDGE_COLUMN_MAX_PX);
+    const row = side ? pair : pair.slice(0, 1);
+    fit(Math.max(...row.map((j) => (side ? judgeHeight(j, column) : judgeHeight(j, CLOSING.width)))) + CLOSING.judgeGap);
+    page.judgeRows.push(row.map((_, k) => i + k));
+    page.judges[1] += row.length;
+    for (const j of row) page.seconds += (countWords(`${j.judge} ${j.label ?? ''} ${j.explanation ?? ''}`) * 60) / READING.wordsPerMinute;
+    i += row.length;
+  }
+  if (outcome.answer && outcome.answer.length > 0) {
+    const width = CLOSING.width - 2 * 14 - 2;
+    const whole = richTextHeight(outcome.answer, VIDEO_TYPE.body, width) + CLOSING.answerBox;
+    const parts =
+      whole <= left || whole <= room - CLOSING.footer
+        ? [outcome.answer]
+        : pageRichText(outcome.answer, VIDEO_TYPE.body, width, room - CLOSING.footer - CLOSING.answerBox);
+    parts.forEach((part, k) => {
+      const h = richTextHeight(part, VIDEO_TYPE.body, width) + CLOSING.answerBox;
+      // a page holds one part of the answer: the next part starts a page of its own
+      if (k > 0) newPage();
+      fit(h);
+      page.answer = part;
+      page.seconds += richTextReadingSeconds(part);
+    });
+  }
+  pages.push(page);
+  return pages;
+}
+
+/**
+ * How long each page of the closing card holds (seconds): the first page the card's few seconds
+ * (a second more with judges), under read pacing its reading time when longer; a further page its
+ * reading time (3 s at least), skim 2.5 s. No page holds longer than STILL_MAX_SECONDS. The props
+ * hold the card for the sum, and the composition shows each page for its share.
+ */
+export function closingHolds(pages: readonly ClosingPage[], read: boolean, judged: boolean): number[] {
+  return pages.map((p, k) => {
+    const reading = Math.min(STILL_MAX_SECONDS, READING.orientSeconds + p.seconds);
+    if (k === 0) return Math.max(CLOSING_SECONDS + (judged ? 1 : 0), read ? reading : 0);
+    return read ? Math.max(READING.cardMinSeconds, reading) : CLOSING_SKIM_PAGE_SECONDS;
+  });
+}
+
+/** The page of the closing card showing at a frame of its scene, and the frame its page starts at. Pure. */
+export function closingPageAt(holds: readonly number[], frame: number, from: number, duration: number): { page: number; from: number } {
+  const total = holds.reduce((a, b) => a + b, 0);
+  const t = ((frame - from) / Math.max(1, duration)) * total;
+  let start = 0;
+  for (let k = 0; k < holds.length; k++) {
+    if (t < start + holds[k]! || k === holds.length - 1) return { page: k, from: from + Math.round((start / total) * duration) };
+    start += holds[k]!;
+  }
+  return { page: 0, from };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { harborImporter } from '../formats/harbor';
 import { dirSource } from '../formats/source';
 import type { CastEvent, Step, Trajectory } from '../formats/trajectory';
+import { closingHolds, closingPages } from './card-pages';
 import { chapterAt, criterionStateAt, evidenceFrame, frameForStep, pieceAt, snapshotAt } from './chapters';
 import { trajectoryVideoProps } from './props';
 import { displayEquationSeconds, EQUATION_MOTION_SECONDS, SKIM_EQUATION_SECONDS, STILL_MAX_SECONDS } from './pacing';
@@ -414,6 +415,10 @@ describe('pacing: read vs skim on the demo physics runs', () => {
     for (const s of read.scenes) {
       if (s.kind === 'derivation')
         for (const b of s.beats) expect(b.duration / read.fps).toBeLessThanOrEqual(STILL_MAX_SECONDS + EQUATION_MOTION_SECONDS);
+      // the closing card is paged (lib/video/card-pages.ts closingPages): each page at most 12 s
+      else if (s.kind === 'closing')
+        for (const h of closingHolds(closingPages(read.outcome), true, read.outcome.judges.length > 0))
+          expect(h).toBeLessThanOrEqual(STILL_MAX_SECONDS);
       else if (s.kind !== 'terminal') expect(s.duration / read.fps).toBeLessThanOrEqual(STILL_MAX_SECONDS);
     }
     // the video a physicist reads in a minute or two, not 3:10 (the title held 22 s, one paragraph 48 s)

@@ -52,7 +52,16 @@ import { answerPlot } from './plot';
 import { ScreenTable, TerminalReplay } from './terminal';
 import { codeSpan } from '../rich-text/markdown-source';
 import { clipChars, excerpt, excerptLines, mathSegments, plainText, richTextLength } from './text';
-import { pagedCardSeconds, stepCardPages, titlePages } from './card-pages';
+import {
+  CLOSING_SECONDS,
+  closingHolds,
+  closingPages,
+  JUDGE_EXPLANATION_CHARS,
+  pagedCardSeconds,
+  SUBMISSION_ANSWER_CHARS,
+  stepCardPages,
+  titlePages,
+} from './card-pages';
 
 /**
  * Trajectory -> TrajectoryVideo props. Pure and deterministic: no clock, no randomness, no I/O;
@@ -106,7 +115,6 @@ export const HIDDEN_POLICY_LABEL = 'Policy hidden';
 const TITLE_SECONDS = 3.5;
 /** the result card under skim pacing (before the run is shrunk to its target) */
 const RESULT_SKIM_SECONDS = 3;
-const CLOSING_SECONDS = 4.5;
 const TERMINAL_HOLD_SECONDS = 0.8;
 const GROUP_MAX = 4;
 const SMALL_CHARS = 240;
@@ -201,7 +209,7 @@ function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Ui
   const timeline: Timeline = { scenes: [], chapters: [], at: 0 };
   const instruction = titleScenes(b, timeline);
   stepScenes(b, pace, timeline);
-  const { submissionDiffs, closingFrom } = closingScenes(b, pace, timeline);
+  const { outcome, closingFrom } = closingScenes(b, pace, timeline);
   b.term?.dispose();
   return {
     version: VIDEO_PROPS_VERSION,
@@ -217,7 +225,7 @@ function buildVideoProps(trajectory: Trajectory, options: VideoOptions, only: Ui
     terminal: b.term ? { styles: b.term.table.styles, lines: b.term.table.lines } : null,
     ...(b.hidePolicy || b.hideReward ? { blind: { policy: b.hidePolicy, reward: b.hideReward } } : {}),
     ...(only ? { omittedSteps: omittedRanges(only, timeline.chapters, closingFrom) } : {}),
-    outcome: videoOutcome(b, submissionDiffs),
+    outcome,
   };
 }
 
@@ -462,7 +470,7 @@ function closingScenes(
   b: StepMaterial,
   pace: ReturnType<typeof paceOf>,
   timeline: Timeline,
-): { submissionDiffs: ParsedDiffFile[]; closingFrom: number } {
+): { outcome: TrajectoryVideoProps['outcome']; closingFrom: number } {
   const { trajectory, read, frames } = b;
   if (b.windows?.global && b.term) {
     const scene = b.term.build(timeline.at, null, 0, Infinity, pace);
@@ -478,11 +486,17 @@ function closingScenes(
     timeline.scenes.push(scene);
     timeline.at += scene.duration;
   }
-  const closingFrames = frames(CLOSING_SECONDS + (trajectory.judgeScores.length > 0 ? 1 : 0));
+  // the closing card's pages (judges and a long answer beside the criteria), each held for its reading
+  const outcome = videoOutcome(b, submissionDiffs, { reward: b.hideReward, policy: b.hidePolicy });
+  // held as long as the open video's closing card: a blind video is as long as the open one (evidence
+  // frames are the same in both), and its length says nothing of the judges it hides
+  const open = b.hideReward || b.hidePolicy ? videoOutcome(b, submissionDiffs, { reward: false, policy: false }) : outcome;
+  const holds = closingHolds(closingPages(open), read, open.judges.length > 0);
+  const closingFrames = frames(holds.reduce((a, h) => a + h, 0));
   timeline.scenes.push({ kind: 'closing', from: timeline.at, duration: closingFrames });
   const closingFrom = timeline.at;
   timeline.at += closingFrames;
-  return { submissionDiffs, closingFrom };
+  return { outcome, closingFrom };
 }
 
 /** The criteria with their marks: the evidence seen on screen, then the verifier's verdict on the closing card (unless hidden). */
@@ -515,8 +529,13 @@ function videoHeader(b: StepMaterial, options: VideoOptions, instruction: Return
   };
 }
 
-function videoOutcome(b: StepMaterial, submissionDiffs: ParsedDiffFile[]): TrajectoryVideoProps['outcome'] {
-  const { trajectory: t, hideReward, hidePolicy, answer } = b;
+function videoOutcome(
+  b: StepMaterial,
+  submissionDiffs: ParsedDiffFile[],
+  hidden: { reward: boolean; policy: boolean },
+): TrajectoryVideoProps['outcome'] {
+  const { trajectory: t, answer } = b;
+  const { reward: hideReward, policy: hidePolicy } = hidden;
   return {
     reward: hideReward ? null : (t.verifier?.reward ?? null),
     components: hideReward ? [] : Object.entries(t.verifier?.components ?? {}).map(([name, value]) => ({ name, value })),
@@ -524,13 +543,13 @@ function videoOutcome(b: StepMaterial, submissionDiffs: ParsedDiffFile[]): Traje
       judge: j.judge,
       score: j.score,
       label: j.label,
-      explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), 220).text,
+      explanation: j.explanation === null ? null : clipChars(plainText(j.explanation), JUDGE_EXPLANATION_CHARS).text,
     })),
     // the stated answer (boxed, ANSWER line, last equation) before the start of a long submission
     answer: answer
       ? answer.text
       : t.submission && submissionDiffs.length === 0 && t.submission.trim() !== ''
-        ? mathSegments(clipChars(plainText(t.submission).trim(), 300).text)
+        ? mathSegments(clipChars(plainText(t.submission).trim(), SUBMISSION_ANSWER_CHARS).text)
         : null,
     exitStatus: t.exitStatus,
     usage: hidePolicy ? null : t.usage,

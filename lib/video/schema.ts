@@ -29,8 +29,10 @@ export const VIDEO_HEIGHT = 720;
  * 6: equations drawn as MathJax SVG glyphs that move and morph line to line (lib/video/tex-svg.ts), a 22 px type
  *    floor (>= 12 px in the 718 px review player), the criteria sidebar beside the title and closing cards only,
  *    long content paged instead of cut, step reasoning typeset and paged.
+ * 7: the closing card paged (every component and judge, explanations up to 600 characters, a long answer), each
+ *    page held for its reading, instead of four judges, six components and the rest overflowing or "+ N more".
  */
-export const VIDEO_PROPS_VERSION = 6;
+export const VIDEO_PROPS_VERSION = 7;
 
 const frame = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
