@@ -157,12 +157,15 @@ describe('the closing card', () => {
     { length: 6 },
     (_, i) => `Case ${i + 1}: the equilibrium sits at $\\cos\\theta = g/(\\Omega^2 R)$ when $\\Omega^2 R > g$.`,
   ).join('\n\n');
-  const run = buildTrajectory({
-    format: 'inspect',
-    task: { name: 'hoop', instruction: 'Find the equilibria.' },
-    steps: [{ source: 'agent', text: 'Done.' }],
-    extra: { verifier: { reward: 0.67, components }, judgeScores: judges, submission: answer },
-  });
+  /** a one-step Inspect run with this verifier, these judges and this submission */
+  const scored = (extra: Parameters<typeof buildTrajectory>[0]['extra']) =>
+    buildTrajectory({
+      format: 'inspect',
+      task: { name: 'hoop', instruction: 'Find the equilibria.' },
+      steps: [{ source: 'agent', text: 'Done.' }],
+      extra,
+    });
+  const run = scored({ verifier: { reward: 0.67, components }, judgeScores: judges, submission: answer });
 
   it('shows every component, every judge whole and the whole answer, over pages, in order, nothing "+ N more"', () => {
     const p = trajectoryVideoProps(run, { pacing: 'read' });
@@ -189,17 +192,12 @@ describe('the closing card', () => {
   });
 
   it('sets two judges with short explanations side by side', () => {
-    const short = buildTrajectory({
-      format: 'inspect',
-      task: { name: 'hoop', instruction: 'Find the equilibria.' },
-      steps: [{ source: 'agent', text: 'Done.' }],
-      extra: {
-        judgeScores: [
-          { judge: 'match', score: 1, label: 'C', explanation: 'ANSWER line contains both regimes.' },
-          { judge: 'model_graded_qa', score: 1, label: 'C', explanation: 'GRADE: C. Correct Lagrangian and equilibria.' },
-          { judge: 'model_graded_fact', score: 0, label: 'I', explanation: 'Misses the bifurcation at $\\Omega^2 = g/R$.' },
-        ],
-      },
+    const short = scored({
+      judgeScores: [
+        { judge: 'match', score: 1, label: 'C', explanation: 'ANSWER line contains both regimes.' },
+        { judge: 'model_graded_qa', score: 1, label: 'C', explanation: 'GRADE: C. Correct Lagrangian and equilibria.' },
+        { judge: 'model_graded_fact', score: 0, label: 'I', explanation: 'Misses the bifurcation at $\\Omega^2 = g/R$.' },
+      ],
     });
     const pages = closingPages(trajectoryVideoProps(short, { pacing: 'read' }).outcome);
     expect(pages).toHaveLength(1);
@@ -227,14 +225,9 @@ describe('the closing card', () => {
   });
 
   it('keeps a small outcome on one page, held as before', () => {
-    const small = buildTrajectory({
-      format: 'inspect',
-      task: { name: 'hoop', instruction: 'Find the equilibria.' },
-      steps: [{ source: 'agent', text: 'Done.' }],
-      extra: {
-        verifier: { reward: 1, components: { accuracy: 1 } },
-        judgeScores: [{ judge: 'j', score: 1, label: 'C', explanation: 'Correct.' }],
-      },
+    const small = scored({
+      verifier: { reward: 1, components: { accuracy: 1 } },
+      judgeScores: [{ judge: 'j', score: 1, label: 'C', explanation: 'Correct.' }],
     });
     const p = trajectoryVideoProps(small, { pacing: 'skim' });
     expect(closingPages(p.outcome)).toHaveLength(1);
