@@ -5,11 +5,11 @@ import {
   callRows,
   CLOSING_SECONDS,
   closingHolds,
-  closingPageAt,
   closingPages,
   excerptRows,
   pageAt,
   pagedCardSeconds,
+  shareAt,
   stepCardPages,
   titlePages,
   VIDEO_TYPE,
@@ -213,12 +213,12 @@ describe('the closing card', () => {
     for (const h of holds) expect(h).toBeLessThanOrEqual(STILL_MAX_SECONDS);
     for (const h of holds.slice(1)) expect(h).toBeGreaterThanOrEqual(READING.cardMinSeconds);
     expect(scene.duration).toBe(Math.round(holds.reduce((a, b) => a + b, 0) * p.fps));
-    const seen = Array.from({ length: scene.duration }, (_, i) => closingPageAt(holds, scene.from + i, scene.from, scene.duration).page);
+    const seen = Array.from({ length: scene.duration }, (_, i) => shareAt(holds, scene.from + i, scene.from, scene.duration).index);
     expect([...new Set(seen)]).toEqual(pages.map((_, k) => k));
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     // each page starts where the one before ends
     const starts = pages.map((_, k) => scene.from + seen.indexOf(k));
-    pages.forEach((_, k) => expect(closingPageAt(holds, starts[k]!, scene.from, scene.duration).from).toBe(starts[k]));
+    pages.forEach((_, k) => expect(shareAt(holds, starts[k]!, scene.from, scene.duration).from).toBe(starts[k]));
     // skim: the first page its few seconds, each further page 2.5 s
     const skim = closingHolds(pages, false, true);
     expect(skim).toEqual([CLOSING_SECONDS + 1, ...pages.slice(1).map(() => 2.5)]);

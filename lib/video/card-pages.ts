@@ -281,20 +281,33 @@ export function pagedCardSeconds(pages: readonly CardPage[]): number {
 }
 
 /**
+ * The share of a scene showing at a frame, for a scene that holds from `from` for `duration`
+ * frames split in proportion to `weights` (a card's pages, the title's, the closing card's): its
+ * index and the frame it starts at. Pure.
+ */
+export function shareAt(weights: readonly number[], frame: number, from: number, duration: number): { index: number; from: number } {
+  const total = weights.reduce((a, b) => a + b, 0);
+  const t = ((frame - from) / Math.max(1, duration)) * total;
+  let start = 0;
+  for (let k = 0; k < weights.length; k++) {
+    if (t < start + weights[k]! || k === weights.length - 1) return { index: k, from: from + Math.round((start / total) * duration) };
+    start += weights[k]!;
+  }
+  return { index: 0, from };
+}
+
+/**
  * The page showing at a frame of a card that holds from `from` for `duration` frames: each page
  * its share of the card by its reading time (at least a second's share, so a page of little text
  * is still seen). Pure.
  */
 export function pageAt(pages: readonly CardPage[], frame: number, from: number, duration: number): number {
-  if (pages.length <= 1) return 0;
-  const weights = pages.map((p) => Math.max(1, Math.min(STILL_MAX_SECONDS, p.seconds)));
-  const total = weights.reduce((a, b) => a + b, 0);
-  let t = ((frame - from) / Math.max(1, duration)) * total;
-  for (let k = 0; k < pages.length; k++) {
-    t -= weights[k]!;
-    if (t < 0) return k;
-  }
-  return pages.length - 1;
+  return shareAt(
+    pages.map((p) => Math.max(1, Math.min(STILL_MAX_SECONDS, p.seconds))),
+    frame,
+    from,
+    duration,
+  ).index;
 }
 
 /** The criteria sidebar's width beside the title and closing cards (px of the composition). */
@@ -439,9 +452,10 @@ export function closingPages(outcome: Outcome): ClosingPage[] {
   const column = (CLOSING.width - CLOSING.judgeGap) / 2;
   for (let i = 0; i < outcome.judges.length;) {
     const pair = outcome.judges.slice(i, i + 2);
-    const side = pair.length === 2 && pair.every((j) => judgeHeight(j, column) <= JUDGE_COLUMN_MAX_PX);
+    const inColumn = pair.map((j) => judgeHeight(j, column));
+    const side = pair.length === 2 && inColumn.every((h) => h <= JUDGE_COLUMN_MAX_PX);
     const row = side ? pair : pair.slice(0, 1);
-    fit(Math.max(...row.map((j) => (side ? judgeHeight(j, column) : judgeHeight(j, CLOSING.width)))) + CLOSING.judgeGap);
+    fit((side ? Math.max(...inColumn) : judgeHeight(pair[0]!, CLOSING.width)) + CLOSING.judgeGap);
     page.judgeRows.push(row.map((_, k) => i + k));
     page.judges[1] += row.length;
     for (const j of row) page.seconds += (countWords(`${j.judge} ${j.label ?? ''} ${j.explanation ?? ''}`) * 60) / READING.wordsPerMinute;
@@ -479,16 +493,4 @@ export function closingHolds(pages: readonly ClosingPage[], read: boolean, judge
     if (k === 0) return Math.max(CLOSING_SECONDS + (judged ? 1 : 0), read ? reading : 0);
     return read ? Math.max(READING.cardMinSeconds, reading) : CLOSING_SKIM_PAGE_SECONDS;
   });
-}
-
-/** The page of the closing card showing at a frame of its scene, and the frame its page starts at. Pure. */
-export function closingPageAt(holds: readonly number[], frame: number, from: number, duration: number): { page: number; from: number } {
-  const total = holds.reduce((a, b) => a + b, 0);
-  const t = ((frame - from) / Math.max(1, duration)) * total;
-  let start = 0;
-  for (let k = 0; k < holds.length; k++) {
-    if (t < start + holds[k]! || k === holds.length - 1) return { page: k, from: from + Math.round((start / total) * duration) };
-    start += holds[k]!;
-  }
-  return { page: 0, from };
 }

@@ -2,7 +2,7 @@ import React from 'react';
 import { interpolate } from 'remotion';
 import type { ClosingScene, TrajectoryVideoProps } from '../schema';
 import { theme, type } from '../theme';
-import { closingHolds, closingPageAt, closingPages, componentLabel, LINE, type ClosingPage } from '../../../../lib/video/card-pages';
+import { closingHolds, closingPages, componentLabel, LINE, shareAt, type ClosingPage } from '../../../../lib/video/card-pages';
 import { caption, enter, Pill, RichTextView } from './common';
 
 function scoreColor(v: number | null): string {
@@ -31,7 +31,7 @@ export const ClosingCard: React.FC<{ props: TrajectoryVideoProps; scene: Closing
     pages = closingPages(o);
     pagesOf.set(o, pages);
   }
-  const { page: k, from: pageFrom } = closingPageAt(
+  const { index: k, from: pageFrom } = shareAt(
     closingHolds(pages, props.pacing === 'read', o.judges.length > 0),
     frame,
     scene.from,

@@ -1,7 +1,7 @@
 import React from 'react';
 import type { TitleScene, TrajectoryVideoProps } from '../schema';
 import { theme, type } from '../theme';
-import { LINE, titlePages } from '../../../../lib/video/card-pages';
+import { LINE, shareAt, titlePages } from '../../../../lib/video/card-pages';
 import { formatSeconds, Pill, RichTextView } from './common';
 
 /**
@@ -16,7 +16,12 @@ export const TitleCard: React.FC<{ props: TrajectoryVideoProps; scene: TitleScen
     pages = titlePages(h.task, h.instruction);
     pagesOf.set(props.header, pages);
   }
-  const k = Math.min(pages.length - 1, Math.max(0, Math.floor(((frame - scene.from) / scene.duration) * pages.length)));
+  const k = shareAt(
+    pages.map(() => 1),
+    frame,
+    scene.from,
+    scene.duration,
+  ).index;
   const facts: Array<[string, string]> = [
     ['Environment', h.environment ?? '—'],
     ['Policy', h.policy ?? '—'],
