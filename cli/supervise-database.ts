@@ -9,7 +9,7 @@ import { markDone, markPending } from '../lib/db/readiness';
  * port (so its socket URL, which the web server, worker and queue use, stays the same and their
  * pools reconnect on their next query), up to `tries` times with a short backoff. When it cannot
  * be restarted (e.g. its port was taken meanwhile), `onFatal` gets the reason: the studio stops and
- * exits non-zero with it. The handle's `stop` and `server` follow the restarted server, and a stop
+ * exits non-zero with it. An exit once the studio is stopping (`stopping`) is left alone. The handle's `stop` and `server` follow the restarted server, and a stop
  * during a restart waits for it and stops what it started. Nothing to do for DATABASE_URL or a
  * server another process owns (no `database.server`).
  */
@@ -20,6 +20,8 @@ export function superviseDatabase(
     port: number;
     log: (line: string) => void;
     onFatal: (reason: string) => void;
+    /** the studio is stopping: an exit now is the shutdown's (a terminal's Ctrl-C reaches the database's process too), not a crash */
+    stopping: () => boolean;
     tries?: number;
     backoffMs?: number;
   },
@@ -61,7 +63,7 @@ export function superviseDatabase(
 
   const watch = (server: RunningPostgres) =>
     server.onUnexpectedExit((reason) => {
-      if (stopping) return;
+      if (stopping || options.stopping()) return;
       restarting = restart(reason.replace(/^PostgreSQL \(pid (\d+)\) exited on (\w+)$/, 'pid $1, signal $2'));
     });
   watch(first);

@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
  * Chromium is missing; the readiness answer (`/api/health?ready=1`) is 503 with what is pending
  * until start prints "Witness is running at"; a demo user signs in; `witness import` in a second
  * terminal (no port given: the default one) lands in the running studio's database and leaves it
- * healthy; Ctrl-C (SIGTERM) stops everything.
+ * healthy; Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops everything.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data', 'e2e-newcomer');
@@ -43,6 +43,8 @@ test('npm start without Chromium, readiness, sign-in, an import from a second te
     // the database's default port is the second terminal's too; this machine has Chromium, the newcomer's not
     env: { ...newcomerEnv(), WITNESS_DB_PORT: '54381', CHROMIUM_PATH: path.join(dataDir, 'no-chromium') },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // a process group of its own, as a terminal's foreground job: Ctrl-C signals every process in it
+    detached: true,
   });
   studio = Object.assign(child, { output: () => output });
   child.stdout!.on('data', (d) => (output += d));
@@ -107,10 +109,13 @@ test('npm start without Chromium, readiness, sign-in, an import from a second te
   expect(trajectory?.status()).toBe(200);
   await expect(page.getByRole('heading').first()).toBeVisible();
 
-  // Ctrl-C: web, worker and database stop, exit 0
-  child.kill('SIGTERM');
+  // Ctrl-C: SIGINT to the terminal's whole job (start, its worker and the database's processes
+  // alike); web, worker and database stop, exit 0, and the database's exit is not taken for a crash
+  process.kill(-child.pid!, 'SIGINT');
   const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
   expect(code, output).toBe(0);
   expect(output).toContain('stopped.');
+  expect(output).not.toContain('stopped unexpectedly');
+  expect(output).not.toContain('restarting it');
   expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
 });

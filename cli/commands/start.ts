@@ -113,6 +113,7 @@ Ctrl-C or SIGTERM stops web, worker and database cleanly.
       dataDir: dataDir(),
       port: e.WITNESS_DB_PORT,
       log,
+      stopping: () => shuttingDown,
       onFatal: (reason) => {
         io.stderr(`error: ${reason}\n`);
         if (!shuttingDown) void shutdown('database lost').then(() => process.exit(1));
